@@ -1,0 +1,37 @@
+# stich: the two commands that matter are `make run` and `make test` (see README).
+PYTHON ?= python3.11
+VENV   ?= .venv
+PY      = $(VENV)/bin/python
+PIP     = $(PY) -m pip
+STAMP   = $(VENV)/.installed
+
+.PHONY: run test dev build bench bench-report demo evaluate clean
+
+# Create the virtualenv and install stich (building the Cython extensions) with dev extras.
+$(STAMP): pyproject.toml setup.py $(wildcard src/engine_core/*.pyx src/engine_core/*.pxd src/engine_core/*.py)
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or PYTHON=...)"; exit 1; }
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+dev: $(STAMP)
+
+# Rebuild the extensions in place after editing .pyx files.
+build: $(STAMP)
+	$(PIP) install --quiet --no-build-isolation -e ".[dev]"
+
+run: $(STAMP)
+	$(PY) -m engine_core demo --game schafkopf --deals 4 --seed 1
+
+test: $(STAMP)
+	$(PY) -m pytest -q -p no:cacheprovider --benchmark-disable
+
+bench: $(STAMP)
+	$(PY) -m pytest -q bench --benchmark-only --benchmark-columns=min,median,ops
+
+evaluate: $(STAMP)
+	$(PY) -m engine_core evaluate --legal
+
+clean:
+	rm -rf build $(VENV) src/*.egg-info src/engine_core/*.c src/engine_core/*.so

@@ -1,0 +1,102 @@
+"""Rule options: each game's option table (from its rules file) as data, validated once.
+
+An option is `supported` (changes the rules), `informational` (stored, used by the match
+layer, e.g. `deals_per_match`) or `listed_only` (named by the rules file but not part of the
+ruleset: accepted only at its off value and never stored). Anything else is an error.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from .errors import OptionError
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    name: str
+    kind: str                      # "bool" | "int" | "choice"
+    default: Any
+    description: str
+    allowed: tuple = ()            # for "choice" (and restricted "int")
+    minimum: int | None = None     # for "int"
+    status: str = "supported"      # "supported" | "informational" | "listed_only"
+
+    def check(self, value: Any) -> Any:
+        where = f"options.{self.name}"
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise OptionError(where, f"must be true or false, got {value!r}")
+        elif self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise OptionError(where, f"must be an integer, got {value!r}")
+            if self.minimum is not None and value < self.minimum:
+                raise OptionError(where, f"must be at least {self.minimum}, got {value}")
+            if self.allowed and value not in self.allowed:
+                raise OptionError(where, f"must be one of {list(self.allowed)}, got {value}")
+        elif self.kind == "choice":
+            if value not in self.allowed or isinstance(value, bool):
+                raise OptionError(where, f"must be one of {list(self.allowed)}, got {value!r}")
+        if self.status == "listed_only" and value != self.default:
+            raise OptionError(where, f"is listed by the rules but not part of this ruleset; "
+                                     f"only {self.default!r} is allowed")
+        return value
+
+    def schema(self) -> dict:
+        """The option as ListGames and the README describe it."""
+        out = {"name": self.name, "type": self.kind, "default": self.default,
+               "description": self.description, "status": self.status}
+        if self.allowed:
+            out["allowed"] = list(self.allowed)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        return out
+
+
+@dataclass(frozen=True)
+class Options:
+    """A game's options fully resolved (defaults filled in); immutable and hashable."""
+
+    game: str
+    values: tuple = field(default=())   # ((name, value), ...) in option-table order
+
+    def __getattr__(self, name: str) -> Any:
+        for key, value in object.__getattribute__(self, "values"):
+            if key == name:
+                return value
+        raise AttributeError(name)
+
+    def as_dict(self) -> dict:
+        return dict(self.values)
+
+    def __str__(self) -> str:
+        """Canonical form for logs and test ids, e.g. `schafkopf(ramsch=true)`: only
+        values that differ from the defaults."""
+        from . import games
+        specs = {s.name: s for s in games.rules_of(self.game).OPTIONS}
+        diff = [f"{k}={_text(v)}" for k, v in self.values if specs[k].default != v]
+        return f"{self.game}({','.join(diff)})"
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def resolve(game: str, specs: tuple[OptionSpec, ...], given: Mapping[str, Any] | None) -> Options:
+    """Validate `given` against the option table and fill in defaults."""
+    given = dict(given or {})
+    if not isinstance(given, dict):
+        raise OptionError("options", "must be an object")
+    by_name = {s.name: s for s in specs}
+    for name in given:
+        if name not in by_name:
+            known = ", ".join(s.name for s in specs if s.status != "listed_only")
+            raise OptionError(f"options.{name}", f"unknown option for {game}; known options: {known}")
+    values = []
+    for spec in specs:
+        value = spec.check(given[spec.name]) if spec.name in given else spec.default
+        if spec.status != "listed_only":
+            values.append((spec.name, value))
+    return Options(game, tuple(values))

@@ -1,0 +1,753 @@
+# cython: language_level=3
+"""Schafkopf (Bavarian), 4 players, 32 cards: rules of ../shared/rules/schafkopf.md.
+
+Auction: one round from forehand, each seat passes or names a strictly higher complete
+contract (rufspiel < wenz < farbsolo < wenz_tout < solo_tout < sie); a Sie ends the deal at
+once. All pass: thrown in, or Ramsch with option `ramsch`. Option `kontra` adds a Kontra round
+(defenders) and, after a kontra, a Re round (playing side), each doubling.
+Play: follow the led effective suit, no duty to trump; a Rufspiel partner is bound by the
+called ace until its suit is first led (must play it then; may lead the suit without it only
+with 4+ cards; may not discard it before the 8th trick). A Tout ends at the first trick the
+declarer loses.
+Scoring: 61 wins (60:60 loses); Laufende from 3 (2 in Wenz) mit or ohne; schneider (<= 30,
+or the official 91/90) and schwarz; Tout doubles base and Laufende; Sie = 4 x solo tariff;
+Ramsch: most points pays, Jungfrau doubles, Durchmarsch takes the solo tariff.
+
+Everything per card, trick and deal runs in the `sk_*` functions below (typed, nogil); the
+`Core` class is the Python edge used by `engine_core.state.State`.
+"""
+from libc.string cimport memcpy, memset
+from ._core cimport (u64, i64, int8_t, Order, Rng, TRUMP, CALL_BASE, MAX_LEGAL, popcount,
+                     lowest, bit, follow_mask, trick_winner_pos, mask_points, order_init,
+                     order_add_trumps, order_add_plain, shuffle_deck)
+
+from .cards import PIQUET, SUITS, SUIT_NAMES
+from .errors import OptionError
+from .options import OptionSpec
+
+NAME = "schafkopf"
+SEATS = 4
+HAND_SIZE = 8
+BLIND_SIZE = 0
+DECK = PIQUET
+
+OPTIONS = (
+    OptionSpec("tariff_rufspiel", "int", 10, "base of a Rufspiel; also the Ramsch base", minimum=1),
+    OptionSpec("tariff_solo", "int", 50, "base of Wenz, Farbsolo and Tout; Sie = 4x; Durchmarsch", minimum=1),
+    OptionSpec("tariff_increment", "int", 10, "per Laufender, schneider and schwarz", minimum=1),
+    OptionSpec("ramsch", "bool", False, "all pass: Ramsch instead of a thrown-in deal"),
+    OptionSpec("kontra", "bool", False, "Kontra/Re announcement rounds, x2 each"),
+    OptionSpec("schneider_rule", "choice", "seed",
+               "'seed': losers with 30 or fewer; 'official': 91 / 90 asymmetric", allowed=("seed", "official")),
+    OptionSpec("deals_per_match", "int", 32, "match length in deals", minimum=1, status="informational"),
+    OptionSpec("klopfen", "bool", False, "doubling by knocking (not part of this ruleset)", status="listed_only"),
+    OptionSpec("geier", "bool", False, "Ober-only solo (not part of this ruleset)", status="listed_only"),
+    OptionSpec("farbwenz", "bool", False, "Wenz with a trump suit (not part of this ruleset)", status="listed_only"),
+    OptionSpec("bettel", "bool", False, "misere contract (not part of this ruleset)", status="listed_only"),
+    OptionSpec("leaster", "bool", False, "Ramsch variant (not part of this ruleset)", status="listed_only"),
+    OptionSpec("caller_keeps_called_suit", "bool", False,
+               "caller must keep a called-suit card (not part of this ruleset)", status="listed_only"),
+)
+
+# ---- card indices: rank + 8 * suit, ranks A T K Q J 9 8 7, suits C S H D ----
+cdef enum:
+    ACE = 0
+    TEN = 1
+    KING = 2
+    OBER = 3
+    UNTER = 4
+    NINE = 5
+    EIGHT = 6
+    SEVEN = 7
+    HEARTS = 2
+
+cdef int8_t POINTS[32]
+cdef u64 OBERS_UNTERS = 0
+
+# ---- calls: (type, call, suit); an action code is CALL_BASE + index ----
+CALLS = (
+    ("bid", "pass", None),
+    ("bid", "rufspiel", "C"), ("bid", "rufspiel", "S"), ("bid", "rufspiel", "H"), ("bid", "rufspiel", "D"),
+    ("bid", "wenz", None),
+    ("bid", "farbsolo", "C"), ("bid", "farbsolo", "S"), ("bid", "farbsolo", "H"), ("bid", "farbsolo", "D"),
+    ("bid", "wenz_tout", None),
+    ("bid", "solo_tout", "C"), ("bid", "solo_tout", "S"), ("bid", "solo_tout", "H"), ("bid", "solo_tout", "D"),
+    ("bid", "sie", None),
+    ("announce", "pass", None), ("announce", "kontra", None), ("announce", "re", None),
+)
+EXCHANGES = ()
+
+cdef enum:
+    C_PASS = 0
+    C_RUF = 1         # + suit
+    C_WENZ = 5
+    C_FARBSOLO = 6    # + suit
+    C_WENZ_TOUT = 10
+    C_SOLO_TOUT = 11  # + suit
+    C_SIE = 15
+    C_ANN_PASS = 16
+    C_KONTRA = 17
+    C_RE = 18
+
+# contract types; for the bid contracts the value is also the rank in the auction
+cdef enum:
+    K_NONE = 0
+    K_RUFSPIEL = 1
+    K_WENZ = 2
+    K_FARBSOLO = 3
+    K_WENZ_TOUT = 4
+    K_SOLO_TOUT = 5
+    K_SIE = 6
+    K_RAMSCH = 7
+    K_THROWN_IN = 8
+
+CONTRACT_NAMES = ("none", "rufspiel", "wenz", "farbsolo", "wenz_tout", "solo_tout", "sie", "ramsch", "thrown_in")
+
+cdef enum:
+    P_AUCTION = 0
+    P_KONTRA = 1
+    P_RE = 2
+    P_PLAY = 3
+    P_OVER = 4
+
+PHASE_NAMES = ("auction", "kontra", "re", "play", "over")
+
+# orders: 0..3 = Farbsolo/Solo-Tout with that trump suit (hearts = Rufspiel and Ramsch), 4 = Wenz
+cdef Order ORDERS[5]
+cdef enum:
+    O_WENZ = 4
+
+
+cdef inline int card(int rank, int suit) noexcept nogil:
+    return rank + 8 * suit
+
+
+cdef void _build_tables():
+    global OBERS_UNTERS
+    cdef int8_t trumps[14]
+    cdef int8_t plain[7]
+    cdef int8_t ranks_plain[6]
+    cdef int8_t ranks_wenz[7]
+    cdef int s, t, i, n
+    for i, r in enumerate((ACE, TEN, KING, NINE, EIGHT, SEVEN)):
+        ranks_plain[i] = r
+    for i, r in enumerate((ACE, TEN, KING, OBER, NINE, EIGHT, SEVEN)):
+        ranks_wenz[i] = r
+    for i in range(32):
+        POINTS[i] = (11, 10, 4, 3, 2, 0, 0, 0)[i % 8]
+    for s in range(4):
+        OBERS_UNTERS |= bit(card(OBER, s)) | bit(card(UNTER, s))
+    for t in range(4):           # suit solos (hearts: Rufspiel, Ramsch)
+        order_init(&ORDERS[t])
+        n = 0
+        for s in range(4):
+            trumps[n] = card(OBER, s); n += 1
+        for s in range(4):
+            trumps[n] = card(UNTER, s); n += 1
+        for i in range(6):
+            trumps[n] = card(ranks_plain[i], t); n += 1
+        order_add_trumps(&ORDERS[t], trumps, n)
+        for s in range(4):
+            if s != t:
+                for i in range(6):
+                    plain[i] = card(ranks_plain[i], s)
+                order_add_plain(&ORDERS[t], s, plain, 6)
+    order_init(&ORDERS[O_WENZ])
+    for s in range(4):
+        trumps[s] = card(UNTER, s)
+    order_add_trumps(&ORDERS[O_WENZ], trumps, 4)
+    for s in range(4):
+        for i in range(7):
+            plain[i] = card(ranks_wenz[i], s)
+        order_add_plain(&ORDERS[O_WENZ], s, plain, 7)
+
+_build_tables()
+
+
+# ---- the deal ------------------------------------------------------------------------------
+def deal_hands(order, int dealer):
+    """Packet k of 4 (deck cards 4k..4k+3) goes to seat (dealer + 1 + k) % 4 (rules 1.2)."""
+    hands = [[] for _ in range(4)]
+    for k in range(8):
+        hands[(dealer + 1 + k) % 4].extend(order[4 * k:4 * k + 4])
+    return hands, []
+
+
+cdef void sk_deal(Rng* r, int dealer, u64* hands) noexcept nogil:
+    cdef int8_t deck[32]
+    cdef int k, i
+    shuffle_deck(r, deck, 32)
+    for i in range(4):
+        hands[i] = 0
+    for k in range(8):
+        for i in range(4):
+            hands[(dealer + 1 + k) % 4] |= bit(deck[4 * k + i])
+
+
+def validate_options(options):
+    """No cross-option constraints in Schafkopf."""
+
+
+# ---- state machine -------------------------------------------------------------------------
+cdef inline int call_rank(int call) noexcept nogil:
+    if call >= C_RUF and call < C_WENZ:
+        return K_RUFSPIEL
+    if call == C_WENZ:
+        return K_WENZ
+    if call >= C_FARBSOLO and call < C_WENZ_TOUT:
+        return K_FARBSOLO
+    if call == C_WENZ_TOUT:
+        return K_WENZ_TOUT
+    if call >= C_SOLO_TOUT and call < C_SIE:
+        return K_SOLO_TOUT
+    if call == C_SIE:
+        return K_SIE
+    return K_NONE
+
+
+cdef inline bint is_tout(int contract) noexcept nogil:
+    return contract == K_WENZ_TOUT or contract == K_SOLO_TOUT
+
+
+cdef inline bint on_playing_side(const SkState* s, int seat) noexcept nogil:
+    return seat == s.declarer or seat == s.partner
+
+
+cdef inline bint can_call_ace(u64 hand, int suit) noexcept nogil:
+    """Rufspiel on `suit` (not hearts): a non-trump card of the suit, but not its ace (2.3)."""
+    return (suit != HEARTS and (hand & ORDERS[HEARTS].suit_mask[suit]) != 0
+            and not (hand & bit(card(ACE, suit))))
+
+
+cdef inline bint bid_allowed(const SkState* s, int seat, int call) noexcept nogil:
+    cdef int best_rank = call_rank(s.best_call) if s.best_call >= 0 else K_NONE
+    if call_rank(call) <= best_rank:
+        return False
+    if call_rank(call) == K_RUFSPIEL:
+        return can_call_ace(s.hand[seat], call - C_RUF)
+    if call == C_SIE:
+        return (s.hand[seat] & OBERS_UNTERS) == OBERS_UNTERS
+    return True
+
+
+cdef void sk_init(SkState* s, const u64* hands, int dealer) noexcept nogil:
+    memset(s, 0, sizeof(SkState))
+    cdef int i
+    for i in range(4):
+        s.hand[i] = hands[i]
+        s.dealt[i] = hands[i]
+    s.dealer = dealer
+    s.to_act = (dealer + 1) % 4
+    s.phase = P_AUCTION
+    s.best_call = -1
+    s.best_seat = -1
+    s.contract = K_NONE
+    s.suit = -1
+    s.declarer = -1
+    s.partner = -1
+    s.order = HEARTS
+    s.kontra = -1
+    s.re = -1
+    s.leader = s.to_act
+
+
+cdef inline bint bound(const SkState* s, int seat) noexcept nogil:
+    """The Rufspiel partner's duties last until the called suit has first been led."""
+    return s.contract == K_RUFSPIEL and seat == s.partner and not s.called_led
+
+
+cdef u64 sk_legal_play(const SkState* s) noexcept nogil:
+    """Legal cards of the seat to act (rules 4.3); 0 outside the play phase."""
+    if s.phase != P_PLAY:
+        return 0
+    cdef int seat = s.to_act
+    cdef u64 hand = s.hand[seat]
+    cdef const Order* o = &ORDERS[s.order]
+    cdef u64 ace, called, m
+    cdef int led
+    cdef bint b = bound(s, seat)
+    if b:
+        ace = bit(card(ACE, s.suit))
+        called = o.suit_mask[s.suit]
+    if s.n_in_trick == 0:
+        if b and popcount(hand & called) < 4:
+            return hand & ~(called & ~ace)
+        return hand
+    led = o.eff_suit[s.trick[s.trick_no][0]]
+    m = hand & o.suit_mask[led]
+    if m:
+        if b and led == s.suit:
+            return ace
+        return m
+    if b and s.trick_no < 7:
+        return hand & ~ace
+    return hand
+
+
+cdef int sk_legal(const SkState* s, const SkOpts* o, i64* out) noexcept nogil:
+    cdef int n = 0, call, seat = s.to_act
+    cdef u64 m
+    if s.phase == P_PLAY:
+        m = sk_legal_play(s)
+        while m:
+            out[n] = lowest(m)
+            n += 1
+            m &= m - 1
+    elif s.phase == P_AUCTION:
+        out[0] = CALL_BASE + C_PASS
+        n = 1
+        for call in range(C_RUF, C_SIE + 1):
+            if bid_allowed(s, seat, call):
+                out[n] = CALL_BASE + call
+                n += 1
+    elif s.phase == P_KONTRA:
+        out[0] = CALL_BASE + C_ANN_PASS
+        n = 1
+        if s.kontra < 0 and not on_playing_side(s, seat):
+            out[1] = CALL_BASE + C_KONTRA
+            n = 2
+    elif s.phase == P_RE:
+        out[0] = CALL_BASE + C_ANN_PASS
+        n = 1
+        if s.re < 0 and on_playing_side(s, seat):
+            out[1] = CALL_BASE + C_RE
+            n = 2
+    return n
+
+
+cdef void start_play(SkState* s) noexcept nogil:
+    s.phase = P_PLAY
+    s.to_act = (s.dealer + 1) % 4
+    s.leader = s.to_act
+    s.n_spoken = 0
+
+
+cdef void settle_auction(SkState* s, const SkOpts* o) noexcept nogil:
+    cdef int call = s.best_call, i
+    if call < 0:
+        if o.ramsch:
+            s.contract = K_RAMSCH
+            s.order = HEARTS
+            start_play(s)
+        else:
+            s.contract = K_THROWN_IN
+            s.phase = P_OVER
+            s.to_act = -1
+        return
+    s.contract = call_rank(call)
+    s.declarer = s.best_seat
+    if s.contract == K_RUFSPIEL:
+        s.suit = call - C_RUF
+        s.order = HEARTS
+        for i in range(4):
+            if s.dealt[i] & bit(card(ACE, s.suit)):
+                s.partner = i
+    elif s.contract == K_FARBSOLO or s.contract == K_SOLO_TOUT:
+        s.suit = (call - C_FARBSOLO) if s.contract == K_FARBSOLO else (call - C_SOLO_TOUT)
+        s.order = s.suit
+    else:
+        s.order = O_WENZ
+    if o.kontra:
+        s.phase = P_KONTRA
+        s.to_act = (s.dealer + 1) % 4
+        s.n_spoken = 0
+    else:
+        start_play(s)
+
+
+cdef void sk_apply(SkState* s, const SkOpts* o, i64 code) noexcept nogil:
+    """Apply a legal action code (legality is the caller's check)."""
+    cdef int seat = s.to_act, call, pos, winner
+    cdef const Order* order
+    if code < CALL_BASE:
+        s.hand[seat] &= ~bit(<int>code)
+        s.trick[s.trick_no][s.n_in_trick] = <int8_t>code
+        s.n_in_trick += 1
+        if s.n_in_trick < 4:
+            s.to_act = (seat + 1) % 4
+            return
+        order = &ORDERS[s.order]
+        pos = trick_winner_pos(order, s.trick[s.trick_no], 4)
+        winner = (s.leader + pos) % 4
+        s.trick_leader[s.trick_no] = s.leader
+        s.trick_winner[s.trick_no] = winner
+        for pos in range(4):
+            s.won[winner] |= bit(s.trick[s.trick_no][pos])
+        s.n_won[winner] += 1
+        if s.contract == K_RUFSPIEL and order.eff_suit[s.trick[s.trick_no][0]] == s.suit:
+            s.called_led = 1
+        s.trick_no += 1
+        s.n_in_trick = 0
+        s.leader = winner
+        s.to_act = winner
+        if s.trick_no == 8 or (is_tout(s.contract) and winner != s.declarer):
+            s.phase = P_OVER
+            s.to_act = -1
+        return
+    call = <int>(code - CALL_BASE)
+    if s.phase == P_AUCTION:
+        if call != C_PASS:
+            s.best_call = call
+            s.best_seat = seat
+            if call == C_SIE:
+                s.contract = K_SIE
+                s.declarer = seat
+                s.phase = P_OVER
+                s.to_act = -1
+                return
+        s.n_spoken += 1
+        s.to_act = (seat + 1) % 4
+        if s.n_spoken == 4:
+            settle_auction(s, o)
+        return
+    if call == C_KONTRA:
+        s.kontra = seat
+    elif call == C_RE:
+        s.re = seat
+    s.n_spoken += 1
+    s.to_act = (seat + 1) % 4
+    if s.n_spoken == 4:
+        if s.phase == P_KONTRA and s.kontra >= 0:
+            s.phase = P_RE
+            s.n_spoken = 0
+        else:
+            start_play(s)
+
+
+# ---- scoring -------------------------------------------------------------------------------
+cdef int laufende(const SkState* s, u64 side) noexcept nogil:
+    """Consecutive top trumps (dealt hands) held by the side holding the top trump (5.3)."""
+    cdef const Order* o = &ORDERS[s.order]
+    cdef bint mit = (side & bit(o.trump_seq[0])) != 0
+    cdef int n = 0
+    while n < o.n_trumps and ((side & bit(o.trump_seq[n])) != 0) == mit:
+        n += 1
+    if n < (2 if s.order == O_WENZ else 3):
+        return 0
+    return n
+
+
+cdef void score_ramsch(const SkState* s, const SkOpts* o, SkScore* r) noexcept nogil:
+    cdef int i, j, most = -1, n_losers = 0, v
+    for i in range(4):
+        if s.n_won[i] == 8:
+            r.durchmarsch = i
+            r.value = o.tariff_solo
+            for j in range(4):
+                r.scores[j] = 3 * o.tariff_solo if j == i else -o.tariff_solo
+            return
+    for i in range(4):
+        if r.card_points[i] > most:
+            most = r.card_points[i]
+        if s.n_won[i] == 0:
+            r.jungfrauen += 1
+    for i in range(4):
+        if r.card_points[i] == most:
+            r.losers |= 1 << i
+            n_losers += 1
+    r.base = o.tariff_rufspiel
+    v = o.tariff_rufspiel << r.jungfrauen
+    r.value = v
+    for i in range(4):
+        if r.losers & (1 << i):
+            r.scores[i] = -v * (4 - n_losers)
+        else:
+            r.scores[i] = v * n_losers
+
+
+cdef void sk_score(const SkState* s, const SkOpts* o, SkScore* r) noexcept nogil:
+    """Card points and per-seat scores of a finished deal (rules 5)."""
+    memset(r, 0, sizeof(SkScore))
+    r.durchmarsch = -1
+    cdef int i, side_tricks, loser_points, v
+    cdef u64 side = 0
+    for i in range(4):
+        r.card_points[i] = mask_points(POINTS, s.won[i])
+    if s.contract == K_THROWN_IN:
+        return
+    if s.contract == K_RAMSCH:
+        score_ramsch(s, o, r)
+        return
+    if s.contract == K_SIE:
+        r.base = o.tariff_solo
+        r.declarer_won = True
+        v = 4 * o.tariff_solo
+    else:
+        side_tricks = 0
+        for i in range(4):
+            if on_playing_side(s, i):
+                side |= s.dealt[i]
+                r.side_points += r.card_points[i]
+                side_tricks += s.n_won[i]
+        r.laufende = laufende(s, side)
+        r.base = o.tariff_rufspiel if s.contract == K_RUFSPIEL else o.tariff_solo
+        if is_tout(s.contract):
+            r.tout = 1
+            r.declarer_won = side_tricks == 8
+            v = 2 * (r.base + o.tariff_increment * r.laufende)
+        else:
+            r.declarer_won = r.side_points >= 61
+            loser_points = (120 - r.side_points) if r.declarer_won else r.side_points
+            if o.schneider_official:
+                r.schneider = (r.side_points >= 91) if r.declarer_won else (r.side_points <= 30)
+            else:
+                r.schneider = loser_points <= 30
+            r.schwarz = (side_tricks == 0) if not r.declarer_won else (side_tricks == 8)
+            if r.schwarz:
+                r.schneider = 1
+            v = r.base + o.tariff_increment * (r.laufende + r.schneider + r.schwarz)
+    if s.kontra >= 0:
+        v *= 2
+    if s.re >= 0:
+        v *= 2
+    r.value = v
+    if not r.declarer_won:
+        v = -v
+    for i in range(4):
+        if s.contract == K_RUFSPIEL:
+            r.scores[i] = v if on_playing_side(s, i) else -v
+        else:
+            r.scores[i] = 3 * v if i == s.declarer else -v
+
+
+# ---- Python edge ---------------------------------------------------------------------------
+cdef class Core:
+    """One Schafkopf deal as C state. The fast step API (legal codes or a card mask, apply,
+    copy, undo) works on integer codes; `engine_core.state.State` wraps it for records."""
+
+    cdef SkState s
+    cdef SkOpts o
+    cdef SkState hist[SK_MAX_ACTIONS]
+    cdef int n_hist
+
+    def __init__(self, options, hands, int dealer, blind=0):
+        cdef u64 h[4]
+        cdef int i
+        self.o.tariff_rufspiel = options.tariff_rufspiel
+        self.o.tariff_solo = options.tariff_solo
+        self.o.tariff_increment = options.tariff_increment
+        self.o.ramsch = options.ramsch
+        self.o.kontra = options.kontra
+        self.o.schneider_official = options.schneider_rule == "official"
+        for i in range(4):
+            h[i] = hands[i]
+        sk_init(&self.s, h, dealer)
+        self.n_hist = 0
+
+    cpdef Core copy(self):
+        cdef Core c = Core.__new__(Core)
+        c.s = self.s
+        c.o = self.o
+        c.n_hist = self.n_hist
+        memcpy(c.hist, self.hist, self.n_hist * sizeof(SkState))
+        return c
+
+    cpdef int to_act(self):
+        return self.s.to_act
+
+    cpdef bint is_over(self):
+        return self.s.phase == P_OVER
+
+    def phase(self):
+        return PHASE_NAMES[self.s.phase]
+
+    cpdef u64 hand(self, int seat):
+        return self.s.hand[seat]
+
+    cpdef u64 legal_mask(self):
+        """Legal cards as a mask (0 outside the play phase)."""
+        return sk_legal_play(&self.s)
+
+    cpdef list legal_codes(self):
+        cdef i64 buf[64]
+        cdef int n = sk_legal(&self.s, &self.o, buf)
+        return [buf[i] for i in range(n)]
+
+    cpdef bint is_legal(self, i64 code):
+        cdef i64 buf[64]
+        cdef int n = sk_legal(&self.s, &self.o, buf), i
+        for i in range(n):
+            if buf[i] == code:
+                return True
+        return False
+
+    cpdef apply(self, i64 code):
+        """Apply a legal code; ValueError (state unchanged) if it is not legal."""
+        if not self.is_legal(code):
+            raise ValueError(f"action code {code} is not legal now")
+        self.hist[self.n_hist] = self.s
+        self.n_hist += 1
+        sk_apply(&self.s, &self.o, code)
+
+    cpdef undo(self):
+        if self.n_hist == 0:
+            raise ValueError("nothing to undo")
+        self.n_hist -= 1
+        self.s = self.hist[self.n_hist]
+
+    def sort_cards(self, u64 mask):
+        """Trumps first (highest first) in the contract in force (the Rufspiel order before
+        one is known), then the plain suits C S H D, each highest first."""
+        cdef const Order* o = &ORDERS[self.s.order]
+        cdef int c
+        keyed = []
+        for c in range(32):
+            if mask >> c & 1:
+                keyed.append((0 if o.eff_suit[c] == TRUMP else 1 + o.eff_suit[c], -o.power[c], c))
+        return [k[2] for k in sorted(keyed)]
+
+    # ---- explanations: why a well-formed action is not legal ----
+    def explain(self, i64 code):
+        cdef SkState* s = &self.s
+        cdef int seat = s.to_act, call
+        if code < CALL_BASE:
+            return self._explain_play(<int>code)
+        call = <int>(code - CALL_BASE)
+        if call >= C_ANN_PASS:
+            if s.phase == P_KONTRA and call == C_RE:
+                return "re may be said only in the re round, after a kontra"
+            if s.phase == P_RE and call == C_KONTRA:
+                return "the kontra round is over"
+            if call == C_KONTRA:
+                if s.kontra >= 0:
+                    return f"seat {s.kontra} has already said kontra"
+                return "only a defender may say kontra; the playing side may only pass"
+            if s.re >= 0:
+                return f"seat {s.re} has already said re"
+            return "only the playing side may say re; a defender may only pass"
+        name = CALLS[call][1]
+        if s.best_call >= 0 and call_rank(call) <= call_rank(s.best_call):
+            best = CALLS[s.best_call]
+            return (f"{name} does not outbid seat {s.best_seat}'s {best[1]}"
+                    f"{' ' + best[2] if best[2] else ''}: only a strictly higher contract may be named")
+        if call_rank(call) == K_RUFSPIEL:
+            suit = call - C_RUF
+            if suit == HEARTS:
+                return "hearts are trumps in a Rufspiel: call the ace of C, S or D"
+            if s.hand[seat] & bit(card(ACE, suit)):
+                return f"you hold the {SUIT_NAMES[SUITS[suit]]} ace yourself: call an ace you lack"
+            return (f"you hold no {SUIT_NAMES[SUITS[suit]]} card other than Obers and Unters, "
+                    f"so you cannot call that ace")
+        if call == C_SIE:
+            return "a Sie needs all four Obers and all four Unters in one hand"
+        return f"{name} is not allowed now"
+
+    def _explain_play(self, int c):
+        cdef SkState* s = &self.s
+        cdef const Order* o = &ORDERS[s.order]
+        cdef int seat = s.to_act, led
+        cdef u64 hand = s.hand[seat], legal = sk_legal_play(s)
+        code = DECK.code(c)
+        ace = DECK.code(card(ACE, s.suit)) if s.suit >= 0 else ""
+        if s.n_in_trick == 0:
+            return (f"the called ace {ace} binds you: with fewer than four cards of its suit you "
+                    f"may lead that suit only with {ace}")
+        led = o.eff_suit[s.trick[s.trick_no][0]]
+        suit_name = "trump" if led == TRUMP else SUIT_NAMES[SUITS[led]]
+        if hand & o.suit_mask[led]:
+            if legal == bit(card(ACE, s.suit)) and bound(s, seat):
+                return f"the called suit is led for the first time: you must play the called ace {ace}"
+            held = ", ".join(DECK.code(i) for i in self.sort_cards(hand & o.suit_mask[led]))
+            return f"you must follow {suit_name}: you hold {held}"
+        return f"the called ace {ace} may not be discarded before the last trick while its suit has not been led"
+
+    # ---- what everybody may see ----
+    def _contract(self, bint reveal_partner):
+        cdef SkState* s = &self.s
+        if s.contract == K_NONE:
+            return None
+        kind = CONTRACT_NAMES[s.contract]
+        out = {"type": kind, "declarer": s.declarer if s.declarer >= 0 else None}
+        if s.contract in (K_RUFSPIEL, K_FARBSOLO, K_SOLO_TOUT):
+            out["suit"] = SUITS[s.suit]
+        if s.contract == K_RUFSPIEL:
+            out["partner"] = s.partner if reveal_partner else None
+        if s.contract not in (K_SIE, K_RAMSCH, K_THROWN_IN):
+            out["kontra"] = s.kontra if s.kontra >= 0 else None
+            out["re"] = s.re if s.re >= 0 else None
+        return out
+
+    def _tricks(self):
+        cdef SkState* s = &self.s
+        return [[s.trick_leader[t], [DECK.code(s.trick[t][k]) for k in range(4)], s.trick_winner[t]]
+                for t in range(s.trick_no)]
+
+    def _partner_revealed(self):
+        """The partner is known once the called ace has been played (or the deal is over)."""
+        cdef SkState* s = &self.s
+        if s.contract != K_RUFSPIEL:
+            return True
+        if s.phase == P_OVER:
+            return True
+        return s.partner >= 0 and not (s.hand[s.partner] & bit(card(ACE, s.suit)))
+
+    def public(self, int seat):
+        cdef SkState* s = &self.s
+        cdef int k
+        contract = self._contract(self._partner_revealed() or seat == s.partner)
+        out = {
+            "contract": contract,
+            "trick": {"leader": s.leader,
+                      "cards": [DECK.code(s.trick[s.trick_no][k]) for k in range(s.n_in_trick)]}
+                     if s.phase == P_PLAY else None,
+            "tricks": self._tricks(),
+            "tricks_won": [s.n_won[k] for k in range(4)],
+        }
+        if s.phase == P_OVER:
+            out["result"] = self.result()
+        return out
+
+    def redact(self, int index, action, int seat):
+        """Every Schafkopf action is public."""
+        return action
+
+    def result(self):
+        cdef SkState* s = &self.s
+        cdef SkScore r
+        cdef int i
+        if s.phase != P_OVER:
+            return None
+        sk_score(s, &self.o, &r)
+        points = [r.card_points[i] for i in range(4)]
+        scores = [r.scores[i] for i in range(4)]
+        out = {"contract": self._contract(True)}
+        if s.contract == K_THROWN_IN:
+            out.update(teams=[], tricks=[], card_points=points, scores=scores, breakdown=[], winners=[])
+            return out
+        if s.contract == K_RAMSCH:
+            teams = [[0], [1], [2], [3]]
+            if r.durchmarsch >= 0:
+                breakdown = [{"item": "durchmarsch", "value": r.value}, {"item": "total", "value": r.value}]
+                winners = [r.durchmarsch]
+            else:
+                losers = [i for i in range(4) if r.losers >> i & 1]
+                breakdown = [{"item": "ramsch", "value": r.base, "losers": losers}]
+                if r.jungfrauen:
+                    breakdown.append({"item": "jungfrau", "count": r.jungfrauen, "factor": 1 << r.jungfrauen})
+                breakdown.append({"item": "total", "value": r.value})
+                winners = [i for i in range(4) if not r.losers >> i & 1]
+        else:
+            side = sorted(i for i in range(4) if on_playing_side(s, i))
+            others = [i for i in range(4) if i not in side]
+            teams = [side, others]
+            winners = side if r.declarer_won else others
+            breakdown = [{"item": "game", "value": r.base}]
+            if r.laufende:
+                breakdown.append({"item": "laufende", "count": r.laufende,
+                                  "value": self.o.tariff_increment * r.laufende})
+            if r.tout or s.contract == K_SIE:
+                breakdown.append({"item": "tout", "factor": 2})
+            if r.schneider:
+                breakdown.append({"item": "schneider", "value": self.o.tariff_increment})
+            if r.schwarz:
+                breakdown.append({"item": "schwarz", "value": self.o.tariff_increment})
+            if s.contract == K_SIE:
+                breakdown.append({"item": "sie", "factor": 2})
+            if s.kontra >= 0:
+                breakdown.append({"item": "kontra", "factor": 2})
+            if s.re >= 0:
+                breakdown.append({"item": "re", "factor": 2})
+            breakdown.append({"item": "total", "value": r.value})
+        out.update(teams=teams, tricks=self._tricks(), card_points=points, scores=scores,
+                   breakdown=breakdown, winners=winners)
+        return out

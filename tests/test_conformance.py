@@ -1,0 +1,66 @@
+"""Every line of the conformance files (../shared/conformance, copied here) must pass."""
+import pytest
+
+from engine_core import records
+from engine_core.errors import IllegalActionError
+
+from conftest import conformance_params
+
+# The games this build implements; each one's conformance files must all pass.
+IMPLEMENTED = ["schafkopf"]
+
+
+def common(result: dict) -> dict:
+    """The fields on which two implementations must agree (records.md, "Result")."""
+    return {
+        "contract": {k: result["contract"].get(k) for k in ("type", "declarer")},
+        "teams": result["teams"],
+        "tricks": result["tricks"],
+        "card_points": result["card_points"],
+        "scores": result["scores"],
+    }
+
+
+def test_implemented_games_are_registered():
+    from engine_core import games
+    assert games.available() == IMPLEMENTED
+
+
+@pytest.mark.parametrize("game,line", conformance_params(IMPLEMENTED, "scenarios")
+                         + conformance_params(IMPLEMENTED, "random"))
+def test_result(game, line):
+    state = records.replay(line["record"])
+    assert state.is_over()
+    assert common(state.result()) == common(line["result"])
+    assert sum(state.result()["scores"]) == 0 or game == "klaverjas"
+
+
+def _canon(action: dict):
+    a = dict(action)
+    if "cards" in a:
+        a["cards"] = tuple(sorted(a["cards"]))
+    return tuple(sorted(a.items()))
+
+
+@pytest.mark.parametrize("game,line", conformance_params(IMPLEMENTED, "legal"))
+def test_legal_actions(game, line):
+    legal = []
+    records.replay(line["record"], legal)
+    assert len(legal) == len(line["legal"])
+    for i, (ours, theirs) in enumerate(zip(legal, line["legal"])):
+        assert sorted(map(_canon, ours)) == sorted(map(_canon, theirs)), f"before actions[{i}]"
+
+
+@pytest.mark.parametrize("game,line", conformance_params(IMPLEMENTED, "illegal"))
+def test_illegal(game, line):
+    record, index = line["record"], line["error_index"]
+    if index == len(record["actions"]):
+        state = records.replay(record)
+        assert not state.is_over() and state.to_act() is not None
+        out = records.evaluate(record)
+        assert out["error"]["index"] == index and "not finished" in out["error"]["reason"]
+    else:
+        with pytest.raises(IllegalActionError) as err:
+            records.replay(record)
+        assert err.value.index == index
+        assert err.value.reason
