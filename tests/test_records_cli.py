@@ -1,0 +1,145 @@
+"""Records (load, validate, replay, dump, evaluate), the evaluate CLI, and bad input."""
+import copy
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from engine_core import games, records
+from engine_core.errors import IllegalActionError, InvalidRecordError
+
+from conftest import CONFORMANCE, conformance_lines
+
+W2 = conformance_lines("schafkopf", "scenarios")[1]
+assert W2["id"].startswith("w2_")
+
+
+def test_record_roundtrip_and_resolved_options():
+    rec = copy.deepcopy(W2["record"])
+    rec["options"] = {}                                      # a reader fills in the defaults
+    state = records.replay(rec)
+    dumped = records.dump(state)
+    assert dumped["options"]["tariff_rufspiel"] == 10 and "klopfen" not in dumped["options"]
+    assert records.replay(records.loads(records.dumps(dumped))).result() == state.result()
+
+
+@pytest.mark.parametrize("mutate,field", [
+    (lambda r: r.pop("hands"), "hands"),
+    (lambda r: r.update(game=5), "game"),
+    (lambda r: r.update(game="skat"), "game"),
+    (lambda r: r.update(options={"kontra": "yes"}), "options.kontra"),
+    (lambda r: r.update(options={"foo": 1}), "options.foo"),
+    (lambda r: r.update(dealer=4), "dealer"),
+    (lambda r: r.update(actions={}), "actions"),
+    (lambda r: r.update(extra=1), "extra"),
+    (lambda r: r["hands"][2].__setitem__(3, "1H"), "hands[2][3]"),
+])
+def test_malformed_records_name_the_field(mutate, field):
+    rec = copy.deepcopy(W2["record"])
+    mutate(rec)
+    with pytest.raises(InvalidRecordError) as err:
+        records.replay(rec)
+    assert err.value.field == field
+    assert records.evaluate(rec)["error"]["index"] is None
+
+
+def test_loads_bad_json():
+    with pytest.raises(InvalidRecordError, match="malformed JSON"):
+        records.loads("{nope")
+
+
+def test_illegal_action_keeps_state_and_explains():
+    state = records.new_state(W2["record"])
+    before = state.view(0)
+    cases = [
+        ({"seat": 1, "type": "bid", "call": "pass"}, "seat 1 is not to act: seat 0 is"),
+        ({"seat": 0, "type": "play", "card": "KD"}, "not allowed in the auction phase"),
+        ({"seat": 0, "type": "bid", "call": "grand"}, "unknown bid call 'grand'"),
+        ({"seat": 0, "type": "bid", "call": "rufspiel", "suit": "X"}, "bad suit 'X'"),
+        ({"seat": 0, "type": "bid", "call": "rufspiel"}, "needs a 'suit'"),
+        ({"seat": 0, "type": "bid", "call": "wenz", "suit": "C"}, "takes no suit"),
+        ({"seat": 0, "type": "bid", "call": "pass", "note": 1}, "unexpected field 'note'"),
+        ({"seat": "0", "type": "bid", "call": "pass"}, "'seat' must be an integer"),
+        ({"type": "bid", "call": "pass"}, "missing field 'seat'"),
+        ({"seat": 0, "call": "pass"}, "missing field 'type'"),
+        ({"seat": 0, "type": "fold"}, "unknown action type 'fold'"),
+        ("pass", "must be a JSON object"),
+    ]
+    for action, reason in cases:
+        with pytest.raises(IllegalActionError) as err:
+            state.apply(action)
+        assert reason in err.value.reason, (action, err.value.reason)
+        assert state.why_illegal(action) == err.value.reason
+    assert state.view(0) == before and state.actions == []
+    with pytest.raises(IllegalActionError) as err:
+        state.apply({"seat": 0, "type": "bid", "call": "pass", "note": 1})
+    assert {"seat": 0, "type": "bid", "call": "pass"} in err.value.legal
+
+
+def test_follow_suit_reason_names_the_cards():
+    rec = copy.deepcopy(W2["record"])
+    rec["actions"] = rec["actions"][:5]                      # s0 led JC (trump)
+    state = records.replay(rec)
+    reason = state.why_illegal({"seat": 1, "type": "play", "card": "7S"})
+    assert reason.startswith("you must follow trump: you hold QD, JS, JH")
+    assert "not in seat 1's hand" in state.why_illegal({"seat": 1, "type": "play", "card": "KD"})
+
+
+def test_after_end_and_unfinished():
+    rec = copy.deepcopy(W2["record"])
+    rec["actions"].append({"seat": 0, "type": "play", "card": "KD"})
+    out = records.evaluate(rec)
+    assert out["error"] == {"index": 36, "reason": "actions[36]: the deal is over"}
+    rec["actions"] = rec["actions"][:10]
+    out = records.evaluate(rec)
+    assert out["error"] == {"index": 10, "reason": "deal not finished: seat 3 to act"}
+
+
+def run_cli(*args, stdin=""):
+    return subprocess.run([sys.executable, "-m", "engine_core", *args], input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_cli_evaluate_mixed_input():
+    lines = [json.dumps({"id": "w2", "record": W2["record"]}), json.dumps(W2["record"]), "{bad json",
+             json.dumps({"id": 7, "record": {"game": "schafkopf"}})]
+    proc = run_cli("evaluate", "-", stdin="\n".join(lines) + "\n")
+    assert proc.returncode == 0, proc.stderr
+    out = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert out[0]["id"] == "w2" and out[0]["result"]["scores"] == [10, -10, 10, -10]
+    assert out[1]["id"] == 2 and out[1]["result"] == out[0]["result"]
+    assert out[2]["id"] == 3 and out[2]["error"]["index"] is None and "malformed JSON" in out[2]["error"]["reason"]
+    assert out[3] == {"id": 7, "error": {"index": None, "reason": "dealer: missing"}}
+
+
+def test_cli_unreadable_input_exits_2():
+    proc = run_cli("evaluate", "/nonexistent/file.jsonl")
+    assert proc.returncode == 2 and "cannot read" in proc.stderr
+
+
+def test_cli_agrees_with_every_conformance_legal_line():
+    path = CONFORMANCE / "schafkopf" / "legal.jsonl"
+    proc = run_cli("evaluate", "--legal", str(path))
+    assert proc.returncode == 0
+    expected = conformance_lines("schafkopf", "legal")
+    for got, line in zip(map(json.loads, proc.stdout.splitlines()), expected, strict=True):
+        assert got["id"] == line["id"]
+        canon = lambda acts: sorted(json.dumps(a, sort_keys=True) for a in acts)
+        assert [canon(x) for x in got["legal"]] == [canon(x) for x in line["legal"]]
+
+
+def test_cli_demo_runs():
+    proc = run_cli("demo", "--deals", "2", "--seed", "5")
+    assert proc.returncode == 0 and "match totals after 2 deals" in proc.stdout
+
+
+def test_views_hide_other_hands():
+    state = games.get("schafkopf").deal(3, dealer=0)
+    for seat in range(4):
+        view = state.view(seat)
+        assert sorted(view["hand"]) == sorted(state.hands[seat])
+        shown = set(re.findall(r'"([ATKQJ987][CSHD])"', json.dumps(view)))
+        assert shown <= set(state.hands[seat])               # nothing played yet: only own cards
+        assert (view["legal"] != []) == (seat == state.to_act())
