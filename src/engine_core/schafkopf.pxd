@@ -3,6 +3,25 @@ from ._core cimport u64, i64, int8_t, Order, Rng
 cdef enum:
     SK_MAX_ACTIONS = 48
 
+# contract types; for the bid contracts the value is also the rank in the auction
+cdef enum:
+    K_NONE = 0
+    K_RUFSPIEL = 1
+    K_WENZ = 2
+    K_FARBSOLO = 3
+    K_WENZ_TOUT = 4
+    K_SOLO_TOUT = 5
+    K_SIE = 6
+    K_RAMSCH = 7
+    K_THROWN_IN = 8
+
+cdef enum:
+    P_AUCTION = 0
+    P_KONTRA = 1
+    P_RE = 2
+    P_PLAY = 3
+    P_OVER = 4
+
 cdef struct SkOpts:
     int tariff_rufspiel, tariff_solo, tariff_increment
     bint ramsch, kontra, schneider_official
@@ -35,3 +54,4 @@ cdef u64 sk_legal_play(const SkState* s) noexcept nogil
 cdef void sk_apply(SkState* s, const SkOpts* o, i64 code) noexcept nogil
 cdef void sk_score(const SkState* s, const SkOpts* o, SkScore* out) noexcept nogil
 cdef void sk_deal(Rng* r, int dealer, u64* hands) noexcept nogil
+cdef int sk_opts(object options, SkOpts* out) except -1

@@ -18,7 +18,7 @@ Everything per card, trick and deal runs in the `sk_*` functions below (typed, n
 """
 from libc.string cimport memcpy, memset
 from ._core cimport (u64, i64, int8_t, Order, Rng, TRUMP, CALL_BASE, MAX_LEGAL, popcount,
-                     lowest, bit, follow_mask, trick_winner_pos, mask_points, order_init,
+                     lowest, bit, pick_bit, rng_below, follow_mask, trick_winner_pos, mask_points, order_init,
                      order_add_trumps, order_add_plain, shuffle_deck)
 
 from .cards import PIQUET, SUITS, SUIT_NAMES
@@ -30,6 +30,7 @@ SEATS = 4
 HAND_SIZE = 8
 BLIND_SIZE = 0
 DECK = PIQUET
+cdef tuple CODES = PIQUET.faces    # card index -> code, for the hot result() path
 
 OPTIONS = (
     OptionSpec("tariff_rufspiel", "int", 10, "base of a Rufspiel; also the Ramsch base", minimum=1),
@@ -89,26 +90,8 @@ cdef enum:
     C_KONTRA = 17
     C_RE = 18
 
-# contract types; for the bid contracts the value is also the rank in the auction
-cdef enum:
-    K_NONE = 0
-    K_RUFSPIEL = 1
-    K_WENZ = 2
-    K_FARBSOLO = 3
-    K_WENZ_TOUT = 4
-    K_SOLO_TOUT = 5
-    K_SIE = 6
-    K_RAMSCH = 7
-    K_THROWN_IN = 8
-
+# contract types (K_*) and phases (P_*) are enums of schafkopf.pxd (batch code needs them)
 CONTRACT_NAMES = ("none", "rufspiel", "wenz", "farbsolo", "wenz_tout", "solo_tout", "sie", "ramsch", "thrown_in")
-
-cdef enum:
-    P_AUCTION = 0
-    P_KONTRA = 1
-    P_RE = 2
-    P_PLAY = 3
-    P_OVER = 4
 
 PHASE_NAMES = ("auction", "kontra", "re", "play", "over")
 
@@ -511,6 +494,18 @@ cdef void sk_score(const SkState* s, const SkOpts* o, SkScore* r) noexcept nogil
 
 
 # ---- Python edge ---------------------------------------------------------------------------
+cdef int sk_opts(object options, SkOpts* out) except -1:
+    """The C options of a resolved `Options` (batch playouts and Core share this)."""
+    memset(out, 0, sizeof(SkOpts))
+    out.tariff_rufspiel = options.tariff_rufspiel
+    out.tariff_solo = options.tariff_solo
+    out.tariff_increment = options.tariff_increment
+    out.ramsch = options.ramsch
+    out.kontra = options.kontra
+    out.schneider_official = options.schneider_rule == "official"
+    return 0
+
+
 cdef class Core:
     """One Schafkopf deal as C state. The fast step API (legal codes or a card mask, apply,
     copy, undo) works on integer codes; `engine_core.state.State` wraps it for records."""
@@ -523,12 +518,7 @@ cdef class Core:
     def __init__(self, options, hands, int dealer, blind=0):
         cdef u64 h[4]
         cdef int i
-        self.o.tariff_rufspiel = options.tariff_rufspiel
-        self.o.tariff_solo = options.tariff_solo
-        self.o.tariff_increment = options.tariff_increment
-        self.o.ramsch = options.ramsch
-        self.o.kontra = options.kontra
-        self.o.schneider_official = options.schneider_rule == "official"
+        sk_opts(options, &self.o)
         for i in range(4):
             h[i] = hands[i]
         sk_init(&self.s, h, dealer)
@@ -563,27 +553,98 @@ cdef class Core:
         cdef int n = sk_legal(&self.s, &self.o, buf)
         return [buf[i] for i in range(n)]
 
-    cpdef bint is_legal(self, i64 code):
+    cpdef list legal_list(self):
+        """The legal codes as a small list (the step API; same as legal_codes)."""
         cdef i64 buf[64]
-        cdef int n = sk_legal(&self.s, &self.o, buf), i
+        cdef u64 m
+        cdef int n, i
+        cdef list out
+        if self.s.phase == P_PLAY:
+            m = sk_legal_play(&self.s)
+            out = []
+            while m:
+                out.append(lowest(m))
+                m &= m - 1
+            return out
+        n = sk_legal(&self.s, &self.o, buf)
+        return [buf[i] for i in range(n)]
+
+    cdef inline bint _legal(self, i64 code) noexcept:
+        cdef i64 buf[64]
+        cdef int n, i
+        if 0 <= code < CALL_BASE:
+            return (sk_legal_play(&self.s) >> code) & 1
+        if self.s.phase == P_PLAY or self.s.phase == P_OVER:
+            return False
+        n = sk_legal(&self.s, &self.o, buf)
         for i in range(n):
             if buf[i] == code:
                 return True
         return False
 
+    cpdef bint is_legal(self, i64 code):
+        return self._legal(code)
+
     cpdef apply(self, i64 code):
         """Apply a legal code; ValueError (state unchanged) if it is not legal."""
-        if not self.is_legal(code):
+        if not self._legal(code):
             raise ValueError(f"action code {code} is not legal now")
         self.hist[self.n_hist] = self.s
         self.n_hist += 1
         sk_apply(&self.s, &self.o, code)
+
+    cpdef int step(self, i64 code) except -2:
+        """apply(code) and return the seat to act next (-1 when the deal is over): one call
+        per move for search and learning loops."""
+        if not self._legal(code):
+            raise ValueError(f"action code {code} is not legal now")
+        self.hist[self.n_hist] = self.s
+        self.n_hist += 1
+        sk_apply(&self.s, &self.o, code)
+        return self.s.to_act
+
+    cpdef int apply_unchecked(self, i64 code):
+        """Apply a code known to be legal (taken from legal_list/legal_mask) without checking
+        it; undo works. An illegal code here corrupts the deal: use `step` when unsure.
+        Returns the seat to act next (-1 when over)."""
+        self.hist[self.n_hist] = self.s
+        self.n_hist += 1
+        sk_apply(&self.s, &self.o, code)
+        return self.s.to_act
 
     cpdef undo(self):
         if self.n_hist == 0:
             raise ValueError("nothing to undo")
         self.n_hist -= 1
         self.s = self.hist[self.n_hist]
+
+    cpdef list scores(self):
+        """Per-seat scores of the finished deal (None while in progress): the cheap part of
+        result() for search code."""
+        cdef SkScore r
+        if self.s.phase != P_OVER:
+            return None
+        sk_score(&self.s, &self.o, &r)
+        return [r.scores[0], r.scores[1], r.scores[2], r.scores[3]]
+
+    cpdef list random_playout(self, u64 seed):
+        """Finish the deal with uniformly random legal actions (SplitMix64 seeded with `seed`),
+        entirely in C; returns the per-seat scores. The moves are undoable one by one."""
+        cdef Rng r
+        cdef i64 buf[64]
+        cdef int n
+        r.s = seed
+        with nogil:
+            while self.s.phase != P_OVER:
+                if self.s.phase == P_PLAY:
+                    buf[0] = pick_bit(&r, sk_legal_play(&self.s))
+                else:
+                    n = sk_legal(&self.s, &self.o, buf)
+                    buf[0] = buf[rng_below(&r, n)]
+                self.hist[self.n_hist] = self.s
+                self.n_hist += 1
+                sk_apply(&self.s, &self.o, buf[0])
+        return self.scores()
 
     def sort_cards(self, u64 mask):
         """Trumps first (highest first) in the contract in force (the Rufspiel order before
@@ -669,7 +730,10 @@ cdef class Core:
 
     def _tricks(self):
         cdef SkState* s = &self.s
-        return [[s.trick_leader[t], [DECK.code(s.trick[t][k]) for k in range(4)], s.trick_winner[t]]
+        cdef tuple codes = CODES
+        cdef int t
+        return [[s.trick_leader[t], [codes[s.trick[t][0]], codes[s.trick[t][1]], codes[s.trick[t][2]],
+                                     codes[s.trick[t][3]]], s.trick_winner[t]]
                 for t in range(s.trick_no)]
 
     def _partner_revealed(self):
