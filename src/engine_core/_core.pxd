@@ -16,7 +16,7 @@ cdef enum:
     TRUMP = 4          # effective suit of a trump (plain suits are 0..3: C S H D)
 
 cdef inline int popcount(u64 m) noexcept nogil:
-    return __builtin_popcountll(m)
+    return stich_popcount64(m)
 
 cdef inline int lowest(u64 m) noexcept nogil:
     """Index of the lowest set bit (m must be non-zero)."""
@@ -32,6 +32,21 @@ cdef inline i64 exchange_code(int call, u64 mask) noexcept nogil:
     return <i64>((mask << 8) | <u64>(EXCHANGE_BASE + call))
 
 cdef extern from *:
+    """
+    /* Portable builds (no -mpopcnt) would call libgcc's slow __popcountdi2: use the SWAR
+       count there, the instruction where the target has one (STICH_NATIVE=1, aarch64). */
+    static inline int stich_popcount64(unsigned long long x) {
+    #if defined(__POPCNT__) || defined(__aarch64__) || defined(_MSC_VER)
+        return __builtin_popcountll(x);
+    #else
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    #endif
+    }
+    """
+    int stich_popcount64(unsigned long long) nogil
     int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_clzll(unsigned long long) nogil

@@ -21,6 +21,8 @@ from ._core cimport (u64, i64, int8_t, Order, Rng, TRUMP, CALL_BASE, MAX_LEGAL, 
                      lowest, bit, pick_bit, rng_below, follow_mask, trick_winner_pos, mask_points, order_init,
                      order_add_trumps, order_add_plain, shuffle_deck)
 
+from .playout cimport PlayoutStats, BIDS_CHEAPEST, add_points
+
 from .cards import PIQUET, SUITS, SUIT_NAMES
 from .errors import OptionError
 from .options import OptionSpec
@@ -188,6 +190,11 @@ cdef inline int call_rank(int call) noexcept nogil:
     return K_NONE
 
 
+cdef int sk_call_rank(int call) noexcept nogil:
+    """The auction rank (K_*) of a call number; K_NONE for pass and announcements."""
+    return call_rank(call)
+
+
 cdef inline bint is_tout(int contract) noexcept nogil:
     return contract == K_WENZ_TOUT or contract == K_SOLO_TOUT
 
@@ -200,17 +207,6 @@ cdef inline bint can_call_ace(u64 hand, int suit) noexcept nogil:
     """Rufspiel on `suit` (not hearts): a non-trump card of the suit, but not its ace (2.3)."""
     return (suit != HEARTS and (hand & ORDERS[HEARTS].suit_mask[suit]) != 0
             and not (hand & bit(card(ACE, suit))))
-
-
-cdef inline bint bid_allowed(const SkState* s, int seat, int call) noexcept nogil:
-    cdef int best_rank = call_rank(s.best_call) if s.best_call >= 0 else K_NONE
-    if call_rank(call) <= best_rank:
-        return False
-    if call_rank(call) == K_RUFSPIEL:
-        return can_call_ace(s.hand[seat], call - C_RUF)
-    if call == C_SIE:
-        return (s.hand[seat] & OBERS_UNTERS) == OBERS_UNTERS
-    return True
 
 
 cdef void sk_init(SkState* s, const u64* hands, int dealer) noexcept nogil:
@@ -243,6 +239,11 @@ cdef u64 sk_legal_play(const SkState* s) noexcept nogil:
     """Legal cards of the seat to act (rules 4.3); 0 outside the play phase."""
     if s.phase != P_PLAY:
         return 0
+    return legal_play(s)
+
+
+cdef inline u64 legal_play(const SkState* s) noexcept nogil:
+    """sk_legal_play in the play phase (inlined into the playout loop)."""
     cdef int seat = s.to_act
     cdef u64 hand = s.hand[seat]
     cdef const Order* o = &ORDERS[s.order]
@@ -267,9 +268,14 @@ cdef u64 sk_legal_play(const SkState* s) noexcept nogil:
     return hand
 
 
+# the first call number of each auction rank above K_*: FIRST_CALL_ABOVE[best rank so far]
+cdef int FIRST_CALL_ABOVE[7]
+FIRST_CALL_ABOVE[:] = [C_RUF, C_WENZ, C_FARBSOLO, C_WENZ_TOUT, C_SOLO_TOUT, C_SIE, C_SIE + 1]
+
+
 cdef int sk_legal(const SkState* s, const SkOpts* o, i64* out) noexcept nogil:
     cdef int n = 0, call, seat = s.to_act
-    cdef u64 m
+    cdef u64 m, hand
     if s.phase == P_PLAY:
         m = sk_legal_play(s)
         while m:
@@ -279,10 +285,19 @@ cdef int sk_legal(const SkState* s, const SkOpts* o, i64* out) noexcept nogil:
     elif s.phase == P_AUCTION:
         out[0] = CALL_BASE + C_PASS
         n = 1
-        for call in range(C_RUF, C_SIE + 1):
-            if bid_allowed(s, seat, call):
-                out[n] = CALL_BASE + call
-                n += 1
+        hand = s.hand[seat]
+        # calls are numbered by rank: start at the first one that outbids the best so far
+        call = FIRST_CALL_ABOVE[call_rank(s.best_call) if s.best_call >= 0 else K_NONE]
+        while call <= C_SIE:
+            if call < C_WENZ:
+                if not can_call_ace(hand, call - C_RUF):
+                    call += 1
+                    continue
+            elif call == C_SIE and (hand & OBERS_UNTERS) != OBERS_UNTERS:
+                break
+            out[n] = CALL_BASE + call
+            n += 1
+            call += 1
     elif s.phase == P_KONTRA:
         out[0] = CALL_BASE + C_ANN_PASS
         n = 1
@@ -338,34 +353,40 @@ cdef void settle_auction(SkState* s, const SkOpts* o) noexcept nogil:
         start_play(s)
 
 
+cdef inline void play_card(SkState* s, int code) noexcept nogil:
+    """The card branch of sk_apply (inlined into the playout loop)."""
+    cdef int seat = s.to_act, pos, winner
+    cdef const Order* order
+    s.hand[seat] &= ~bit(code)
+    s.trick[s.trick_no][s.n_in_trick] = <int8_t>code
+    s.n_in_trick += 1
+    if s.n_in_trick < 4:
+        s.to_act = (seat + 1) % 4
+        return
+    order = &ORDERS[s.order]
+    pos = trick_winner_pos(order, s.trick[s.trick_no], 4)
+    winner = (s.leader + pos) % 4
+    s.trick_leader[s.trick_no] = s.leader
+    s.trick_winner[s.trick_no] = winner
+    for pos in range(4):
+        s.won[winner] |= bit(s.trick[s.trick_no][pos])
+    s.n_won[winner] += 1
+    if s.contract == K_RUFSPIEL and order.eff_suit[s.trick[s.trick_no][0]] == s.suit:
+        s.called_led = 1
+    s.trick_no += 1
+    s.n_in_trick = 0
+    s.leader = winner
+    s.to_act = winner
+    if s.trick_no == 8 or (is_tout(s.contract) and winner != s.declarer):
+        s.phase = P_OVER
+        s.to_act = -1
+
+
 cdef void sk_apply(SkState* s, const SkOpts* o, i64 code) noexcept nogil:
     """Apply a legal action code (legality is the caller's check)."""
-    cdef int seat = s.to_act, call, pos, winner
-    cdef const Order* order
+    cdef int seat = s.to_act, call
     if code < CALL_BASE:
-        s.hand[seat] &= ~bit(<int>code)
-        s.trick[s.trick_no][s.n_in_trick] = <int8_t>code
-        s.n_in_trick += 1
-        if s.n_in_trick < 4:
-            s.to_act = (seat + 1) % 4
-            return
-        order = &ORDERS[s.order]
-        pos = trick_winner_pos(order, s.trick[s.trick_no], 4)
-        winner = (s.leader + pos) % 4
-        s.trick_leader[s.trick_no] = s.leader
-        s.trick_winner[s.trick_no] = winner
-        for pos in range(4):
-            s.won[winner] |= bit(s.trick[s.trick_no][pos])
-        s.n_won[winner] += 1
-        if s.contract == K_RUFSPIEL and order.eff_suit[s.trick[s.trick_no][0]] == s.suit:
-            s.called_led = 1
-        s.trick_no += 1
-        s.n_in_trick = 0
-        s.leader = winner
-        s.to_act = winner
-        if s.trick_no == 8 or (is_tout(s.contract) and winner != s.declarer):
-            s.phase = P_OVER
-            s.to_act = -1
+        play_card(s, <int>code)
         return
     call = <int>(code - CALL_BASE)
     if s.phase == P_AUCTION:
@@ -491,6 +512,54 @@ cdef void sk_score(const SkState* s, const SkOpts* o, SkScore* r) noexcept nogil
             r.scores[i] = v if on_playing_side(s, i) else -v
         else:
             r.scores[i] = 3 * v if i == s.declarer else -v
+
+
+# ---- random playouts (engine_core.batch) ----------------------------------------------------
+cdef void sk_playout(Rng* r, int dealer, int bids, const SkOpts* o, PlayoutStats* st) noexcept nogil:
+    """Deal, random legal calls (`bids`: BIDS_* of playout.pxd), random legal cards, score;
+    add the deal to `st`."""
+    cdef SkState s
+    cdef SkScore sc
+    cdef u64 hands[4]
+    cdef i64 buf[64]
+    cdef int n, i, side, rank
+    sk_deal(r, dealer, hands)
+    sk_init(&s, hands, dealer)
+    while s.phase != P_PLAY and s.phase != P_OVER:
+        n = sk_legal(&s, o, buf)
+        if bids == BIDS_CHEAPEST and s.phase == P_AUCTION and n > 1:
+            # codes ascend with the contract rank and buf[0] is pass
+            if rng_below(r, 2) == 0:
+                n = 1
+            else:
+                rank = call_rank(<int>(buf[1] - CALL_BASE))
+                i = 2
+                while i < n and call_rank(<int>(buf[i] - CALL_BASE)) == rank:
+                    i += 1
+                buf[0] = buf[1 + rng_below(r, i - 1)] if i > 2 else buf[1]
+                n = 1
+        sk_apply(&s, o, buf[rng_below(r, n)] if n > 1 else buf[0])
+        st.calls += 1
+    while s.phase == P_PLAY:
+        play_card(&s, pick_bit(r, legal_play(&s)))
+    st.cards += 4 * s.trick_no
+    sk_score(&s, o, &sc)
+    st.deals += 1
+    st.contracts[s.contract] += 1
+    for i in range(4):
+        st.score_sum[i] += sc.scores[i]
+    if s.declarer >= 0:
+        st.with_declarer += 1
+        st.declarer_won += sc.declarer_won
+    if s.trick_no:
+        st.played += 1
+        for i in range(4):
+            add_points(st.seat_points, sc.card_points[i])
+        if s.declarer >= 0:
+            side = sc.card_points[s.declarer]
+            if s.partner >= 0 and s.partner != s.declarer:
+                side += sc.card_points[s.partner]
+            add_points(st.side_points, side)
 
 
 # ---- Python edge ---------------------------------------------------------------------------
@@ -815,3 +884,138 @@ cdef class Core:
         out.update(teams=teams, tricks=self._tricks(), card_points=points, scores=scores,
                    breakdown=breakdown, winners=winners)
         return out
+
+
+# ---- fast record evaluation (engine_core.batch.evaluate) -----------------------------------
+cdef dict CARD_INDEX = {code: i for i, code in enumerate(PIQUET.faces)}
+cdef dict CALL_INDEX = {(kind, call, suit): CALL_BASE + i for i, (kind, call, suit) in enumerate(CALLS)}
+cdef frozenset RECORD_KEYS = frozenset(("game", "options", "dealer", "hands", "blind", "actions"))
+cdef dict OPTS_CACHE = {}
+cdef object _ABSENT = object()
+
+
+cdef class _Opts:
+    cdef SkOpts o
+
+
+cdef _Opts _options_of(object given):
+    """The C options of a record's options object, cached by (name, type, value); None when
+    they are not plain valid options (the generic path then names the error)."""
+    cdef _Opts out
+    if given is _ABSENT:
+        given = {}
+    elif type(given) is not dict:
+        return None
+    try:
+        key = tuple([(k, type(v), v) for k, v in given.items()])
+        out = OPTS_CACHE.get(key)
+    except TypeError:
+        return None
+    if out is None:
+        from . import games
+        try:
+            game = games.get(NAME, given)
+        except Exception:
+            return None
+        out = _Opts()
+        sk_opts(game.options, &out.o)
+        if len(OPTS_CACHE) < 1024:
+            OPTS_CACHE[key] = out
+    return out
+
+
+def evaluate_fast(record):
+    """records.evaluate(record) for a well-formed Schafkopf record whose actions are all legal
+    (a result, or the 'deal not finished' error), with actions encoded straight to codes.
+    Returns None for anything else, so the caller's generic replay produces the exact error."""
+    cdef Core core
+    cdef _Opts opts
+    cdef SkState* s
+    cdef u64 h[4]
+    cdef u64 seen = 0, m
+    cdef i64 code
+    cdef i64 buf[64]
+    cdef int seat, i, j, n, k
+    if type(record) is not dict:
+        return None
+    for key in record:
+        if key not in RECORD_KEYS:
+            return None
+    if record.get("game") != NAME:
+        return None
+    opts = _options_of(record.get("options", _ABSENT))
+    if opts is None:
+        return None
+    dealer = record.get("dealer")
+    if type(dealer) is not int or not 0 <= dealer < 4:
+        return None
+    blind = record.get("blind")
+    if blind is not None and not (type(blind) is list and len(<list>blind) == 0):
+        return None
+    hands = record.get("hands")
+    if type(hands) is not list or len(<list>hands) != 4:
+        return None
+    for i in range(4):
+        hand = (<list>hands)[i]
+        if type(hand) is not list or len(<list>hand) != 8:
+            return None
+        m = 0
+        for c in <list>hand:
+            if type(c) is not str:
+                return None
+            idx = CARD_INDEX.get(c)
+            if idx is None:
+                return None
+            m |= bit(<int>idx)
+        if popcount(m) != 8 or (seen & m):
+            return None
+        seen |= m
+        h[i] = m
+    actions = record.get("actions")
+    if type(actions) is not list:
+        return None
+    core = Core.__new__(Core)
+    core.o = opts.o
+    core.n_hist = 0
+    s = &core.s
+    sk_init(s, h, <int>dealer)
+    for a in <list>actions:
+        if type(a) is not dict or s.phase == P_OVER:
+            return None
+        seat_obj = (<dict>a).get("seat")
+        if type(seat_obj) is not int or seat_obj != s.to_act:
+            return None
+        kind = (<dict>a).get("type")
+        n = len(<dict>a)
+        if kind == "play":
+            c = (<dict>a).get("card")
+            if n != 3 or type(c) is not str:
+                return None
+            idx = CARD_INDEX.get(c)
+            if idx is None or not (sk_legal_play(s) >> <int>idx) & 1:
+                return None
+            sk_apply(s, &core.o, <int>idx)
+            continue
+        if kind != "bid" and kind != "announce":
+            return None
+        call = (<dict>a).get("call")
+        suit = (<dict>a).get("suit")
+        if type(call) is not str or not (n == 3 or (n == 4 and kind == "bid" and "suit" in a)):
+            return None
+        if suit is not None and type(suit) is not str:
+            return None
+        code_obj = CALL_INDEX.get((kind, call, suit))
+        if code_obj is None:
+            return None
+        code = code_obj
+        k = sk_legal(s, &core.o, buf)
+        for j in range(k):
+            if buf[j] == code:
+                break
+        else:
+            return None
+        sk_apply(s, &core.o, code)
+    if s.phase == P_OVER:
+        return {"result": core.result()}
+    return {"error": {"index": len(<list>actions),
+                      "reason": f"deal not finished: seat {s.to_act} to act"}}

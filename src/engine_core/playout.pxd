@@ -1,0 +1,34 @@
+# Declarations shared by the games' nogil random-playout functions and engine_core.batch
+# (declarations only: no module behind this file). A game implements
+#     cdef void xx_playout(Rng* r, int dealer, int bids, const XxOpts* o, PlayoutStats* st) noexcept nogil
+# in its own module (so its legal/apply functions inline there) and batch.pyx dispatches to it.
+from ._core cimport i64
+
+cdef enum:
+    MAX_CONTRACTS = 16
+    MAX_SEATS = 5
+    HIST_BINS = 256
+
+# how the random players call in auctions and announcement rounds (batch.BIDS names them)
+cdef enum:
+    BIDS_UNIFORM = 0     # every legal call equally likely
+    BIDS_CHEAPEST = 1    # pass or (50:50) name the cheapest contract open to the speaker
+
+cdef struct PlayoutStats:
+    i64 deals            # deals finished
+    i64 played           # deals with card play (not thrown in, not ended in the auction)
+    i64 cards            # cards played
+    i64 calls            # bids, announcements and exchanges
+    i64 with_declarer    # deals with a declaring side
+    i64 declarer_won
+    i64 contracts[MAX_CONTRACTS]    # by the game's CONTRACT_NAMES index
+    i64 score_sum[MAX_SEATS]
+    i64 seat_points[HIST_BINS]      # each seat's card points, per played deal
+    i64 side_points[HIST_BINS]      # the declaring side's card points, per played deal
+
+cdef inline void add_points(i64* hist, int points) noexcept nogil:
+    if points < 0:
+        points = 0
+    elif points >= HIST_BINS:
+        points = HIST_BINS - 1
+    hist[points] += 1
