@@ -21,14 +21,14 @@ import time
 
 from libc.string cimport memset
 from ._core cimport u64, i64, Rng, rng_next
-from .playout cimport (PlayoutStats, MAX_CONTRACTS, MAX_SEATS, HIST_BINS, BIDS_UNIFORM,
-                       BIDS_CHEAPEST)
+from .playout cimport (PlayoutStats, MAX_CONTRACTS, MAX_SEATS, HIST_BINS, TRACE_HANDS,
+                       TRACE_COUNT, TRACE_CODES, TRACE_SIZE)
 from .schafkopf cimport SkOpts, sk_opts, sk_playout
 
 from . import games, records
 
 ctypedef void (*playout_fn)(Rng* r, int dealer, int bids, const void* opts,
-                            PlayoutStats* st) noexcept nogil
+                            PlayoutStats* st, i64* trace) noexcept nogil
 
 BIDS = ("uniform", "cheapest")     # index = BIDS_* of playout.pxd
 
@@ -45,8 +45,8 @@ cdef struct Plan:
 
 # ---- the games: one adapter each --------------------------------------------------------------
 cdef void playout_schafkopf(Rng* r, int dealer, int bids, const void* opts,
-                            PlayoutStats* st) noexcept nogil:
-    sk_playout(r, dealer, bids, <const SkOpts*>opts, st)
+                            PlayoutStats* st, i64* trace) noexcept nogil:
+    sk_playout(r, dealer, bids, <const SkOpts*>opts, st, trace)
 
 
 # ---- dispatch --------------------------------------------------------------------------------
@@ -76,7 +76,7 @@ cdef void run_range(const Plan* plan, u64 seed, i64 start, i64 stop, int dealer,
     cdef i64 k
     for k in range(start, stop):
         r.s = deal_seed(seed, k)
-        plan.fn(&r, dealer if dealer >= 0 else <int>(k % plan.seats), plan.bids, plan.opts, st)
+        plan.fn(&r, dealer if dealer >= 0 else <int>(k % plan.seats), plan.bids, plan.opts, st, NULL)
 
 
 cdef class _Job:
@@ -168,7 +168,7 @@ def playouts(game, options=None, long long n=100_000, unsigned long long seed=0,
             total.side_points[i] += job.st.side_points[i]
     names = g.rules.CONTRACT_NAMES
     seats = plan.seats
-    rate = total.deals / wall if wall > 0 else float("inf")
+    rate = <double>total.deals / wall if wall > 0 else float("inf")
     return {
         "game": g.name,
         "options": g.options.as_dict(),
@@ -186,11 +186,53 @@ def playouts(game, options=None, long long n=100_000, unsigned long long seed=0,
         "contracts": {names[i]: total.contracts[i] for i in range(len(names)) if total.contracts[i]},
         "played": total.played,
         "score_sums": [total.score_sum[i] for i in range(seats)],
-        "mean_scores": [total.score_sum[i] / total.deals if total.deals else 0.0 for i in range(seats)],
-        "declarer_win_rate": total.declarer_won / total.with_declarer if total.with_declarer else None,
+        "mean_scores": [<double>total.score_sum[i] / total.deals if total.deals else 0.0 for i in range(seats)],
+        "declarer_win_rate": <double>total.declarer_won / total.with_declarer if total.with_declarer else None,
         "card_points_hist": _trim(total.seat_points),
         "side_points_hist": _trim(total.side_points),
     }
+
+
+def playout_record(game, options=None, unsigned long long seed=0, long long k=0, dealer=None,
+                   bids="uniform"):
+    """Deal k of `playouts(game, options, n, seed, dealer=dealer, bids=bids)` (any n > k) as a
+    records.md record: replay or evaluate it to inspect a deal behind the statistics."""
+    if bids not in BIDS:
+        raise ValueError(f"bids must be one of {', '.join(BIDS)}, got {bids!r}")
+    if k < 0:
+        raise ValueError("k must be >= 0")
+    g = games.get(game, options)
+    cdef Plan plan
+    cdef PlayoutStats st
+    cdef i64 trace[TRACE_SIZE]
+    cdef Rng r
+    prepare(g.name, g.options, &plan)
+    plan.bids = BIDS.index(bids)
+    if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < plan.seats):
+        raise ValueError(f"dealer must be a seat 0..{plan.seats - 1} or None (rotating)")
+    cdef int d = <int>(k % plan.seats) if dealer is None else dealer
+    memset(&st, 0, sizeof(PlayoutStats))
+    r.s = deal_seed(seed, k)
+    plan.fn(&r, d, plan.bids, plan.opts, &st, trace)
+    deck = g.deck
+    hands = [[deck.code(i) for i in _bits(<u64>trace[TRACE_HANDS + s])] for s in range(plan.seats)]
+    state = g.new_deal(hands, d, [deck.code(i) for i in _bits(<u64>trace[TRACE_HANDS + plan.seats])]
+                       if g.rules.BLIND_SIZE else None)
+    for i in range(trace[TRACE_COUNT]):
+        state.apply_code(trace[TRACE_CODES + i])
+    return state.record()
+
+
+cdef list _bits(u64 m):
+    cdef list out = []
+    while m:
+        out.append(__builtin_ctzll(m))
+        m &= m - 1
+    return out
+
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
 
 
 # ---- record evaluation -----------------------------------------------------------------------

@@ -12,7 +12,7 @@ import json
 import random
 import sys
 
-from . import games, records
+from . import batch, games
 from .errors import StichError
 
 
@@ -26,7 +26,7 @@ def evaluate_line(line: str, number: int, with_legal: bool) -> dict:
         ident, record = obj.get("id", number), obj["record"]
     else:
         ident, record = number, obj
-    return {"id": ident, **records.evaluate(record, with_legal)}
+    return {"id": ident, **batch.evaluate_one(record, with_legal)}
 
 
 def cmd_evaluate(args) -> int:

@@ -1,6 +1,7 @@
 # Declarations shared by the games' nogil random-playout functions and engine_core.batch
 # (declarations only: no module behind this file). A game implements
-#     cdef void xx_playout(Rng* r, int dealer, int bids, const XxOpts* o, PlayoutStats* st) noexcept nogil
+#     cdef void xx_playout(Rng* r, int dealer, int bids, const XxOpts* o, PlayoutStats* st,
+#                          i64* trace) noexcept nogil
 # in its own module (so its legal/apply functions inline there) and batch.pyx dispatches to it.
 from ._core cimport i64
 
@@ -13,6 +14,14 @@ cdef enum:
 cdef enum:
     BIDS_UNIFORM = 0     # every legal call equally likely
     BIDS_CHEAPEST = 1    # pass or (50:50) name the cheapest contract open to the speaker
+
+# an optional trace of one playout (NULL in the hot loop): the dealt hands' masks (blind after
+# them for games with one), the number of actions, then every action code
+cdef enum:
+    TRACE_HANDS = 0      # [0, 6): up to 5 seats + the blind
+    TRACE_COUNT = 6
+    TRACE_CODES = 7
+    TRACE_SIZE = 7 + 512
 
 cdef struct PlayoutStats:
     i64 deals            # deals finished

@@ -57,4 +57,5 @@ cdef void sk_score(const SkState* s, const SkOpts* o, SkScore* out) noexcept nog
 cdef void sk_deal(Rng* r, int dealer, u64* hands) noexcept nogil
 cdef int sk_opts(object options, SkOpts* out) except -1
 cdef int sk_call_rank(int call) noexcept nogil
-cdef void sk_playout(Rng* r, int dealer, int bids, const SkOpts* o, PlayoutStats* st) noexcept nogil
+cdef void sk_playout(Rng* r, int dealer, int bids, const SkOpts* o, PlayoutStats* st,
+                     i64* trace) noexcept nogil

@@ -21,7 +21,7 @@ from ._core cimport (u64, i64, int8_t, Order, Rng, TRUMP, CALL_BASE, MAX_LEGAL, 
                      lowest, bit, pick_bit, rng_below, follow_mask, trick_winner_pos, mask_points, order_init,
                      order_add_trumps, order_add_plain, shuffle_deck)
 
-from .playout cimport PlayoutStats, BIDS_CHEAPEST, add_points
+from .playout cimport PlayoutStats, BIDS_CHEAPEST, add_points, TRACE_HANDS, TRACE_COUNT, TRACE_CODES
 
 from .cards import PIQUET, SUITS, SUIT_NAMES
 from .errors import OptionError
@@ -515,16 +515,23 @@ cdef void sk_score(const SkState* s, const SkOpts* o, SkScore* r) noexcept nogil
 
 
 # ---- random playouts (engine_core.batch) ----------------------------------------------------
-cdef void sk_playout(Rng* r, int dealer, int bids, const SkOpts* o, PlayoutStats* st) noexcept nogil:
+cdef void sk_playout(Rng* r, int dealer, int bids, const SkOpts* o, PlayoutStats* st,
+                     i64* trace) noexcept nogil:
     """Deal, random legal calls (`bids`: BIDS_* of playout.pxd), random legal cards, score;
-    add the deal to `st`."""
+    add the deal to `st`. With a `trace` (TRACE_* layout of playout.pxd), record the hands and
+    every action code."""
     cdef SkState s
     cdef SkScore sc
     cdef u64 hands[4]
     cdef i64 buf[64]
     cdef int n, i, side, rank
+    cdef int c
     sk_deal(r, dealer, hands)
     sk_init(&s, hands, dealer)
+    if trace != NULL:
+        for i in range(4):
+            trace[TRACE_HANDS + i] = <i64>hands[i]
+        trace[TRACE_COUNT] = 0
     while s.phase != P_PLAY and s.phase != P_OVER:
         n = sk_legal(&s, o, buf)
         if bids == BIDS_CHEAPEST and s.phase == P_AUCTION and n > 1:
@@ -538,10 +545,19 @@ cdef void sk_playout(Rng* r, int dealer, int bids, const SkOpts* o, PlayoutStats
                     i += 1
                 buf[0] = buf[1 + rng_below(r, i - 1)] if i > 2 else buf[1]
                 n = 1
-        sk_apply(&s, o, buf[rng_below(r, n)] if n > 1 else buf[0])
+        if n > 1:
+            buf[0] = buf[rng_below(r, n)]
+        if trace != NULL:
+            trace[TRACE_CODES + trace[TRACE_COUNT]] = buf[0]
+            trace[TRACE_COUNT] += 1
+        sk_apply(&s, o, buf[0])
         st.calls += 1
     while s.phase == P_PLAY:
-        play_card(&s, pick_bit(r, legal_play(&s)))
+        c = pick_bit(r, legal_play(&s))
+        if trace != NULL:
+            trace[TRACE_CODES + trace[TRACE_COUNT]] = c
+            trace[TRACE_COUNT] += 1
+        play_card(&s, c)
     st.cards += 4 * s.trick_no
     sk_score(&s, o, &sc)
     st.deals += 1
@@ -782,22 +798,22 @@ cdef class Core:
         return f"the called ace {ace} may not be discarded before the last trick while its suit has not been led"
 
     # ---- what everybody may see ----
-    def _contract(self, bint reveal_partner):
+    cdef object _contract(self, bint reveal_partner):
         cdef SkState* s = &self.s
-        if s.contract == K_NONE:
+        cdef int k = s.contract
+        if k == K_NONE:
             return None
-        kind = CONTRACT_NAMES[s.contract]
-        out = {"type": kind, "declarer": s.declarer if s.declarer >= 0 else None}
-        if s.contract in (K_RUFSPIEL, K_FARBSOLO, K_SOLO_TOUT):
+        cdef dict out = {"type": CONTRACT_NAMES[k], "declarer": s.declarer if s.declarer >= 0 else None}
+        if k == K_RUFSPIEL or k == K_FARBSOLO or k == K_SOLO_TOUT:
             out["suit"] = SUITS[s.suit]
-        if s.contract == K_RUFSPIEL:
+        if k == K_RUFSPIEL:
             out["partner"] = s.partner if reveal_partner else None
-        if s.contract not in (K_SIE, K_RAMSCH, K_THROWN_IN):
+        if k != K_SIE and k != K_RAMSCH and k != K_THROWN_IN:
             out["kontra"] = s.kontra if s.kontra >= 0 else None
             out["re"] = s.re if s.re >= 0 else None
         return out
 
-    def _tricks(self):
+    cdef list _tricks(self):
         cdef SkState* s = &self.s
         cdef tuple codes = CODES
         cdef int t
@@ -838,15 +854,16 @@ cdef class Core:
         cdef SkState* s = &self.s
         cdef SkScore r
         cdef int i
+        cdef list teams, side, others, winners, breakdown
         if s.phase != P_OVER:
             return None
         sk_score(s, &self.o, &r)
-        points = [r.card_points[i] for i in range(4)]
-        scores = [r.scores[i] for i in range(4)]
-        out = {"contract": self._contract(True)}
+        points = [r.card_points[0], r.card_points[1], r.card_points[2], r.card_points[3]]
+        scores = [r.scores[0], r.scores[1], r.scores[2], r.scores[3]]
+        contract = self._contract(True)
         if s.contract == K_THROWN_IN:
-            out.update(teams=[], tricks=[], card_points=points, scores=scores, breakdown=[], winners=[])
-            return out
+            return {"contract": contract, "teams": [], "tricks": [], "card_points": points,
+                    "scores": scores, "breakdown": [], "winners": []}
         if s.contract == K_RAMSCH:
             teams = [[0], [1], [2], [3]]
             if r.durchmarsch >= 0:
@@ -860,8 +877,13 @@ cdef class Core:
                 breakdown.append({"item": "total", "value": r.value})
                 winners = [i for i in range(4) if not r.losers >> i & 1]
         else:
-            side = sorted(i for i in range(4) if on_playing_side(s, i))
-            others = [i for i in range(4) if i not in side]
+            side = []
+            others = []
+            for i in range(4):
+                if on_playing_side(s, i):
+                    side.append(i)
+                else:
+                    others.append(i)
             teams = [side, others]
             winners = side if r.declarer_won else others
             breakdown = [{"item": "game", "value": r.base}]
@@ -881,9 +903,8 @@ cdef class Core:
             if s.re >= 0:
                 breakdown.append({"item": "re", "factor": 2})
             breakdown.append({"item": "total", "value": r.value})
-        out.update(teams=teams, tricks=self._tricks(), card_points=points, scores=scores,
-                   breakdown=breakdown, winners=winners)
-        return out
+        return {"contract": contract, "teams": teams, "tricks": self._tricks(), "card_points": points,
+                "scores": scores, "breakdown": breakdown, "winners": winners}
 
 
 # ---- fast record evaluation (engine_core.batch.evaluate) -----------------------------------
@@ -907,7 +928,7 @@ cdef _Opts _options_of(object given):
     elif type(given) is not dict:
         return None
     try:
-        key = tuple([(k, type(v), v) for k, v in given.items()])
+        key = (tuple((<dict>given).items()), tuple(map(type, (<dict>given).values())))
         out = OPTS_CACHE.get(key)
     except TypeError:
         return None
@@ -924,6 +945,53 @@ cdef _Opts _options_of(object given):
     return out
 
 
+cdef extern from "Python.h":
+    ctypedef struct PyObject
+    PyObject* PyDict_GetItemWithError(object d, object key)
+    Py_ssize_t PyDict_Size(object d)
+    bint PyLong_CheckExact(PyObject* o)
+    bint PyUnicode_CheckExact(PyObject* o)
+    long PyLong_AsLong(PyObject* o)
+    Py_ssize_t PyUnicode_GET_LENGTH(PyObject* o)
+    Py_UCS4 PyUnicode_READ_CHAR(PyObject* o, Py_ssize_t i)
+
+# ASCII -> rank / suit of a card code ("QC"), -1 elsewhere
+cdef int8_t RANK_OF[128]
+cdef int8_t SUIT_OF[128]
+RANK_OF[:] = [-1] * 128
+SUIT_OF[:] = [-1] * 128
+for _i, _ch in enumerate("ATKQJ987"):
+    RANK_OF[ord(_ch)] = _i
+for _i, _ch in enumerate("CSHD"):
+    SUIT_OF[ord(_ch)] = _i
+
+
+cdef inline int card_of(PyObject* c) noexcept:
+    """The index of a card code given as an exact 2-character str; -1 for anything else."""
+    cdef Py_UCS4 r, t
+    if c == NULL or not PyUnicode_CheckExact(c) or PyUnicode_GET_LENGTH(c) != 2:
+        return -1
+    r = PyUnicode_READ_CHAR(c, 0)
+    t = PyUnicode_READ_CHAR(c, 1)
+    if r >= 128 or t >= 128 or RANK_OF[r] < 0 or SUIT_OF[t] < 0:
+        return -1
+    return RANK_OF[r] + 8 * SUIT_OF[t]
+
+
+cdef inline long small_int(PyObject* o) noexcept:
+    """An exact int's value, or -1 for anything else (None, bool, str, big ints...)."""
+    if o == NULL or not PyLong_CheckExact(o):
+        return -1
+    cdef long v = PyLong_AsLong(o)
+    if v == -1:
+        PyErr_Clear()
+    return v
+
+
+cdef extern from "Python.h":
+    void PyErr_Clear()
+
+
 def evaluate_fast(record):
     """records.evaluate(record) for a well-formed Schafkopf record whose actions are all legal
     (a result, or the 'deal not finished' error), with actions encoded straight to codes.
@@ -935,7 +1003,10 @@ def evaluate_fast(record):
     cdef u64 seen = 0, m
     cdef i64 code
     cdef i64 buf[64]
-    cdef int seat, i, j, n, k
+    cdef int i, j, n, k, c
+    cdef long dealer
+    cdef PyObject* kind
+    cdef PyObject* p
     if type(record) is not dict:
         return None
     for key in record:
@@ -946,8 +1017,8 @@ def evaluate_fast(record):
     opts = _options_of(record.get("options", _ABSENT))
     if opts is None:
         return None
-    dealer = record.get("dealer")
-    if type(dealer) is not int or not 0 <= dealer < 4:
+    dealer = small_int(PyDict_GetItemWithError(record, "dealer"))
+    if not 0 <= dealer < 4:
         return None
     blind = record.get("blind")
     if blind is not None and not (type(blind) is list and len(<list>blind) == 0):
@@ -960,13 +1031,11 @@ def evaluate_fast(record):
         if type(hand) is not list or len(<list>hand) != 8:
             return None
         m = 0
-        for c in <list>hand:
-            if type(c) is not str:
+        for card_obj in <list>hand:
+            c = card_of(<PyObject*>card_obj)
+            if c < 0:
                 return None
-            idx = CARD_INDEX.get(c)
-            if idx is None:
-                return None
-            m |= bit(<int>idx)
+            m |= bit(c)
         if popcount(m) != 8 or (seen & m):
             return None
         seen |= m
@@ -982,29 +1051,27 @@ def evaluate_fast(record):
     for a in <list>actions:
         if type(a) is not dict or s.phase == P_OVER:
             return None
-        seat_obj = (<dict>a).get("seat")
-        if type(seat_obj) is not int or seat_obj != s.to_act:
+        if small_int(PyDict_GetItemWithError(a, "seat")) != s.to_act:
             return None
-        kind = (<dict>a).get("type")
-        n = len(<dict>a)
-        if kind == "play":
-            c = (<dict>a).get("card")
-            if n != 3 or type(c) is not str:
+        kind = PyDict_GetItemWithError(a, "type")
+        n = PyDict_Size(a)
+        if kind == NULL or not PyUnicode_CheckExact(kind):
+            return None
+        if <object>kind == "play":
+            c = card_of(PyDict_GetItemWithError(a, "card"))
+            if n != 3 or c < 0 or not (legal_play(s) >> c) & 1 or s.phase != P_PLAY:
                 return None
-            idx = CARD_INDEX.get(c)
-            if idx is None or not (sk_legal_play(s) >> <int>idx) & 1:
-                return None
-            sk_apply(s, &core.o, <int>idx)
+            play_card(s, c)
             continue
-        if kind != "bid" and kind != "announce":
+        if not (<object>kind == "bid" or <object>kind == "announce"):
             return None
-        call = (<dict>a).get("call")
-        suit = (<dict>a).get("suit")
-        if type(call) is not str or not (n == 3 or (n == 4 and kind == "bid" and "suit" in a)):
+        call = a.get("call")
+        suit = a.get("suit")
+        if type(call) is not str or not (n == 3 or (n == 4 and <object>kind == "bid" and "suit" in a)):
             return None
         if suit is not None and type(suit) is not str:
             return None
-        code_obj = CALL_INDEX.get((kind, call, suit))
+        code_obj = CALL_INDEX.get((<object>kind, call, suit))
         if code_obj is None:
             return None
         code = code_obj

@@ -1,0 +1,200 @@
+"""engine_core.batch: seeded GIL-free playouts (determinism, consistency with the generic
+engine) and batch evaluation (identical to records.evaluate, line for line)."""
+import copy
+import json
+
+import pytest
+
+from engine_core import batch, games, records
+from engine_core.errors import OptionError
+
+from conftest import conformance_lines
+
+TIMING = {"seconds", "thread_seconds", "deals_per_s", "ns_per_card", "ns_per_card_per_thread",
+          "threads"}
+
+
+def figures(stats: dict) -> dict:
+    """The statistics without the timing fields: what must not depend on the thread count."""
+    return {k: v for k, v in stats.items() if k not in TIMING}
+
+
+@pytest.mark.parametrize("bids", batch.BIDS)
+def test_playouts_deterministic_across_thread_counts(bids):
+    one = batch.playouts("schafkopf", None, 3001, seed=7, threads=1, bids=bids)
+    for threads in (2, 3, 8):
+        assert figures(batch.playouts("schafkopf", None, 3001, seed=7, threads=threads, bids=bids)) \
+            == figures(one)
+    assert one["n"] == 3001 and one["threads"] == 1
+    assert figures(batch.playouts("schafkopf", None, 3001, seed=8, bids=bids)) != figures(one)
+
+
+@pytest.mark.parametrize("options", [{}, {"ramsch": True}, {"kontra": True},
+                                     {"ramsch": True, "kontra": True, "schneider_rule": "official"}])
+@pytest.mark.parametrize("bids", batch.BIDS)
+def test_playout_statistics_are_consistent(options, bids):
+    n = 4000
+    st = batch.playouts("schafkopf", options, n, seed=11, threads=2, bids=bids)
+    assert st["n"] == n == sum(st["contracts"].values())
+    assert sum(st["score_sums"]) == 0                           # Schafkopf is zero-sum
+    assert abs(sum(st["mean_scores"])) < 1e-9
+    hist = st["card_points_hist"]
+    assert sum(hist) == 4 * st["played"]
+    assert sum(p * c for p, c in enumerate(hist)) <= 120 * st["played"]   # a Tout may end early
+    assert len(hist) <= 121
+    assert sum(st["side_points_hist"]) <= st["played"]
+    assert st["cards"] <= 32 * st["played"] and st["cards"] % 4 == 0
+    assert st["calls"] >= 4 * n - st["contracts"].get("sie", 0) * 3
+    all_pass = "ramsch" if options.get("ramsch") else "thrown_in"
+    assert {"ramsch", "thrown_in"} - {all_pass} - set(st["contracts"]) == {"ramsch", "thrown_in"} - {all_pass}
+    if bids == "cheapest":                  # everybody passes in 1 of 16 deals
+        assert st["contracts"][all_pass] > 0
+    if options.get("kontra"):
+        assert st["calls"] > 4 * n
+    assert 0 <= st["declarer_win_rate"] <= 1
+    assert st["deals_per_s"] > 0 and st["ns_per_card"] > 0
+
+
+@pytest.mark.parametrize("options,bids", [({}, "uniform"), ({"kontra": True}, "cheapest"),
+                                          ({"ramsch": True}, "cheapest")])
+def test_playouts_agree_with_the_generic_engine(options, bids):
+    """Every batch deal, rebuilt as a record and replayed through State, scores the same."""
+    n = 300
+    st = batch.playouts("schafkopf", options, n, seed=3, bids=bids)
+    sums = [0, 0, 0, 0]
+    contracts: dict = {}
+    points = [0] * 121
+    for k in range(n):
+        rec = batch.playout_record("schafkopf", options, seed=3, k=k, bids=bids)
+        assert rec["dealer"] == k % 4
+        res = records.evaluate(rec)["result"]
+        sums = [a + b for a, b in zip(sums, res["scores"])]
+        kind = res["contract"]["type"]
+        contracts[kind] = contracts.get(kind, 0) + 1
+        if res["tricks"]:
+            for p in res["card_points"]:
+                points[p] += 1
+    assert sums == st["score_sums"]
+    assert contracts == st["contracts"]
+    assert points[:len(st["card_points_hist"])] == st["card_points_hist"]
+
+
+def test_playouts_fixed_dealer_and_bad_arguments():
+    st = batch.playouts("schafkopf", None, 500, seed=1, dealer=2)
+    assert batch.playout_record("schafkopf", None, seed=1, k=5, dealer=2)["dealer"] == 2
+    assert st["n"] == 500
+    assert batch.playouts("schafkopf", None, 0)["n"] == 0
+    with pytest.raises(ValueError):
+        batch.playouts("schafkopf", None, 10, threads=0)
+    with pytest.raises(ValueError):
+        batch.playouts("schafkopf", None, 10, bids="greedy")
+    with pytest.raises(ValueError):
+        batch.playouts("schafkopf", None, 10, dealer=4)
+    with pytest.raises(OptionError):
+        batch.playouts("skat", None, 10)
+    with pytest.raises(OptionError):
+        batch.playouts("schafkopf", {"ramsch": "yes"}, 10)
+
+
+# ---- the step API ----------------------------------------------------------------------------
+def test_step_api_matches_apply_and_undo():
+    game = games.get("schafkopf", {"kontra": True})
+    for seed in range(20):
+        state = game.deal(seed, seed % 4)
+        core, twin = state.core, state.core.copy()
+        seat = core.to_act()
+        import random
+        rng = random.Random(seed)
+        steps = 0
+        while seat >= 0:
+            legal = core.legal_list()
+            assert legal == core.legal_codes()
+            assert all(core.is_legal(c) for c in legal)
+            code = rng.choice(legal)
+            twin.apply(code)
+            seat = core.step(code)
+            assert seat == twin.to_act()
+            steps += 1
+        assert core.is_over() and core.scores() == core.result()["scores"]
+        with pytest.raises(ValueError):
+            core.step(0)
+        for _ in range(steps):
+            core.undo()
+        assert core.legal_list() == game.deal(seed, seed % 4).core.legal_list()
+
+
+def test_random_playout_and_apply_unchecked():
+    game = games.get("schafkopf")
+    state = game.deal(42, 1)
+    core = state.core
+    scores = core.random_playout(99)
+    assert core.is_over() and sum(scores) == 0 and scores == core.result()["scores"]
+    again = game.deal(42, 1).core
+    assert again.random_playout(99) == scores                   # seeded
+    fresh = game.deal(42, 1).core
+    seat = fresh.to_act()
+    while seat >= 0:
+        seat = fresh.apply_unchecked(fresh.legal_list()[-1])
+    assert fresh.is_over() and sum(fresh.scores()) == 0
+    assert game.deal(42, 1).core.scores() is None
+    with pytest.raises(ValueError):
+        game.deal(42, 1).core.step(200)
+
+
+# ---- batch evaluation ------------------------------------------------------------------------
+ALL_LINES = [line["record"] for kind in ("scenarios", "random", "legal", "illegal")
+             for line in conformance_lines("schafkopf", kind)]
+
+
+def test_evaluate_agrees_with_records_on_every_conformance_line():
+    expected = [records.evaluate(r) for r in ALL_LINES]
+    assert batch.evaluate(ALL_LINES) == expected
+    assert batch.evaluate([json.dumps(r) for r in ALL_LINES]) == expected
+    assert batch.evaluate(ALL_LINES, with_legal=True) == [records.evaluate(r, True) for r in ALL_LINES]
+    errors = [out["error"]["index"] for out in expected if "error" in out]
+    assert len(errors) >= 100                                   # the illegal lines are covered
+
+
+def _mutations():
+    base = conformance_lines("schafkopf", "scenarios")[1]["record"]
+    yield base
+    for key, value in [("dealer", True), ("dealer", 1.0), ("dealer", None), ("options", None),
+                       ("options", {"ramsch": 1}), ("options", {"kontra": "no"}), ("blind", []),
+                       ("blind", None), ("blind", ["AC"]), ("game", "doppelkopf"), ("extra", 1),
+                       ("actions", None), ("hands", None)]:
+        rec = copy.deepcopy(base)
+        rec[key] = value
+        yield rec
+    for i, change in [(0, {"seat": True}), (0, {"suit": None}), (1, {"suit": None}),
+                      (1, {"suit": "C"}), (1, {"type": "announce"}), (4, {"card": "jc"}),
+                      (4, {"card": "JC "}), (4, {"extra": 1}), (4, {"seat": 0.0}),
+                      (4, {"type": "bid"}), (5, {"card": ["QD"]}), (0, {"call": {"x": 1}})]:
+        rec = copy.deepcopy(base)
+        rec["actions"][i].update(change)
+        yield rec
+    rec = copy.deepcopy(base)
+    rec["actions"] = rec["actions"][:10]
+    yield rec
+    rec = copy.deepcopy(base)
+    rec["actions"].append({"seat": 0, "type": "play", "card": "AC"})
+    yield rec
+    rec = copy.deepcopy(base)
+    rec["hands"][0][0] = rec["hands"][1][0]
+    yield rec
+    yield ["not a record"]
+    yield None
+
+
+def test_evaluate_agrees_on_malformed_and_odd_records():
+    recs = list(_mutations())
+    assert batch.evaluate(recs) == [records.evaluate(r) for r in recs]
+    assert batch.evaluate([json.dumps(r) for r in recs]) == [records.evaluate(r) for r in recs]
+    assert batch.evaluate(['{"game": ', b'"text"'])[0]["error"]["reason"].startswith("malformed JSON")
+    assert batch.evaluate([b'"text"']) == [records.evaluate("text")]
+
+
+def test_evaluate_agrees_on_random_playout_records():
+    recs = [batch.playout_record("schafkopf", opts, seed=5, k=k, bids=bids)
+            for k in range(40) for opts in ({}, {"kontra": True}, {"ramsch": True})
+            for bids in batch.BIDS]
+    assert batch.evaluate(recs) == [records.evaluate(r) for r in recs]
