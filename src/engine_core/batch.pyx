@@ -236,16 +236,29 @@ cdef extern from *:
 
 
 # ---- record evaluation -----------------------------------------------------------------------
+cdef dict _FAST = {}     # game name -> the game module's evaluate_fast, or None
+
+
+cdef object _fast_path(object name):
+    try:
+        return _FAST[name]
+    except KeyError:
+        pass
+    try:
+        fast = getattr(games.rules_of(name), "evaluate_fast", None)
+    except Exception:
+        fast = None
+    if len(_FAST) < 64:
+        _FAST[name] = fast
+    return fast
+
+
 def evaluate_one(record, bint with_legal=False):
     """records.evaluate(record, with_legal), through the game's fast path when it has one."""
     if not with_legal and type(record) is dict:
-        name = record.get("game")
+        name = (<dict>record).get("game")
         if type(name) is str:
-            try:
-                rules = games.rules_of(name)
-            except Exception:
-                rules = None
-            fast = getattr(rules, "evaluate_fast", None)
+            fast = _fast_path(name)
             if fast is not None:
                 out = fast(record)
                 if out is not None:

@@ -1,0 +1,275 @@
+"""`make bench-report`: one table of stich's throughput beside reference rows measured in the
+same run.
+
+    python bench/report.py [--c-reference PATH/playout_limit.c] [--seconds 0.5] [--reps 5] [--json]
+
+Rows: batch playouts (deals/s on 1 and 2 threads, ns per card) for every game whose batch
+playouts this build has; the Python step API (µs per step, playouts/s); record evaluation
+(records/s, as dicts and as JSON lines through the CLI path). Reference rows: OpenSpiel's Skat
+and Hearts random playouts driven from Python when `pyspiel` is importable (`pip install
+.[bench]`), and the C yardstick (compiled here with gcc -O2 into a temporary directory) when
+its source is given. Each figure is the best of --reps interleaved repetitions (the machine
+may be shared: best-of estimates what it can do, and both sides are measured the same way).
+More row providers (e.g. gRPC round trips) plug in through ROWS.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from engine_core import batch, games, records
+
+ROOT = Path(__file__).resolve().parent.parent
+RANDOM_LINES = ROOT / "tests" / "conformance" / "{game}" / "random.jsonl"
+
+
+class Table:
+    """Rows of (name, 1-thread value, 2-thread value, unit, note)."""
+
+    def __init__(self):
+        self.rows: list[tuple] = []
+        self.figures: dict = {}
+
+    def add(self, key, name, one, two=None, unit="", note=""):
+        self.rows.append((name, one, two, unit, note))
+        self.figures[key] = {"1": one, "2": two, "unit": unit}
+
+    def render(self) -> str:
+        head = ("measure", "1 thread", "2 threads", "unit", "note")
+        body = [(n, _fmt(a), _fmt(b), u, note) for n, a, b, u, note in self.rows]
+        widths = [max(len(str(r[i])) for r in [head, *body]) for i in range(5)]
+        line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"
+        sep = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+        return "\n".join([line(head), sep, *map(line, body)])
+
+
+def _fmt(v):
+    if v is None:
+        return ""
+    if isinstance(v, str):
+        return v
+    if v >= 1000:
+        return f"{v:,.0f}"
+    if v >= 10:
+        return f"{v:.1f}"
+    return f"{v:.3f}"
+
+
+def best_of(reps, fn):
+    return max(fn() for _ in range(reps))
+
+
+# ---- stich -------------------------------------------------------------------------------------
+def batch_games() -> list[str]:
+    out = []
+    for name in games.available():
+        try:
+            batch.playouts(name, None, 1)
+        except ValueError:
+            continue
+        out.append(name)
+    return out
+
+
+def playout_rate(game, threads, seconds, bids):
+    """deals/s and ns per card of one batch run sized to take about `seconds`."""
+    probe = batch.playouts(game, None, 20_000, seed=1, threads=threads, bids=bids)
+    n = max(20_000, int(probe["deals_per_s"] * seconds))
+    st = batch.playouts(game, None, n, seed=2, threads=threads, bids=bids)
+    return st["deals_per_s"], st["ns_per_card"], st["cards"] / st["n"]
+
+
+def step_api_rate(game_name, seconds):
+    """A random deal driven from Python through the step API: (µs per step, playouts/s)."""
+    game = games.get(game_name)
+    rng = random.Random(1)
+    steps = deals = 0
+    step_time = 0.0
+    t_end = time.perf_counter() + seconds
+    t_all = time.perf_counter()
+    while time.perf_counter() < t_end:
+        core = game.deal(rng.getrandbits(63), deals % game.seats).core
+        choice = rng.choice
+        t0 = time.perf_counter()
+        seat = core.to_act()
+        while seat >= 0:
+            seat = core.step(choice(core.legal_list()))
+            steps += 1
+        step_time += time.perf_counter() - t0
+        deals += 1
+    return step_time / steps * 1e6, deals / (time.perf_counter() - t_all)
+
+
+def evaluate_rates(game_name, seconds):
+    """records/s for complete deals: batch.evaluate on dicts, and the CLI line path (JSON
+    parse, evaluate, JSON dump) on JSON text."""
+    from engine_core import cli
+    path = Path(str(RANDOM_LINES).format(game=game_name))
+    if not path.exists():
+        return None, None
+    with path.open(encoding="utf-8") as f:
+        recs = [json.loads(line)["record"] for line in f if line.strip()]
+    recs = [r for r in recs if "result" in records.evaluate(r)]
+    lines = [json.dumps(r) for r in recs]
+
+    def dicts():
+        n, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            batch.evaluate(recs)
+            n += len(recs)
+        return n / (time.perf_counter() - t0)
+
+    def cli_lines():
+        n, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            for i, line in enumerate(lines, 1):
+                json.dumps(cli.evaluate_line(line, i, False), separators=(",", ":"))
+            n += len(lines)
+        return n / (time.perf_counter() - t0)
+    return dicts, cli_lines
+
+
+# ---- references --------------------------------------------------------------------------------
+def openspiel_rate(name, seconds):
+    """OpenSpiel random playouts driven from Python: (µs per step, playouts/s); every
+    apply_action counts as a step, chance (dealing) included."""
+    import pyspiel
+    game = pyspiel.load_game(name)
+    rng = random.Random(1)
+    steps = deals = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        state = game.new_initial_state()
+        choice = rng.choice
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(choice(state.legal_actions()))
+            steps += 1
+        deals += 1
+    dt = time.perf_counter() - t0
+    return dt / steps * 1e6, deals / dt
+
+
+class CReference:
+    """The C yardstick compiled with gcc -O2 in a temporary directory."""
+
+    def __init__(self, source: str):
+        self.dir = tempfile.mkdtemp(prefix="stich-cref-")
+        self.exe = os.path.join(self.dir, "playout_limit")
+        subprocess.run(["gcc", "-O2", "-o", self.exe, source, "-lpthread"], check=True)
+
+    def run(self, millis=300, threads=2) -> dict:
+        out = subprocess.run([self.exe, "1", str(millis), str(threads)], check=True,
+                             capture_output=True, text=True).stdout
+        return {(r["mode"], r["threads"]): r for r in json.loads(out)["results"]}
+
+    def close(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+# ---- the report --------------------------------------------------------------------------------
+def report(args) -> Table:
+    table = Table()
+    reps, secs = args.reps, args.seconds
+    cref = CReference(args.c_reference) if args.c_reference else None
+    try:
+        for game in batch_games():
+            for bids in batch.BIDS:
+                r1, r2, c1, c2 = [], [], [], []
+                for _ in range(reps):          # interleaved with the C runs
+                    rate, ns, cards = playout_rate(game, 1, secs, bids)
+                    r1.append((rate, ns, cards))
+                    r2.append(playout_rate(game, 2, secs, bids))
+                    if cref and game == "schafkopf" and bids == "cheapest":
+                        res = cref.run(int(secs * 1000), 2)
+                        c1.append(res[("schafkopf_ruf_dealplay", 1)])
+                        c2.append(res[("schafkopf_ruf_dealplay", 2)])
+                b1, b2 = max(r1), max(r2)
+                table.add(f"{game}.playouts.{bids}", f"{game} batch playouts, bids={bids}",
+                          b1[0], b2[0], "deals/s", f"{b1[2]:.1f} cards/deal")
+                table.add(f"{game}.ns_per_card.{bids}", f"{game} ns per card, bids={bids}",
+                          b1[1], b2[1], "ns", "wall time / cards, whole deal incl. auction+scoring")
+                if c1:
+                    cb1 = max(c1, key=lambda r: r["playouts_per_s"])
+                    cb2 = max(c2, key=lambda r: r["playouts_per_s"])
+                    table.add("c.schafkopf_ruf_dealplay", "C yardstick schafkopf_ruf_dealplay (gcc -O2)",
+                              cb1["playouts_per_s"], cb2["playouts_per_s"], "deals/s", "32 cards/deal")
+                    table.add("c.ns_per_card", "C yardstick ns per card", cb1["ns_per_card"],
+                              cb2["ns_per_card"], "ns", "")
+                    table.add("ratio.deals", "stich / C deals/s (bids=cheapest)",
+                              b1[0] / cb1["playouts_per_s"], b2[0] / cb2["playouts_per_s"], "x",
+                              "target >= 0.5")
+                    table.add("ratio.ns_per_card", "C / stich ns per card (bids=cheapest)",
+                              cb1["ns_per_card"] / b1[1], cb2["ns_per_card"] / b2[1], "x",
+                              "per card, same work measure")
+            step_us, step_deals = min(step_api_rate(game, secs) for _ in range(reps))
+            table.add(f"{game}.step_us", f"{game} step API from Python", step_us, None, "µs/step",
+                      "legal_list + random.choice + step")
+            table.add(f"{game}.step_playouts", f"{game} step API playouts from Python", step_deals,
+                      None, "deals/s", "incl. Game.deal")
+            dicts, cli_lines = evaluate_rates(game, secs)
+            if dicts:
+                table.add(f"{game}.evaluate", f"{game} batch.evaluate, complete deals (dicts)",
+                          best_of(reps, dicts), None, "records/s", "validate + replay + result")
+                table.add(f"{game}.evaluate_cli", f"{game} CLI evaluate line path (JSON in/out)",
+                          best_of(reps, cli_lines), None, "records/s", "json.loads + evaluate + json.dumps")
+        try:
+            import pyspiel  # noqa: F401
+            have_os = True
+        except ImportError:
+            have_os = False
+            table.add("openspiel", "OpenSpiel (pyspiel)", "n/a", None, "", "pip install '.[bench]'")
+        if have_os:
+            for name in ("skat", "hearts"):
+                us, rate = min(openspiel_rate(name, secs) for _ in range(reps))
+                table.add(f"openspiel.{name}.step_us", f"OpenSpiel {name} from Python", us, None,
+                          "µs/step", "apply_action incl. chance steps")
+                table.add(f"openspiel.{name}.playouts", f"OpenSpiel {name} playouts from Python",
+                          rate, None, "deals/s", "")
+            if "schafkopf.step_us" in table.figures:
+                ratio = table.figures["openspiel.skat.step_us"]["1"] / table.figures["schafkopf.step_us"]["1"]
+                table.add("ratio.step", "OpenSpiel Skat µs/step / stich µs/step", ratio, None, "x",
+                          "target >= 3")
+        for provider in ROWS:
+            provider(table, args)
+    finally:
+        if cref:
+            cref.close()
+    return table
+
+
+# More row providers: callables (table, args) -> None, e.g. gRPC round trips once the service
+# exists. They run after the built-in rows.
+ROWS: list = []
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--c-reference", metavar="PATH", help="playout_limit.c to compile and run")
+    parser.add_argument("--seconds", type=float, default=0.5, help="time per measurement")
+    parser.add_argument("--reps", type=int, default=3, help="interleaved repetitions (best is shown)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    args = parser.parse_args(argv)
+    if args.c_reference and not shutil.which("gcc"):
+        print("bench-report: gcc not found, cannot build the C reference", file=sys.stderr)
+        return 2
+    table = report(args)
+    print(f"stich bench-report ({os.cpu_count()} CPUs, {sys.platform}, Python {sys.version.split()[0]})")
+    print(table.render())
+    if args.json:
+        print(json.dumps(table.figures, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
