@@ -198,3 +198,67 @@ def test_evaluate_agrees_on_random_playout_records():
             for k in range(40) for opts in ({}, {"kontra": True}, {"ramsch": True})
             for bids in batch.BIDS]
     assert batch.evaluate(recs) == [records.evaluate(r) for r in recs]
+
+
+# ---- the CLI's text path ---------------------------------------------------------------------
+def _reference_line(line, number):
+    from engine_core import cli
+    return json.dumps(cli.evaluate_line(line, number, False), separators=(",", ":"))
+
+
+def _text_variants():
+    for kind in ("scenarios", "random", "legal", "illegal"):
+        for line in conformance_lines("schafkopf", kind):
+            rec = line["record"]
+            yield json.dumps(rec)
+            yield json.dumps({"id": line["id"], "record": rec})
+            yield json.dumps({"record": rec, "id": -0}, indent=2).replace("\n", "\r\n\t") + "\n"
+    base = conformance_lines("schafkopf", "scenarios")[1]["record"]
+    text = json.dumps(base, separators=(",", ":"))
+    yield text
+    for old, new in [('"dealer":3', '"dealer":3.0'), ('"dealer":3', '"dealer":03'),
+                     ('"dealer":3', '"dealer":true'), ('"dealer":3', '"dealer":3,"dealer":3'),
+                     ('"game":"schafkopf"', '"game":"schafkop\\u0066"'),
+                     ('"game":"schafkopf"', '"game":"skat"'), ('"KD"', '"K\\u0044"'),
+                     ('"KD"', '"KÐ"'), ('"options":{', '"options":{"ramsch":true,'),
+                     ('"options":{', '"options":{"ramsch":1,'), ('"options":{', '"options":{"x":[1],'),
+                     ('"options":{', '"options":null,"o":{'), ('"seat":1', '"seat":1.0'),
+                     ('"seat":1,', '"seat":1,"seat":1,'), ('"call":"pass"', '"call":"pass","suit":null'),
+                     ('"call":"pass"', '"call":"pass","suit":"C"'), ('"type":"play"', '"type":"bid"'),
+                     ('"actions":[', '"blind":[],"actions":['), ('"actions":[', '"blind":null,"actions":['),
+                     ('"actions":[', '"blind":["AC"],"actions":['), ('"actions":[', '"actions":[[],'),
+                     ('"rufspiel","suit":"D"', '"rufspiel","suit":"H"'), ('"card":"JC"', '"card":"jc"'),
+                     ('"card":"JC"', '"card":"JC","extra":1')]:
+        assert old in text, old
+        yield text.replace(old, new, 1)
+    yield text + " x"
+    yield text[:-10]
+    yield '{"id": 5}'
+    yield '{"id": 5, "record": ' + text + ', "note": 1}'
+    yield '{"id": 123456789012345678901, "record": ' + text + '}'
+    yield '{"id": "a\\"b", "record": ' + text + '}'
+    yield '{"id": "ü", "record": ' + text + '}'
+    yield '{"id": null, "record": ' + text + '}'
+    yield '{"record": ' + text + ', "id": "x", "id": "y"}'
+    yield '[]'
+    yield '"text"'
+
+
+def test_cli_text_path_is_identical_to_the_generic_line_path():
+    from engine_core import cli
+    fast = 0
+    for number, line in enumerate(_text_variants(), 1):
+        assert cli.evaluate_line_text(line, number, False) == _reference_line(line, number), line[:120]
+        fast += batch.evaluate_text(line, number) is not None
+    assert fast > 900                         # the valid lines do take the fast path
+
+
+def test_fastjson_dumps_matches_json():
+    from engine_core import fastjson
+    samples = [None, True, False, 0, -7, 2**63, -2**63 - 1, 10**40, 1.5, float("inf"), "", "aé\n\"\\\x7f",
+               [], (), {}, {"a": [1, (2, None)], "b": {"c": "d"}}, {1: 2}, {"x": {None: 1}},
+               [{"k": "v"}] * 3]
+    for obj in samples:
+        assert fastjson.dumps(obj) == json.dumps(obj, separators=(",", ":")), obj
+    for line in conformance_lines("schafkopf", "random"):
+        assert fastjson.dumps(line) == json.dumps(line, separators=(",", ":"))

@@ -266,6 +266,27 @@ def evaluate_one(record, bint with_legal=False):
     return records.evaluate(record, with_legal)
 
 
+cdef list _TEXT_FAST = None    # the games' evaluate_text_fast functions
+
+
+def evaluate_text(line, number):
+    """The CLI output line for a JSON input line through a game's text fast path (scanning the
+    text straight to codes), or None when no fast path accepts the line."""
+    global _TEXT_FAST
+    if _TEXT_FAST is None:
+        found = []
+        for name in games.available():
+            fast = getattr(games.rules_of(name), "evaluate_text_fast", None)
+            if fast is not None:
+                found.append(fast)
+        _TEXT_FAST = found
+    for fast in _TEXT_FAST:
+        text = fast(line, number)
+        if text is not None:
+            return text
+    return None
+
+
 def evaluate(recs, bint with_legal=False):
     """One records.evaluate answer per record (a dict, or a JSON text of one), in order;
     identical answers, faster: see the module docstring."""

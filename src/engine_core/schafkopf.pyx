@@ -23,7 +23,10 @@ from ._core cimport (u64, i64, int8_t, Order, Rng, TRUMP, CALL_BASE, MAX_LEGAL, 
 
 from .playout cimport PlayoutStats, BIDS_CHEAPEST, add_points, TRACE_HANDS, TRACE_COUNT, TRACE_CODES
 
+import json
+
 from .cards import PIQUET, SUITS, SUIT_NAMES
+from .fastjson import dumps
 from .errors import OptionError
 from .options import OptionSpec
 
@@ -1086,3 +1089,455 @@ def evaluate_fast(record):
         return {"result": core.result()}
     return {"error": {"index": len(<list>actions),
                       "reason": f"deal not finished: seat {s.to_act} to act"}}
+
+
+# ---- fast evaluation of a JSON line (the CLI's evaluate path) --------------------------------
+# A scanner for exactly the record shape of records.md, straight from the UTF-8 text to card
+# masks and action codes: no Python objects per card or action. Anything it does not accept
+# (escapes, non-ASCII, floats, duplicate or unknown keys, ...) returns None and the caller takes
+# the generic path (json.loads + records.evaluate), so answers stay identical.
+cdef enum:
+    MAX_SCAN_ACTIONS = 64
+    N_CALLS = 19
+
+cdef struct Scan:
+    const unsigned char* p
+    Py_ssize_t i, n
+
+cdef struct ParsedAction:
+    long long seat
+    int kind            # 0 play, 1 bid, 2 announce
+    int card            # play: card index
+    Py_ssize_t call_a, call_n, suit_a, suit_n   # spans in the text (suit_n < 0: absent)
+
+cdef struct Parsed:
+    int seen                    # record keys seen (bits in KEY_* order)
+    Py_ssize_t opts_a, opts_b   # the options object's text
+    long long dealer
+    u64 hands[4]
+    int n_actions
+    ParsedAction actions[MAX_SCAN_ACTIONS]
+
+cdef enum:
+    KEY_GAME = 1
+    KEY_OPTIONS = 2
+    KEY_DEALER = 4
+    KEY_HANDS = 8
+    KEY_BLIND = 16
+    KEY_ACTIONS = 32
+
+# the CALLS table in C: kind (1 bid, 2 announce), name, suit letter (0: none)
+cdef int8_t CALL_KIND[N_CALLS]
+cdef char CALL_NAME[N_CALLS][16]
+cdef int CALL_NAME_LEN[N_CALLS]
+cdef char CALL_SUIT[N_CALLS]
+assert len(CALLS) == N_CALLS
+for _i, (_kind, _call, _suit) in enumerate(CALLS):
+    CALL_KIND[_i] = 1 if _kind == "bid" else 2
+    _b = _call.encode()
+    assert len(_b) < 16
+    for _j in range(len(_b)):
+        CALL_NAME[_i][_j] = _b[_j]
+    CALL_NAME_LEN[_i] = len(_b)
+    CALL_SUIT[_i] = ord(_suit) if _suit else 0
+
+
+cdef inline void skip_ws(Scan* s) noexcept nogil:
+    cdef unsigned char c
+    while s.i < s.n:
+        c = s.p[s.i]
+        if c == 32 or c == 10 or c == 13 or c == 9:
+            s.i += 1
+        else:
+            return
+
+
+cdef inline bint take(Scan* s, unsigned char ch) noexcept nogil:
+    skip_ws(s)
+    if s.i < s.n and s.p[s.i] == ch:
+        s.i += 1
+        return True
+    return False
+
+
+cdef bint scan_string(Scan* s, Py_ssize_t* a, Py_ssize_t* length) noexcept nogil:
+    """A string of printable ASCII without escapes; its span."""
+    cdef unsigned char c
+    skip_ws(s)
+    if s.i >= s.n or s.p[s.i] != 34:
+        return False
+    s.i += 1
+    a[0] = s.i
+    while s.i < s.n:
+        c = s.p[s.i]
+        if c == 34:
+            length[0] = s.i - a[0]
+            s.i += 1
+            return True
+        if c < 0x20 or c == 92 or c >= 0x7f:
+            return False
+        s.i += 1
+    return False
+
+
+cdef bint scan_int(Scan* s, long long* out) noexcept nogil:
+    """A JSON integer of at most 15 digits (not a float)."""
+    cdef bint neg = False
+    cdef int digits = 0
+    cdef long long v = 0
+    skip_ws(s)
+    if s.i < s.n and s.p[s.i] == 45:
+        neg = True
+        s.i += 1
+    if s.i >= s.n or not (48 <= s.p[s.i] <= 57):
+        return False
+    if s.p[s.i] == 48 and s.i + 1 < s.n and 48 <= s.p[s.i + 1] <= 57:
+        return False                    # leading zero: not JSON
+    while s.i < s.n and 48 <= s.p[s.i] <= 57:
+        v = 10 * v + (s.p[s.i] - 48)
+        s.i += 1
+        digits += 1
+        if digits > 15:
+            return False
+    if s.i < s.n and (s.p[s.i] == 46 or s.p[s.i] == 101 or s.p[s.i] == 69):
+        return False
+    out[0] = -v if neg else v
+    return True
+
+
+cdef inline bint span_is(Scan* s, Py_ssize_t a, Py_ssize_t n, const char* lit, Py_ssize_t m) noexcept nogil:
+    cdef Py_ssize_t k
+    if n != m:
+        return False
+    for k in range(n):
+        if s.p[a + k] != <unsigned char>lit[k]:
+            return False
+    return True
+
+
+cdef bint scan_literal(Scan* s, const char* lit, Py_ssize_t m) noexcept nogil:
+    skip_ws(s)
+    if s.i + m <= s.n and span_is(s, s.i, m, lit, m):
+        s.i += m
+        return True
+    return False
+
+
+cdef bint scan_flat_object(Scan* s) noexcept nogil:
+    """An object of plain values (the options): strings, integers, true, false, null."""
+    cdef Py_ssize_t a, n
+    cdef long long v
+    if not take(s, 123):
+        return False
+    if take(s, 125):
+        return True
+    while True:
+        if not scan_string(s, &a, &n) or not take(s, 58):
+            return False
+        skip_ws(s)
+        if s.i >= s.n:
+            return False
+        if s.p[s.i] == 34:
+            if not scan_string(s, &a, &n):
+                return False
+        elif s.p[s.i] == 116:
+            if not scan_literal(s, "true", 4):
+                return False
+        elif s.p[s.i] == 102:
+            if not scan_literal(s, "false", 5):
+                return False
+        elif s.p[s.i] == 110:
+            if not scan_literal(s, "null", 4):
+                return False
+        elif not scan_int(s, &v):
+            return False
+        if take(s, 125):
+            return True
+        if not take(s, 44):
+            return False
+
+
+cdef inline int scan_card(Scan* s) noexcept nogil:
+    cdef Py_ssize_t a, n
+    cdef unsigned char r, t
+    if not scan_string(s, &a, &n) or n != 2:
+        return -1
+    r = s.p[a]
+    t = s.p[a + 1]
+    if RANK_OF[r] < 0 or SUIT_OF[t] < 0:
+        return -1
+    return RANK_OF[r] + 8 * SUIT_OF[t]
+
+
+cdef bint scan_hands(Scan* s, Parsed* out) noexcept nogil:
+    cdef int i, j, c
+    cdef u64 m
+    if not take(s, 91):
+        return False
+    for i in range(4):
+        if i and not take(s, 44):
+            return False
+        if not take(s, 91):
+            return False
+        m = 0
+        for j in range(8):
+            if j and not take(s, 44):
+                return False
+            c = scan_card(s)
+            if c < 0:
+                return False
+            m |= bit(c)
+        if not take(s, 93):
+            return False
+        out.hands[i] = m
+    return take(s, 93)
+
+
+cdef bint scan_action(Scan* s, ParsedAction* a) noexcept nogil:
+    cdef Py_ssize_t ka, kn, ta, tn
+    cdef int seen = 0
+    a.suit_n = -1
+    a.kind = -1
+    if not take(s, 123):
+        return False
+    while True:
+        if not scan_string(s, &ka, &kn) or not take(s, 58):
+            return False
+        if span_is(s, ka, kn, "seat", 4) and not seen & 1:
+            seen |= 1
+            if not scan_int(s, &a.seat):
+                return False
+        elif span_is(s, ka, kn, "type", 4) and not seen & 2:
+            seen |= 2
+            if not scan_string(s, &ta, &tn):
+                return False
+            if span_is(s, ta, tn, "play", 4):
+                a.kind = 0
+            elif span_is(s, ta, tn, "bid", 3):
+                a.kind = 1
+            elif span_is(s, ta, tn, "announce", 8):
+                a.kind = 2
+            else:
+                return False
+        elif span_is(s, ka, kn, "card", 4) and not seen & 4:
+            seen |= 4
+            a.card = scan_card(s)
+            if a.card < 0:
+                return False
+        elif span_is(s, ka, kn, "call", 4) and not seen & 8:
+            seen |= 8
+            if not scan_string(s, &a.call_a, &a.call_n):
+                return False
+        elif span_is(s, ka, kn, "suit", 4) and not seen & 16:
+            seen |= 16
+            if not scan_string(s, &a.suit_a, &a.suit_n):
+                return False
+        else:
+            return False
+        if take(s, 125):
+            break
+        if not take(s, 44):
+            return False
+    if a.kind == 0:
+        return seen == 1 | 2 | 4
+    if a.kind == 1:
+        return seen == 1 | 2 | 8 or seen == 1 | 2 | 8 | 16
+    return a.kind == 2 and seen == 1 | 2 | 8
+
+
+cdef bint scan_record(Scan* s, Parsed* out) noexcept nogil:
+    cdef Py_ssize_t ka, kn, a, n
+    cdef int key
+    out.seen = 0
+    out.n_actions = 0
+    if not take(s, 123):
+        return False
+    while True:
+        if not scan_string(s, &ka, &kn) or not take(s, 58):
+            return False
+        if span_is(s, ka, kn, "game", 4):
+            key = KEY_GAME
+        elif span_is(s, ka, kn, "options", 7):
+            key = KEY_OPTIONS
+        elif span_is(s, ka, kn, "dealer", 6):
+            key = KEY_DEALER
+        elif span_is(s, ka, kn, "hands", 5):
+            key = KEY_HANDS
+        elif span_is(s, ka, kn, "blind", 5):
+            key = KEY_BLIND
+        elif span_is(s, ka, kn, "actions", 7):
+            key = KEY_ACTIONS
+        else:
+            return False
+        if out.seen & key:
+            return False                # duplicate key: json keeps the last; not ours to judge
+        out.seen |= key
+        if key == KEY_GAME:
+            if not scan_string(s, &a, &n) or not span_is(s, a, n, "schafkopf", 9):
+                return False
+        elif key == KEY_OPTIONS:
+            skip_ws(s)
+            out.opts_a = s.i
+            if not scan_flat_object(s):
+                return False
+            out.opts_b = s.i
+        elif key == KEY_DEALER:
+            if not scan_int(s, &out.dealer):
+                return False
+        elif key == KEY_HANDS:
+            if not scan_hands(s, out):
+                return False
+        elif key == KEY_BLIND:
+            if not scan_literal(s, "null", 4) and not (take(s, 91) and take(s, 93)):
+                return False
+        else:
+            if not take(s, 91):
+                return False
+            if not take(s, 93):
+                while True:
+                    if out.n_actions == MAX_SCAN_ACTIONS:
+                        return False
+                    if not scan_action(s, &out.actions[out.n_actions]):
+                        return False
+                    out.n_actions += 1
+                    if take(s, 93):
+                        break
+                    if not take(s, 44):
+                        return False
+        if take(s, 125):
+            break
+        if not take(s, 44):
+            return False
+    return (out.seen & (KEY_GAME | KEY_DEALER | KEY_HANDS | KEY_ACTIONS)) == \
+        (KEY_GAME | KEY_DEALER | KEY_HANDS | KEY_ACTIONS)
+
+
+cdef int call_code(Scan* s, const ParsedAction* a) noexcept nogil:
+    """CALL_BASE + the CALLS index of a bid/announce action; -1 if it names none."""
+    cdef int i
+    cdef char suit = 0
+    if a.suit_n >= 0:
+        if a.suit_n != 1:
+            return -1
+        suit = <char>s.p[a.suit_a]
+    for i in range(N_CALLS):
+        if (CALL_KIND[i] == a.kind and CALL_SUIT[i] == suit
+                and span_is(s, a.call_a, a.call_n, CALL_NAME[i], CALL_NAME_LEN[i])):
+            return CALL_BASE + i
+    return -1
+
+
+cdef dict OPTS_TEXT_CACHE = {}
+
+
+def evaluate_text_fast(line, number):
+    """The CLI's output line (without newline) for a JSON line holding a Schafkopf record (or
+    {"id", "record"}), when the scanner accepts it and every action is legal; None otherwise."""
+    cdef bytes data = line.encode() if isinstance(line, str) else line
+    cdef Scan sc
+    cdef Parsed rec
+    cdef Py_ssize_t ka, kn, ida = -1, idn = 0, rec_at = -1
+    cdef long long id_value = 0
+    cdef int id_kind = 0                # 0 absent, 1 int, 2 string
+    cdef bint wrapper = False
+    cdef u64 seen = 0
+    cdef int i, j, k, c
+    cdef i64 code
+    cdef i64 buf[64]
+    cdef Core core
+    cdef _Opts opts
+    cdef SkState* s
+    sc.p = <const unsigned char*>data
+    sc.n = len(data)
+    sc.i = 0
+    # top level: {"id": ..., "record": {...}} or the record itself
+    if not take(&sc, 123):
+        return None
+    start = sc.i - 1
+    if not scan_string(&sc, &ka, &kn) or not take(&sc, 58):
+        return None
+    if span_is(&sc, ka, kn, "id", 2) or span_is(&sc, ka, kn, "record", 6):
+        wrapper = True
+        while True:
+            if span_is(&sc, ka, kn, "id", 2) and id_kind == 0:
+                skip_ws(&sc)
+                if sc.i < sc.n and sc.p[sc.i] == 34:
+                    if not scan_string(&sc, &ida, &idn):
+                        return None
+                    id_kind = 2
+                elif scan_int(&sc, &id_value):
+                    id_kind = 1
+                else:
+                    return None
+            elif span_is(&sc, ka, kn, "record", 6) and rec_at < 0:
+                skip_ws(&sc)
+                rec_at = sc.i
+                if not scan_record(&sc, &rec):
+                    return None
+            else:
+                return None
+            if take(&sc, 125):
+                break
+            if not take(&sc, 44) or not scan_string(&sc, &ka, &kn) or not take(&sc, 58):
+                return None
+        if rec_at < 0:
+            return None
+    else:
+        sc.i = start
+        if not scan_record(&sc, &rec):
+            return None
+    skip_ws(&sc)
+    if sc.i != sc.n:
+        return None
+    # the record's values
+    if not 0 <= rec.dealer < 4:
+        return None
+    for i in range(4):
+        if popcount(rec.hands[i]) != 8 or (seen & rec.hands[i]):
+            return None
+        seen |= rec.hands[i]
+    if rec.seen & KEY_OPTIONS:
+        opts_text = data[rec.opts_a:rec.opts_b]
+        opts = OPTS_TEXT_CACHE.get(opts_text)
+        if opts is None:
+            opts = _options_of(json.loads(opts_text))
+            if opts is None:
+                return None
+            if len(OPTS_TEXT_CACHE) < 1024:
+                OPTS_TEXT_CACHE[opts_text] = opts
+    else:
+        opts = _options_of(_ABSENT)
+    core = Core.__new__(Core)
+    core.o = opts.o
+    core.n_hist = 0
+    s = &core.s
+    sk_init(s, rec.hands, <int>rec.dealer)
+    for i in range(rec.n_actions):
+        if s.phase == P_OVER or rec.actions[i].seat != s.to_act:
+            return None
+        if rec.actions[i].kind == 0:
+            c = rec.actions[i].card
+            if s.phase != P_PLAY or not (legal_play(s) >> c) & 1:
+                return None
+            play_card(s, c)
+            continue
+        code = call_code(&sc, &rec.actions[i])
+        if code < 0:
+            return None
+        k = sk_legal(s, &core.o, buf)
+        for j in range(k):
+            if buf[j] == code:
+                break
+        else:
+            return None
+        sk_apply(s, &core.o, code)
+    if id_kind == 1:
+        ident = str(id_value)
+    elif id_kind == 2:
+        ident = '"' + data[ida:ida + idn].decode("ascii") + '"'
+    else:
+        ident = str(number)
+    if s.phase == P_OVER:
+        return '{"id":' + ident + ',"result":' + dumps(core.result()) + '}'
+    return ('{"id":' + ident + ',"error":{"index":' + str(rec.n_actions)
+            + ',"reason":"deal not finished: seat ' + str(s.to_act) + ' to act"}}')
