@@ -131,7 +131,7 @@ def evaluate_rates(game_name, seconds):
         n, t0 = 0, time.perf_counter()
         while time.perf_counter() - t0 < seconds:
             for i, line in enumerate(lines, 1):
-                json.dumps(cli.evaluate_line(line, i, False), separators=(",", ":"))
+                cli.evaluate_line_text(line, i, False)
             n += len(lines)
         return n / (time.perf_counter() - t0)
     return dicts, cli_lines
@@ -222,7 +222,7 @@ def report(args) -> Table:
                 table.add(f"{game}.evaluate", f"{game} batch.evaluate, complete deals (dicts)",
                           best_of(reps, dicts), None, "records/s", "validate + replay + result")
                 table.add(f"{game}.evaluate_cli", f"{game} CLI evaluate line path (JSON in/out)",
-                          best_of(reps, cli_lines), None, "records/s", "json.loads + evaluate + json.dumps")
+                          best_of(reps, cli_lines), None, "records/s", "text in, text out (cli.evaluate_line_text)")
         try:
             import pyspiel  # noqa: F401
             have_os = True

@@ -255,7 +255,7 @@ def test_cli_text_path_is_identical_to_the_generic_line_path():
 
 def test_fastjson_dumps_matches_json():
     from engine_core import fastjson
-    samples = [None, True, False, 0, -7, 2**63, -2**63 - 1, 10**40, 1.5, float("inf"), "", "aé\n\"\\\x7f",
+    samples = [None, True, False, 0, -7, 2**63, -2**63, -2**63 - 1, 2**63 - 1, 10, -10, 10**40, 1.5, float("inf"), "", "aé\n\"\\\x7f",
                [], (), {}, {"a": [1, (2, None)], "b": {"c": "d"}}, {1: 2}, {"x": {None: 1}},
                [{"k": "v"}] * 3]
     for obj in samples:

@@ -9,7 +9,6 @@ import json
 
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
-from libc.stdio cimport snprintf
 
 cdef extern from "Python.h":
     ctypedef struct PyObject
@@ -69,6 +68,23 @@ cdef inline bint plain_ascii(const char* s, Py_ssize_t n) noexcept:
     return True
 
 
+cdef int put_int(Buf* b, long long v) except -1:
+    """Decimal digits of v (what snprintf("%lld") gives, without its cost)."""
+    cdef char num[24]
+    cdef int k = 24
+    cdef unsigned long long u = (<unsigned long long>0 - <unsigned long long>v) if v < 0 else <unsigned long long>v
+    while True:
+        k -= 1
+        num[k] = <char>(48 + u % 10)
+        u //= 10
+        if u == 0:
+            break
+    if v < 0:
+        k -= 1
+        num[k] = 45
+    return put(b, num + k, 24 - k)
+
+
 cdef int put_str(Buf* b, object s) except -1:
     cdef Py_ssize_t n
     cdef const char* p
@@ -85,8 +101,7 @@ cdef int put_str(Buf* b, object s) except -1:
 
 
 cdef int write(Buf* b, object obj) except -1:
-    cdef char num[32]
-    cdef int overflow = 0, k
+    cdef int overflow = 0
     cdef long long v
     cdef bint first
     cdef Py_ssize_t n
@@ -100,8 +115,7 @@ cdef int write(Buf* b, object obj) except -1:
     if PyLong_CheckExact(obj):
         v = PyLong_AsLongLongAndOverflow(obj, &overflow)
         if not overflow:
-            k = snprintf(num, 32, "%lld", v)
-            return put(b, num, k)
+            return put_int(b, v)
     elif PyUnicode_CheckExact(obj):
         return put_str(b, obj)
     elif PyDict_CheckExact(obj):
