@@ -1160,7 +1160,7 @@ cdef inline bint take(Scan* s, unsigned char ch) noexcept nogil:
     return False
 
 
-cdef bint scan_string(Scan* s, Py_ssize_t* a, Py_ssize_t* length) noexcept nogil:
+cdef inline bint scan_string(Scan* s, Py_ssize_t* a, Py_ssize_t* length) noexcept nogil:
     """A string of printable ASCII without escapes; its span."""
     cdef unsigned char c
     skip_ws(s)
@@ -1180,7 +1180,7 @@ cdef bint scan_string(Scan* s, Py_ssize_t* a, Py_ssize_t* length) noexcept nogil
     return False
 
 
-cdef bint scan_int(Scan* s, long long* out) noexcept nogil:
+cdef inline bint scan_int(Scan* s, long long* out) noexcept nogil:
     """A JSON integer of at most 15 digits (not a float)."""
     cdef bint neg = False
     cdef int digits = 0
@@ -1215,7 +1215,7 @@ cdef inline bint span_is(Scan* s, Py_ssize_t a, Py_ssize_t n, const char* lit, P
     return True
 
 
-cdef bint scan_literal(Scan* s, const char* lit, Py_ssize_t m) noexcept nogil:
+cdef inline bint scan_literal(Scan* s, const char* lit, Py_ssize_t m) noexcept nogil:
     skip_ws(s)
     if s.i + m <= s.n and span_is(s, s.i, m, lit, m):
         s.i += m
@@ -1293,7 +1293,7 @@ cdef bint scan_hands(Scan* s, Parsed* out) noexcept nogil:
     return take(s, 93)
 
 
-cdef bint scan_action(Scan* s, ParsedAction* a) noexcept nogil:
+cdef inline bint scan_action(Scan* s, ParsedAction* a) noexcept nogil:
     cdef Py_ssize_t ka, kn, ta, tn
     cdef int seen = 0
     a.suit_n = -1
@@ -1427,6 +1427,226 @@ cdef int call_code(Scan* s, const ParsedAction* a) noexcept nogil:
     return -1
 
 
+# ---- the Result as JSON text, written from the C state (the CLI's fast path) ----
+# Mirrors Core.result() field for field and json.dumps(..., separators=(",", ":")) character
+# for character; tests/test_batch.py compares the two on thousands of deals of every option.
+cdef enum:
+    W_CAP = 8192
+
+cdef struct W:
+    char data[W_CAP]
+    int n
+
+
+cdef inline void w_lit(W* w, const char* s) noexcept nogil:
+    cdef int k = 0
+    while s[k] and w.n < W_CAP:
+        w.data[w.n] = s[k]
+        w.n += 1
+        k += 1
+
+
+cdef inline void w_int(W* w, long v) noexcept nogil:
+    cdef char num[24]
+    cdef int k = 24
+    cdef unsigned long u = (<unsigned long>0 - <unsigned long>v) if v < 0 else <unsigned long>v
+    while True:
+        k -= 1
+        num[k] = <char>(48 + u % 10)
+        u //= 10
+        if u == 0:
+            break
+    if v < 0:
+        k -= 1
+        num[k] = 45
+    while k < 24 and w.n < W_CAP:
+        w.data[w.n] = num[k]
+        w.n += 1
+        k += 1
+
+
+cdef inline void w_opt_seat(W* w, int seat) noexcept nogil:
+    """A seat, or null for -1 (Python's `x if x >= 0 else None`)."""
+    if seat >= 0:
+        w_int(w, seat)
+    else:
+        w_lit(w, "null")
+
+
+cdef inline void w_card(W* w, int c) noexcept nogil:
+    if w.n + 4 <= W_CAP:
+        w.data[w.n] = 34
+        w.data[w.n + 1] = b"ATKQJ987"[c % 8]
+        w.data[w.n + 2] = b"CSHD"[c // 8]
+        w.data[w.n + 3] = 34
+        w.n += 4
+
+
+cdef inline void w_seats(W* w, int mask) noexcept nogil:
+    """The seats of a 4-bit mask as a JSON list, ascending."""
+    cdef int i
+    cdef bint first = True
+    w_lit(w, "[")
+    for i in range(4):
+        if mask >> i & 1:
+            if not first:
+                w_lit(w, ",")
+            first = False
+            w_int(w, i)
+    w_lit(w, "]")
+
+
+cdef void w_item(W* w, const char* item, const char* field, long value) noexcept nogil:
+    w_lit(w, ',{"item":"')
+    w_lit(w, item)
+    w_lit(w, '","')
+    w_lit(w, field)
+    w_lit(w, '":')
+    w_int(w, value)
+    w_lit(w, "}")
+
+
+cdef void write_result(const SkState* s, const SkOpts* o, W* w) noexcept nogil:
+    cdef SkScore r
+    cdef int i, t, k = s.contract, side = 0
+    sk_score(s, o, &r)
+    w_lit(w, '{"contract":')
+    if k == K_NONE:
+        w_lit(w, "null")
+    else:
+        w_lit(w, '{"type":"')
+        w_lit(w, CONTRACT_C_NAMES[k])
+        w_lit(w, '","declarer":')
+        w_opt_seat(w, s.declarer)
+        if k == K_RUFSPIEL or k == K_FARBSOLO or k == K_SOLO_TOUT:
+            w_lit(w, ',"suit":"')
+            w_lit(w, SUIT_C_NAMES[s.suit])
+            w_lit(w, '"')
+        if k == K_RUFSPIEL:
+            w_lit(w, ',"partner":')
+            w_int(w, s.partner)
+        if k != K_SIE and k != K_RAMSCH and k != K_THROWN_IN:
+            w_lit(w, ',"kontra":')
+            w_opt_seat(w, s.kontra)
+            w_lit(w, ',"re":')
+            w_opt_seat(w, s.re)
+        w_lit(w, "}")
+    if k == K_THROWN_IN:
+        w_lit(w, ',"teams":[],"tricks":[],"card_points":[')
+    else:
+        w_lit(w, ',"teams":')
+        if k == K_RAMSCH:
+            w_lit(w, "[[0],[1],[2],[3]]")
+        else:
+            for i in range(4):
+                if on_playing_side(s, i):
+                    side |= 1 << i
+            w_lit(w, "[")
+            w_seats(w, side)
+            w_lit(w, ",")
+            w_seats(w, 15 & ~side)
+            w_lit(w, "]")
+        w_lit(w, ',"tricks":[')
+        for t in range(s.trick_no):
+            if t:
+                w_lit(w, ",")
+            w_lit(w, "[")
+            w_int(w, s.trick_leader[t])
+            w_lit(w, ",[")
+            for i in range(4):
+                if i:
+                    w_lit(w, ",")
+                w_card(w, s.trick[t][i])
+            w_lit(w, "],")
+            w_int(w, s.trick_winner[t])
+            w_lit(w, "]")
+        w_lit(w, '],"card_points":[')
+    for i in range(4):
+        if i:
+            w_lit(w, ",")
+        w_int(w, r.card_points[i])
+    w_lit(w, '],"scores":[')
+    for i in range(4):
+        if i:
+            w_lit(w, ",")
+        w_int(w, r.scores[i])
+    w_lit(w, '],"breakdown":[')
+    if k == K_THROWN_IN:
+        w_lit(w, '],"winners":[]}')
+        return
+    if k == K_RAMSCH:
+        if r.durchmarsch >= 0:
+            w_lit(w, '{"item":"durchmarsch","value":')
+            w_int(w, r.value)
+            w_lit(w, "}")
+            w_item(w, "total", "value", r.value)
+            w_lit(w, '],"winners":[')
+            w_int(w, r.durchmarsch)
+            w_lit(w, "]}")
+            return
+        w_lit(w, '{"item":"ramsch","value":')
+        w_int(w, r.base)
+        w_lit(w, ',"losers":')
+        w_seats(w, r.losers)
+        w_lit(w, "}")
+        if r.jungfrauen:
+            w_lit(w, ',{"item":"jungfrau","count":')
+            w_int(w, r.jungfrauen)
+            w_lit(w, ',"factor":')
+            w_int(w, 1 << r.jungfrauen)
+            w_lit(w, "}")
+        w_item(w, "total", "value", r.value)
+        w_lit(w, '],"winners":')
+        w_seats(w, 15 & ~r.losers)
+        w_lit(w, "}")
+        return
+    w_lit(w, '{"item":"game","value":')
+    w_int(w, r.base)
+    w_lit(w, "}")
+    if r.laufende:
+        w_lit(w, ',{"item":"laufende","count":')
+        w_int(w, r.laufende)
+        w_lit(w, ',"value":')
+        w_int(w, o.tariff_increment * r.laufende)
+        w_lit(w, "}")
+    if r.tout or k == K_SIE:
+        w_item(w, "tout", "factor", 2)
+    if r.schneider:
+        w_item(w, "schneider", "value", o.tariff_increment)
+    if r.schwarz:
+        w_item(w, "schwarz", "value", o.tariff_increment)
+    if k == K_SIE:
+        w_item(w, "sie", "factor", 2)
+    if s.kontra >= 0:
+        w_item(w, "kontra", "factor", 2)
+    if s.re >= 0:
+        w_item(w, "re", "factor", 2)
+    w_item(w, "total", "value", r.value)
+    w_lit(w, '],"winners":')
+    w_seats(w, side if r.declarer_won else 15 & ~side)
+    w_lit(w, "}")
+
+
+cdef const char* CONTRACT_C_NAMES[9]
+CONTRACT_C_NAMES[:] = [b"none", b"rufspiel", b"wenz", b"farbsolo", b"wenz_tout", b"solo_tout", b"sie",
+                       b"ramsch", b"thrown_in"]
+assert len(CONTRACT_NAMES) == 9 and all(CONTRACT_C_NAMES[i] == CONTRACT_NAMES[i].encode() for i in range(9))
+cdef const char* SUIT_C_NAMES[4]
+SUIT_C_NAMES[:] = [b"C", b"S", b"H", b"D"]
+
+
+def result_json(Core core):
+    """json.dumps(core.result(), separators=(",", ":")) written from the C state."""
+    cdef W w
+    if core.s.phase != P_OVER:
+        return "null"
+    w.n = 0
+    write_result(&core.s, &core.o, &w)
+    if w.n >= W_CAP:
+        return dumps(core.result())
+    return w.data[:w.n].decode("ascii")
+
+
 cdef dict OPTS_TEXT_CACHE = {}
 
 
@@ -1538,6 +1758,6 @@ def evaluate_text_fast(line, number):
     else:
         ident = str(number)
     if s.phase == P_OVER:
-        return '{"id":' + ident + ',"result":' + dumps(core.result()) + '}'
+        return '{"id":' + ident + ',"result":' + result_json(core) + '}'
     return ('{"id":' + ident + ',"error":{"index":' + str(rec.n_actions)
             + ',"reason":"deal not finished: seat ' + str(s.to_act) + ' to act"}}')
