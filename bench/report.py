@@ -196,14 +196,16 @@ def report(args) -> Table:
                         c2.append(res[("schafkopf_ruf_dealplay", 2)])
                 b1, b2 = max(r1), max(r2)
                 table.add(f"{game}.playouts.{bids}", f"{game} batch playouts, bids={bids}",
-                          b1[0], b2[0], "deals/s", f"{b1[2]:.1f} cards/deal")
+                          b1[0], b2[0], "deals/s", f"{b1[2]:.1f} cards/deal; 2 threads = "
+                          f"{b2[0] / b1[0]:.2f}x 1 thread")
                 table.add(f"{game}.ns_per_card.{bids}", f"{game} ns per card, bids={bids}",
                           b1[1], b2[1], "ns", "wall time / cards, whole deal incl. auction+scoring")
                 if c1:
                     cb1 = max(c1, key=lambda r: r["playouts_per_s"])
                     cb2 = max(c2, key=lambda r: r["playouts_per_s"])
                     table.add("c.schafkopf_ruf_dealplay", "C yardstick schafkopf_ruf_dealplay (gcc -O2)",
-                              cb1["playouts_per_s"], cb2["playouts_per_s"], "deals/s", "32 cards/deal")
+                              cb1["playouts_per_s"], cb2["playouts_per_s"], "deals/s",
+                              f"32 cards/deal; 2 threads = {cb2['playouts_per_s'] / cb1['playouts_per_s']:.2f}x")
                     table.add("c.ns_per_card", "C yardstick ns per card", cb1["ns_per_card"],
                               cb2["ns_per_card"], "ns", "")
                     table.add("ratio.deals", "stich / C deals/s (bids=cheapest)",

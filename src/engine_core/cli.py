@@ -46,17 +46,28 @@ def cmd_evaluate(args) -> int:
         print(f"evaluate: cannot read {args.file}: {err.strerror}", file=sys.stderr)
         return 2
     out = sys.stdout
+    pending: list[str] = []         # answers are written in blocks: one write per 256 lines
     try:
         with stream:
             for number, line in enumerate(stream, 1):
-                if not line.strip():
+                if not line or line.isspace():      # = not line.strip(), without a copy
                     continue
-                out.write(evaluate_line_text(line, number, args.legal))
-                out.write("\n")
+                pending.append(evaluate_line_text(line, number, args.legal))
+                if len(pending) == 256:
+                    out.write("\n".join(pending) + "\n")
+                    pending.clear()
     except (OSError, UnicodeDecodeError) as err:
+        _flush(out, pending)
         print(f"evaluate: cannot read {args.file}: {err}", file=sys.stderr)
         return 2
+    _flush(out, pending)
     return 0
+
+
+def _flush(out, pending: list[str]) -> None:
+    if pending:
+        out.write("\n".join(pending) + "\n")
+        pending.clear()
 
 
 def cmd_demo(args) -> int:

@@ -955,6 +955,7 @@ cdef extern from "Python.h":
     bint PyLong_CheckExact(PyObject* o)
     bint PyUnicode_CheckExact(PyObject* o)
     long PyLong_AsLong(PyObject* o)
+    const char* PyUnicode_AsUTF8AndSize(object o, Py_ssize_t* size) except NULL
     Py_ssize_t PyUnicode_GET_LENGTH(PyObject* o)
     Py_UCS4 PyUnicode_READ_CHAR(PyObject* o, Py_ssize_t i)
 
@@ -1653,7 +1654,15 @@ cdef dict OPTS_TEXT_CACHE = {}
 def evaluate_text_fast(line, number):
     """The CLI's output line (without newline) for a JSON line holding a Schafkopf record (or
     {"id", "record"}), when the scanner accepts it and every action is legal; None otherwise."""
-    cdef bytes data = line.encode() if isinstance(line, str) else line
+    cdef const char* text
+    cdef Py_ssize_t size
+    if type(line) is str:
+        text = PyUnicode_AsUTF8AndSize(line, &size)     # no copy for ASCII text
+    elif type(line) is bytes:
+        text = <const char*>(<bytes>line)
+        size = len(<bytes>line)
+    else:
+        return None
     cdef Scan sc
     cdef Parsed rec
     cdef Py_ssize_t ka, kn, ida = -1, idn = 0, rec_at = -1
@@ -1667,8 +1676,8 @@ def evaluate_text_fast(line, number):
     cdef Core core
     cdef _Opts opts
     cdef SkState* s
-    sc.p = <const unsigned char*>data
-    sc.n = len(data)
+    sc.p = <const unsigned char*>text
+    sc.n = size
     sc.i = 0
     # top level: {"id": ..., "record": {...}} or the record itself
     if not take(&sc, 123):
@@ -1717,7 +1726,7 @@ def evaluate_text_fast(line, number):
             return None
         seen |= rec.hands[i]
     if rec.seen & KEY_OPTIONS:
-        opts_text = data[rec.opts_a:rec.opts_b]
+        opts_text = text[rec.opts_a:rec.opts_b]        # bytes
         opts = OPTS_TEXT_CACHE.get(opts_text)
         if opts is None:
             opts = _options_of(json.loads(opts_text))
@@ -1754,7 +1763,7 @@ def evaluate_text_fast(line, number):
     if id_kind == 1:
         ident = str(id_value)
     elif id_kind == 2:
-        ident = '"' + data[ida:ida + idn].decode("ascii") + '"'
+        ident = '"' + text[ida:ida + idn].decode("ascii") + '"'
     else:
         ident = str(number)
     if s.phase == P_OVER:
