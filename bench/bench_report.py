@@ -1,0 +1,36 @@
+"""Smoke test of `make bench-report` (bench/report.py): every row is produced and rendered.
+Timings are not asserted; `make bench` skips this (it has no benchmark fixture)."""
+import importlib.util
+from pathlib import Path
+
+
+def _report_module():
+    spec = importlib.util.spec_from_file_location("stich_bench_report", Path(__file__).with_name("report.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def bench_report_runs(capsys):
+    report = _report_module()
+    assert report.main(["--seconds", "0.01", "--reps", "1", "--json"]) == 0
+    out = capsys.readouterr().out
+    for row in ("schafkopf batch playouts, bids=uniform", "schafkopf batch playouts, bids=cheapest",
+                "schafkopf step API from Python", "schafkopf batch.evaluate",
+                "schafkopf CLI evaluate line path", "OpenSpiel"):
+        assert row in out
+    assert '"schafkopf.playouts.cheapest"' in out
+
+
+def bench_report_with_c_reference(capsys):
+    """With the C yardstick beside the project (../shared/reference), its rows and our ratio
+    appear; skipped where it is absent (the project never depends on it)."""
+    import shutil
+    import pytest
+    source = Path(__file__).resolve().parents[2] / "shared" / "reference" / "playout_limit.c"
+    if not source.exists() or not shutil.which("gcc"):
+        pytest.skip("no C reference beside the project, or no gcc")
+    report = _report_module()
+    assert report.main(["--seconds", "0.01", "--reps", "1", "--c-reference", str(source)]) == 0
+    out = capsys.readouterr().out
+    assert "C yardstick schafkopf_ruf_dealplay" in out and "stich / C deals/s" in out
