@@ -88,24 +88,41 @@ def playout_rate(game, threads, seconds, bids):
 
 
 def step_api_rate(game_name, seconds):
-    """A random deal driven from Python through the step API: (µs per step, playouts/s)."""
+    """Random deals driven from Python through the step API, `legal = core.advance(
+    random.choice(legal))` until the deal is over: µs per step (the loop only; dealing is not
+    a step here)."""
     game = games.get(game_name)
     rng = random.Random(1)
+    choice = rng.choice
     steps = deals = 0
     step_time = 0.0
     t_end = time.perf_counter() + seconds
-    t_all = time.perf_counter()
     while time.perf_counter() < t_end:
         core = game.deal(rng.getrandbits(63), deals % game.seats).core
-        choice = rng.choice
         t0 = time.perf_counter()
-        seat = core.to_act()
-        while seat >= 0:
-            seat = core.step(choice(core.legal_list()))
+        legal = core.legal_list()
+        while legal:
+            legal = core.advance(choice(legal))
             steps += 1
         step_time += time.perf_counter() - t0
         deals += 1
-    return step_time / steps * 1e6, deals / (time.perf_counter() - t_all)
+    return step_time / steps * 1e6
+
+
+def step_playouts_rate(game_name, seconds):
+    """Complete random deals from Python per second, Game.deal (validated hands) included."""
+    game = games.get(game_name)
+    rng = random.Random(2)
+    choice = rng.choice
+    deals = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        core = game.deal(rng.getrandbits(63), deals % game.seats).core
+        legal = core.legal_list()
+        while legal:
+            legal = core.advance(choice(legal))
+        deals += 1
+    return deals / (time.perf_counter() - t0)
 
 
 def evaluate_rates(game_name, seconds):
@@ -144,11 +161,11 @@ def openspiel_rate(name, seconds):
     import pyspiel
     game = pyspiel.load_game(name)
     rng = random.Random(1)
+    choice = rng.choice
     steps = deals = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
         state = game.new_initial_state()
-        choice = rng.choice
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_action(choice(state.chance_outcomes())[0])
@@ -214,40 +231,59 @@ def report(args) -> Table:
                     table.add("ratio.ns_per_card", "C / stich ns per card (bids=cheapest)",
                               cb1["ns_per_card"] / b1[1], cb2["ns_per_card"] / b2[1], "x",
                               "per card, same work measure")
-            step_us, step_deals = min(step_api_rate(game, secs) for _ in range(reps))
-            table.add(f"{game}.step_us", f"{game} step API from Python", step_us, None, "µs/step",
-                      "legal_list + random.choice + step")
-            table.add(f"{game}.step_playouts", f"{game} step API playouts from Python", step_deals,
-                      None, "deals/s", "incl. Game.deal")
+            if game == "schafkopf":
+                step_rows(table, game, reps, secs)
+            else:
+                table.add(f"{game}.step_us", f"{game} step API from Python",
+                          min(step_api_rate(game, secs) for _ in range(reps)), None, "µs/step",
+                          "legal = core.advance(random.choice(legal))")
             dicts, cli_lines = evaluate_rates(game, secs)
             if dicts:
                 table.add(f"{game}.evaluate", f"{game} batch.evaluate, complete deals (dicts)",
                           best_of(reps, dicts), None, "records/s", "validate + replay + result")
                 table.add(f"{game}.evaluate_cli", f"{game} CLI evaluate line path (JSON in/out)",
                           best_of(reps, cli_lines), None, "records/s", "text in, text out (cli.evaluate_line_text)")
-        try:
-            import pyspiel  # noqa: F401
-            have_os = True
-        except ImportError:
-            have_os = False
-            table.add("openspiel", "OpenSpiel (pyspiel)", "n/a", None, "", "pip install '.[bench]'")
-        if have_os:
-            for name in ("skat", "hearts"):
-                us, rate = min(openspiel_rate(name, secs) for _ in range(reps))
-                table.add(f"openspiel.{name}.step_us", f"OpenSpiel {name} from Python", us, None,
-                          "µs/step", "apply_action incl. chance steps")
-                table.add(f"openspiel.{name}.playouts", f"OpenSpiel {name} playouts from Python",
-                          rate, None, "deals/s", "")
-            if "schafkopf.step_us" in table.figures:
-                ratio = table.figures["openspiel.skat.step_us"]["1"] / table.figures["schafkopf.step_us"]["1"]
-                table.add("ratio.step", "OpenSpiel Skat µs/step / stich µs/step", ratio, None, "x",
-                          "target >= 3")
         for provider in ROWS:
             provider(table, args)
     finally:
         if cref:
             cref.close()
     return table
+
+
+def have_openspiel() -> bool:
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def step_rows(table, game, reps, secs):
+    """The step API beside OpenSpiel's Skat and Hearts, measured interleaved (the same loop
+    shape and chooser, random.choice; best of reps each)."""
+    have_os = have_openspiel()
+    ours, refs = [], {"skat": [], "hearts": []}
+    for _ in range(reps):
+        ours.append(step_api_rate(game, secs))
+        for name in refs if have_os else ():
+            refs[name].append(openspiel_rate(name, secs))
+    table.add(f"{game}.step_us", f"{game} step API from Python", min(ours), None, "µs/step",
+              "legal = core.advance(random.choice(legal))")
+    table.add(f"{game}.step_playouts", f"{game} random deals from Python",
+              max(step_playouts_rate(game, secs) for _ in range(reps)), None, "deals/s",
+              "the same incl. Game.deal (validated hands)")
+    if not have_os:
+        table.add("openspiel", "OpenSpiel (pyspiel)", "n/a", None, "", "pip install '.[bench]'")
+        return
+    for name in refs:
+        table.add(f"openspiel.{name}.step_us", f"OpenSpiel {name} from Python", min(refs[name])[0],
+                  None, "µs/step", "apply_action(random.choice(...)), chance steps incl.")
+        table.add(f"openspiel.{name}.playouts", f"OpenSpiel {name} playouts from Python",
+                  max(r[1] for r in refs[name]), None, "deals/s", "")
+    table.add("ratio.step", "OpenSpiel Skat µs/step / stich µs/step",
+              table.figures["openspiel.skat.step_us"]["1"] / table.figures[f"{game}.step_us"]["1"],
+              None, "x", "target >= 3")
 
 
 # More row providers: callables (table, args) -> None, e.g. gRPC round trips once the service

@@ -123,6 +123,23 @@ def test_step_api_matches_apply_and_undo():
         assert core.legal_list() == game.deal(seed, seed % 4).core.legal_list()
 
 
+def test_advance_returns_the_next_legal_codes():
+    game = games.get("schafkopf", {"ramsch": True, "kontra": True})
+    import random
+    for seed in range(20):
+        core, twin = game.deal(seed, 1).core, game.deal(seed, 1).core
+        rng = random.Random(seed)
+        legal = core.legal_list()
+        while legal:
+            code = rng.choice(legal)
+            twin.step(code)
+            legal = core.advance(code)
+            assert legal == twin.legal_list()
+        assert core.is_over() and twin.is_over() and core.scores() == twin.scores()
+        with pytest.raises(ValueError):
+            core.advance(0)
+
+
 def test_random_playout_and_apply_unchecked():
     game = games.get("schafkopf")
     state = game.deal(42, 1)

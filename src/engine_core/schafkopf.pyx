@@ -17,6 +17,8 @@ Everything per card, trick and deal runs in the `sk_*` functions below (typed, n
 `Core` class is the Python edge used by `engine_core.state.State`.
 """
 from libc.string cimport memcpy, memset
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
 from ._core cimport (u64, i64, int8_t, Order, Rng, TRUMP, CALL_BASE, MAX_LEGAL, popcount,
                      lowest, bit, pick_bit, rng_below, follow_mask, trick_winner_pos, mask_points, order_init,
                      order_add_trumps, order_add_plain, shuffle_deck)
@@ -36,6 +38,7 @@ HAND_SIZE = 8
 BLIND_SIZE = 0
 DECK = PIQUET
 cdef tuple CODES = PIQUET.faces    # card index -> code, for the hot result() path
+cdef tuple CARD_INTS = tuple(range(64))
 
 OPTIONS = (
     OptionSpec("tariff_rufspiel", "int", 10, "base of a Rufspiel; also the Ramsch base", minimum=1),
@@ -648,10 +651,14 @@ cdef class Core:
         cdef int n, i
         cdef list out
         if self.s.phase == P_PLAY:
-            m = sk_legal_play(&self.s)
-            out = []
+            m = legal_play(&self.s)
+            out = PyList_New(popcount(m))
+            i = 0
             while m:
-                out.append(lowest(m))
+                item = CARD_INTS[lowest(m)]
+                Py_INCREF(item)
+                PyList_SET_ITEM(out, i, item)
+                i += 1
                 m &= m - 1
             return out
         n = sk_legal(&self.s, &self.o, buf)
@@ -690,6 +697,18 @@ cdef class Core:
         self.n_hist += 1
         sk_apply(&self.s, &self.o, code)
         return self.s.to_act
+
+    cpdef list advance(self, i64 code):
+        """step(code), then the legal codes of the next decision ([] when the deal is over):
+        one call per move for rollouts (`legal = core.advance(pick(legal))` until empty)."""
+        if not self._legal(code):
+            raise ValueError(f"action code {code} is not legal now")
+        self.hist[self.n_hist] = self.s
+        self.n_hist += 1
+        sk_apply(&self.s, &self.o, code)
+        if self.s.phase == P_OVER:
+            return []
+        return self.legal_list()
 
     cpdef int apply_unchecked(self, i64 code):
         """Apply a code known to be legal (taken from legal_list/legal_mask) without checking
