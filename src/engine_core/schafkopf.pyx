@@ -952,7 +952,7 @@ cdef _Opts _options_of(object given):
     try:
         key = (tuple((<dict>given).items()), tuple(map(type, (<dict>given).values())))
         out = OPTS_CACHE.get(key)
-    except TypeError:
+    except Exception:               # an unhashable value: the generic path names the error
         return None
     if out is None:
         from . import games
@@ -1533,9 +1533,11 @@ def evaluate_text_fast(line, number):
     cdef int i, j, k, c
     cdef i64 code
     cdef i64 buf[64]
-    cdef Core core
     cdef _Opts opts
-    cdef SkState* s
+    cdef SkState state
+    cdef SkOpts o
+    cdef SkState* s = &state
+    cdef W w
     sc.p = <const unsigned char*>text
     sc.n = size
     sc.i = 0
@@ -1596,10 +1598,7 @@ def evaluate_text_fast(line, number):
                 OPTS_TEXT_CACHE[opts_text] = opts
     else:
         opts = _options_of(_ABSENT)
-    core = Core.__new__(Core)
-    core.o = opts.o
-    core.n_hist = 0
-    s = &core.s
+    o = opts.o
     sk_init(s, rec.hands, <int>rec.dealer)
     for i in range(rec.n_actions):
         if s.phase == P_OVER or rec.actions[i].seat != s.to_act:
@@ -1613,13 +1612,13 @@ def evaluate_text_fast(line, number):
         code = call_code(&sc, &rec.actions[i])
         if code < 0:
             return None
-        k = sk_legal(s, &core.o, buf)
+        k = sk_legal(s, &o, buf)
         for j in range(k):
             if buf[j] == code:
                 break
         else:
             return None
-        sk_apply(s, &core.o, code)
+        sk_apply(s, &o, code)
     if id_kind == 1:
         ident = str(id_value)
     elif id_kind == 2:
@@ -1627,6 +1626,10 @@ def evaluate_text_fast(line, number):
     else:
         ident = str(number)
     if s.phase == P_OVER:
-        return '{"id":' + ident + ',"result":' + result_json(core) + '}'
+        w.n = 0
+        write_result(s, &o, &w)
+        if w.n >= W_CAP:
+            return None
+        return '{"id":' + ident + ',"result":' + w.data[:w.n].decode("ascii") + '}'
     return ('{"id":' + ident + ',"error":{"index":' + str(rec.n_actions)
             + ',"reason":"deal not finished: seat ' + str(s.to_act) + ' to act"}}')
