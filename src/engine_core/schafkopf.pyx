@@ -597,6 +597,88 @@ cdef int sk_opts(object options, SkOpts* out) except -1:
     return 0
 
 
+cdef object contract_dict(const SkState* s, bint reveal_partner):
+    """The records.md contract object (None before the auction has settled)."""
+    cdef int k = s.contract
+    if k == K_NONE:
+        return None
+    cdef dict out = {"type": CONTRACT_NAMES[k], "declarer": s.declarer if s.declarer >= 0 else None}
+    if k == K_RUFSPIEL or k == K_FARBSOLO or k == K_SOLO_TOUT:
+        out["suit"] = SUITS[s.suit]
+    if k == K_RUFSPIEL:
+        out["partner"] = s.partner if reveal_partner else None
+    if k != K_SIE and k != K_RAMSCH and k != K_THROWN_IN:
+        out["kontra"] = s.kontra if s.kontra >= 0 else None
+        out["re"] = s.re if s.re >= 0 else None
+    return out
+
+
+cdef list tricks_list(const SkState* s):
+    """The completed tricks as records.md lists: [leader, [cards], winner]."""
+    cdef tuple codes = CODES
+    cdef int t
+    return [[s.trick_leader[t], [codes[s.trick[t][0]], codes[s.trick[t][1]], codes[s.trick[t][2]],
+                                 codes[s.trick[t][3]]], s.trick_winner[t]]
+            for t in range(s.trick_no)]
+
+
+cdef object result_dict(const SkState* s, const SkOpts* o):
+    """Core.result() of a state (the batch evaluate path calls it on a stack state)."""
+    cdef SkScore r
+    cdef int i
+    cdef list teams, side, others, winners, breakdown
+    if s.phase != P_OVER:
+        return None
+    sk_score(s, o, &r)
+    points = [r.card_points[0], r.card_points[1], r.card_points[2], r.card_points[3]]
+    scores = [r.scores[0], r.scores[1], r.scores[2], r.scores[3]]
+    contract = contract_dict(s, True)
+    if s.contract == K_THROWN_IN:
+        return {"contract": contract, "teams": [], "tricks": [], "card_points": points,
+                "scores": scores, "breakdown": [], "winners": []}
+    if s.contract == K_RAMSCH:
+        teams = [[0], [1], [2], [3]]
+        if r.durchmarsch >= 0:
+            breakdown = [{"item": "durchmarsch", "value": r.value}, {"item": "total", "value": r.value}]
+            winners = [r.durchmarsch]
+        else:
+            losers = [i for i in range(4) if r.losers >> i & 1]
+            breakdown = [{"item": "ramsch", "value": r.base, "losers": losers}]
+            if r.jungfrauen:
+                breakdown.append({"item": "jungfrau", "count": r.jungfrauen, "factor": 1 << r.jungfrauen})
+            breakdown.append({"item": "total", "value": r.value})
+            winners = [i for i in range(4) if not r.losers >> i & 1]
+    else:
+        side = []
+        others = []
+        for i in range(4):
+            if on_playing_side(s, i):
+                side.append(i)
+            else:
+                others.append(i)
+        teams = [side, others]
+        winners = side if r.declarer_won else others
+        breakdown = [{"item": "game", "value": r.base}]
+        if r.laufende:
+            breakdown.append({"item": "laufende", "count": r.laufende,
+                              "value": o.tariff_increment * r.laufende})
+        if r.tout or s.contract == K_SIE:
+            breakdown.append({"item": "tout", "factor": 2})
+        if r.schneider:
+            breakdown.append({"item": "schneider", "value": o.tariff_increment})
+        if r.schwarz:
+            breakdown.append({"item": "schwarz", "value": o.tariff_increment})
+        if s.contract == K_SIE:
+            breakdown.append({"item": "sie", "factor": 2})
+        if s.kontra >= 0:
+            breakdown.append({"item": "kontra", "factor": 2})
+        if s.re >= 0:
+            breakdown.append({"item": "re", "factor": 2})
+        breakdown.append({"item": "total", "value": r.value})
+    return {"contract": contract, "teams": teams, "tricks": tricks_list(s), "card_points": points,
+            "scores": scores, "breakdown": breakdown, "winners": winners}
+
+
 cdef class Core:
     """One Schafkopf deal as C state. The fast step API (legal codes or a card mask, apply,
     copy, undo) works on integer codes; `engine_core.state.State` wraps it for records."""
@@ -821,27 +903,10 @@ cdef class Core:
 
     # ---- what everybody may see ----
     cdef object _contract(self, bint reveal_partner):
-        cdef SkState* s = &self.s
-        cdef int k = s.contract
-        if k == K_NONE:
-            return None
-        cdef dict out = {"type": CONTRACT_NAMES[k], "declarer": s.declarer if s.declarer >= 0 else None}
-        if k == K_RUFSPIEL or k == K_FARBSOLO or k == K_SOLO_TOUT:
-            out["suit"] = SUITS[s.suit]
-        if k == K_RUFSPIEL:
-            out["partner"] = s.partner if reveal_partner else None
-        if k != K_SIE and k != K_RAMSCH and k != K_THROWN_IN:
-            out["kontra"] = s.kontra if s.kontra >= 0 else None
-            out["re"] = s.re if s.re >= 0 else None
-        return out
+        return contract_dict(&self.s, reveal_partner)
 
     cdef list _tricks(self):
-        cdef SkState* s = &self.s
-        cdef tuple codes = CODES
-        cdef int t
-        return [[s.trick_leader[t], [codes[s.trick[t][0]], codes[s.trick[t][1]], codes[s.trick[t][2]],
-                                     codes[s.trick[t][3]]], s.trick_winner[t]]
-                for t in range(s.trick_no)]
+        return tricks_list(&self.s)
 
     def _partner_revealed(self):
         """The partner is known once the called ace has been played (or the deal is over)."""
@@ -873,60 +938,8 @@ cdef class Core:
         return action
 
     def result(self):
-        cdef SkState* s = &self.s
-        cdef SkScore r
-        cdef int i
-        cdef list teams, side, others, winners, breakdown
-        if s.phase != P_OVER:
-            return None
-        sk_score(s, &self.o, &r)
-        points = [r.card_points[0], r.card_points[1], r.card_points[2], r.card_points[3]]
-        scores = [r.scores[0], r.scores[1], r.scores[2], r.scores[3]]
-        contract = self._contract(True)
-        if s.contract == K_THROWN_IN:
-            return {"contract": contract, "teams": [], "tricks": [], "card_points": points,
-                    "scores": scores, "breakdown": [], "winners": []}
-        if s.contract == K_RAMSCH:
-            teams = [[0], [1], [2], [3]]
-            if r.durchmarsch >= 0:
-                breakdown = [{"item": "durchmarsch", "value": r.value}, {"item": "total", "value": r.value}]
-                winners = [r.durchmarsch]
-            else:
-                losers = [i for i in range(4) if r.losers >> i & 1]
-                breakdown = [{"item": "ramsch", "value": r.base, "losers": losers}]
-                if r.jungfrauen:
-                    breakdown.append({"item": "jungfrau", "count": r.jungfrauen, "factor": 1 << r.jungfrauen})
-                breakdown.append({"item": "total", "value": r.value})
-                winners = [i for i in range(4) if not r.losers >> i & 1]
-        else:
-            side = []
-            others = []
-            for i in range(4):
-                if on_playing_side(s, i):
-                    side.append(i)
-                else:
-                    others.append(i)
-            teams = [side, others]
-            winners = side if r.declarer_won else others
-            breakdown = [{"item": "game", "value": r.base}]
-            if r.laufende:
-                breakdown.append({"item": "laufende", "count": r.laufende,
-                                  "value": self.o.tariff_increment * r.laufende})
-            if r.tout or s.contract == K_SIE:
-                breakdown.append({"item": "tout", "factor": 2})
-            if r.schneider:
-                breakdown.append({"item": "schneider", "value": self.o.tariff_increment})
-            if r.schwarz:
-                breakdown.append({"item": "schwarz", "value": self.o.tariff_increment})
-            if s.contract == K_SIE:
-                breakdown.append({"item": "sie", "factor": 2})
-            if s.kontra >= 0:
-                breakdown.append({"item": "kontra", "factor": 2})
-            if s.re >= 0:
-                breakdown.append({"item": "re", "factor": 2})
-            breakdown.append({"item": "total", "value": r.value})
-        return {"contract": contract, "teams": teams, "tricks": self._tricks(), "card_points": points,
-                "scores": scores, "breakdown": breakdown, "winners": winners}
+        """The records.md Result of the finished deal (None while in progress)."""
+        return result_dict(&self.s, &self.o)
 
 
 # ---- fast record evaluation (engine_core.batch.evaluate) -----------------------------------
@@ -1019,9 +1032,10 @@ def evaluate_fast(record):
     """records.evaluate(record) for a well-formed Schafkopf record whose actions are all legal
     (a result, or the 'deal not finished' error), with actions encoded straight to codes.
     Returns None for anything else, so the caller's generic replay produces the exact error."""
-    cdef Core core
     cdef _Opts opts
-    cdef SkState* s
+    cdef SkState state
+    cdef SkOpts o
+    cdef SkState* s = &state
     cdef u64 h[4]
     cdef u64 seen = 0, m
     cdef i64 code
@@ -1066,10 +1080,7 @@ def evaluate_fast(record):
     actions = record.get("actions")
     if type(actions) is not list:
         return None
-    core = Core.__new__(Core)
-    core.o = opts.o
-    core.n_hist = 0
-    s = &core.s
+    o = opts.o
     sk_init(s, h, <int>dealer)
     for a in <list>actions:
         if type(a) is not dict or s.phase == P_OVER:
@@ -1098,15 +1109,15 @@ def evaluate_fast(record):
         if code_obj is None:
             return None
         code = code_obj
-        k = sk_legal(s, &core.o, buf)
+        k = sk_legal(s, &o, buf)
         for j in range(k):
             if buf[j] == code:
                 break
         else:
             return None
-        sk_apply(s, &core.o, code)
+        sk_apply(s, &o, code)
     if s.phase == P_OVER:
-        return {"result": core.result()}
+        return {"result": result_dict(s, &o)}
     return {"error": {"index": len(<list>actions),
                       "reason": f"deal not finished: seat {s.to_act} to act"}}
 
