@@ -1,19 +1,22 @@
 # cython: language_level=3
 """Batch work for throughput: random playouts without the GIL, and record evaluation.
 
-`playouts(game, options, n, seed, threads)` plays n complete deals (deal, auction with uniformly
-random legal calls, every phase, card play with uniformly random legal cards, scoring) inside
-typed Cython loops that release the GIL, split over Python threads. Deal k always uses its own
+`playouts(game, options, n, seed, threads)` plays n complete deals (deal, auction with random
+legal calls, every phase, card play with uniformly random legal cards, scoring) inside typed
+Cython loops that release the GIL, split over Python threads. Deal k always uses its own
 seed-derived SplitMix64 stream and dealer k % seats, and the statistics are integer sums, so
-the figures depend on (game, options, n, seed) only, never on the thread count.
+the figures depend on (game, options, n, seed, dealer, bids) only, never on the thread count.
+`playout_record(...)` rebuilds any one of those deals as a record.
 
-A game plugs in with one nogil function `playout_<game>(rng, dealer, opts, stats)` and one
-branch in `prepare()` that fills its C options; nothing else here is game-specific.
+A game plugs in with its nogil `xx_playout(rng, dealer, bids, opts, stats, trace)` (in its own
+module, so its rule functions inline there; shared declarations in playout.pxd), a three-line
+adapter below and one branch in `prepare()` that fills its C options.
 
 `evaluate(records)` answers like `records.evaluate` for each record, taking the game's
 `evaluate_fast` path (actions encoded straight to codes in Cython) when it has one and falling
 back to the generic State replay for anything that path does not accept, so rejected records
-get exactly the generic error.
+get exactly the generic error. `evaluate_text(line, number)` is the CLI's counterpart on JSON
+text (the games' `evaluate_text_fast`).
 """
 import json
 import threading
