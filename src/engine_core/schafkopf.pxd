@@ -56,6 +56,5 @@ cdef void sk_apply(SkState* s, const SkOpts* o, i64 code) noexcept nogil
 cdef void sk_score(const SkState* s, const SkOpts* o, SkScore* out) noexcept nogil
 cdef void sk_deal(Rng* r, int dealer, u64* hands) noexcept nogil
 cdef int sk_opts(object options, SkOpts* out) except -1
-cdef int sk_call_rank(int call) noexcept nogil
 cdef void sk_playout(Rng* r, int dealer, int bids, const SkOpts* o, PlayoutStats* st,
                      i64* trace) noexcept nogil

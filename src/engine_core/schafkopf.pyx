@@ -196,11 +196,6 @@ cdef inline int call_rank(int call) noexcept nogil:
     return K_NONE
 
 
-cdef int sk_call_rank(int call) noexcept nogil:
-    """The auction rank (K_*) of a call number; K_NONE for pass and announcements."""
-    return call_rank(call)
-
-
 cdef inline bint is_tout(int contract) noexcept nogil:
     return contract == K_WENZ_TOUT or contract == K_SOLO_TOUT
 
