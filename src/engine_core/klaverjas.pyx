@@ -395,6 +395,91 @@ cdef void kj_score(const KjState* s, const KjOpts* o, KjScore* r) noexcept nogil
         r.scores[i] = r.score[P] if i % 2 == p_side else r.score[D]
 
 
+# ---- single-trick helpers (analysis, teaching, tests) ---------------------------------------
+def trick_roem(cards, trump):
+    """The roem items of one complete trick (4 card codes) with `trump` (a suit letter), as
+    [(item, value), ...] in breakdown order: e.g. KH QH JH 7C with hearts ->
+    [("roem_run3", 20), ("roem_stuk", 20)]."""
+    cdef int8_t c[4]
+    cdef int items, i
+    if len(cards) != 4 or len(set(cards)) != 4:
+        raise ValueError(f"a trick is 4 different cards, got {list(cards)!r}")
+    if trump not in ("C", "S", "H", "D"):
+        raise ValueError(f"bad trump suit {trump!r}: one of C, S, H, D")
+    for i in range(4):
+        c[i] = DECK.face_index(cards[i])
+    kj_trick_roem(c, SUITS.index(trump), &items)
+    values = {R_RUN3: 20, R_RUN4: 50, R_FOUR: 100, R_FOUR_JACKS: 200, R_STUK: 20}
+    return [(name, values[flag]) for flag, name in ROEM_ITEMS if items & flag]
+
+
+def card_value(card, trump):
+    """Card points of one card with `trump`: e.g. JH is 20 with hearts trumps, 2 otherwise."""
+    if trump not in ("C", "S", "H", "D"):
+        raise ValueError(f"bad trump suit {trump!r}: one of C, S, H, D")
+    return POINTS[SUITS.index(trump)][DECK.face_index(card)]
+
+
+def trick_winner(cards, trump, int leader=0):
+    """The seat winning a (partial) trick led by `leader`: highest trump, else highest card
+    of the suit led (rules 4.1)."""
+    cdef int8_t c[4]
+    cdef int i, n = len(cards)
+    if not 1 <= n <= 4 or len(set(cards)) != n:
+        raise ValueError(f"a trick is 1 to 4 different cards, got {list(cards)!r}")
+    if trump not in ("C", "S", "H", "D"):
+        raise ValueError(f"bad trump suit {trump!r}: one of C, S, H, D")
+    for i in range(n):
+        c[i] = DECK.face_index(cards[i])
+    return (leader + trick_winner_pos(&ORDERS[SUITS.index(trump)], c, n)) % 4
+
+
+def position(hand, trick, trump, ruleset="amsterdam", int leader=0):
+    """A Core holding one seat's position inside a trick, for the questions of rules 4.2
+    (legal_codes, legal_mask, explain): `hand` of the seat to act, the `trick` cards so far
+    in play order (led by `leader`), `trump` a suit letter. Other seats' cards are unknown
+    and not needed: legality depends on the hand and the trick only."""
+    cdef Core core = Core.__new__(Core)
+    cdef KjState* s = &core.s
+    cdef int i
+    if ruleset not in RULESETS:
+        raise ValueError(f"bad ruleset {ruleset!r}: one of {', '.join(RULESETS)}")
+    if trump not in ("C", "S", "H", "D"):
+        raise ValueError(f"bad trump suit {trump!r}: one of C, S, H, D")
+    if not 0 <= len(trick) <= 3 or not 0 <= leader < 4:
+        raise ValueError("a trick in progress holds 0 to 3 cards; leader is a seat 0..3")
+    hand_mask = DECK.mask_of(hand)
+    trick_mask = DECK.mask_of(trick)
+    if len(set(hand)) != len(hand) or len(set(trick)) != len(trick) or hand_mask & trick_mask:
+        raise ValueError("a card may appear only once in hand and trick together")
+    if not 1 <= len(hand) <= 8:
+        raise ValueError(f"a hand holds 1 to 8 cards, got {len(hand)}")
+    memset(s, 0, sizeof(KjState))
+    core.ruleset = ruleset
+    core.o.rotterdam = ruleset == "rotterdam"
+    core.o.roem = True
+    core.o.pit_bonus = 100
+    core.n_hist = 0
+    s.phase = P_PLAY
+    s.trump = SUITS.index(trump)
+    s.leader = leader
+    s.maker = leader
+    s.dealer = (leader + 3) % 4
+    s.trick_no = 8 - len(hand)            # a hand of n cards plays to trick 8 - n
+    s.n_in_trick = len(trick)
+    for i in range(len(trick)):
+        s.trick[s.trick_no][i] = DECK.face_index(trick[i])
+    s.to_act = (leader + len(trick)) % 4
+    s.hand[s.to_act] = hand_mask
+    return core
+
+
+def legal_cards(hand, trick, trump, ruleset="amsterdam", int leader=0):
+    """The rules file's legal(hand, trick) (4.2) as card codes, trumps first."""
+    core = position(hand, trick, trump, ruleset, leader)
+    return [DECK.code(i) for i in core.sort_cards(core.legal_mask())]
+
+
 # ---- Python edge ---------------------------------------------------------------------------
 cdef class Core:
     """One Klaverjas deal as C state. The fast step API (legal codes or a card mask, apply,
