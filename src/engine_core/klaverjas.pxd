@@ -52,3 +52,5 @@ cdef int kj_legal(const KjState* s, const KjOpts* o, i64* out) noexcept nogil
 cdef void kj_apply(KjState* s, const KjOpts* o, i64 code) noexcept nogil
 cdef void kj_score(const KjState* s, const KjOpts* o, KjScore* out) noexcept nogil
 cdef void kj_deal(Rng* r, int dealer, const int8_t* packets, int n_packets, u64* hands) noexcept nogil
+cdef void kj_random_deal(Rng* r, const KjOpts* o, int dealer, const int8_t* packets, int n_packets,
+                         KjState* s, KjScore* out) noexcept nogil

@@ -18,7 +18,7 @@ Everything per card, trick and deal runs in the `kj_*` functions below (typed, n
 from libc.string cimport memcpy, memset
 from ._core cimport (u64, i64, int8_t, int16_t, Order, Rng, TRUMP, CALL_BASE, popcount,
                      lowest, bit, trick_winner_pos, mask_points, order_init,
-                     order_add_trumps, order_add_plain, shuffle_deck)
+                     order_add_trumps, order_add_plain, shuffle_deck, rng_below)
 
 from .cards import PIQUET, SUITS, SUIT_NAMES
 from .errors import OptionError
@@ -393,6 +393,48 @@ cdef void kj_score(const KjState* s, const KjOpts* o, KjScore* r) noexcept nogil
         r.score[D] = 162 + r.roem[D] + r.pit[D] + (0 if o.nat_roem_own else r.roem[P])
     for i in range(4):
         r.scores[i] = r.score[P] if i % 2 == p_side else r.score[D]
+
+
+# ---- random playouts (benchmarks, statistics) -----------------------------------------------
+cdef void kj_random_deal(Rng* r, const KjOpts* o, int dealer, const int8_t* packets, int n_packets,
+                         KjState* s, KjScore* out) noexcept nogil:
+    """Deal, then choose every action uniformly among the legal ones, and score."""
+    cdef u64 hands[4]
+    cdef i64 buf[32]
+    cdef int n
+    kj_deal(r, dealer, packets, n_packets, hands)
+    kj_init(s, o, hands, dealer)
+    while s.phase != P_OVER:
+        n = kj_legal(s, o, buf)
+        kj_apply(s, o, buf[rng_below(r, n)])
+    kj_score(s, o, out)
+
+
+def random_playouts(options, int n, unsigned long long seed):
+    """Play `n` random deals (dealer rotating) without the GIL; returns the per-seat score
+    sums and how many deals were made, nat and half_nat."""
+    cdef Core proto = Core(options, [0, 0, 0, 0], 0)
+    cdef KjOpts o = proto.o
+    cdef KjState s
+    cdef KjScore r
+    cdef Rng rng
+    cdef int8_t packets[8]
+    cdef int n_packets = len(options.deal_packets), i, k
+    cdef long long sums[4]
+    cdef long long outcomes[3]
+    for i in range(n_packets):
+        packets[i] = options.deal_packets[i]
+    rng.s = seed
+    memset(sums, 0, sizeof(sums))
+    memset(outcomes, 0, sizeof(outcomes))
+    with nogil:
+        for i in range(n):
+            kj_random_deal(&rng, &o, i % 4, packets, n_packets, &s, &r)
+            for k in range(4):
+                sums[k] += r.scores[k]
+            outcomes[r.outcome] += 1
+    return {"deals": n, "score_sums": [sums[k] for k in range(4)],
+            "made": outcomes[0], "nat": outcomes[1], "half_nat": outcomes[2]}
 
 
 # ---- single-trick helpers (analysis, teaching, tests) ---------------------------------------
