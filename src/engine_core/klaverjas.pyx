@@ -662,13 +662,14 @@ cdef class Core:
                     f"{self._names(hand & od.suit_mask[led])}")
         void = f"you cannot follow {SUIT_NAMES[SUITS[led]]}"
         if self.o.rotterdam:
-            if higher and top:
-                return (f"{void}: Rotterdam rules, you must overtrump {who} {top_card}, even your "
-                        f"partner's (must overtrump: you hold {self._names(higher)})")
-            if not top or not higher:
-                return (f"{void}: Rotterdam rules, you must trump{' even though your partner wins' if winner == (me + 2) % 4 else ''}"
-                        f"{', and undertrump when you cannot overtrump' if top else ''} "
-                        f"(you hold {self._names(trumps)})")
+            partner_wins = " even though your partner is winning" if winner == (me + 2) % 4 else ""
+            if top and higher:
+                return (f"{void}: Rotterdam rules, you must trump and beat {top_card}{partner_wins}: "
+                        f"must overtrump: you hold {self._names(higher)}")
+            if top:
+                return (f"{void}: Rotterdam rules, you must trump, and undertrump when you cannot beat {top_card}: "
+                        f"you hold {self._names(trumps)}")
+            return f"{void}: Rotterdam rules, you must trump{partner_wins}: you hold {self._names(trumps)}"
         if winner == (me + 2) % 4:
             return (f"{void}: you may not undertrump your partner's {top_card} while you hold other "
                     f"cards (legal: {self._names(legal)})")
