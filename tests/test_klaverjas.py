@@ -601,3 +601,11 @@ def test_record_replay_roundtrip():
     assert state.record() == rec
     again = records.replay(state.record())
     assert again.result() == state.result() and again.record() == state.record()
+
+
+def test_canonical_option_strings():
+    assert str(games.get("klaverjas").options) == "klaverjas()"
+    assert str(games.get("klaverjas", {"ruleset": "utrecht"}).options) == \
+        "klaverjas(ruleset=utrecht,trump_choice=compulsory)"
+    assert str(games.get("klaverjas", {"deal_packets": [4, 4]}).options) == "klaverjas(deal_packets=4-4)"
+    assert hash(games.get("klaverjas", {"deal_packets": [4, 4]}).options)

@@ -79,10 +79,10 @@ class Options:
 
     def __str__(self) -> str:
         """Canonical form for logs and test ids, e.g. `schafkopf(ramsch=true)`: only
-        values that differ from the defaults."""
+        values that differ from the defaults (as the game resolves them)."""
         from . import games
-        specs = {s.name: s for s in games.rules_of(self.game).OPTIONS}
-        diff = [f"{k}={_text(v)}" for k, v in self.values if specs[k].default != v]
+        defaults = dict(games.get(self.game).options.values)
+        diff = [f"{k}={_text(v)}" for k, v in self.values if defaults[k] != v]
         return f"{self.game}({','.join(diff)})"
 
 
