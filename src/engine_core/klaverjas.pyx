@@ -480,7 +480,8 @@ def position(hand, trick, trump, ruleset="amsterdam", int leader=0):
     """A Core holding one seat's position inside a trick, for the questions of rules 4.2
     (legal_codes, legal_mask, explain): `hand` of the seat to act, the `trick` cards so far
     in play order (led by `leader`), `trump` a suit letter. Other seats' cards are unknown
-    and not needed: legality depends on the hand and the trick only."""
+    and not needed: legality depends on the hand and the trick only. An analysis object,
+    not a playable deal (the other hands are empty)."""
     cdef Core core = Core.__new__(Core)
     cdef KjState* s = &core.s
     cdef int i
