@@ -46,7 +46,8 @@ def get(name: str, options: Mapping[str, Any] | Options | None = None) -> "Game"
         if options is not None and not isinstance(options, Mapping):
             raise OptionError("options", f"must be an object, got {type(options).__name__}")
         options = resolve(name, rules.OPTIONS, options)
-        rules.validate_options(options)
+        # a game may resolve options that depend on each other (it returns the new Options)
+        options = rules.validate_options(options) or options
     return Game(rules, options)
 
 
@@ -88,7 +89,10 @@ class Game:
             raise InvalidRecordError("seed", f"must be an integer 0..2^64-1, got {seed!r}")
         self._check_dealer(dealer)
         order = _core.shuffle(seed, self.deck.size)
-        hands, blind = self.rules.deal_hands(order, dealer)
+        if getattr(self.rules, "DEAL_USES_OPTIONS", False):   # e.g. Klaverjas deal_packets
+            hands, blind = self.rules.deal_hands(order, dealer, self.options)
+        else:
+            hands, blind = self.rules.deal_hands(order, dealer)
         code = self.deck.code
         return self.new_deal([[code(i) for i in h] for h in hands], dealer, [code(i) for i in blind])
 
