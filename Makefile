@@ -11,7 +11,7 @@ STAMP   = $(VENV)/.installed
 $(STAMP): pyproject.toml setup.py $(wildcard src/engine_core/*.pyx src/engine_core/*.pxd src/engine_core/*.py)
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or PYTHON=...)"; exit 1; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet --upgrade pip setuptools "Cython>=3.0.10"
 	$(PIP) install --quiet -e ".[dev]"
 	touch $(STAMP)
 
