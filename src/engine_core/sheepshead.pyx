@@ -1012,3 +1012,13 @@ cdef class Core:
         out.update(teams=teams, tricks=self._tricks(), card_points=points, scores=scores,
                    breakdown=breakdown)
         return out
+
+
+def next_deal(result, int dealer):
+    """The match loop's step after a finished deal (rules 1.4, 2.6): a doubler is redealt by
+    the same dealer at `next_multiplier` and does not count toward `deals_per_match`; any
+    played deal passes the deal to the left at multiplier 1."""
+    contract = result["contract"]
+    doubler = contract["type"] == "doubler"
+    return {"dealer": dealer if doubler else (dealer + 1) % 5,
+            "multiplier": contract["next_multiplier"], "counts": not doubler}
