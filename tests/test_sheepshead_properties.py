@@ -168,11 +168,20 @@ def test_random_deals(params):
                                       == facts["called_suit"])
             ref = ref_legal(seat, hand, current, called_led_before, first_called_trick, facts)
             assert ours == ref, (seat, hand, current, facts)
+            for card in set(hand) - ours:       # every refusal says why and changes nothing
+                before = state.core.legal_codes()
+                reason = state.why_illegal({"seat": seat, "type": "play", "card": card})
+                assert reason and "legal:" in reason
+                assert state.core.legal_codes() == before
         check_views(state, facts)
         if state.phase() == "pick" and rng.random() < pass_bias:
             action = next((a for a in legal if a["call"] == "pass"), legal[0])
         else:
             action = rng.choice(legal)
+        probe = state.core.copy()
+        probe.apply(state.encode(action))
+        probe.undo()
+        assert probe.legal_codes() == state.core.legal_codes() and probe.to_act() == seat
         state.apply(action)
         if action["type"] == "play":
             current.append(action["card"])

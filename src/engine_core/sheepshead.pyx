@@ -923,6 +923,9 @@ cdef class Core:
                 for t in range(s.trick_no)]
 
     def public(self, int seat):
+        """What `seat` may see beyond its hand (module docstring: hidden information). The
+        picker also sees the blind, his bury and his unknown card. Seat -1 is the engine's own
+        full view (tests, tooling), never to be sent to a player."""
         cdef SsState* s = &self.s
         cdef int k
         out = {
