@@ -161,7 +161,8 @@ class State:
         legal = core.legal_codes()
         kinds_now = sorted({_kind(c, self.game.rules) for c in legal})
         if kind not in kinds_now:
-            self._refuse(f"a {kind} action is not allowed in the {core.phase()} phase; "
+            article = "an" if kind[0] in "aeiou" else "a"
+            self._refuse(f"{article} {kind} action is not allowed in the {core.phase()} phase; "
                          f"seat {seat} must {' or '.join(kinds_now)}", legal)
         code = self._encode_fields(kind, action, seat, legal)
         if code in legal:
