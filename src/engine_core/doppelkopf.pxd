@@ -54,5 +54,6 @@ cdef u64 dk_legal_play(const DkState* s) noexcept nogil
 cdef int dk_next_announcement(const DkState* s, int seat) noexcept nogil
 cdef void dk_apply(DkState* s, const DkOpts* o, i64 code) noexcept nogil
 cdef void dk_score(const DkState* s, const DkOpts* o, DkScore* out) noexcept nogil
+cdef int dk_winner(int level_re, int level_kontra, int re_points, int re_tricks) noexcept nogil
 cdef void dk_deal(Rng* r, int dealer, u64* hands) noexcept nogil
 cdef void dk_random_playout(DkState* s, const DkOpts* o, Rng* r) noexcept nogil

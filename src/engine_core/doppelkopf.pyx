@@ -570,6 +570,45 @@ cdef inline bint promise_kept(int level, int opp_points, int opp_tricks) noexcep
     return opp_tricks == 0
 
 
+cdef int dk_winner(int level_re, int level_kontra, int re_points, int re_tricks) noexcept nogil:
+    """0 (Re), 1 (Kontra) or -1 (nobody) from the final announcement levels (rules 5.2):
+    base targets 121/120 (120/121 when only Kontra announced); a team with a promise must keep
+    it, and wins with its target or when the opponents broke their own promise."""
+    cdef int level[2]
+    cdef int points[2]
+    cdef int tricks[2]
+    cdef int target[2]
+    cdef bint promised[2]
+    cdef bint kept[2]
+    cdef bint wins[2]
+    cdef int t
+    level[0] = level_re
+    level[1] = level_kontra
+    points[0] = re_points
+    points[1] = 240 - re_points
+    tricks[0] = re_tricks
+    tricks[1] = 12 - re_tricks
+    target[0] = 121
+    target[1] = 120
+    if level_kontra >= 1 and level_re == 0:
+        target[0] = 120
+        target[1] = 121
+    for t in range(2):
+        promised[t] = level[t] >= 2
+        kept[t] = promised[t] and promise_kept(level[t], points[1 - t], tricks[1 - t])
+    for t in range(2):
+        wins[t] = ((not promised[t] or kept[t])
+                   and (points[t] >= target[t] or (promised[1 - t] and not kept[1 - t])))
+    return 0 if wins[0] else (1 if wins[1] else -1)
+
+
+def winner_of(int level_re, int level_kontra, int re_points, int re_tricks):
+    """The winning side ("re", "kontra" or None) for final levels (0 none, 1 re/kontra,
+    2 no_90 .. 5 schwarz) and Re's card points and tricks: the rules' 5.2 as a function."""
+    cdef int w = dk_winner(level_re, level_kontra, re_points, re_tricks)
+    return TEAM_NAMES[w] if w >= 0 else None
+
+
 cdef inline void add_item(DkScore* r, int item, int team, int value) noexcept nogil:
     r.item[r.n_items] = item
     r.item_team[r.n_items] = team
@@ -583,10 +622,6 @@ cdef void dk_score(const DkState* s, const DkOpts* o, DkScore* r) noexcept nogil
     r.winner = -1
     cdef int i, t, p, lvl, w, l, n_re, v, team, c
     cdef int thresholds[5]
-    cdef int target[2]
-    cdef bint promised[2]
-    cdef bint kept[2]
-    cdef bint wins[2]
     cdef const Order* order
     for i in range(4):
         r.card_points[i] = mask_points(POINTS, s.won[i])
@@ -598,18 +633,7 @@ cdef void dk_score(const DkState* s, const DkOpts* o, DkScore* r) noexcept nogil
         t = team_of(s, i)
         r.team_points[t] += r.card_points[i]
         r.team_tricks[t] += s.n_won[i]
-    target[0] = 121
-    target[1] = 120
-    if s.level[1] >= 1 and s.level[0] == 0:
-        target[0] = 120
-        target[1] = 121
-    for t in range(2):
-        promised[t] = s.level[t] >= 2
-        kept[t] = promised[t] and promise_kept(s.level[t], r.team_points[1 - t], r.team_tricks[1 - t])
-    for t in range(2):
-        wins[t] = ((not promised[t] or kept[t])
-                   and (r.team_points[t] >= target[t] or (promised[1 - t] and not kept[1 - t])))
-    r.winner = 0 if wins[0] else (1 if wins[1] else -1)
+    r.winner = dk_winner(s.level[0], s.level[1], r.team_points[0], r.team_tricks[0])
     thresholds[2] = 90
     thresholds[3] = 60
     thresholds[4] = 30
@@ -761,6 +785,12 @@ cdef class Core:
             if mask >> c & 1:
                 keyed.append((0 if o.eff_suit[c] == TRUMP else 1 + o.eff_suit[c], -o.power[c], c % FACES, c))
         return [k[3] for k in sorted(keyed)]
+
+    def phase_kinds(self):
+        """Action types this phase knows, legal now or not: announcements belong to the play
+        phase even when none is allowed, so a refused one gets its precise reason."""
+        return {P_RESERVE: ("bid",), P_GIVE: ("exchange",), P_OFFER: ("bid",),
+                P_RETURN: ("exchange",), P_PLAY: ("announce", "play"), P_OVER: ()}[self.s.phase]
 
     # ---- explanations: why a well-formed action is not legal ----
     def _trump_names(self, u64 mask):
@@ -960,8 +990,7 @@ cdef class Core:
             "hand_sizes": [popcount(s.hand[k]) for k in range(4)],
         }
         if s.contract == K_ARMUT:
-            out["armut"] = {"poor": s.declarer, "acceptor": s.acceptor if s.acceptor >= 0 else None,
-                            "declined": s.n_spoken if s.phase >= P_OFFER else 0}
+            out["armut"] = {"poor": s.declarer, "acceptor": s.acceptor if s.acceptor >= 0 else None}
         if s.phase == P_OVER:
             out["result"] = self.result()
         return out
