@@ -948,10 +948,10 @@ cdef class Core:
         cdef int t, k, p
         if s.contract == K_NONE or s.redeal:
             return {"re": [], "kontra": [], "complete": False}
-        if s.phase == P_OVER or s.contract in (K_SOLO, K_ARMUT) or (
+        if s.phase == P_OVER or s.contract == K_SOLO or (s.contract == K_ARMUT and s.acceptor >= 0) or (
                 s.contract == K_HOCHZEIT and s.clarified):
             return {"re": _seats(s.re_mask), "kontra": _seats(~s.re_mask & 15), "complete": True}
-        if s.contract == K_HOCHZEIT:
+        if s.contract == K_HOCHZEIT or s.contract == K_ARMUT:    # partner not known yet
             return {"re": [s.declarer], "kontra": [], "complete": False}
         re, ko = set(), set()
         located = 0
