@@ -680,3 +680,18 @@ def test_view_hand_sorted_trumps_first_for_the_contract():
     assert state.view(1)["hand"] == ["QD", "JC", "JS", "JD", "KH", "9C", "9C", "TS", "9S",
                                      "AD", "TD", "9D"]
     assert state.view(1)["contract"]["solo"] == "hearts"
+
+
+# ---- beyond the common fields ---------------------------------------------------------------
+def test_conformance_results_agree_on_every_field():
+    """Extra keys (winner, team_card_points, announcements), the contract details and the
+    breakdown (items, teams, values and their order) agree with the reference too."""
+    from conftest import conformance_lines
+    for kind in ("scenarios", "random"):
+        for line in conformance_lines("doppelkopf", kind):
+            ours, theirs = records.replay(line["record"]).result(), line["result"]
+            for key, value in theirs.items():
+                if key == "contract":
+                    assert {k: ours[key].get(k) for k in value} == value, line["id"]
+                else:
+                    assert ours[key] == value, (line["id"], key)

@@ -131,7 +131,7 @@ cdef enum:
     I_BELOW = 4         # 4 + 3 * (level - 2): below_90/60/30, schwarz
     I_ANNOUNCED = 5     # 5 + 3 * (level - 2): no_90_announced ...
     I_FAILED = 6        # 6 + 3 * (level - 2): no_90_failed_by_losers ...
-    I_DOPPELKOPF = 16
+    I_DOPPELKOPF = 16     # items from here on are extra points
     I_FOX_CAUGHT = 17
     I_KARLCHEN = 18
     I_KARLCHEN_CAUGHT = 19
@@ -620,9 +620,8 @@ cdef void dk_score(const DkState* s, const DkOpts* o, DkScore* r) noexcept nogil
     """Card points, winner, game value, extra points and per-seat scores (rules 5)."""
     memset(r, 0, sizeof(DkScore))
     r.winner = -1
-    cdef int i, t, p, lvl, w, l, n_re, v, team, c
+    cdef int i, t, p, lvl, w, l, n_re, team
     cdef int thresholds[5]
-    cdef const Order* order
     for i in range(4):
         r.card_points[i] = mask_points(POINTS, s.won[i])
     if s.redeal or s.phase != P_OVER:
@@ -658,13 +657,11 @@ cdef void dk_score(const DkState* s, const DkOpts* o, DkScore* r) noexcept nogil
         for i in range(r.n_items):
             r.value += r.item_value[i]
     if not r.solo_scoring:
-        order = &ORDERS[s.order]
-        for t in range(12):
+        for t in range(12):            # trick by trick: a Doppelkopf, then foxes caught
+            team = team_of(s, s.trick_winner[t])
             if mask_points(POINTS, bit(s.trick[t][0]) | bit(s.trick[t][1])
                            | bit(s.trick[t][2]) | bit(s.trick[t][3])) >= 40:
-                add_item(r, I_DOPPELKOPF, team_of(s, s.trick_winner[t]), 1)
-        for t in range(12):
-            team = team_of(s, s.trick_winner[t])
+                add_item(r, I_DOPPELKOPF, team, 1)
             for i in range(4):
                 p = (s.trick_leader[t] + i) % 4
                 if face(s.trick[t][i]) == FACE_AD and team_of(s, p) != team:
