@@ -93,6 +93,13 @@ def test_seeded_deal_gives_packets_of_three_and_every_card_twice():
     assert sum(bin(m).count("1") for m in masks) == 48 and (masks[0] | masks[1] | masks[2] | masks[3]) == (1 << 48) - 1
 
 
+def test_nogil_deal_matches_the_seeded_deal():
+    for seed, dealer in ((0, 0), (12345, 3), (2**63 + 5, 1)):
+        state = games.get("doppelkopf").deal(seed, dealer)
+        masks = doppelkopf.deal_masks(seed, dealer)
+        assert [sorted(DOPPELKOPF.codes(m)) for m in masks] == [sorted(h) for h in state.hands]
+
+
 def test_identical_cards_in_two_hands_are_distinct_copies():
     state = new(L1)
     assert state.core.hand(0) & state.core.hand(3) == 0     # both hold an AH

@@ -1055,3 +1055,13 @@ def random_deals(int n, unsigned long long seed, options=None):
             for i in range(4):
                 total += r.scores[i] if r.scores[i] > 0 else -r.scores[i]
     return total
+
+
+def deal_masks(unsigned long long seed, int dealer):
+    """The four hand masks of a seeded deal as the nogil `dk_deal` makes them (same packets
+    and shuffle as `Game.deal`; which copy of a doubled card a seat gets may differ)."""
+    cdef Rng rng
+    cdef u64 hands[4]
+    rng.s = seed
+    dk_deal(&rng, dealer, hands)
+    return [hands[i] for i in range(4)]
