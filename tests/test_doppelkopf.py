@@ -5,7 +5,7 @@ import itertools
 
 import pytest
 
-from engine_core import doppelkopf, games, records
+from engine_core import _core, doppelkopf, games, records
 from engine_core.cards import DOPPELKOPF
 from engine_core.errors import IllegalActionError
 
@@ -86,7 +86,7 @@ def items(result):
 # ---- deck and deal ----------------------------------------------------------------------
 def test_seeded_deal_gives_packets_of_three_and_every_card_twice():
     state = games.get("doppelkopf").deal(7, dealer=2)
-    order = [DOPPELKOPF.code(i) for i in __import__("engine_core._core", fromlist=["x"]).shuffle(7, 48)]
+    order = [DOPPELKOPF.code(i) for i in _core.shuffle(7, 48)]
     assert state.hands[3][:3] == order[0:3] and state.hands[0][:3] == order[3:6]
     assert sorted(sum(state.hands, [])) == sorted(DOPPELKOPF.faces * 2)
     masks = [state.core.hand(s) for s in range(4)]
@@ -552,6 +552,67 @@ def test_reply_to_re_at_ten_cards():
     assert announcement_now(state) == "no_90"        # 10 cards: no_90 needs 10
     announce(state, "no_90")
     assert announcement_now(state) == "no_60"        # needs 9
+
+
+LEVELS = ["re", "no_90", "no_60", "no_30", "schwarz"]
+
+
+@pytest.mark.parametrize("level", [2, 3, 4, 5])
+def test_each_level_needs_12_minus_level_cards(level):
+    """no_90 / no_60 / no_30 / schwarz need 10 / 9 / 8 / 7 cards: seat 0 holds 13 - t cards
+    in trick t, so the call stays open up to trick level + 1."""
+    state = new(L1)
+    bid(state, *["healthy"] * 4)
+    seen = {}
+
+    def before(st, trick, seat):
+        if seat != 0:
+            return
+        if trick == 1:
+            announce(st, *LEVELS[:level - 1])
+        seen[trick] = announcement_now(st)
+    play_layout(state, L1, before)
+    assert [t for t in range(1, 13) if seen[t] == LEVELS[level - 1]] == list(range(1, level + 2))
+    assert all(seen[t] is None for t in range(level + 2, 13))
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
+def test_reply_needs_one_card_fewer_than_the_highest_opposing_announcement(level):
+    """Kontra's reply after Re's re / no_90 / no_60 / no_30 / schwarz needs 10/9/8/7/6 cards."""
+    state = new(L1)
+    bid(state, *["healthy"] * 4)
+    seen = {}
+
+    def before(st, trick, seat):
+        if seat == 0 and trick == 1:
+            announce(st, *LEVELS[:level])
+        if seat == 1:
+            seen[trick] = announcement_now(st)
+    play_layout(state, L1, before)
+    last = 12 - (12 - level - 1) + 1          # seat 1 holds 13 - t cards in trick t
+    assert [t for t in range(1, 13) if seen[t] == "kontra"] == list(range(1, last + 1))
+
+
+def test_kontra_keeps_schwarz_announced():
+    bids = ("healthy", "solo_diamonds", "healthy", "healthy")
+    r = scored(L1, bids, {(1, 0): ("kontra", "no_90", "no_60", "no_30", "schwarz")})
+    assert items(r) == [("won", 1, 1), ("kontra_announced", 1, 2),
+                        ("below_90", 1, 1), ("no_90_announced", 1, 1),
+                        ("below_60", 1, 1), ("no_60_announced", 1, 1),
+                        ("below_30", 1, 1), ("no_30_announced", 1, 1),
+                        ("schwarz", 1, 1), ("schwarz_announced", 1, 1)]
+    assert r["scores"] == [11, -33, 11, 11]
+
+
+def test_every_failed_level_counts_two_for_the_winners():
+    bids = ("healthy", "solo_diamonds", "healthy", "healthy")
+    r = scored(L1, bids, {(1, 1): ("re", "no_90", "no_60", "no_30", "schwarz")})
+    assert items(r) == [("won", 1, 1), ("re_announced", 1, 2),
+                        ("below_90", 1, 1), ("no_90_failed_by_losers", 1, 2),
+                        ("below_60", 1, 1), ("no_60_failed_by_losers", 1, 2),
+                        ("below_30", 1, 1), ("no_30_failed_by_losers", 1, 2),
+                        ("schwarz", 1, 1), ("schwarz_failed_by_losers", 1, 2)]
+    assert r["scores"] == [15, -45, 15, 15]
 
 
 def test_announcing_for_the_other_team_is_refused_and_state_kept():
