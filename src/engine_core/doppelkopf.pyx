@@ -772,9 +772,8 @@ cdef class Core:
         self.s = self.hist[self.n_hist]
 
     def sort_cards(self, u64 mask):
-        """Trumps first (highest first) in the contract in force (the normal order before a
-        solo is known, and for everyone but the soloist in a silent solo, which plays the
-        normal order anyway), then the plain suits C S H D, each highest first."""
+        """Trumps first (highest first) in the order of the contract in force (the normal
+        order until a solo is declared), then the plain suits C S H D, each highest first."""
         cdef const Order* o = &ORDERS[self.s.order]
         cdef int c
         keyed = []
