@@ -116,6 +116,7 @@ TEAM_NAMES = ("re", "kontra")
 
 # orders: index = solo type; 0 (diamonds) is also the normal game's order
 cdef Order ORDERS[7]
+cdef int8_t DISPLAY[7][48]     # per order: every card, trumps first then C S H D, highest first
 cdef enum:
     O_NORMAL = 0
     O_QUEENS = 4
@@ -225,6 +226,19 @@ cdef void _build_tables():
     add_plain(&ORDERS[O_ACES])
 
 _build_tables()
+
+
+cdef void _build_display():
+    cdef int t, k
+    cdef const Order* o
+    for t in range(7):
+        o = &ORDERS[t]
+        keyed = sorted((0 if o.eff_suit[c] == TRUMP else 1 + o.eff_suit[c], -o.power[c], c % FACES, c)
+                       for c in range(48))
+        for k in range(48):
+            DISPLAY[t][k] = keyed[k][3]
+
+_build_display()
 
 
 # ---- the deal ------------------------------------------------------------------------------
@@ -367,7 +381,7 @@ cdef inline bint bid_allowed(const DkState* s, int seat, int call) noexcept nogi
 
 
 cdef int dk_legal(const DkState* s, const DkOpts* o, i64* out) noexcept nogil:
-    cdef int n = 0, call, seat = s.to_act
+    cdef int n = 0, call, seat = s.to_act, k, c
     cdef u64 m, trumps
     if s.phase == P_PLAY:
         call = dk_next_announcement(s, seat)
@@ -375,10 +389,14 @@ cdef int dk_legal(const DkState* s, const DkOpts* o, i64* out) noexcept nogil:
             out[n] = CALL_BASE + call
             n += 1
         m = dk_legal_play(s)
-        while m:
-            out[n] = lowest(m)
-            n += 1
-            m &= m - 1
+        k = 0
+        while m:                       # in display order: trumps first, highest first
+            c = DISPLAY[s.order][k]
+            k += 1
+            if (m >> c) & 1:
+                out[n] = c
+                n += 1
+                m &= ~bit(c)
     elif s.phase == P_RESERVE:
         for call in range(C_SOLO + 7):
             if bid_allowed(s, seat, call):
@@ -774,13 +792,8 @@ cdef class Core:
     def sort_cards(self, u64 mask):
         """Trumps first (highest first) in the order of the contract in force (the normal
         order until a solo is declared), then the plain suits C S H D, each highest first."""
-        cdef const Order* o = &ORDERS[self.s.order]
-        cdef int c
-        keyed = []
-        for c in range(48):
-            if mask >> c & 1:
-                keyed.append((0 if o.eff_suit[c] == TRUMP else 1 + o.eff_suit[c], -o.power[c], c % FACES, c))
-        return [k[3] for k in sorted(keyed)]
+        cdef int k
+        return [DISPLAY[self.s.order][k] for k in range(48) if mask >> DISPLAY[self.s.order][k] & 1]
 
     def phase_kinds(self):
         """Action types this phase knows, legal now or not: announcements belong to the play
