@@ -763,3 +763,7 @@ def test_conformance_results_agree_on_every_field():
                     assert {k: ours[key].get(k) for k in value} == value, line["id"]
                 else:
                     assert ours[key] == value, (line["id"], key)
+
+
+def test_nogil_random_deals_are_deterministic():
+    assert doppelkopf.random_deals(200, 42) == doppelkopf.random_deals(200, 42) > 0

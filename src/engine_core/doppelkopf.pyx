@@ -570,10 +570,24 @@ cdef void dk_apply(DkState* s, const DkOpts* o, i64 code) noexcept nogil:
 cdef void dk_random_playout(DkState* s, const DkOpts* o, Rng* r) noexcept nogil:
     """Play uniformly random legal actions to the end of the deal (benchmarks, search)."""
     cdef i64 buf[MAX_LEGAL]
-    cdef int n
+    cdef int n, call, k
+    cdef u64 m
     while s.phase != P_OVER:
-        n = dk_legal(s, o, buf)
-        dk_apply(s, o, buf[rng_below(r, n)])
+        if s.phase == P_PLAY:          # the hot path: straight from the legal mask
+            m = dk_legal_play(s)
+            call = dk_next_announcement(s, s.to_act)
+            n = popcount(m)
+            k = rng_below(r, n + (call >= 0))
+            if k == n:
+                dk_apply(s, o, CALL_BASE + call)
+            else:
+                while k:
+                    m &= m - 1
+                    k -= 1
+                dk_apply(s, o, lowest(m))
+        else:
+            n = dk_legal(s, o, buf)
+            dk_apply(s, o, buf[rng_below(r, n)])
 
 
 # ---- scoring -------------------------------------------------------------------------------
