@@ -117,19 +117,21 @@ class Game:
             raise InvalidRecordError("hands", f"must be a list of {rules.SEATS} hands")
         seen: dict[str, int] = {}
         masks = []
+        used = 0   # copies already dealt: with two copies of a card, each hand gets its own bit
         for s, hand in enumerate(hands):
             if not isinstance(hand, list) or len(hand) != rules.HAND_SIZE:
                 raise InvalidRecordError(f"hands[{s}]", f"must be a list of {rules.HAND_SIZE} cards")
             for j, card in enumerate(hand):
                 self._count(seen, card, f"hands[{s}][{j}]")
-            masks.append(deck.mask_of(hand))
+            masks.append(deck.mask_of(hand, within=deck.full_mask & ~used))
+            used |= masks[-1]
         blind = [] if blind is None else blind
         if not isinstance(blind, list) or len(blind) != rules.BLIND_SIZE:
             want = f"a list of {rules.BLIND_SIZE} cards" if rules.BLIND_SIZE else "absent or []"
             raise InvalidRecordError("blind", f"must be {want}")
         for j, card in enumerate(blind):
             self._count(seen, card, f"blind[{j}]")
-        return masks, deck.mask_of(blind)
+        return masks, deck.mask_of(blind, within=deck.full_mask & ~used)
 
     def _count(self, seen: dict, card: Any, field: str) -> None:
         try:

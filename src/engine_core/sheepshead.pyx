@@ -38,7 +38,7 @@ from ._core cimport (u64, i64, int8_t, Order, Rng, TRUMP, CALL_BASE, EXCHANGE_BA
                      lowest, bit, exchange_code, mask_points, order_init, order_add_trumps,
                      order_add_plain, shuffle_deck, rng_below, pick_bit)
 
-from .cards import PIQUET, SUITS, SUIT_NAMES
+from .cards import HIDDEN, PIQUET, SUITS, SUIT_NAMES
 from .errors import OptionError
 from .options import OptionSpec
 
@@ -685,7 +685,6 @@ def playouts(options, long long n, unsigned long long seed):
 
 
 # ---- Python edge ---------------------------------------------------------------------------
-HIDDEN = "??"
 
 
 cdef class Core:
