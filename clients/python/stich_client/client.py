@@ -1,0 +1,188 @@
+"""A typed wrapper of the stich.v1 StichService.
+
+Every call has a deadline (`timeout`, 10 s by default); a failed call raises the engine's
+exception types (see errors.py). Views, events and results come back as the plain dicts the
+engine uses (records.md shapes)."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from service import convert
+from service.gen.stich.v1 import stich_service_pb2 as pb, stich_service_pb2_grpc as pb_grpc, tables_pb2
+
+from .errors import from_rpc_error
+
+DEFAULT_TARGET = "127.0.0.1:50051"
+_SEAT_KINDS = {"human": tables_pb2.SEAT_KIND_HUMAN, "bot": tables_pb2.SEAT_KIND_BOT}
+
+
+@dataclass
+class TableHandle:
+    """What CreateTable returns: the table id, each human seat's token, the spectator id."""
+
+    table_id: str
+    tokens: dict[int, str]
+    spectator_id: str
+    view: dict
+
+
+class StichClient:
+    def __init__(self, target: str = DEFAULT_TARGET, timeout: float = 10.0,
+                 channel: grpc.Channel | None = None):
+        self.target = target
+        self.timeout = timeout
+        self.channel = channel or grpc.insecure_channel(target)
+        self.stub = pb_grpc.StichServiceStub(self.channel)
+        self._health = health_pb2_grpc.HealthStub(self.channel)
+
+    def close(self) -> None:
+        self.channel.close()
+
+    def __enter__(self) -> "StichClient":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _call(self, method, request, timeout: float | None = None):
+        try:
+            return method(request, timeout=self.timeout if timeout is None else timeout)
+        except grpc.RpcError as err:
+            raise from_rpc_error(err) from None
+
+    # ---- games and tables ---------------------------------------------------------------------
+    def list_games(self) -> list[dict]:
+        out = []
+        for g in self._call(self.stub.ListGames, pb.ListGamesRequest()).games:
+            options = []
+            for o in g.options:
+                opt = {"name": o.name, "type": o.type, "default": convert.from_value(o.default_value),
+                       "description": o.description, "status": o.status}
+                if o.allowed:
+                    opt["allowed"] = [convert.from_value(v) for v in o.allowed]
+                if o.HasField("minimum"):
+                    opt["minimum"] = o.minimum
+                options.append(opt)
+            out.append({"name": g.name, "seats": g.seats, "hand_size": g.hand_size,
+                        "blind_size": g.blind_size, "options": options})
+        return out
+
+    def create_table(self, game: str, options: dict | None = None, deals_per_match: int = 0,
+                     seats: Iterable[str] | None = None, seed: int | None = None,
+                     daily_date: str | None = None) -> TableHandle:
+        """`seats`: "human" or "bot" per seat (default every seat human)."""
+        request = pb.CreateTableRequest(game=game, deals_per_match=deals_per_match,
+                                        seats=[_SEAT_KINDS[s] for s in seats or ()])
+        if options:
+            request.options.update(options)
+        if seed is not None:
+            request.seed = seed
+        if daily_date is not None:
+            request.daily_date = daily_date
+        r = self._call(self.stub.CreateTable, request)
+        return TableHandle(r.table_id, {t.seat: t.token for t in r.seat_tokens}, r.spectator_id,
+                           convert.view_dict(r.view))
+
+    def deal(self, table_id: str, token: str = "", expected_version: int | None = None) -> dict:
+        request = pb.DealRequest(table_id=table_id, token=token)
+        if expected_version is not None:
+            request.expected_version = expected_version
+        return convert.view_dict(self._call(self.stub.Deal, request).view)
+
+    def view(self, table_id: str, token: str) -> dict:
+        r = self._call(self.stub.GetView, pb.GetViewRequest(table_id=table_id, token=token))
+        return convert.view_dict(r.view)
+
+    # ---- actions --------------------------------------------------------------------------------
+    def bid(self, table_id: str, token: str, call: str, suit: str = "",
+            expected_version: int | None = None) -> dict:
+        return self._act(self.stub.Bid, pb.BidRequest(table_id=table_id, token=token, call=call, suit=suit),
+                         expected_version)
+
+    def exchange(self, table_id: str, token: str, call: str, cards: list[str],
+                 expected_version: int | None = None) -> dict:
+        return self._act(self.stub.Exchange,
+                         pb.ExchangeRequest(table_id=table_id, token=token, call=call, cards=cards),
+                         expected_version)
+
+    def announce(self, table_id: str, token: str, call: str, expected_version: int | None = None) -> dict:
+        return self._act(self.stub.Announce, pb.AnnounceRequest(table_id=table_id, token=token, call=call),
+                         expected_version)
+
+    def play(self, table_id: str, token: str, card: str, expected_version: int | None = None) -> dict:
+        return self._act(self.stub.Play, pb.PlayRequest(table_id=table_id, token=token, card=card),
+                         expected_version)
+
+    def act(self, table_id: str, token: str, action: dict, expected_version: int | None = None) -> dict:
+        """Send a records.md action object through the RPC of its type (its seat comes from
+        the token)."""
+        kind = action.get("type")
+        if kind == "play":
+            return self.play(table_id, token, action.get("card", ""), expected_version)
+        if kind == "bid":
+            return self.bid(table_id, token, action.get("call", ""), action.get("suit", ""), expected_version)
+        if kind == "announce":
+            return self.announce(table_id, token, action.get("call", ""), expected_version)
+        if kind == "exchange":
+            return self.exchange(table_id, token, action.get("call", ""), list(action.get("cards", [])),
+                                 expected_version)
+        raise ValueError(f"unknown action type {kind!r}")
+
+    def _act(self, method, request, expected_version):
+        if expected_version is not None:
+            request.expected_version = expected_version
+        return convert.view_dict(self._call(method, request).view)
+
+    # ---- results and events ---------------------------------------------------------------------
+    def score(self, table_id: str, token: str, deal_number: int = 0) -> dict:
+        r = self._call(self.stub.Score, pb.ScoreRequest(table_id=table_id, token=token,
+                                                        deal_number=deal_number))
+        return {"deal_number": r.deal_number, "result": convert.result_dict(r.result),
+                "match_scores": list(r.match_scores), "deals_finished": r.deals_finished,
+                "deals_per_match": r.deals_per_match, "match_over": r.match_over}
+
+    def watch(self, table_id: str, token: str, from_version: int = 0,
+              timeout: float | None = None) -> Iterator[dict]:
+        """The table's events after `from_version` until the match ends (or `timeout`)."""
+        stream = self.stub.WatchTable(pb.WatchTableRequest(table_id=table_id, token=token,
+                                                           from_version=from_version), timeout=timeout)
+        try:
+            for r in stream:
+                yield convert.event_dict(r.event)
+        except grpc.RpcError as err:
+            raise from_rpc_error(err) from None
+        finally:
+            stream.cancel()
+
+    # ---- batch ----------------------------------------------------------------------------------
+    def evaluate(self, lines: Iterable[str | dict], with_legal: bool = False,
+                 timeout: float | None = None) -> Iterator[dict]:
+        """One answer per record (as `python -m engine_core evaluate` prints them), in order.
+        `lines` are JSON lines or record dicts; the stream has no deadline unless given."""
+        def requests():
+            for line in lines:
+                text = line if isinstance(line, str) else json.dumps(line, separators=(",", ":"))
+                yield pb.EvaluateRecordsRequest(line=text, with_legal=with_legal)
+        try:
+            for r in self.stub.EvaluateRecords(requests(), timeout=timeout):
+                yield json.loads(r.json)
+        except grpc.RpcError as err:
+            raise from_rpc_error(err) from None
+
+    def simulate(self, game: str, options: dict | None = None, deals: int = 1000, seed: int = 0,
+                 timeout: float | None = 120.0) -> dict:
+        request = pb.SimulateRequest(game=game, deals=deals, seed=seed)
+        if options:
+            request.options.update(options)
+        r = self._call(self.stub.Simulate, request, timeout)
+        return {"deals": r.deals, "contracts": dict(r.contracts), "mean_scores": list(r.mean_scores),
+                "seconds": r.seconds, "deals_per_second": r.deals_per_second, "engine": r.engine}
+
+    def health(self, service: str = "") -> str:
+        r = self._call(self._health.Check, health_pb2.HealthCheckRequest(service=service))
+        return health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)

@@ -1,0 +1,191 @@
+"""The stich.v1.StichService servicer: it only converts between messages and the table
+manager / engine, and maps every error in one place (`errors.to_status`)."""
+from __future__ import annotations
+
+import functools
+import json
+import logging
+
+import grpc
+
+from engine_core import games
+from engine_core.cli import evaluate_line
+
+from . import convert, errors
+from .gen.stich.v1 import (games_pb2, results_pb2, stich_service_pb2 as pb,
+                           stich_service_pb2_grpc as pb_grpc, tables_pb2)
+from .simulate import MAX_DEALS, simulate
+from .tables import TableManager
+
+log = logging.getLogger("stich.service")
+WATCH_POLL_SECONDS = 0.5
+
+
+def _unary(method):
+    """Run a unary handler; any error becomes its rich status (table unchanged)."""
+    @functools.wraps(method)
+    def wrapper(self, request, context):
+        try:
+            return method(self, request, context)
+        except Exception as err:  # noqa: BLE001 - every error is mapped, unknown ones to INTERNAL
+            if isinstance(err, grpc.RpcError) or type(err).__name__ == "_AbortError":
+                raise
+            if errors.classify(err)[0] == grpc.StatusCode.INTERNAL:
+                log.exception("internal error in %s", method.__name__)
+            context.abort_with_status(errors.to_status(err))
+    return wrapper
+
+
+def _streaming(method):
+    @functools.wraps(method)
+    def wrapper(self, request, context):
+        try:
+            yield from method(self, request, context)
+        except Exception as err:  # noqa: BLE001
+            if isinstance(err, grpc.RpcError) or type(err).__name__ == "_AbortError":
+                raise
+            if errors.classify(err)[0] == grpc.StatusCode.INTERNAL:
+                log.exception("internal error in %s", method.__name__)
+            context.abort_with_status(errors.to_status(err))
+    return wrapper
+
+
+def _options(request) -> dict:
+    return convert.from_struct(request.options) if request.HasField("options") else {}
+
+
+def _expected(request) -> int | None:
+    return request.expected_version if request.HasField("expected_version") else None
+
+
+class StichServicer(pb_grpc.StichServiceServicer):
+    def __init__(self, manager: TableManager):
+        self.manager = manager
+
+    # ---- games ------------------------------------------------------------------------------
+    @_unary
+    def ListGames(self, request, context):
+        out = pb.ListGamesResponse()
+        for name in games.available():
+            rules = games.rules_of(name)
+            info = out.games.add(name=name, seats=rules.SEATS, hand_size=rules.HAND_SIZE,
+                                 blind_size=rules.BLIND_SIZE)
+            for spec in rules.OPTIONS:
+                s = spec.schema()
+                opt = info.options.add(name=s["name"], type=s["type"], description=s["description"],
+                                       status=s["status"], default_value=convert.value(s["default"]))
+                opt.allowed.extend(convert.value(v) for v in s.get("allowed", []))
+                if s.get("minimum") is not None:
+                    opt.minimum = s["minimum"]
+        return out
+
+    # ---- tables -------------------------------------------------------------------------------
+    @_unary
+    def CreateTable(self, request, context):
+        seats = []
+        for i, kind in enumerate(request.seats):
+            if kind == tables_pb2.SEAT_KIND_UNSPECIFIED:
+                raise errors.invalid(f"seats[{i}]", "must be SEAT_KIND_HUMAN or SEAT_KIND_BOT")
+            seats.append("human" if kind == tables_pb2.SEAT_KIND_HUMAN else "bot")
+        which = request.WhichOneof("deals")
+        table, tokens, spectator = self.manager.create(
+            request.game, _options(request), request.deals_per_match, seats,
+            seed=request.seed if which == "seed" else None,
+            daily_date=request.daily_date if which == "daily_date" else None)
+        with table.cond:
+            view = convert.view_msg(table.view(None))
+        return pb.CreateTableResponse(
+            table_id=table.id, spectator_id=spectator, view=view,
+            seat_tokens=[tables_pb2.SeatToken(seat=s, token=t) for s, t in sorted(tokens.items())])
+
+    @_unary
+    def Deal(self, request, context):
+        table, seat = self.manager.deal(request.table_id, request.token, _expected(request))
+        return pb.DealResponse(view=self._view(table, seat))
+
+    @_unary
+    def GetView(self, request, context):
+        table = self.manager.get(request.table_id)
+        with table.cond:
+            seat = table.viewer(request.token)
+            return pb.GetViewResponse(view=convert.view_msg(table.view(seat)))
+
+    def _view(self, table, seat):
+        with table.cond:
+            return convert.view_msg(table.view(seat))
+
+    def _act(self, request, kind: str, fields: dict):
+        table, seat = self.manager.act(request.table_id, request.token, kind, fields, _expected(request))
+        return self._view(table, seat)
+
+    @_unary
+    def Bid(self, request, context):
+        return pb.BidResponse(view=self._act(request, "bid", {"call": request.call, "suit": request.suit}))
+
+    @_unary
+    def Exchange(self, request, context):
+        return pb.ExchangeResponse(view=self._act(
+            request, "exchange", {"call": request.call, "cards": list(request.cards)}))
+
+    @_unary
+    def Announce(self, request, context):
+        return pb.AnnounceResponse(view=self._act(request, "announce", {"call": request.call}))
+
+    @_unary
+    def Play(self, request, context):
+        return pb.PlayResponse(view=self._act(request, "play", {"card": request.card}))
+
+    @_unary
+    def Score(self, request, context):
+        table, deal = self.manager.score(request.table_id, request.token, request.deal_number)
+        with table.cond:
+            finished = table.finished_deals()
+            return pb.ScoreResponse(
+                deal_number=deal.number, result=convert.result_msg(deal.state.result()),
+                match_scores=table.match_scores, deals_finished=finished,
+                deals_per_match=table.deals_per_match,
+                match_over=table.status() == "match_over")
+
+    @_streaming
+    def WatchTable(self, request, context):
+        table = self.manager.get(request.table_id)
+        with table.cond:
+            seat = table.viewer(request.token)
+        if request.from_version < 0:
+            raise errors.invalid("from_version", f"must be at least 0, got {request.from_version}")
+        version = request.from_version
+        while context.is_active() and not self.manager.closing:
+            events, done = self.manager.events_after(table, seat, version, WATCH_POLL_SECONDS)
+            for e in events:
+                yield pb.WatchTableResponse(event=convert.event_msg(e))
+                version = e["version"]
+            if done:
+                return
+
+    # ---- batch ------------------------------------------------------------------------------------
+    @_streaming
+    def EvaluateRecords(self, request_iterator, context):
+        for number, request in enumerate(request_iterator, 1):
+            answer = evaluate_line(request.line, number, request.with_legal)
+            out = pb.EvaluateRecordsResponse(
+                id=convert.value(answer["id"]), json=json.dumps(answer, separators=(",", ":")))
+            if "result" in answer:
+                out.result.CopyFrom(convert.result_msg(answer["result"]))
+            else:
+                err = answer["error"]
+                out.error.CopyFrom(results_pb2.EvaluationError(reason=err["reason"]))
+                if err["index"] is not None:
+                    out.error.index = err["index"]
+            for legal in answer.get("legal", []):
+                out.legal.add(actions=[convert.action_msg(a) for a in legal])
+            yield out
+
+    @_unary
+    def Simulate(self, request, context):
+        if not 1 <= request.deals <= MAX_DEALS:
+            raise errors.invalid("deals", f"must be 1..{MAX_DEALS}, got {request.deals}")
+        stats = simulate(request.game, _options(request), request.deals, request.seed)
+        return pb.SimulateResponse(**stats)
+
+
+__all__ = ["StichServicer", "games_pb2"]
