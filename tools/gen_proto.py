@@ -16,11 +16,12 @@ PROTO = ROOT / "proto"
 OUT = ROOT / "src" / "service" / "gen"
 
 
-def generate() -> list[pathlib.Path]:
+def generate(out_dir: pathlib.Path = OUT) -> list[pathlib.Path]:
     import grpc_tools
     from grpc_tools import protoc
 
     files = sorted(PROTO.glob("stich/v1/*.proto"))
+    OUT = pathlib.Path(out_dir)
     OUT.mkdir(parents=True, exist_ok=True)
     include = pathlib.Path(grpc_tools.__file__).parent / "_proto"
     args = ["grpc_tools.protoc", f"-I{PROTO}", f"-I{include}", f"--python_out={OUT}",
