@@ -52,7 +52,8 @@ def show_view(view: dict, out) -> None:
 
 def choose(view: dict, read, out) -> dict:
     """Ask for one of the legal actions: its number, or its text (`QC`, `pass`, `rufspiel D`)."""
-    legal = view["legal"]
+    order = {card: i for i, card in enumerate(view["hand"])}
+    legal = sorted(view["legal"], key=lambda a: order.get(a.get("card"), -1))   # cards in hand order
     for i, a in enumerate(legal, 1):
         print(f"   [{i}] {describe(a)}", file=out)
     while True:
