@@ -469,3 +469,32 @@ def test_stich_evaluate_file(server, tmp_path, capsys):
     got = [json.loads(x) for x in out.read_text().splitlines()]
     assert got == [json.loads(json.dumps(evaluate_line(x, i, False))) for i, x in enumerate(lines, 1)]
     assert f"{len(lines)}/{len(lines)} records" in capsys.readouterr().err
+
+
+def test_watch_live_and_resume(client):
+    """A watcher sees each event as it happens, in version order; a second watcher resuming
+    from a middle version gets exactly the rest."""
+    game = GAMES[0]
+    n = games.get(game).seats
+    t = client.create_table(game, {}, 1, ["human"] + ["bot"] * (n - 1), seed=21)
+    live: list[dict] = []
+    watcher = threading.Thread(target=lambda: live.extend(client.watch(t.table_id, t.tokens[0], 0, timeout=30)))
+    watcher.start()
+    v = client.deal(t.table_id, t.tokens[0])
+    rng = random.Random(21)
+    while v["status"] == "in_deal":
+        v = client.act(t.table_id, t.tokens[0], rng.choice(v["legal"]))
+    watcher.join(30)
+    assert not watcher.is_alive()
+    assert [e["version"] for e in live] == list(range(1, v["version"] + 1))
+    assert live[-1]["status"] == "match_over" and live[-1]["result"] is not None
+    assert live[-1]["match_scores"] == live[-1]["result"]["scores"]
+    middle = v["version"] // 2
+    spectator = list(client.watch(t.table_id, t.spectator_id, middle, timeout=10))
+    assert [e["version"] for e in spectator] == [e["version"] for e in live[middle:]]
+    resumed = list(client.watch(t.table_id, t.tokens[0], middle, timeout=10))
+    assert resumed == live[middle:]
+    assert client.score(t.table_id, t.tokens[0])["result"]["scores"] == live[-1]["result"]["scores"]
+    opts = client.create_table(game, {}, 3).view["options"]
+    if "deals_per_match" in opts:
+        assert opts["deals_per_match"] == 3

@@ -247,8 +247,12 @@ class TableManager:
             raise errors.invalid("seats", f"{game} has {n} seats, got {len(seats)}")
         if deals_per_match < 0:
             raise errors.invalid("deals_per_match", f"must be at least 1, got {deals_per_match}")
+        resolved = g.options.as_dict()
         if deals_per_match == 0:
-            deals_per_match = g.options.as_dict().get("deals_per_match", n)
+            deals_per_match = resolved.get("deals_per_match", n)
+        elif resolved.get("deals_per_match", deals_per_match) != deals_per_match:
+            # the game's informational option says the same as the table
+            g = games.get(game, {**resolved, "deals_per_match": deals_per_match})
         if daily_date:
             try:
                 seed = games.daily_seed(game, daily_date)
