@@ -2,7 +2,8 @@
 
 The checker looks at every string of a message (any field, any depth, Struct keys included)
 that is a card code, and requires each to be one the viewer may know: a card it held at some
-point, a card played to a trick, or (once the deal is over) a card its result shows.
+point, a card played to a trick, or (once the deal is over) a card its result shows. Values
+under a key naming a called card (e.g. `called_card`) are public calls, not cards' places.
 """
 from __future__ import annotations
 
@@ -26,8 +27,10 @@ def card_strings(obj) -> set[str]:
             if CARD.match(x):
                 found.add(x)
         elif isinstance(x, dict):
-            stack.extend(x.keys())
-            stack.extend(x.values())
+            # a card *named* by a public call (Sheepshead's called ace) says nothing of where
+            # it lies: not a hidden card
+            stack.extend(k for k in x.keys())
+            stack.extend(v for k, v in x.items() if "called" not in str(k))
         elif isinstance(x, (list, tuple)):
             stack.extend(x)
     return found

@@ -71,7 +71,7 @@ def test_list_games(client):
     for name in GAMES:
         rules = games.rules_of(name)
         assert listed[name]["seats"] == rules.SEATS
-        assert listed[name]["options"] == [s.schema() for s in rules.OPTIONS]
+        assert listed[name]["options"] == json.loads(json.dumps([s.schema() for s in rules.OPTIONS]))
 
 
 # ---- a full match of every game, hidden cards checked on every message ----------------------------

@@ -12,6 +12,7 @@ from google.protobuf import json_format, struct_pb2
 
 from .gen.stich.v1 import actions_pb2, results_pb2, tables_pb2
 
+HIDDEN = "??"          # a card the viewer may not see
 _ACTION_KEYS = ("seat", "type", "call", "suit", "card", "cards")
 _ITEM_INTS = ("value", "count", "factor")
 _RESULT_KEYS = ("contract", "teams", "tricks", "card_points", "scores", "breakdown")
@@ -57,11 +58,13 @@ def action_msg(a: dict) -> actions_pb2.Action:
         msg.call = a["call"]
     if a.get("suit") is not None:
         msg.suit = a["suit"]
-    if "card" in a:
-        msg.card = a["card"]
-    if "cards" in a:
-        msg.cards.extend(a["cards"])
     extra = {k: v for k, v in a.items() if k not in _ACTION_KEYS}
+    if "card" in a:
+        msg.card = HIDDEN if a["card"] is None else a["card"]
+    if isinstance(a.get("cards"), list):
+        msg.cards.extend(HIDDEN if c is None else c for c in a["cards"])
+    elif "cards" in a:
+        extra["cards"] = a["cards"]
     if extra:
         msg.extra.update(extra)
     return msg

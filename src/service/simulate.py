@@ -38,7 +38,10 @@ def _batch(game, options: dict, n: int, seed: int) -> dict | None:
     playouts = getattr(batch, "playouts", None)
     if playouts is None:
         return None
-    out = playouts(game, options, n, seed)
+    try:
+        out = playouts(game.name, game.options.as_dict(), n, seed)
+    except (ValueError, NotImplementedError):      # no batch path for this game in this build
+        return None
     if isinstance(out, dict) and "contracts" in out and "mean_scores" in out:
         return {"contracts": {str(k): int(v) for k, v in dict(out["contracts"]).items()},
                 "mean_scores": [float(x) for x in out["mean_scores"]]}

@@ -39,14 +39,17 @@ def _hash(token: str) -> str:
 
 
 def common(values: list) -> Any:
-    """What every seat sees alike: equal values stay, dicts are compared key by key, anything
-    else that differs between seats becomes None. This is the spectator's knowledge."""
+    """What every seat sees alike: equal values stay, dicts are compared key by key and lists
+    of one length item by item, anything else that differs between seats becomes None (a
+    card shown as None is sent as the hidden card "??"). This is the spectator's knowledge."""
     first = values[0]
     if all(v == first for v in values[1:]):
         return first
     if all(isinstance(v, dict) for v in values):
         keys = [k for k in first if all(k in v for v in values[1:])]
         return {k: common([v[k] for v in values]) for k in keys}
+    if all(isinstance(v, list) and len(v) == len(first) for v in values):
+        return [common([v[i] for v in values]) for i in range(len(first))]
     return None
 
 
