@@ -119,7 +119,7 @@ def test_sigterm_finishes_in_flight_calls_and_exits_cleanly(tmp_path):
                 health_pb2.HealthCheckRequest(service=""), timeout=30)
             assert next(health).status == health_pb2.HealthCheckResponse.SERVING
             answers = []
-            for k, answer in enumerate(c.evaluate(lines(), timeout=30)):
+            for k, answer in enumerate(c.evaluate(lines(), timeout=30, chunk=1)):
                 answers.append(answer)
                 if k == 9:
                     proc.send_signal(signal.SIGTERM)

@@ -9,11 +9,11 @@ import logging
 import grpc
 
 from engine_core import games
-from engine_core.cli import evaluate_line
 
 from . import convert, errors
 from .gen.stich.v1 import (games_pb2, results_pb2, stich_service_pb2 as pb,
                            stich_service_pb2_grpc as pb_grpc, tables_pb2)
+from .evaluate import answer as evaluate_answer
 from .simulate import MAX_DEALS, simulate
 from .tables import TableManager
 
@@ -165,20 +165,31 @@ class StichServicer(pb_grpc.StichServiceServicer):
     # ---- batch ------------------------------------------------------------------------------------
     @_streaming
     def EvaluateRecords(self, request_iterator, context):
-        for number, request in enumerate(request_iterator, 1):
-            answer = evaluate_line(request.line, number, request.with_legal)
-            out = pb.EvaluateRecordsResponse(
-                id=convert.value(answer["id"]), json=json.dumps(answer, separators=(",", ":")))
-            if "result" in answer:
-                out.result.CopyFrom(convert.result_msg(answer["result"]))
-            else:
-                err = answer["error"]
-                out.error.CopyFrom(results_pb2.EvaluationError(reason=err["reason"]))
-                if err["index"] is not None:
-                    out.error.index = err["index"]
-            for legal in answer.get("legal", []):
-                out.legal.add(actions=[convert.action_msg(a) for a in legal])
-            yield out
+        number = 0
+        for request in request_iterator:
+            lines = list(request.lines)
+            if request.line or not lines:
+                lines.insert(0, request.line)
+            for line in lines:
+                number += 1
+                yield self._answer(line, number, request.with_legal)
+
+    @staticmethod
+    def _answer(line: str, number: int, with_legal: bool):
+        """One answer: the CLI's JSON line, and the same typed."""
+        answer = evaluate_answer(line, number, with_legal)
+        out = pb.EvaluateRecordsResponse(
+            id=convert.value(answer["id"]), json=json.dumps(answer, separators=(",", ":")))
+        if "result" in answer:
+            out.result.CopyFrom(convert.result_msg(answer["result"]))
+        else:
+            err = answer["error"]
+            out.error.CopyFrom(results_pb2.EvaluationError(reason=err["reason"]))
+            if err["index"] is not None:
+                out.error.index = err["index"]
+        for legal in answer.get("legal", []):
+            out.legal.add(actions=[convert.action_msg(a) for a in legal])
+        return out
 
     @_unary
     def Simulate(self, request, context):

@@ -161,13 +161,19 @@ class StichClient:
 
     # ---- batch ----------------------------------------------------------------------------------
     def evaluate(self, lines: Iterable[str | dict], with_legal: bool = False,
-                 timeout: float | None = None) -> Iterator[dict]:
+                 timeout: float | None = None, chunk: int = 64) -> Iterator[dict]:
         """One answer per record (as `python -m engine_core evaluate` prints them), in order.
-        `lines` are JSON lines or record dicts; the stream has no deadline unless given."""
+        `lines` are JSON lines or record dicts, sent `chunk` to a message (lazily: a long or
+        endless input streams); the stream has no deadline unless given."""
         def requests():
+            batch: list[str] = []
             for line in lines:
-                text = line if isinstance(line, str) else json.dumps(line, separators=(",", ":"))
-                yield pb.EvaluateRecordsRequest(line=text, with_legal=with_legal)
+                batch.append(line if isinstance(line, str) else json.dumps(line, separators=(",", ":")))
+                if len(batch) >= chunk:
+                    yield pb.EvaluateRecordsRequest(lines=batch, with_legal=with_legal)
+                    batch = []
+            if batch:
+                yield pb.EvaluateRecordsRequest(lines=batch, with_legal=with_legal)
         try:
             for r in self.stub.EvaluateRecords(requests(), timeout=timeout):
                 yield json.loads(r.json)
