@@ -498,3 +498,25 @@ def test_watch_live_and_resume(client):
     opts = client.create_table(game, {}, 3).view["options"]
     if "deals_per_match" in opts:
         assert opts["deals_per_match"] == 3
+
+
+def test_watchers_are_bounded(tmp_path):
+    """Open watches hold worker threads, so their number is capped (RESOURCE_EXHAUSTED past
+    it) and the server keeps answering everything else."""
+    srv = Server("127.0.0.1:0", None, workers=18).start()     # room for 2 watchers
+    try:
+        with StichClient(srv.address, timeout=10) as c:
+            game = GAMES[0]
+            t = c.create_table(game, {}, 1)
+            streams = [c.stub.WatchTable(pb.WatchTableRequest(table_id=t.table_id, token=t.spectator_id),
+                                         timeout=10) for _ in range(2)]
+            assert all(next(s).event.version == 1 for s in streams)
+            with pytest.raises(grpc.RpcError) as e:
+                next(c.stub.WatchTable(pb.WatchTableRequest(table_id=t.table_id, token=t.spectator_id),
+                                       timeout=10))
+            assert e.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert c.view(t.table_id, t.spectator_id)["version"] == 1
+            for s in streams:
+                s.cancel()
+    finally:
+        srv.stop(1)

@@ -16,6 +16,8 @@ from grpc_status import rpc_status
 
 from engine_core.errors import IllegalActionError, InvalidRecordError, OptionError
 
+from .simulate import Cancelled
+
 DOMAIN = "stich.v1"
 
 
@@ -64,6 +66,8 @@ def classify(err: Exception) -> tuple[grpc.StatusCode, str, str, dict]:
         return grpc.StatusCode.INVALID_ARGUMENT, "BAD_OPTION", str(err), {"field": err.field}
     if isinstance(err, InvalidRecordError):
         return grpc.StatusCode.INVALID_ARGUMENT, "INVALID_RECORD", str(err), {"field": err.field}
+    if isinstance(err, Cancelled):
+        return grpc.StatusCode.CANCELLED, "CANCELLED", "the call was cancelled", {}
     return grpc.StatusCode.INTERNAL, "INTERNAL", f"internal error: {type(err).__name__}", {}
 
 

@@ -34,14 +34,15 @@ class Server:
     """A running stich server: the gRPC server, its table manager and its health servicer."""
 
     def __init__(self, address: str = DEFAULT_ADDRESS, data_dir: str | None = None,
-                 workers: int = 32):
+                 workers: int = 64):
         self.store = Store(data_dir)
         self.manager = TableManager(self.store)
         self.restored = self.manager.restore()
         self.grpc = grpc.server(futures.ThreadPoolExecutor(max_workers=workers,
                                                            thread_name_prefix="stich"),
                                 options=[("grpc.so_reuseport", 0)])
-        stich_service_pb2_grpc.add_StichServiceServicer_to_server(StichServicer(self.manager), self.grpc)
+        stich_service_pb2_grpc.add_StichServiceServicer_to_server(
+            StichServicer(self.manager, max_watchers=max(1, workers - 16)), self.grpc)
         self.health = health.HealthServicer(experimental_non_blocking=True)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         reflection.enable_server_reflection(
@@ -82,10 +83,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-dir", default=os.environ.get("STICH_DATA_DIR", "data"),
                         help="directory of the SQLite database (env STICH_DATA_DIR; default ./data)")
     parser.add_argument("--memory", action="store_true", help="keep nothing on disk")
+    parser.add_argument("--workers", type=int, default=64,
+                        help="worker threads; open WatchTable streams may use all but 16")
     parser.add_argument("--grace", type=float, default=10.0, help="seconds in-flight calls get at shutdown")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    server = Server(args.address, None if args.memory else args.data_dir).start()
+    server = Server(args.address, None if args.memory else args.data_dir, args.workers).start()
     where = "memory only" if args.memory else server.store.path
     print(f"stich server listening on {server.address} (data: {where}; {server.restored} tables restored)\n"
           f"  connect: stich --server {server.address} play schafkopf\n"

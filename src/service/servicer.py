@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import threading
 
 import grpc
 
@@ -59,8 +60,9 @@ def _expected(request) -> int | None:
 
 
 class StichServicer(pb_grpc.StichServiceServicer):
-    def __init__(self, manager: TableManager):
+    def __init__(self, manager: TableManager, max_watchers: int = 48):
         self.manager = manager
+        self._watch_slots = threading.BoundedSemaphore(max_watchers)
 
     # ---- games ------------------------------------------------------------------------------
     @_unary
@@ -154,13 +156,20 @@ class StichServicer(pb_grpc.StichServiceServicer):
         if request.from_version < 0:
             raise errors.invalid("from_version", f"must be at least 0, got {request.from_version}")
         version = request.from_version
-        while context.is_active() and not self.manager.closing:
-            events, done = self.manager.events_after(table, seat, version, WATCH_POLL_SECONDS)
-            for e in events:
-                yield pb.WatchTableResponse(event=convert.event_msg(e))
-                version = e["version"]
-            if done:
-                return
+        # each open watch holds a worker thread: keep some for everything else
+        if not self._watch_slots.acquire(blocking=False):
+            raise errors.ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_WATCHERS",
+                                      "too many open WatchTable streams on this server; retry later")
+        try:
+            while context.is_active() and not self.manager.closing:
+                events, done = self.manager.events_after(table, seat, version, WATCH_POLL_SECONDS)
+                for e in events:
+                    yield pb.WatchTableResponse(event=convert.event_msg(e))
+                    version = e["version"]
+                if done:
+                    return
+        finally:
+            self._watch_slots.release()
 
     # ---- batch ------------------------------------------------------------------------------------
     @_streaming
@@ -195,7 +204,8 @@ class StichServicer(pb_grpc.StichServiceServicer):
     def Simulate(self, request, context):
         if not 1 <= request.deals <= MAX_DEALS:
             raise errors.invalid("deals", f"must be 1..{MAX_DEALS}, got {request.deals}")
-        stats = simulate(request.game, _options(request), request.deals, request.seed)
+        stats = simulate(request.game, _options(request), request.deals, request.seed,
+                         cancelled=lambda: not context.is_active())
         return pb.SimulateResponse(**stats)
 
 

@@ -14,14 +14,18 @@ from engine_core import games
 MAX_DEALS = 1_000_000
 
 
-def simulate(game_name: str, options: dict, n: int, seed: int) -> dict:
+class Cancelled(Exception):
+    """The caller went away (cancelled or past its deadline): stop playing."""
+
+
+def simulate(game_name: str, options: dict, n: int, seed: int, cancelled=lambda: False) -> dict:
     """{deals, contracts: {type: count}, mean_scores, seconds, deals_per_second, engine}."""
     game = games.get(game_name, options)
     started = time.perf_counter()
     stats = _batch(game, options, n, seed)
     engine = "batch"
     if stats is None:
-        stats = _loop(game, n, seed)
+        stats = _loop(game, n, seed, cancelled)
         engine = "python"
     seconds = max(time.perf_counter() - started, 1e-9)
     return {"deals": n, "contracts": stats["contracts"], "mean_scores": stats["mean_scores"],
@@ -48,10 +52,12 @@ def _batch(game, options: dict, n: int, seed: int) -> dict | None:
     return None
 
 
-def _loop(game, n: int, seed: int) -> dict:
+def _loop(game, n: int, seed: int, cancelled) -> dict:
     contracts: Counter = Counter()
     totals = [0] * game.seats
     for k in range(n):
+        if k % 256 == 255 and cancelled():
+            raise Cancelled()
         state = game.deal((seed + k) % 2**64, k % game.seats)
         rng = random.Random(seed + k)
         while not state.is_over():
