@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Iterable, Iterator, TypedDict
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -21,6 +21,64 @@ DEFAULT_TARGET = "127.0.0.1:50051"
 _SEAT_KINDS = {"human": tables_pb2.SEAT_KIND_HUMAN, "bot": tables_pb2.SEAT_KIND_BOT}
 
 
+class Action(TypedDict, total=False):
+    """A records.md action: seat, type and the fields of its type."""
+    seat: int
+    type: str
+    call: str
+    suit: str
+    card: str
+    cards: list[str]
+
+
+class View(TypedDict):
+    """What one seat (seat None: a spectator) may see of a table (TableView)."""
+    table_id: str
+    version: int
+    game: str
+    seat: int | None
+    seats: list[str]                 # "human" | "bot"
+    status: str                      # "waiting_for_deal" | "in_deal" | "match_over"
+    deal_number: int
+    deals_per_match: int
+    dealer: int | None
+    phase: str
+    to_act: int | None
+    hand: list[str]                  # trumps first
+    legal: list[Action]              # only in the acting seat's own view
+    actions: list[Action]
+    trick: dict | None               # {"leader", "cards"}
+    tricks: list[list]               # [leader, cards, winner]
+    contract: dict | None
+    public: dict
+    result: dict | None              # records.md Result once the deal is over
+    match_scores: list[int]
+    options: dict
+
+
+class Event(TypedDict):
+    """One versioned table event as the viewer may see it."""
+    version: int
+    kind: str                        # "table_created" | "deal_started" | "action"
+    deal_number: int
+    dealer: int | None
+    action: Action | None
+    phase: str
+    to_act: int | None
+    result: dict | None
+    match_scores: list[int]
+    status: str
+
+
+class Score(TypedDict):
+    deal_number: int
+    result: dict
+    match_scores: list[int]
+    deals_finished: int
+    deals_per_match: int
+    match_over: bool
+
+
 @dataclass
 class TableHandle:
     """What CreateTable returns: the table id, each human seat's token, the spectator id."""
@@ -28,7 +86,7 @@ class TableHandle:
     table_id: str
     tokens: dict[int, str]
     spectator_id: str
-    view: dict
+    view: View
 
 
 class StichClient:
@@ -88,37 +146,37 @@ class StichClient:
         return TableHandle(r.table_id, {t.seat: t.token for t in r.seat_tokens}, r.spectator_id,
                            convert.view_dict(r.view))
 
-    def deal(self, table_id: str, token: str = "", expected_version: int | None = None) -> dict:
+    def deal(self, table_id: str, token: str = "", expected_version: int | None = None) -> View:
         request = pb.DealRequest(table_id=table_id, token=token)
         if expected_version is not None:
             request.expected_version = expected_version
         return convert.view_dict(self._call(self.stub.Deal, request).view)
 
-    def view(self, table_id: str, token: str) -> dict:
+    def view(self, table_id: str, token: str) -> View:
         r = self._call(self.stub.GetView, pb.GetViewRequest(table_id=table_id, token=token))
         return convert.view_dict(r.view)
 
     # ---- actions --------------------------------------------------------------------------------
     def bid(self, table_id: str, token: str, call: str, suit: str = "",
-            expected_version: int | None = None) -> dict:
+            expected_version: int | None = None) -> View:
         return self._act(self.stub.Bid, pb.BidRequest(table_id=table_id, token=token, call=call, suit=suit),
                          expected_version)
 
     def exchange(self, table_id: str, token: str, call: str, cards: list[str],
-                 expected_version: int | None = None) -> dict:
+                 expected_version: int | None = None) -> View:
         return self._act(self.stub.Exchange,
                          pb.ExchangeRequest(table_id=table_id, token=token, call=call, cards=cards),
                          expected_version)
 
-    def announce(self, table_id: str, token: str, call: str, expected_version: int | None = None) -> dict:
+    def announce(self, table_id: str, token: str, call: str, expected_version: int | None = None) -> View:
         return self._act(self.stub.Announce, pb.AnnounceRequest(table_id=table_id, token=token, call=call),
                          expected_version)
 
-    def play(self, table_id: str, token: str, card: str, expected_version: int | None = None) -> dict:
+    def play(self, table_id: str, token: str, card: str, expected_version: int | None = None) -> View:
         return self._act(self.stub.Play, pb.PlayRequest(table_id=table_id, token=token, card=card),
                          expected_version)
 
-    def act(self, table_id: str, token: str, action: dict, expected_version: int | None = None) -> dict:
+    def act(self, table_id: str, token: str, action: dict, expected_version: int | None = None) -> View:
         """Send a records.md action object through the RPC of its type (its seat comes from
         the token)."""
         kind = action.get("type")
@@ -133,13 +191,13 @@ class StichClient:
                                  expected_version)
         raise ValueError(f"unknown action type {kind!r}")
 
-    def _act(self, method, request, expected_version):
+    def _act(self, method, request, expected_version) -> View:
         if expected_version is not None:
             request.expected_version = expected_version
         return convert.view_dict(self._call(method, request).view)
 
     # ---- results and events ---------------------------------------------------------------------
-    def score(self, table_id: str, token: str, deal_number: int = 0) -> dict:
+    def score(self, table_id: str, token: str, deal_number: int = 0) -> Score:
         r = self._call(self.stub.Score, pb.ScoreRequest(table_id=table_id, token=token,
                                                         deal_number=deal_number))
         return {"deal_number": r.deal_number, "result": convert.result_dict(r.result),
@@ -147,7 +205,7 @@ class StichClient:
                 "deals_per_match": r.deals_per_match, "match_over": r.match_over}
 
     def watch(self, table_id: str, token: str, from_version: int = 0,
-              timeout: float | None = None) -> Iterator[dict]:
+              timeout: float | None = None) -> Iterator[Event]:
         """The table's events after `from_version` until the match ends (or `timeout`)."""
         stream = self.stub.WatchTable(pb.WatchTableRequest(table_id=table_id, token=token,
                                                            from_version=from_version), timeout=timeout)
