@@ -132,3 +132,25 @@ def test_sigterm_finishes_in_flight_calls_and_exits_cleanly(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_a_table_that_cannot_be_replayed_does_not_stop_the_others(tmp_path):
+    from service.server import Server
+    from service.store import Store
+    srv = Server("127.0.0.1:0", str(tmp_path)).start()
+    with StichClient(srv.address) as c:
+        good = c.create_table(GAMES[0], {}, 1, seed=1)
+        bad = c.create_table(GAMES[0], {}, 1, seed=2)
+        c.deal(good.table_id, good.tokens[0])
+        c.deal(bad.table_id, bad.tokens[0])
+    srv.stop(1)
+    store = Store(str(tmp_path))          # a stored action this build would refuse
+    store.write(bad.table_id, actions=[(1, 0, {"seat": 0, "type": "play", "card": "ZZ"})])
+    store.close()
+    srv = Server("127.0.0.1:0", str(tmp_path)).start()
+    try:
+        assert srv.restored == 1 and bad.table_id in srv.manager.unrestorable
+        with StichClient(srv.address) as c:
+            assert c.view(good.table_id, good.spectator_id)["status"] == "in_deal"
+    finally:
+        srv.stop(1)

@@ -90,7 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     server = Server(args.address, None if args.memory else args.data_dir, args.workers).start()
     where = "memory only" if args.memory else server.store.path
-    print(f"stich server listening on {server.address} (data: {where}; {server.restored} tables restored)\n"
+    broken = server.manager.unrestorable
+    print(f"stich server listening on {server.address} (data: {where}; {server.restored} tables restored"
+          f"{f', {len(broken)} could not be: see the log' if broken else ''})\n"
           f"  connect: stich --server {server.address} play schafkopf\n"
           f"  health:  grpc_health_probe -addr={server.address}  (reflection is on: grpcurl -plaintext "
           f"{server.address} list)", flush=True)

@@ -15,6 +15,7 @@ that made it their turn).
 from __future__ import annotations
 
 import hashlib
+import logging
 import random
 import secrets
 import threading
@@ -23,10 +24,12 @@ from typing import Any
 
 from engine_core import games
 from engine_core.cards import SUITS
+from engine_core.errors import StichError
 
 from . import errors
 from .store import Store
 
+log = logging.getLogger("stich.service")
 HUMAN, BOT = "human", "bot"
 WAITING, IN_DEAL, MATCH_OVER = "waiting_for_deal", "in_deal", "match_over"
 TABLE_CREATED, DEAL_STARTED, ACTION = "table_created", "deal_started", "action"
@@ -435,24 +438,18 @@ class TableManager:
 
     # ---- restart ------------------------------------------------------------------------------
     def restore(self) -> int:
-        """Rebuild every stored table by replaying its records; returns how many."""
+        """Rebuild every stored table by replaying its records; returns how many. A table
+        whose records this build can no longer replay (e.g. a rule changed) is left in the
+        database, logged and listed in `self.unrestorable`, and the others still come back."""
         count = 0
+        self.unrestorable: dict[str, str] = {}
         for table_id, spec, deals in self.store.load():
-            table = Table(id=table_id, game=spec["game"], options=spec["options"],
-                          deals_per_match=spec["deals_per_match"], seats=spec["seats"],
-                          token_hashes={k: int(v) for k, v in spec["token_hashes"].items()},
-                          spectator_hash=spec["spectator_hash"], seed=spec["seed"],
-                          match_scores=[0] * len(spec["seats"]))
-            table.record_event(TABLE_CREATED, None, None)
-            for number, (start, actions) in enumerate(deals, 1):
-                state = games.get(table.game, start["options"]).new_deal(
-                    start["hands"], start["dealer"], start["blind"])
-                deal = Deal(number, start["seed"], state, start["options"])
-                table.deals.append(deal)
-                table.record_event(DEAL_STARTED, deal, None, snapshot(state))
-                for i, action in enumerate(actions):
-                    state.apply(action)
-                    table.record_event(ACTION, deal, i, snapshot(state))
+            try:
+                table = self._replay(table_id, spec, deals)
+            except (StichError, KeyError, TypeError, ValueError) as err:
+                self.unrestorable[table_id] = f"{type(err).__name__}: {err}"
+                log.error("table %s cannot be restored: %s", table_id, err)
+                continue
             self.tables[table_id] = table
             deal = table.current
             if deal is not None and not deal.state.is_over():
@@ -467,6 +464,25 @@ class TableManager:
                     self._commit(table, work, first, snaps)
             count += 1
         return count
+
+    @staticmethod
+    def _replay(table_id: str, spec: dict, deals: list) -> Table:
+        table = Table(id=table_id, game=spec["game"], options=spec["options"],
+                      deals_per_match=spec["deals_per_match"], seats=spec["seats"],
+                      token_hashes={k: int(v) for k, v in spec["token_hashes"].items()},
+                      spectator_hash=spec["spectator_hash"], seed=spec["seed"],
+                      match_scores=[0] * len(spec["seats"]))
+        table.record_event(TABLE_CREATED, None, None)
+        for number, (start, actions) in enumerate(deals, 1):
+            state = games.get(table.game, start["options"]).new_deal(
+                start["hands"], start["dealer"], start["blind"])
+            deal = Deal(number, start["seed"], state, start["options"])
+            table.deals.append(deal)
+            table.record_event(DEAL_STARTED, deal, None, snapshot(state))
+            for i, action in enumerate(actions):
+                state.apply(action)
+                table.record_event(ACTION, deal, i, snapshot(state))
+        return table
 
 
 def snapshot(state) -> tuple:
