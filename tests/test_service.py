@@ -97,12 +97,14 @@ def test_full_match_all_humans(client, game):
     seed = 1000 + len(game)
     table = client.create_table(game, {}, deals, ["human"] * n, seed=seed)
     assert sorted(table.tokens) == list(range(n)) and table.spectator_id
+    assert not card_strings(table.view)
     rng = random.Random(seed)
     allowed_at: dict[int, dict] = {}
     totals = [0] * n
     for k in range(deals):
         view = client.deal(table.table_id, table.tokens[0])
         mirror = Mirror(g.deal(seed + k, k % n), n)
+        mirror.check(view, 0)
         assert view["dealer"] == k % n and view["deal_number"] == k + 1
         allowed_at[view["version"]] = {s: mirror.allowed(s) for s in [*range(n), None]}
         sent = []
@@ -122,9 +124,11 @@ def test_full_match_all_humans(client, game):
             action = rng.choice(legal)
             resp = client.act(table.table_id, table.tokens[to_act], action, expected_version=views[to_act]["version"])
             mirror.apply(action)
+            mirror.check(resp, to_act)
             sent.append(action)
             allowed_at[resp["version"]] = {s: mirror.allowed(s) for s in [*range(n), None]}
         score = client.score(table.table_id, table.tokens[0])
+        mirror.check(score, 0)
         record = {"game": game, "options": g.options.as_dict(), "dealer": k % n,
                   "hands": mirror.state.hands, "blind": mirror.state.blind, "actions": sent}
         if not g.rules.BLIND_SIZE:
