@@ -434,9 +434,12 @@ def test_evaluate_records_typed_answers(client):
     while not state.is_over():
         state.apply(rng.choice(state.legal_actions()))
     rec = state.record()
-    reqs = [pb.EvaluateRecordsRequest(line=json.dumps(rec)),
-            pb.EvaluateRecordsRequest(line=json.dumps({**rec, "actions": rec["actions"][:3]}))]
-    done, unfinished = list(client.stub.EvaluateRecords(iter(reqs), timeout=10))
+    reqs = [pb.EvaluateRecordsRequest(lines=[json.dumps(rec)]),
+            pb.EvaluateRecordsRequest(lines=[json.dumps({**rec, "actions": rec["actions"][:3]}), "[]"])]
+    first, second = list(client.stub.EvaluateRecords(iter(reqs), timeout=10))
+    assert len(first.answers) == 1 and len(second.answers) == 2
+    (done,), (unfinished, malformed) = first.answers, second.answers
+    assert convert.from_value(malformed.id) == 3 and malformed.error.reason and not malformed.error.HasField("index")
     assert convert.result_dict(done.result) == json.loads(json.dumps(state.result()))
     assert convert.from_value(done.id) == 1
     assert unfinished.error.index == 3 and "deal not finished" in unfinished.error.reason

@@ -27,6 +27,7 @@ from .tables import TableManager
 
 SERVICE_NAME = stich_service_pb2.DESCRIPTOR.services_by_name["StichService"].full_name
 DEFAULT_ADDRESS = "127.0.0.1:50051"
+MAX_MESSAGE = 64 * 1024 * 1024          # EvaluateRecords batches records per message
 log = logging.getLogger("stich.service")
 
 
@@ -40,7 +41,9 @@ class Server:
         self.restored = self.manager.restore()
         self.grpc = grpc.server(futures.ThreadPoolExecutor(max_workers=workers,
                                                            thread_name_prefix="stich"),
-                                options=[("grpc.so_reuseport", 0)])
+                                options=[("grpc.so_reuseport", 0),
+                                         ("grpc.max_receive_message_length", MAX_MESSAGE),
+                                         ("grpc.max_send_message_length", MAX_MESSAGE)])
         stich_service_pb2_grpc.add_StichServiceServicer_to_server(
             StichServicer(self.manager, max_watchers=max(1, workers - 16)), self.grpc)
         self.health = health.HealthServicer(experimental_non_blocking=True)

@@ -176,18 +176,17 @@ class StichServicer(pb_grpc.StichServiceServicer):
     def EvaluateRecords(self, request_iterator, context):
         number = 0
         for request in request_iterator:
-            lines = list(request.lines)
-            if request.line or not lines:
-                lines.insert(0, request.line)
-            for line in lines:
+            out = pb.EvaluateRecordsResponse()
+            for line in request.lines:
                 number += 1
-                yield self._answer(line, number, request.with_legal)
+                out.answers.append(self._answer(line, number, request.with_legal))
+            yield out
 
     @staticmethod
     def _answer(line: str, number: int, with_legal: bool):
         """One answer: the CLI's JSON line, and the same typed."""
         answer = evaluate_answer(line, number, with_legal)
-        out = pb.EvaluateRecordsResponse(
+        out = pb.RecordAnswer(
             id=convert.value(answer["id"]), json=json.dumps(answer, separators=(",", ":")))
         if "result" in answer:
             out.result.CopyFrom(convert.result_msg(answer["result"]))

@@ -18,6 +18,9 @@ from service.gen.stich.v1 import stich_service_pb2 as pb, stich_service_pb2_grpc
 from .errors import from_rpc_error
 
 DEFAULT_TARGET = "127.0.0.1:50051"
+MAX_MESSAGE = 64 * 1024 * 1024           # batched answers with legal actions can be large
+CHANNEL_OPTIONS = [("grpc.max_receive_message_length", MAX_MESSAGE),
+                   ("grpc.max_send_message_length", MAX_MESSAGE)]
 _SEAT_KINDS = {"human": tables_pb2.SEAT_KIND_HUMAN, "bot": tables_pb2.SEAT_KIND_BOT}
 
 
@@ -94,7 +97,7 @@ class StichClient:
                  channel: grpc.Channel | None = None):
         self.target = target
         self.timeout = timeout
-        self.channel = channel or grpc.insecure_channel(target)
+        self.channel = channel or grpc.insecure_channel(target, options=CHANNEL_OPTIONS)
         self.stub = pb_grpc.StichServiceStub(self.channel)
         self._health = health_pb2_grpc.HealthStub(self.channel)
 
@@ -219,10 +222,12 @@ class StichClient:
 
     # ---- batch ----------------------------------------------------------------------------------
     def evaluate(self, lines: Iterable[str | dict], with_legal: bool = False,
-                 timeout: float | None = None, chunk: int = 64) -> Iterator[dict]:
+                 timeout: float | None = None, chunk: int | None = None) -> Iterator[dict]:
         """One answer per record (as `python -m engine_core evaluate` prints them), in order.
-        `lines` are JSON lines or record dicts, sent `chunk` to a message (lazily: a long or
-        endless input streams); the stream has no deadline unless given."""
+        `lines` are JSON lines or record dicts, sent `chunk` to a message (default 64, 8 with
+        legal actions; lazily, so a long or endless input streams); the stream has no deadline
+        unless given."""
+        chunk = chunk or (8 if with_legal else 64)
         def requests():
             batch: list[str] = []
             for line in lines:
@@ -234,7 +239,8 @@ class StichClient:
                 yield pb.EvaluateRecordsRequest(lines=batch, with_legal=with_legal)
         try:
             for r in self.stub.EvaluateRecords(requests(), timeout=timeout):
-                yield json.loads(r.json)
+                for a in r.answers:
+                    yield json.loads(a.json)
         except grpc.RpcError as err:
             raise from_rpc_error(err) from None
 
