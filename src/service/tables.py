@@ -229,6 +229,7 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._lock = threading.Lock()
         self.closing = False
+        self.unrestorable: dict[str, str] = {}      # table id -> why its records do not replay
 
     # ---- lookup ---------------------------------------------------------------------------
     def get(self, table_id: str) -> Table:
@@ -442,7 +443,6 @@ class TableManager:
         whose records this build can no longer replay (e.g. a rule changed) is left in the
         database, logged and listed in `self.unrestorable`, and the others still come back."""
         count = 0
-        self.unrestorable: dict[str, str] = {}
         for table_id, spec, deals in self.store.load():
             try:
                 table = self._replay(table_id, spec, deals)
