@@ -91,11 +91,48 @@ def test_full_match_all_humans(client, game):
     """Every seat human: the test plays each seat with its token; at every step each seat's
     view shows its own hand and legal actions only when it is to act, the spectator sees no
     hand at all, and every event matches what that viewer may know at that version."""
-    g = games.get(game)
+    _play_match_all_humans(client, game, {}, games.get(game).seats, 1000 + len(game))
+
+
+def _flipped_options(game: str) -> dict:
+    """Every supported yes/no option of the game switched from its default, as far as the
+    game accepts them together (announcements, Ramsch, Kontra and the like come into play)."""
+    flips = {s.name: not s.default for s in games.rules_of(game).OPTIONS
+             if s.kind == "bool" and s.status == "supported"}
+    try:
+        games.get(game, flips)
+        return flips
+    except OptionError:
+        ok = {}
+        for name, value in flips.items():
+            try:
+                games.get(game, {**ok, name: value})
+                ok[name] = value
+            except OptionError:
+                pass
+        return ok
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_full_match_with_options_switched(client, game):
+    options = _flipped_options(game)
+    _play_match_all_humans(client, game, options, 2, 2000 + len(game))
+
+
+def test_exchange_in_a_game_without_exchanges_is_invalid(client):
+    if "schafkopf" not in GAMES:
+        pytest.skip("needs schafkopf")
+    t = client.create_table("schafkopf", {}, 1, seed=3)
+    v = client.deal(t.table_id, t.tokens[0])
+    with pytest.raises(InvalidRequestError) as e:
+        client.exchange(t.table_id, t.tokens[v["to_act"]], "bury", ["QC", "JC"])
+    assert e.value.field == "call"
+
+
+def _play_match_all_humans(client, game: str, options: dict, deals: int, seed: int) -> None:
+    g = games.get(game, options)
     n = g.seats
-    deals = n
-    seed = 1000 + len(game)
-    table = client.create_table(game, {}, deals, ["human"] * n, seed=seed)
+    table = client.create_table(game, options, deals, ["human"] * n, seed=seed)
     assert sorted(table.tokens) == list(range(n)) and table.spectator_id
     assert not card_strings(table.view)
     rng = random.Random(seed)
@@ -103,7 +140,8 @@ def test_full_match_all_humans(client, game):
     totals = [0] * n
     for k in range(deals):
         view = client.deal(table.table_id, table.tokens[0])
-        mirror = Mirror(g.deal(seed + k, k % n), n)
+        deal_game = games.get(game, view["options"])     # the match layer may carry state in
+        mirror = Mirror(deal_game.deal(seed + k, k % n), n)
         mirror.check(view, 0)
         assert view["dealer"] == k % n and view["deal_number"] == k + 1
         allowed_at[view["version"]] = {s: mirror.allowed(s) for s in [*range(n), None]}
@@ -129,7 +167,7 @@ def test_full_match_all_humans(client, game):
             allowed_at[resp["version"]] = {s: mirror.allowed(s) for s in [*range(n), None]}
         score = client.score(table.table_id, table.tokens[0])
         mirror.check(score, 0)
-        record = {"game": game, "options": g.options.as_dict(), "dealer": k % n,
+        record = {"game": game, "options": deal_game.options.as_dict(), "dealer": k % n,
                   "hands": mirror.state.hands, "blind": mirror.state.blind, "actions": sent}
         if not g.rules.BLIND_SIZE:
             del record["blind"]
