@@ -22,32 +22,32 @@ log = logging.getLogger("stich.service")
 WATCH_POLL_SECONDS = 0.5
 
 
+def _fail(context, method, err: Exception):
+    """Abort the call with the error's rich status (handlers never abort by themselves)."""
+    if errors.classify(err)[0] == grpc.StatusCode.INTERNAL:
+        log.error("internal error in %s", method.__name__, exc_info=err)
+    context.abort_with_status(errors.to_status(err))
+
+
 def _unary(method):
-    """Run a unary handler; any error becomes its rich status (table unchanged)."""
+    """Run a unary handler; any error becomes its rich status (the table is unchanged)."""
     @functools.wraps(method)
     def wrapper(self, request, context):
         try:
             return method(self, request, context)
         except Exception as err:  # noqa: BLE001 - every error is mapped, unknown ones to INTERNAL
-            if isinstance(err, grpc.RpcError) or type(err).__name__ == "_AbortError":
-                raise
-            if errors.classify(err)[0] == grpc.StatusCode.INTERNAL:
-                log.exception("internal error in %s", method.__name__)
-            context.abort_with_status(errors.to_status(err))
+            _fail(context, method, err)
     return wrapper
 
 
 def _streaming(method):
+    """The same for a handler that yields its responses."""
     @functools.wraps(method)
     def wrapper(self, request, context):
         try:
             yield from method(self, request, context)
         except Exception as err:  # noqa: BLE001
-            if isinstance(err, grpc.RpcError) or type(err).__name__ == "_AbortError":
-                raise
-            if errors.classify(err)[0] == grpc.StatusCode.INTERNAL:
-                log.exception("internal error in %s", method.__name__)
-            context.abort_with_status(errors.to_status(err))
+            _fail(context, method, err)
     return wrapper
 
 
