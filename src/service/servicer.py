@@ -12,8 +12,8 @@ import grpc
 from engine_core import games
 
 from . import convert, errors
-from .gen.stich.v1 import (games_pb2, results_pb2, stich_service_pb2 as pb,
-                           stich_service_pb2_grpc as pb_grpc, tables_pb2)
+from .gen.stich.v1 import (results_pb2, stich_service_pb2 as pb, stich_service_pb2_grpc as pb_grpc,
+                           tables_pb2)
 from .evaluate import answer as evaluate_answer
 from .simulate import MAX_DEALS, simulate
 from .tables import TableManager
@@ -207,5 +207,3 @@ class StichServicer(pb_grpc.StichServiceServicer):
                          cancelled=lambda: not context.is_active())
         return pb.SimulateResponse(**stats)
 
-
-__all__ = ["StichServicer", "games_pb2"]
