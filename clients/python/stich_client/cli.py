@@ -101,7 +101,15 @@ def play(client: StichClient, game: str, options: dict, deals: int, seed: int | 
             break
         if view["status"] == "waiting_for_deal":
             view = client.deal(table.table_id, token)
-        while view["status"] == "in_deal":
+        shown = 0
+        while True:
+            # what the others did since our last action (bots act inside our calls)
+            news = [f"{a['seat']}:{describe(a)}" for a in view["actions"][shown:] if a["seat"] != seat]
+            if news:
+                print(f"   others: {', '.join(news)}", file=out)
+            shown = len(view["actions"])
+            if view["status"] != "in_deal":
+                break
             show_view(view, out)
             action = choose(view, read, out)
             try:
