@@ -17,22 +17,28 @@ from service.server import Server
 from stich_client import StichClient
 
 
-def play_latency(client: StichClient, game: str, plays: int) -> list[float]:
-    """Seconds per Play call (a human seat against bots: each call also runs the bots)."""
+def play_latency(client: StichClient, game: str, plays: int, bots: bool) -> list[float]:
+    """Seconds per Play call: one human against bots (each call also runs the bots' moves),
+    or every seat human (the call is one card and one commit)."""
     n = games.get(game).seats
     lat: list[float] = []
     rng = random.Random(1)
     seed = 0
     while len(lat) < plays:
-        t = client.create_table(game, {}, 1, ["human"] + ["bot"] * (n - 1), seed=seed)
+        t = client.create_table(game, {}, 1, ["human"] + ["bot" if bots else "human"] * (n - 1), seed=seed)
         seed += 1
         v = client.deal(t.table_id, t.tokens[0])
         while v["status"] == "in_deal" and len(lat) < plays:
+            token = t.tokens[v["to_act"]]
+            if not bots:
+                v = client.view(t.table_id, token)
             action = rng.choice(v["legal"])
             t0 = time.perf_counter()
-            v = client.act(t.table_id, t.tokens[0], action)
+            v = client.act(t.table_id, token, action)
             if action["type"] == "play":
                 lat.append(time.perf_counter() - t0)
+            if not bots and v["status"] == "in_deal":
+                v = client.view(t.table_id, t.spectator_id)
     return lat
 
 
@@ -65,11 +71,13 @@ def main() -> int:
         args.server = server.address
     try:
         with StichClient(args.server, timeout=30) as client:
-            lat = sorted(play_latency(client, args.game, args.plays))
-            p50 = statistics.median(lat) * 1e3
-            p99 = lat[int(len(lat) * 0.99) - 1] * 1e3
-            print(f"Play round trip ({args.game}, {len(lat)} calls, SQLite commit each): "
-                  f"p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+            for bots in (False, True):
+                lat = sorted(play_latency(client, args.game, args.plays, bots))
+                p50 = statistics.median(lat) * 1e3
+                p99 = lat[int(len(lat) * 0.99) - 1] * 1e3
+                who = "one human + bots" if bots else "all seats human"
+                print(f"Play round trip ({args.game}, {who}, {len(lat)} calls, SQLite commit each): "
+                      f"p50 {p50:.2f} ms, p99 {p99:.2f} ms")
             rate = evaluate_rate(client, args.game, args.records)
             print(f"EvaluateRecords ({args.game}, {args.records} finished records, one stream): "
                   f"{rate:,.0f} records/s")
