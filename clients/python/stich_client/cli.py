@@ -13,6 +13,8 @@ import os
 import sys
 import time
 
+import grpc
+
 from engine_core.errors import IllegalActionError, StichError
 
 from .client import DEFAULT_TARGET, StichClient
@@ -185,8 +187,15 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(client.list_games(), indent=2))
             return 0
     except (StichError, json.JSONDecodeError) as err:
-        print(f"stich: {err}", file=sys.stderr)
+        if getattr(err, "code", None) == grpc.StatusCode.UNAVAILABLE:
+            print(f"stich: cannot reach a stich server at {args.server} (start one with "
+                  f"`make serve` or `python -m service`): {err}", file=sys.stderr)
+        else:
+            print(f"stich: {err}", file=sys.stderr)
         return 1
+    except BrokenPipeError:                 # e.g. `stich games | head`
+        sys.stdout = open(os.devnull, "w")
+        return 0
     except (EOFError, KeyboardInterrupt):
         print("\nstich: bye", file=sys.stderr)
         return 130
