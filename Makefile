@@ -21,7 +21,13 @@ dev: $(STAMP)
 build: $(STAMP)
 	$(PIP) install --quiet --no-build-isolation -e ".[dev]"
 
+# The main job: the gRPC server on 127.0.0.1:50051 (STICH_ADDRESS / STICH_DATA_DIR, or
+# ARGS="--address ... --data-dir ..."), with an embedded SQLite store under ./data.
 run: $(STAMP)
+	$(PY) -m service $(ARGS)
+
+# Seeded random Schafkopf deals printed with contract, tricks and itemised scoring.
+demo: $(STAMP)
 	$(PY) -m engine_core demo --game schafkopf --deals 4 --seed 1
 
 test: $(STAMP)
@@ -41,9 +47,7 @@ gen: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/buf lint
 
-# The gRPC server on 127.0.0.1:50051 (STICH_ADDRESS / STICH_DATA_DIR or --address / --data-dir).
-serve: $(STAMP)
-	$(PY) -m service
+serve: run
 
 clean:
 	rm -rf build $(VENV) src/*.egg-info src/engine_core/*.c src/engine_core/*.so src/service/gen

@@ -569,20 +569,23 @@ def test_watchers_are_bounded(tmp_path):
 
 @pytest.mark.skipif("sheepshead" not in GAMES, reason="needs sheepshead")
 def test_match_layer_carries_the_sheepshead_doubler_stake(client):
-    """A doubler (everyone passes) doubles the next deal's stake: the table sets the next
-    deal's `multiplier` option from the result's `contract.next_multiplier`."""
+    """A doubler (everyone passes) is redealt by the same dealer, does not count toward the
+    match, and doubles the next deal's stake (`multiplier` from `contract.next_multiplier`)."""
     t = client.create_table("sheepshead", {"no_pick": "doubler"}, 3, seed=3)
-    stakes = []
-    while True:
+    stakes, dealers = [], []
+    while len(stakes) < 3 or client.view(t.table_id, t.spectator_id)["status"] != "waiting_for_deal":
         v = client.view(t.table_id, t.spectator_id)
-        if v["status"] == "match_over":
-            break
+        assert v["status"] != "match_over"
         if v["status"] == "waiting_for_deal":
-            stakes.append(client.deal(t.table_id, t.tokens[0])["options"]["multiplier"])
+            dealt = client.deal(t.table_id, t.tokens[0])
+            stakes.append(dealt["options"]["multiplier"])
+            dealers.append(dealt["dealer"])
             continue
         seat = v["to_act"]
         legal = client.view(t.table_id, t.tokens[seat])["legal"]
         passes = [a for a in legal if a["type"] == "bid" and a["call"] == "pass"]
         client.act(t.table_id, t.tokens[seat], passes[0] if passes else legal[0])
-    assert stakes == [1, 2, 4]
-    assert client.score(t.table_id, t.tokens[0], 3)["result"]["contract"]["next_multiplier"] == 8
+    assert stakes == [1, 2, 4] and dealers == [0, 0, 0]
+    score = client.score(t.table_id, t.tokens[0], 3)
+    assert score["result"]["contract"]["next_multiplier"] == 8
+    assert not score["match_over"]

@@ -14,6 +14,20 @@ from .state import State
 _M64 = (1 << 64) - 1
 
 
+def after_deal(rules, result: dict, dealer: int) -> dict:
+    """What follows a finished deal: {"dealer": next dealer, "counts": whether it counts toward
+    `deals_per_match`, plus options the next deal carries (e.g. Sheepshead `multiplier`)}."""
+    step = getattr(rules, "next_deal", None)
+    if step is not None:
+        return step(result, dealer)
+    return {"dealer": (dealer + 1) % rules.SEATS, "counts": True}
+
+
+def deal_seed(seed: int, k: int) -> int:
+    """The seed of the k-th deal (0-based) of a match started with `seed`."""
+    return (seed + k) & _M64
+
+
 class Match:
     """Deals of one game in turn; `deals_per_match` counted deals (void and thrown-in-and-
     redealt deals do not count where the rules say so)."""
@@ -46,7 +60,7 @@ class Match:
             raise ValueError(f"the match is over after {self.deals_per_match} deals")
         if self.current is not None and not self.current.is_over():
             raise ValueError("the current deal is not finished")
-        self.current = self.game.deal((self.seed + self.dealt) & _M64, self.dealer)
+        self.current = self.game.deal(deal_seed(self.seed, self.dealt), self.dealer)
         self.dealt += 1
         return self.current
 
@@ -58,9 +72,7 @@ class Match:
         result = state.result()
         self.results.append(result)
         self.totals = [t + s for t, s in zip(self.totals, result["scores"])]
-        step = getattr(state.game.rules, "next_deal", None)
-        info = step(result, self.dealer) if step else {"dealer": (self.dealer + 1) % state.game.seats,
-                                                        "counts": True}
+        info = after_deal(state.game.rules, result, self.dealer)
         self.dealer = info["dealer"]
         if info["counts"]:
             self.counted += 1

@@ -25,6 +25,7 @@ from typing import Any
 from engine_core import games
 from engine_core.cards import SUITS
 from engine_core.errors import StichError
+from engine_core.match import after_deal, deal_seed
 
 from . import errors
 from .store import Store
@@ -108,12 +109,32 @@ class Table:
         deal = self.current
         if deal is not None and not deal.state.is_over():
             return IN_DEAL
-        if len(self.deals) >= self.deals_per_match:
+        if self.counted_deals() >= self.deals_per_match:
             return MATCH_OVER
         return WAITING
 
     def finished_deals(self) -> int:
         return sum(1 for d in self.deals if d.state.is_over())
+
+    def counted_deals(self) -> int:
+        """Finished deals that count toward the match (a void Armut or a Sheepshead doubler
+        is redealt and does not count)."""
+        return self._progress()[0]
+
+    def _progress(self) -> tuple[int, int, dict]:
+        """(counted deals, next dealer, options carried into the next deal), from the
+        finished deals by each game's rule for what follows a deal (engine_core.match)."""
+        rules = games.rules_of(self.game)
+        counted, dealer, carried = 0, 0, {}
+        for d in self.deals:
+            result = d.state.result()
+            if result is None:
+                break
+            info = after_deal(rules, result, d.state.dealer)
+            counted += 1 if info["counts"] else 0
+            dealer = info["dealer"]
+            carried = {k: v for k, v in info.items() if k not in ("dealer", "counts")}
+        return counted, dealer, carried
 
     # ---- who is asking --------------------------------------------------------------------
     def viewer(self, token: str) -> int | None:
@@ -139,17 +160,14 @@ class Table:
 
     # ---- the next deal ----------------------------------------------------------------------
     def next_deal_start(self) -> dict:
-        """The start of the next deal: seed, dealer (one seat left each deal), options (with a
-        game's carried deal state, e.g. a Sheepshead doubler's `next_multiplier`)."""
+        """The start of the next deal: seed, dealer and options as the game's rules say what
+        follows a deal (the deal passes left; a redealt void deal keeps its dealer and a
+        Sheepshead doubler carries its stake), via engine_core.match."""
         k = len(self.deals)
-        options = dict(self.options)
-        if self.deals:
-            contract = (self.deals[-1].state.result() or {}).get("contract") or {}
-            if "next_multiplier" in contract and "multiplier" in options:
-                options["multiplier"] = contract["next_multiplier"]
-        seed = (self.seed + k) % 2**64
-        game = games.get(self.game, options)
-        state = game.deal(seed, k % len(self.seats))
+        _, dealer, carried = self._progress()
+        seed = deal_seed(self.seed, k)
+        game = games.get(self.game, {**self.options, **carried})
+        state = game.deal(seed, dealer)
         return {"seed": seed, "options": game.options.as_dict(), "dealer": state.dealer,
                 "hands": state.hands, "blind": state.blind}
 
@@ -172,7 +190,7 @@ class Table:
             return WAITING
         if result is None:
             return IN_DEAL
-        return MATCH_OVER if deal.number >= self.deals_per_match else WAITING
+        return MATCH_OVER if self.counted_deals() >= self.deals_per_match else WAITING
 
     def event_for(self, event: Event, seat: int | None) -> dict:
         """An event as `seat` (None: spectator) may see it."""
