@@ -7,7 +7,7 @@ from engine_core.errors import IllegalActionError
 from conftest import conformance_params
 
 # The games this build implements; each one's conformance files must all pass.
-IMPLEMENTED = ["schafkopf"]
+IMPLEMENTED = ["schafkopf", "doppelkopf", "sheepshead", "klaverjas"]
 
 
 def common(result: dict) -> dict:

@@ -270,3 +270,26 @@ def test_tariff_options_scale_the_value():
         for c in plays:
             state.apply(play(state.to_act(), c))
         assert state.result()["scores"] == [expected, -expected, expected, -expected]
+
+
+# ---- hidden information ---------------------------------------------------------------------
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), stop=st.integers(0, 44))
+def test_views_show_only_own_hand_and_played_cards(seed, stop):
+    import json
+    import random
+    import re
+    state = games.get("schafkopf", {"kontra": True}).deal(seed, seed % 4)
+    rng = random.Random(seed)
+    for _ in range(stop):
+        if state.is_over():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    played = {a["card"] for a in state.actions if a["type"] == "play"}
+    for seat in range(4):
+        view = state.view(seat)
+        shown = set(re.findall(r'"([ATKQJ987][CSHD])"', json.dumps(view)))
+        assert shown <= set(state.hands[seat]) | played

@@ -12,6 +12,7 @@ from typing import Iterable, Iterator
 
 SUITS = "CSHD"
 RANKS = "ATKQJ987"
+HIDDEN = "??"   # how a view shows a face-down card to a seat that may not see it
 SUIT_NAMES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
 
 

@@ -88,8 +88,10 @@ def cmd_demo(args) -> int:
             state.apply(rng.choice(state.legal_actions()))
         result = state.result()
         print(f"deal {k + 1} (seed {seed}, dealer {dealer})")
-        for s, hand in enumerate(state.hands):
-            print(f"  seat {s}: {' '.join(hand)}")
+        deck = game.deck
+        for s, hand in enumerate(state.hands):      # sorted trumps-first for the contract played
+            ordered = [deck.code(i) for i in state.core.sort_cards(deck.mask_of(hand))]
+            print(f"  seat {s}: {' '.join(ordered)}")
         bids = [a for a in state.actions if a["type"] != "play"]
         print("  calls:   " + ", ".join(f"{a['seat']}:{a['call']}{' ' + a['suit'] if 'suit' in a else ''}"
                                        for a in bids))

@@ -46,7 +46,8 @@ def get(name: str, options: Mapping[str, Any] | Options | None = None) -> "Game"
         if options is not None and not isinstance(options, Mapping):
             raise OptionError("options", f"must be an object, got {type(options).__name__}")
         options = resolve(name, rules.OPTIONS, options)
-        rules.validate_options(options)
+        # a game may resolve options that depend on each other (it returns the new Options)
+        options = rules.validate_options(options) or options
     return Game(rules, options)
 
 
@@ -88,7 +89,10 @@ class Game:
             raise InvalidRecordError("seed", f"must be an integer 0..2^64-1, got {seed!r}")
         self._check_dealer(dealer)
         order = _core.shuffle(seed, self.deck.size)
-        hands, blind = self.rules.deal_hands(order, dealer)
+        if getattr(self.rules, "DEAL_USES_OPTIONS", False):   # e.g. Klaverjas deal_packets
+            hands, blind = self.rules.deal_hands(order, dealer, self.options)
+        else:
+            hands, blind = self.rules.deal_hands(order, dealer)
         code = self.deck.code
         return self.new_deal([[code(i) for i in h] for h in hands], dealer, [code(i) for i in blind])
 
@@ -113,19 +117,21 @@ class Game:
             raise InvalidRecordError("hands", f"must be a list of {rules.SEATS} hands")
         seen: dict[str, int] = {}
         masks = []
+        used = 0   # copies already dealt: with two copies of a card, each hand gets its own bit
         for s, hand in enumerate(hands):
             if not isinstance(hand, list) or len(hand) != rules.HAND_SIZE:
                 raise InvalidRecordError(f"hands[{s}]", f"must be a list of {rules.HAND_SIZE} cards")
             for j, card in enumerate(hand):
                 self._count(seen, card, f"hands[{s}][{j}]")
-            masks.append(deck.mask_of(hand))
+            masks.append(deck.mask_of(hand, within=deck.full_mask & ~used))
+            used |= masks[-1]
         blind = [] if blind is None else blind
         if not isinstance(blind, list) or len(blind) != rules.BLIND_SIZE:
             want = f"a list of {rules.BLIND_SIZE} cards" if rules.BLIND_SIZE else "absent or []"
             raise InvalidRecordError("blind", f"must be {want}")
         for j, card in enumerate(blind):
             self._count(seen, card, f"blind[{j}]")
-        return masks, deck.mask_of(blind)
+        return masks, deck.mask_of(blind, within=deck.full_mask & ~used)
 
     def _count(self, seen: dict, card: Any, field: str) -> None:
         try:

@@ -15,7 +15,7 @@ from .errors import OptionError
 @dataclass(frozen=True)
 class OptionSpec:
     name: str
-    kind: str                      # "bool" | "int" | "choice"
+    kind: str                      # "bool" | "int" | "choice" | "int_list"
     default: Any
     description: str
     allowed: tuple = ()            # for "choice" (and restricted "int")
@@ -37,6 +37,14 @@ class OptionSpec:
         elif self.kind == "choice":
             if value not in self.allowed or isinstance(value, bool):
                 raise OptionError(where, f"must be one of {list(self.allowed)}, got {value!r}")
+        elif self.kind == "int_list":
+            # stored as a tuple so that Options stays hashable; as_dict gives a list back
+            if not isinstance(value, (list, tuple)) or not value or any(
+                    isinstance(v, bool) or not isinstance(v, int) for v in value):
+                raise OptionError(where, f"must be a non-empty list of integers, got {value!r}")
+            if self.minimum is not None and min(value) < self.minimum:
+                raise OptionError(where, f"every entry must be at least {self.minimum}, got {list(value)}")
+            value = tuple(value)
         if self.status == "listed_only" and value != self.default:
             raise OptionError(where, f"is listed by the rules but not part of this ruleset; "
                                      f"only {self.default!r} is allowed")
@@ -67,20 +75,22 @@ class Options:
         raise AttributeError(name)
 
     def as_dict(self) -> dict:
-        return dict(self.values)
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in self.values}
 
     def __str__(self) -> str:
         """Canonical form for logs and test ids, e.g. `schafkopf(ramsch=true)`: only
-        values that differ from the defaults."""
+        values that differ from the defaults (as the game resolves them)."""
         from . import games
-        specs = {s.name: s for s in games.rules_of(self.game).OPTIONS}
-        diff = [f"{k}={_text(v)}" for k, v in self.values if specs[k].default != v]
+        defaults = dict(games.get(self.game).options.values)
+        diff = [f"{k}={_text(v)}" for k, v in self.values if defaults[k] != v]
         return f"{self.game}({','.join(diff)})"
 
 
 def _text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "-".join(map(str, value))
     return str(value)
 
 

@@ -44,6 +44,8 @@ def validate(record: Any) -> None:
         raise InvalidRecordError("game", "must be a string")
     if "options" in record and not isinstance(record["options"], dict):
         raise InvalidRecordError("options", "must be an object")
+    if "blind" in record and not isinstance(record["blind"], list):
+        raise InvalidRecordError("blind", "must be a list of cards ([] in games without a blind)")
     if not isinstance(record["actions"], list):
         raise InvalidRecordError("actions", "must be a list")
 

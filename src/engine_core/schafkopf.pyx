@@ -1052,8 +1052,8 @@ def evaluate_fast(record):
     dealer = small_int(PyDict_GetItemWithError(record, "dealer"))
     if not 0 <= dealer < 4:
         return None
-    blind = record.get("blind")
-    if blind is not None and not (type(blind) is list and len(<list>blind) == 0):
+    blind = record.get("blind", _ABSENT)
+    if blind is not _ABSENT and not (type(blind) is list and len(<list>blind) == 0):
         return None
     hands = record.get("hands")
     if type(hands) is not list or len(<list>hands) != 4:
@@ -1298,7 +1298,7 @@ cdef bint scan_record(Scan* s, Parsed* out) noexcept nogil:
             if not scan_hands(s, out):
                 return False
         elif key == KEY_BLIND:
-            if not scan_literal(s, "null", 4) and not (take(s, 91) and take(s, 93)):
+            if not (take(s, 91) and take(s, 93)):         # [] (records.validate: a list)
                 return False
         else:
             if not take(s, 91):

@@ -160,8 +160,12 @@ class State:
             raise IllegalActionError(f"seat {seat} is not to act: seat {to_act} is")
         legal = core.legal_codes()
         kinds_now = sorted({_kind(c, self.game.rules) for c in legal})
-        if kind not in kinds_now:
-            self._refuse(f"a {kind} action is not allowed in the {core.phase()} phase; "
+        # A core may name the kinds its phase knows (e.g. Doppelkopf announcements in play even
+        # when none is legal now), so that its own explain() gives the precise reason.
+        phase_kinds = core.phase_kinds() if hasattr(core, "phase_kinds") else kinds_now
+        if kind not in kinds_now and kind not in phase_kinds:
+            article = "an" if kind[0] in "aeiou" else "a"
+            self._refuse(f"{article} {kind} action is not allowed in the {core.phase()} phase; "
                          f"seat {seat} must {' or '.join(kinds_now)}", legal)
         code = self._encode_fields(kind, action, seat, legal)
         if code in legal:

@@ -1,0 +1,62 @@
+"""RPC benchmarks over loopback (an in-process server on a free port, SQLite in a temp dir):
+one Play round trip against bots, and EvaluateRecords throughput. Run by `make bench`; under
+`make test` (--benchmark-disable) each runs once as a smoke test."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine_core import games
+from service.server import Server
+from stich_client import StichClient
+
+GAME = "schafkopf"
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    srv = Server("127.0.0.1:0", str(tmp_path_factory.mktemp("bench-data"))).start()
+    with StichClient(srv.address, timeout=30) as c:
+        yield c
+    srv.stop(1)
+
+
+def bench_play_round_trip(benchmark, client):
+    """One Play call (the human's card, then the bots' cards, one SQLite commit)."""
+    n = games.get(GAME).seats
+    rng = random.Random(1)
+    state = {"table": None, "view": None, "seed": 0}
+
+    def next_play():
+        while True:
+            v = state["view"]
+            if v is None or v["status"] != "in_deal":
+                t = client.create_table(GAME, {}, 1, ["human"] + ["bot"] * (n - 1), seed=state["seed"])
+                state["seed"] += 1
+                state["table"] = t
+                v = state["view"] = client.deal(t.table_id, t.tokens[0])
+                continue
+            plays = [a for a in v["legal"] if a["type"] == "play"]
+            if plays:
+                return state["table"], rng.choice(plays)
+            state["view"] = client.act(state["table"].table_id, state["table"].tokens[0], rng.choice(v["legal"]))
+
+    def play(table, action):
+        state["view"] = client.play(table.table_id, table.tokens[0], action["card"])
+
+    benchmark.pedantic(lambda args: play(*args), setup=lambda: ((next_play(),), {}), rounds=200)
+
+
+def bench_evaluate_records_1000(benchmark, client):
+    g = games.get(GAME)
+    rng = random.Random(2)
+    lines = []
+    for k in range(1000):
+        s = g.deal(k, k % g.seats)
+        while not s.is_over():
+            s.apply(rng.choice(s.legal_actions()))
+        lines.append(json.dumps(s.record()))
+    answers = benchmark(lambda: sum(1 for _ in client.evaluate(lines, timeout=120)))
+    assert answers == 1000

@@ -1,0 +1,258 @@
+"""A typed wrapper of the stich.v1 StichService.
+
+Every call has a deadline (`timeout`, 10 s by default); a failed call raises the engine's
+exception types (see errors.py). Views, events and results come back as the plain dicts the
+engine uses (records.md shapes)."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Iterable, Iterator, TypedDict
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from service import convert
+from service.gen.stich.v1 import stich_service_pb2 as pb, stich_service_pb2_grpc as pb_grpc, tables_pb2
+
+from .errors import from_rpc_error
+
+DEFAULT_TARGET = "127.0.0.1:50051"
+MAX_MESSAGE = 64 * 1024 * 1024           # batched answers with legal actions can be large
+CHANNEL_OPTIONS = [("grpc.max_receive_message_length", MAX_MESSAGE),
+                   ("grpc.max_send_message_length", MAX_MESSAGE)]
+_SEAT_KINDS = {"human": tables_pb2.SEAT_KIND_HUMAN, "bot": tables_pb2.SEAT_KIND_BOT}
+
+
+class Action(TypedDict, total=False):
+    """A records.md action: seat, type and the fields of its type."""
+    seat: int
+    type: str
+    call: str
+    suit: str
+    card: str
+    cards: list[str]
+
+
+class View(TypedDict):
+    """What one seat (seat None: a spectator) may see of a table (TableView)."""
+    table_id: str
+    version: int
+    game: str
+    seat: int | None
+    seats: list[str]                 # "human" | "bot"
+    status: str                      # "waiting_for_deal" | "in_deal" | "match_over"
+    deal_number: int
+    deals_per_match: int
+    dealer: int | None
+    phase: str
+    to_act: int | None
+    hand: list[str]                  # trumps first
+    legal: list[Action]              # only in the acting seat's own view
+    actions: list[Action]
+    trick: dict | None               # {"leader", "cards"}
+    tricks: list[list]               # [leader, cards, winner]
+    contract: dict | None
+    public: dict
+    result: dict | None              # records.md Result once the deal is over
+    match_scores: list[int]
+    options: dict
+
+
+class Event(TypedDict):
+    """One versioned table event as the viewer may see it."""
+    version: int
+    kind: str                        # "table_created" | "deal_started" | "action"
+    deal_number: int
+    dealer: int | None
+    action: Action | None
+    phase: str
+    to_act: int | None
+    result: dict | None
+    match_scores: list[int]
+    status: str
+
+
+class Score(TypedDict):
+    deal_number: int
+    result: dict
+    match_scores: list[int]
+    deals_finished: int
+    deals_per_match: int
+    match_over: bool
+
+
+@dataclass
+class TableHandle:
+    """What CreateTable returns: the table id, each human seat's token, the spectator id."""
+
+    table_id: str
+    tokens: dict[int, str]
+    spectator_id: str
+    view: View
+
+
+class StichClient:
+    def __init__(self, target: str = DEFAULT_TARGET, timeout: float = 10.0,
+                 channel: grpc.Channel | None = None):
+        self.target = target
+        self.timeout = timeout
+        self.channel = channel or grpc.insecure_channel(target, options=CHANNEL_OPTIONS)
+        self.stub = pb_grpc.StichServiceStub(self.channel)
+        self._health = health_pb2_grpc.HealthStub(self.channel)
+
+    def close(self) -> None:
+        self.channel.close()
+
+    def __enter__(self) -> "StichClient":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _call(self, method, request, timeout: float | None = None):
+        try:
+            return method(request, timeout=self.timeout if timeout is None else timeout)
+        except grpc.RpcError as err:
+            raise from_rpc_error(err) from None
+
+    # ---- games and tables ---------------------------------------------------------------------
+    def list_games(self) -> list[dict]:
+        out = []
+        for g in self._call(self.stub.ListGames, pb.ListGamesRequest()).games:
+            options = []
+            for o in g.options:
+                opt = {"name": o.name, "type": o.type, "default": convert.from_value(o.default_value),
+                       "description": o.description, "status": o.status}
+                if o.allowed:
+                    opt["allowed"] = [convert.from_value(v) for v in o.allowed]
+                if o.HasField("minimum"):
+                    opt["minimum"] = o.minimum
+                options.append(opt)
+            out.append({"name": g.name, "seats": g.seats, "hand_size": g.hand_size,
+                        "blind_size": g.blind_size, "options": options})
+        return out
+
+    def create_table(self, game: str, options: dict | None = None, deals_per_match: int = 0,
+                     seats: Iterable[str] | None = None, seed: int | None = None,
+                     daily_date: str | None = None) -> TableHandle:
+        """`seats`: "human" or "bot" per seat (default every seat human)."""
+        request = pb.CreateTableRequest(game=game, deals_per_match=deals_per_match,
+                                        seats=[_SEAT_KINDS[s] for s in seats or ()])
+        if options:
+            request.options.update(options)
+        if seed is not None:
+            request.seed = seed
+        if daily_date is not None:
+            request.daily_date = daily_date
+        r = self._call(self.stub.CreateTable, request)
+        return TableHandle(r.table_id, {t.seat: t.token for t in r.seat_tokens}, r.spectator_id,
+                           convert.view_dict(r.view))
+
+    def deal(self, table_id: str, token: str = "", expected_version: int | None = None) -> View:
+        request = pb.DealRequest(table_id=table_id, token=token)
+        if expected_version is not None:
+            request.expected_version = expected_version
+        return convert.view_dict(self._call(self.stub.Deal, request).view)
+
+    def view(self, table_id: str, token: str) -> View:
+        r = self._call(self.stub.GetView, pb.GetViewRequest(table_id=table_id, token=token))
+        return convert.view_dict(r.view)
+
+    # ---- actions --------------------------------------------------------------------------------
+    def bid(self, table_id: str, token: str, call: str, suit: str = "",
+            expected_version: int | None = None) -> View:
+        return self._act(self.stub.Bid, pb.BidRequest(table_id=table_id, token=token, call=call, suit=suit),
+                         expected_version)
+
+    def exchange(self, table_id: str, token: str, call: str, cards: list[str],
+                 expected_version: int | None = None) -> View:
+        return self._act(self.stub.Exchange,
+                         pb.ExchangeRequest(table_id=table_id, token=token, call=call, cards=cards),
+                         expected_version)
+
+    def announce(self, table_id: str, token: str, call: str, expected_version: int | None = None) -> View:
+        return self._act(self.stub.Announce, pb.AnnounceRequest(table_id=table_id, token=token, call=call),
+                         expected_version)
+
+    def play(self, table_id: str, token: str, card: str, expected_version: int | None = None) -> View:
+        return self._act(self.stub.Play, pb.PlayRequest(table_id=table_id, token=token, card=card),
+                         expected_version)
+
+    def act(self, table_id: str, token: str, action: dict, expected_version: int | None = None) -> View:
+        """Send a records.md action object through the RPC of its type (its seat comes from
+        the token)."""
+        kind = action.get("type")
+        if kind == "play":
+            return self.play(table_id, token, action.get("card", ""), expected_version)
+        if kind == "bid":
+            return self.bid(table_id, token, action.get("call", ""), action.get("suit", ""), expected_version)
+        if kind == "announce":
+            return self.announce(table_id, token, action.get("call", ""), expected_version)
+        if kind == "exchange":
+            return self.exchange(table_id, token, action.get("call", ""), list(action.get("cards", [])),
+                                 expected_version)
+        raise ValueError(f"unknown action type {kind!r}")
+
+    def _act(self, method, request, expected_version) -> View:
+        if expected_version is not None:
+            request.expected_version = expected_version
+        return convert.view_dict(self._call(method, request).view)
+
+    # ---- results and events ---------------------------------------------------------------------
+    def score(self, table_id: str, token: str, deal_number: int = 0) -> Score:
+        r = self._call(self.stub.Score, pb.ScoreRequest(table_id=table_id, token=token,
+                                                        deal_number=deal_number))
+        return {"deal_number": r.deal_number, "result": convert.result_dict(r.result),
+                "match_scores": list(r.match_scores), "deals_finished": r.deals_finished,
+                "deals_per_match": r.deals_per_match, "match_over": r.match_over}
+
+    def watch(self, table_id: str, token: str, from_version: int = 0,
+              timeout: float | None = None) -> Iterator[Event]:
+        """The table's events after `from_version` until the match ends (or `timeout`)."""
+        stream = self.stub.WatchTable(pb.WatchTableRequest(table_id=table_id, token=token,
+                                                           from_version=from_version), timeout=timeout)
+        try:
+            for r in stream:
+                yield convert.event_dict(r.event)
+        except grpc.RpcError as err:
+            raise from_rpc_error(err) from None
+        finally:
+            stream.cancel()
+
+    # ---- batch ----------------------------------------------------------------------------------
+    def evaluate(self, lines: Iterable[str | dict], with_legal: bool = False,
+                 timeout: float | None = None, chunk: int | None = None) -> Iterator[dict]:
+        """One answer per record (as `python -m engine_core evaluate` prints them), in order.
+        `lines` are JSON lines or record dicts, sent `chunk` to a message (default 64, 8 with
+        legal actions; lazily, so a long or endless input streams); the stream has no deadline
+        unless given."""
+        chunk = chunk or (8 if with_legal else 64)
+        def requests():
+            batch: list[str] = []
+            for line in lines:
+                batch.append(line if isinstance(line, str) else json.dumps(line, separators=(",", ":")))
+                if len(batch) >= chunk:
+                    yield pb.EvaluateRecordsRequest(lines=batch, with_legal=with_legal)
+                    batch = []
+            if batch:
+                yield pb.EvaluateRecordsRequest(lines=batch, with_legal=with_legal)
+        try:
+            for r in self.stub.EvaluateRecords(requests(), timeout=timeout):
+                for a in r.answers:
+                    yield json.loads(a.json)
+        except grpc.RpcError as err:
+            raise from_rpc_error(err) from None
+
+    def simulate(self, game: str, options: dict | None = None, deals: int = 1000, seed: int = 0,
+                 timeout: float | None = 120.0) -> dict:
+        request = pb.SimulateRequest(game=game, deals=deals, seed=seed)
+        if options:
+            request.options.update(options)
+        r = self._call(self.stub.Simulate, request, timeout)
+        return {"deals": r.deals, "contracts": dict(r.contracts), "mean_scores": list(r.mean_scores),
+                "seconds": r.seconds, "deals_per_second": r.deals_per_second, "engine": r.engine}
+
+    def health(self, service: str = "") -> str:
+        r = self._call(self._health.Check, health_pb2.HealthCheckRequest(service=service))
+        return health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)

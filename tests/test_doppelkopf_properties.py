@@ -1,0 +1,169 @@
+"""Property tests: every Doppelkopf deal, whatever the options, contract and play, keeps the
+invariants of the rules file (section 8, "Further points"): 240 card points, zero-sum scores
+with the payout shape, the whole deck played once, follow-suit in every trick, no extras in
+solo-scored games, a breakdown that explains the scores, a legal action whenever a seat is
+to act, illegal actions refused without change, and replay(record()) giving the same result."""
+import random
+from collections import Counter
+
+from hypothesis import given, settings, strategies as st
+
+from engine_core import games, records
+from engine_core.errors import IllegalActionError
+
+TRUMPS = {
+    "normal": "TH QC QS QH QD JC JS JH JD AD TD KD 9D",
+    "diamonds": "TH QC QS QH QD JC JS JH JD AD TD KD 9D",
+    "hearts": "TH QC QS QH QD JC JS JH JD AH KH 9H",
+    "spades": "TH QC QS QH QD JC JS JH JD AS TS KS 9S",
+    "clubs": "TH QC QS QH QD JC JS JH JD AC TC KC 9C",
+    "queens": "QC QS QH QD",
+    "jacks": "JC JS JH JD",
+    "aces": "",
+}
+EXTRAS = {"doppelkopf", "fox_caught", "karlchen", "karlchen_caught"}
+
+
+def cls(card, kind):
+    return "T" if card in TRUMPS[kind].split() else card[1]
+
+
+def choose(rng, legal, phase):
+    """A policy that reaches every contract: mostly healthy, takes Armut and Hochzeit when it
+    can, sometimes a solo; announces now and then; plays uniformly."""
+    calls = {a.get("call"): a for a in legal if a["type"] != "play"}
+    if phase == "reservation":
+        if "armut" in calls and rng.random() < 0.7:
+            return calls["armut"]
+        if "hochzeit" in calls and rng.random() < 0.6:
+            return calls["hochzeit"]
+        return calls["healthy"] if rng.random() < 0.8 else rng.choice(legal)
+    if phase == "armut_offer":
+        return calls["accept"] if rng.random() < 0.5 else calls["decline"]
+    if phase == "play":
+        announcements = [a for a in legal if a["type"] == "announce"]
+        if announcements and rng.random() < 0.2:
+            return announcements[0]
+        return rng.choice([a for a in legal if a["type"] == "play"])
+    return rng.choice(legal)
+
+
+def canon(action):
+    a = dict(action)
+    if "cards" in a:
+        a["cards"] = tuple(sorted(a["cards"]))
+    return tuple(sorted(a.items()))
+
+
+options = st.fixed_dictionaries({
+    "second_heart_ten_beats_first": st.booleans(),
+    "solo_player_leads": st.booleans(),
+    "charlie_only_when_winning": st.booleans(),
+})
+
+
+@settings(max_examples=240, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), dealer=st.integers(0, 3), policy=st.integers(0, 2**32),
+       opts=options)
+def test_random_deal_invariants(seed, dealer, policy, opts):
+    game = games.get("doppelkopf", opts)
+    deck = game.deck
+    state = game.deal(seed, dealer)
+    rng = random.Random(policy)
+    while not state.is_over():
+        seat = state.to_act()
+        assert seat is not None
+        legal = state.legal_actions()
+        assert legal, "a seat to act always has a legal action"
+        assert len({canon(a) for a in legal}) == len(legal), "no duplicate legal actions"
+        assert all(a["seat"] == seat for a in legal)
+        phase = state.phase()
+        if phase == "play":
+            # an illegal card (held but not allowed) is refused and changes nothing
+            allowed = {a["card"] for a in legal if a["type"] == "play"}
+            illegal = sorted(set(deck.codes(state.core.hand(seat))) - allowed)
+            if illegal:
+                before = (state.core.legal_codes(), len(state.actions))
+                try:
+                    state.apply({"seat": seat, "type": "play", "card": illegal[0]})
+                    raise AssertionError("illegal card accepted")
+                except IllegalActionError as err:
+                    assert "must follow" in err.reason and err.legal
+                assert (state.core.legal_codes(), len(state.actions)) == before
+        state.apply(choose(rng, legal, phase))
+    assert state.to_act() is None and state.legal_actions() == []
+    result = state.result()
+    assert records.replay(state.record()).result() == result
+    assert sum(result["scores"]) == 0
+    if result.get("redeal"):
+        assert result["scores"] == [0] * 4 and result["tricks"] == []
+        assert result["next_dealer"] == dealer and not result["counts_toward_match"]
+        return
+    assert result["next_dealer"] == (dealer + 1) % 4 and result["counts_toward_match"]
+    assert sum(result["card_points"]) == 240
+    assert result["team_card_points"]["re"] + result["team_card_points"]["kontra"] == 240
+    played = Counter(c for _, cards, _ in result["tricks"] for c in cards)
+    assert played == Counter(c for h in state.hands for c in h) and len(result["tricks"]) == 12
+    # follow-suit: what a seat held at each trick is what it plays from then on
+    kind = result["contract"]["trumps"]
+    held = [Counter() for _ in range(4)]
+    for leader, cards, _ in result["tricks"]:
+        for i, c in enumerate(cards):
+            held[(leader + i) % 4][c] += 1
+    for leader, cards, _ in result["tricks"]:
+        led = cls(cards[0], kind)
+        for i, c in enumerate(cards):
+            p = (leader + i) % 4
+            if cls(c, kind) != led:
+                assert not any(n and cls(x, kind) == led for x, n in held[p].items()), \
+                    f"seat {p} revoked with {c} on {cards[0]}"
+        for i, c in enumerate(cards):
+            held[(leader + i) % 4][c] -= 1
+    # payout shape and the breakdown explaining every point
+    re, kontra = result["teams"]
+    assert sorted(re + kontra) == [0, 1, 2, 3] and 1 <= len(re) <= 2
+    net = sum(b["value"] * (1 if b["team"] == 0 else -1) for b in result["breakdown"])
+    assert all(result["scores"][s] == net * len(kontra) // len(re) for s in re)
+    assert all(result["scores"][s] == -net for s in kontra)
+    names = {b["item"] for b in result["breakdown"]}
+    if result["contract"]["scored_as_solo"]:
+        assert len(re) == 1 and not EXTRAS & names and "against_the_old" not in names
+    else:
+        assert len(re) == 2
+    if result["winner"] is None:
+        assert names <= EXTRAS
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), dealer=st.integers(0, 3), policy=st.integers(0, 2**32))
+def test_views_never_show_hidden_information(seed, dealer, policy):
+    """A seat's view holds its own hand only; others' exchanged cards are redacted; the teams
+    it reports are true; a silent solo looks like a normal game to the others."""
+    state = games.get("doppelkopf").deal(seed, dealer)
+    deck = state.game.deck
+    rng = random.Random(policy)
+    claims = []
+    while True:
+        for viewer in range(4):
+            v = state.view(viewer)
+            assert Counter(v["hand"]) == Counter(deck.codes(state.core.hand(viewer)))
+            assert v["legal"] == (state.legal_actions() if state.to_act() == viewer else [])
+            c = v["contract"] or {}
+            for a in v["actions"]:
+                if a["type"] == "exchange" and set(a["cards"]) != {"??"} and not state.is_over():
+                    assert viewer in (c.get("declarer"), c.get("acceptor"))
+            claims.append((viewer, v["teams"], c.get("type")))
+        if state.is_over():
+            break
+        state.apply(choose(rng, state.legal_actions(), state.phase()))
+    result = state.result()
+    if result.get("redeal"):
+        return
+    re, kontra = result["teams"]
+    for viewer, teams, kind in claims:
+        assert set(teams["re"]) <= set(re) and set(teams["kontra"]) <= set(kontra)
+        if teams["complete"]:
+            assert (teams["re"], teams["kontra"]) == (re, kontra)
+        if result["contract"]["type"] == "silent_solo" and viewer != result["contract"]["declarer"]:
+            assert kind in (None, "normal", "silent_solo")
+            assert kind != "silent_solo" or (viewer, teams, kind) == claims[-4 + viewer]

@@ -1,0 +1,611 @@
+"""Klaverjas unit tests: every worked scenario of ../shared/rules/klaverjas.md (S1-S19), every
+trumping situation of rules 4.2 in both rulesets, every roem combination, nat, ties and pit,
+bidding, options and bad input. Property tests are in test_klaverjas_properties.py."""
+import pytest
+
+from engine_core import games, records
+from engine_core.errors import IllegalActionError, OptionError
+from engine_core.klaverjas import (card_value, deal_hands, legal_cards, position, trick_roem,
+                                   trick_winner)
+
+DEFAULTS = {"ruleset": "amsterdam", "trump_choice": "free", "tie_rule": "nat", "roem": True,
+            "nat_roem": "all", "pit_bonus": 100, "deal_packets": [3, 2, 3], "deals_per_match": 16}
+
+SUITED = [[r + s for r in "J9ATKQ87"] for s in "HCSD"]          # S10: one suit per seat
+
+
+def holder(hands, card):
+    return next(i for i, h in enumerate(hands) if card in h)
+
+
+def record(hands, plays, bids=(("trump", "H"),), dealer=3, **options):
+    """A record from hands, bids (from eldest on) and the cards in play order."""
+    actions, seat = [], (dealer + 1) % 4
+    for bid in bids:
+        a = {"seat": seat, "type": "bid", "call": bid[0]}
+        if bid[0] == "trump":
+            a["suit"] = bid[1]
+        actions.append(a)
+        seat = (seat + 1) % 4
+        if len(actions) == 4 and bid[0] == "pass":
+            seat = (dealer + 1) % 4
+    actions += [{"seat": holder(hands, c), "type": "play", "card": c} for c in plays]
+    return {"game": "klaverjas", "options": {**DEFAULTS, **options}, "dealer": dealer,
+            "hands": hands, "actions": actions}
+
+
+def result(hands, plays, **kw):
+    state = records.replay(record(hands, plays, **kw))
+    assert state.is_over()
+    return state.result()
+
+
+def items(res, name):
+    return [b for b in res["breakdown"] if b["item"] == name]
+
+
+# ---- S1, S2: card points and trick winners -----------------------------------------------
+def test_s1_card_points_per_contract():
+    for trump in "CSHD":
+        deck = [r + s for s in "CSHD" for r in "ATKQJ987"]
+        assert sum(card_value(c, trump) for c in deck) == 152
+        assert sum(card_value(r + trump, trump) for r in "ATKQJ987") == 62
+        assert card_value("J" + trump, trump) + card_value("9" + trump, trump) == 34
+    assert [card_value(r + "H", "H") for r in "J9ATKQ87"] == [20, 14, 11, 10, 4, 3, 0, 0]
+    assert [card_value(r + "C", "H") for r in "ATKQJ987"] == [11, 10, 4, 3, 2, 0, 0, 0]
+    assert card_value("JC", "H") + card_value("9C", "H") == 2
+
+
+def test_s2_trick_winners():
+    assert trick_winner(["AH", "9H", "TH", "JS"], "H", 0) == 1      # 9 outranks A in trumps
+    assert trick_winner(["KS", "TS", "AC", "QS"], "H", 2) == 3
+    assert trick_winner(["KS", "TS", "AC", "7H"], "H", 2) == 1      # the 7 of trumps wins
+    assert trick_winner(["9S", "AC", "AD", "TC"], "H", 1) == 1
+
+
+@pytest.mark.parametrize("trump", "CSHD")
+def test_trump_order_is_not_the_natural_order(trump):
+    order = [r + trump for r in "J9ATKQ87"]
+    for hi in range(8):
+        for lo in range(hi + 1, 8):
+            assert trick_winner([order[lo], order[hi]], trump, 0) == 1
+            assert trick_winner([order[hi], order[lo]], trump, 0) == 0
+    plain = next(s for s in "CSHD" if s != trump)
+    natural = [r + plain for r in "ATKQJ987"]
+    for hi in range(8):
+        for lo in range(hi + 1, 8):
+            assert trick_winner([natural[lo], natural[hi]], trump, 0) == 1
+    assert trick_winner(["A" + plain, "7" + trump], trump, 0) == 1
+
+
+# ---- S3, S4: roem of one trick ------------------------------------------------------------
+@pytest.mark.parametrize("cards,expected", [
+    ("KS QS JS 7D", [("roem_run3", 20)]),
+    ("TS 9S 8S 7S", [("roem_run4", 50)]),
+    ("TS JS 9S 7D", [("roem_run3", 20)]),                 # J-T-9: the ten sits between J and 9
+    ("KS QS TS 9S", []),                                   # K-Q and T-9
+    ("AS TS KS 7D", []),                                   # A-T-K is not consecutive
+    ("9H 8H 7H AC", [("roem_run3", 20)]),                  # trumps use the sequence order too
+    ("KC KS KH KD", [("roem_four_of_a_kind", 100)]),
+    ("TC TS TH TD", [("roem_four_of_a_kind", 100)]),
+    ("AC AS AH AD", [("roem_four_of_a_kind", 100)]),
+    ("QC QS QH QD", [("roem_four_of_a_kind", 100)]),       # QH without KH: no stuk
+    ("JC JS JH JD", [("roem_four_jacks", 200)]),
+    ("9C 9S 9H 9D", []), ("8C 8S 8H 8D", []), ("7C 7S 7H 7D", []),
+    ("KH QH 7C 8D", [("roem_stuk", 20)]),
+    ("QH 7C KH 8D", [("roem_stuk", 20)]),                  # order in the trick is irrelevant
+    ("KH QH JH 7C", [("roem_run3", 20), ("roem_stuk", 20)]),
+    ("AH KH QH JH", [("roem_run4", 50), ("roem_stuk", 20)]),
+    ("KH QH JH TH", [("roem_run4", 50), ("roem_stuk", 20)]),
+    ("AH KH QH 7C", [("roem_run3", 20), ("roem_stuk", 20)]),
+    ("KS QS 7C 8D", []),                                   # K-Q of a plain suit
+    ("AS KS QS JS", [("roem_run4", 50)]),                  # plain run of 4: no stuk
+    ("QS JS TS 7D", [("roem_run3", 20)]),
+    ("TS 9S 8S AD", [("roem_run3", 20)]),
+    ("AS KS QS 9S", [("roem_run3", 20)]),                  # longest run only
+    ("JH 9H AH 7C", []),                                   # the top trumps are no run
+    ("JH 9H AH TH", [("roem_run3", 20)]),                  # ... but J-T-9 is
+    ("AH TH KH QH", [("roem_run3", 20), ("roem_stuk", 20)]),   # A-K-Q run (T apart) + stuk
+    ("7S 8S 9S TS", [("roem_run4", 50)]),
+    ("AC KD QH JS", []),                                   # a run needs one suit
+])
+def test_s3_roem_of_a_trick(cards, expected):
+    assert trick_roem(cards.split(), "H") == expected
+
+
+def test_roem_runs_in_every_suit_and_stuk_only_in_trumps():
+    for trump in "CSHD":
+        for s in "CSHD":
+            got = trick_roem([f"K{s}", f"Q{s}", f"J{s}", "7" + ("C" if s != "C" else "D")], trump)
+            want = [("roem_run3", 20)] + ([("roem_stuk", 20)] if s == trump else [])
+            assert got == want
+
+
+def test_s4_roem_off_scores_nothing():
+    res = result(SUITED, [c for i in range(8) for c in (SUITED[0][i], SUITED[1][i], SUITED[2][i], SUITED[3][i])],
+                 roem=False)
+    assert not [b for b in res["breakdown"] if b["item"].startswith("roem")]
+    assert res["scores"] == [262, 0, 262, 0]
+
+
+# ---- S5-S8: legal moves (rules 4.2) ------------------------------------------------------
+def legal(hand, trick, leader, ruleset="amsterdam", trump="H"):
+    return set(legal_cards(hand.split(), trick.split(), trump, ruleset, leader))
+
+
+@pytest.mark.parametrize("ruleset", ["amsterdam", "utrecht"])
+def test_s5_amsterdam_partner_winning(ruleset):
+    assert legal("JH 7H KC 8D", "AS 7S", 0, ruleset) == {"JH", "7H", "KC", "8D"}      # (a)
+    assert legal("JH KH QC 8D", "AS TH 7S", 1, ruleset) == {"JH", "QC", "8D"}        # (b)
+    assert legal("KH 8H", "AS TH 7S", 1, ruleset) == {"KH", "8H"}                    # (c)
+    assert legal("JH KH", "AS TH 7S", 1, ruleset) == {"JH"}                          # (d)
+
+
+@pytest.mark.parametrize("ruleset", ["amsterdam", "utrecht"])
+def test_s6_amsterdam_opponent_winning(ruleset):
+    assert legal("JH 7H KC 8D", "AS", 0, ruleset) == {"JH", "7H"}                    # (a)
+    assert legal("JH 7H KC 8D", "AS 9H", 0, ruleset) == {"JH"}                       # (b)
+    assert legal("9H 7H KC 8D", "AS JH", 0, ruleset) == {"KC", "8D"}                 # (c)
+    assert legal("9H 7H", "AS JH", 0, ruleset) == {"9H", "7H"}                       # (d)
+    assert legal("KC 8D", "AS JH", 0, ruleset) == {"KC", "8D"}                       # (e)
+    assert legal("JH QC", "AS 8H 9H", 3, ruleset) == {"JH"}                          # (f)
+
+
+def test_s7_rotterdam():
+    assert legal("JH 7H KC 8D", "AS 7S", 0, "rotterdam") == {"JH", "7H"}             # (a)
+    assert legal("JH KH QC 8D", "AS TH 7S", 1, "rotterdam") == {"JH"}                # (b)
+    assert legal("9H 7H KC 8D", "AS JH", 0, "rotterdam") == {"9H", "7H"}             # (c)
+    assert legal("KH 8H QC", "AS TH 7S", 1, "rotterdam") == {"KH", "8H"}             # (d)
+    assert legal("KC 8D QC", "AS TH 7S", 1, "rotterdam") == {"KC", "8D", "QC"}       # (e)
+
+
+@pytest.mark.parametrize("ruleset", ["amsterdam", "rotterdam", "utrecht"])
+def test_s8_trump_lead_and_following_suit(ruleset):
+    assert legal("JH KH AS", "TH 7H", 0, ruleset) == {"JH"}          # beat partner's TH
+    assert legal("KH 8H AS", "TH 7H", 0, ruleset) == {"KH", "8H"}    # can't beat: any trump
+    assert legal("AS KD", "TH 7H", 0, ruleset) == {"AS", "KD"}       # no trump: anything
+    assert legal("7S KS JH", "AS 9H", 0, ruleset) == {"7S", "KS"}    # follow, need not win
+
+
+@pytest.mark.parametrize("ruleset", ["amsterdam", "rotterdam", "utrecht"])
+def test_trump_order_in_overtrumping(ruleset):
+    """The ace and ten of trumps are below the 9: a classic source of bugs."""
+    assert legal("AH TH 8D", "AS 9H", 0, ruleset) == ({"AH", "TH"} if ruleset == "rotterdam" else {"8D"})
+    assert legal("AH 9H 8D", "AS TH", 0, ruleset) == {"AH", "9H"}
+    assert legal("JH AH 8D", "AS 9H", 0, ruleset) == {"JH"}
+    assert legal("AH KH QH", "9H", 0, ruleset) == {"AH", "KH", "QH"}    # trump led: can't beat 9
+    assert legal("JH AH 7C", "9H", 0, ruleset) == {"JH"}
+    assert legal("8H 7H", "QH", 0, ruleset) == {"8H", "7H"}
+    assert legal("8H AH", "QH", 0, ruleset) == {"AH"}
+    assert legal("7H AC", "8H", 0, ruleset) == {"7H"}                    # 8 beats 7: follow with 7
+
+
+@pytest.mark.parametrize("ruleset", ["amsterdam", "utrecht"])
+def test_amsterdam_more_situations(ruleset):
+    # leads anything
+    assert legal("JH 7C 8D", "", 2, ruleset) == {"JH", "7C", "8D"}
+    # plain led, a trump already in, you can follow: any card of the suit (decision 7)
+    assert legal("7S AS JH", "KS 7H", 0, ruleset) == {"7S", "AS"}
+    # partner winning with a plain card, opponent discarded: anything (decision 5)
+    assert legal("JH 7H KC", "AS 7D", 0, ruleset) == {"JH", "7H", "KC"}
+    # partner winning with a trump, whole hand trumps, some higher: only the higher (decision 6)
+    assert legal("JH 8H 7H", "AS TH 7S", 1, ruleset) == {"JH"}
+    # opponent winning with a trump, whole hand trumps, some higher: must overtrump
+    assert legal("JH 8H 7H", "AS TH", 0, ruleset) == {"JH"}
+    # opponent overtrumped partner: must overtrump the opponent's trump
+    assert legal("JH 8H QC", "AS TH 9H", 3, ruleset) == {"JH"}
+    # opponent overtrumped partner, can't beat it: discard (no undertrumping)
+    assert legal("AH QC", "AS TH 9H", 3, ruleset) == {"QC"}
+    # last hand: partner (seat 1) trumped, the opponent after him overtrumped
+    assert legal("AH KH QC", "AS 8H 9H", 0, ruleset) == {"QC"}
+    assert legal("JH KH QC", "AS 8H 9H", 0, ruleset) == {"JH"}
+    # last hand: partner trumped and the opponent after him could not overtrump (S5 b)
+    assert legal("JH KH QC", "AS 9H TH", 0, ruleset) == {"JH", "QC"}
+    assert legal("AH KH QC", "AS 9H 8D", 0, ruleset) == {"QC"}
+    # opponent winning with a plain card after partner discarded: any trump, no discard
+    assert legal("7H 8H KC", "7S AS", 1, ruleset) == {"7H", "8H"}
+    # second hand with no trump in the trick, opponent (leader) winning: any trump
+    assert legal("JH 7H 8H AD", "KS", 0, ruleset) == {"JH", "7H", "8H"}
+    # void and no trumps: anything
+    assert legal("KC 8D", "AS TH", 0, ruleset) == {"KC", "8D"}
+    # last hand, partner (second seat) winning with a trump, hand only lower trumps
+    assert legal("8H 7H", "AS QH 7S", 2, ruleset) == {"8H", "7H"}
+
+
+def test_rotterdam_more_situations():
+    # partner winning with a plain card: must still trump (any trump: none in the trick)
+    assert legal("8H 7H KC", "AS 7D", 0, "rotterdam") == {"8H", "7H"}
+    # partner winning with a trump: must overtrump, else undertrump (never discard)
+    assert legal("AH QC", "AS 9H 7S", 1, "rotterdam") == {"AH"}
+    assert legal("AH JH QC", "AS 9H 7S", 1, "rotterdam") == {"JH"}
+    # opponent winning with a trump, only lower trumps + plain cards: undertrump
+    assert legal("AH 7H QC 8D", "AS 9H", 0, "rotterdam") == {"AH", "7H"}
+    # can follow: follow
+    assert legal("AS 7S JH", "KS 9H", 0, "rotterdam") == {"AS", "7S"}
+    # trump led, beat every trump in the trick
+    assert legal("AH TH JS", "KH 9H", 0, "rotterdam") == {"AH", "TH"}
+    assert legal("AH TH JS", "KH 9H JH", 0, "rotterdam") == {"AH", "TH"}      # can't beat JH
+
+
+@pytest.mark.parametrize("trump", "CSHD")
+def test_trumping_in_every_contract(trump):
+    plain = next(s for s in "SCDH" if s != trump)
+    other = next(s for s in "DHCS" if s not in (trump, plain))
+    t = lambda r: r + trump  # noqa: E731
+    assert legal(f"{t('J')} {t('A')} K{other}", f"A{plain} {t('9')}", 0, trump=trump) == {t("J")}
+    assert legal(f"{t('T')} {t('A')} K{other}", f"A{plain} {t('9')}", 0, trump=trump) == {f"K{other}"}
+    assert legal(f"{t('T')} {t('A')} K{other}", f"A{plain} {t('9')}", 0, "rotterdam", trump) == {t("T"), t("A")}
+
+
+# ---- explanations ------------------------------------------------------------------------
+def why(hand, trick, leader, card, ruleset="amsterdam"):
+    core = position(hand.split(), trick.split(), "H", ruleset, leader)
+    code = "ATKQJ987".index(card[0]) + 8 * "CSHD".index(card[1])
+    assert not core.legal_mask() >> code & 1, f"{card} is legal"
+    return core.explain(code)
+
+
+def test_explanations_name_the_rule_and_the_cards():
+    assert "must overtrump: you hold JH" in why("JH 7H KC 8D", "AS 9H", 0, "7H")
+    assert "must overtrump: you hold JH" in why("JH 7H KC 8D", "AS 9H", 0, "KC")
+    assert "must trump" in why("JH 7H KC 8D", "AS", 0, "KC")
+    assert "JH, 7H" in why("JH 7H KC 8D", "AS", 0, "KC")
+    assert "undertrump" in why("9H 7H KC 8D", "AS JH", 0, "9H")
+    assert "KC, 8D" in why("9H 7H KC 8D", "AS JH", 0, "9H")
+    assert "undertrump your partner's TH" in why("JH KH QC 8D", "AS TH 7S", 1, "KH")
+    assert "must follow spades: you hold" in why("7S KS JH", "AS 9H", 0, "JH")
+    assert "trumps were led" in why("JH KH AS", "TH 7H", 0, "KH")
+    assert "must overtrump: you hold JH" in why("JH KH AS", "TH 7H", 0, "AS")
+    assert "trumps were led: you must play a trump" in why("KH 8H AS", "TH 7H", 0, "AS")
+    text = why("JH KH QC 8D", "AS TH 7S", 1, "QC", "rotterdam")
+    assert "Rotterdam" in text and "must overtrump: you hold JH" in text
+    text = why("JH 7H KC 8D", "AS 7S", 0, "KC", "rotterdam")
+    assert "Rotterdam" in text and "must trump" in text and "partner" in text
+    assert "undertrump" in why("9H 7H KC 8D", "AS JH", 0, "KC", "rotterdam")
+
+
+# ---- bidding: S9, S10, S10b --------------------------------------------------------------
+def bids(state):
+    return [(a["call"], a.get("suit")) for a in state.legal_actions()]
+
+
+def test_s9_first_naming_ends_the_bidding_and_eldest_leads():
+    state = games.get("klaverjas").new_deal(SUITED, dealer=3)
+    assert state.to_act() == 0 and len(bids(state)) == 5
+    state.apply({"seat": 0, "type": "bid", "call": "pass"})
+    state.apply({"seat": 1, "type": "bid", "call": "trump", "suit": "S"})
+    assert state.phase() == "play" and state.to_act() == 0
+    with pytest.raises(IllegalActionError):
+        state.apply({"seat": 0, "type": "bid", "call": "trump", "suit": "H"})
+    view = state.view(2)
+    assert view["contract"]["maker"] == 1 and view["teams"] == [[1, 3], [0, 2]]
+    assert view["contract"]["forced"] is False
+
+
+def test_s10_four_passes_force_eldest():
+    state = games.get("klaverjas").new_deal(SUITED, dealer=3)
+    for seat in range(4):
+        state.apply({"seat": seat, "type": "bid", "call": "pass"})
+    assert state.to_act() == 0
+    assert bids(state) == [("trump", s) for s in "CSHD"]
+    reason = state.why_illegal({"seat": 0, "type": "bid", "call": "pass"})
+    assert "all four players passed" in reason and "must now name a trump suit" in reason
+    state.apply({"seat": 0, "type": "bid", "call": "trump", "suit": "C"})   # a passed suit is fine
+    assert state.view(0)["contract"]["forced"] is True
+
+
+def test_s10_forced_contract_with_pit_and_600_roem():
+    plays = [c for i in range(8) for c in (SUITED[0][i], SUITED[1][i], SUITED[2][i], SUITED[3][i])]
+    res = result(SUITED, plays, bids=[("pass",)] * 4 + [("trump", "H")])
+    assert res["contract"]["forced"] is True and res["contract"]["outcome"] == "made"
+    assert res["card_points"] == [162, 0, 0, 0]
+    assert [b["value"] for b in res["breakdown"] if b["item"].startswith("roem")] == [200, 100, 100, 100, 100]
+    assert items(res, "pit") == [{"item": "pit", "team": 0, "value": 100}]
+    assert res["team_totals"] == [862, 0] and res["scores"] == [862, 0, 862, 0]
+
+
+@pytest.mark.parametrize("options,dealer,chooser", [
+    ({"ruleset": "utrecht"}, 3, 0),
+    ({"ruleset": "utrecht", "trump_choice": None}, 0, 1),
+    ({"ruleset": "utrecht", "trump_choice": "compulsory"}, 2, 3),
+    ({"ruleset": "rotterdam", "trump_choice": "compulsory"}, 1, 2),
+    ({"trump_choice": "compulsory"}, 1, 2),
+])
+def test_s10b_compulsory_choice(options, dealer, chooser):
+    game = games.get("klaverjas", options)
+    assert game.options.trump_choice == "compulsory"
+    state = game.new_deal(SUITED, dealer=dealer)
+    assert state.to_act() == chooser and bids(state) == [("trump", s) for s in "CSHD"]
+    reason = state.why_illegal({"seat": chooser, "type": "bid", "call": "pass"})
+    assert "compulsory" in reason and "legal: trump C, trump S, trump H, trump D" in reason
+    state.apply({"seat": chooser, "type": "bid", "call": "trump", "suit": "D"})
+    assert state.to_act() == (dealer + 1) % 4 and state.view(0)["contract"]["forced"] is True
+    assert state.record()["options"]["trump_choice"] == "compulsory"
+
+
+# ---- scoring: S11-S18 --------------------------------------------------------------------
+S11_HANDS = [["JH", "AH", "9C", "7C", "JS", "KS", "TD", "JD"],
+             ["8H", "9H", "KC", "QC", "8S", "7S", "7D", "9D"],
+             ["QH", "KH", "AC", "JC", "AS", "9S", "KD", "8D"],
+             ["7H", "TH", "TC", "8C", "QS", "TS", "QD", "AD"]]
+S11_PLAYS = ("JH 8H QH 7H 9C KC AC TC AS QS JS 8S KD QD TD 7D AH 9H KH TH "
+             "QC JC 8C 7C 7S 9S TS KS AD JD 9D 8D").split()
+
+
+def test_s11_tie_is_nat():
+    res = result(S11_HANDS, S11_PLAYS)
+    assert [t[2] for t in res["tricks"]] == [0, 2, 2, 0, 1, 1, 3, 3]
+    assert res["card_points"] == [40, 44, 41, 37]
+    assert res["team_totals"] == [81, 81]
+    assert res["contract"]["outcome"] == "nat" and res["scores"] == [0, 162, 0, 162]
+    assert items(res, "nat") == [{"item": "nat", "team": 1, "value": 162}]
+
+
+def test_s12_tie_half_nat():
+    res = result(S11_HANDS, S11_PLAYS, tie_rule="half_nat")
+    assert res["contract"]["outcome"] == "half_nat" and res["scores"] == [0, 81, 0, 81]
+
+
+def test_s10b_utrecht_replays_s11_the_same():
+    res = result(S11_HANDS, S11_PLAYS, ruleset="utrecht", trump_choice="compulsory")
+    assert res["scores"] == [0, 162, 0, 162] and res["contract"]["forced"] is True
+
+
+def test_s13_made():
+    hands = [list(h) for h in S11_HANDS]
+    hands[0][hands[0].index("7C")] = "QC"
+    hands[1][hands[1].index("QC")] = "7C"
+    plays = S11_PLAYS[:20] + "7C JC 8C QC KS 7S 9S TS AD JD 9D 8D".split()
+    res = result(hands, plays)
+    assert res["card_points"] == [45, 39, 41, 37]
+    assert res["team_totals"] == [86, 76] and res["scores"] == [86, 76, 86, 76]
+    assert res["contract"]["outcome"] == "made" and not items(res, "nat")
+    # half_nat only matters for ties
+    assert result(hands, plays, tie_rule="half_nat")["scores"] == [86, 76, 86, 76]
+
+
+def test_s14_pit_by_the_maker():
+    plays = [c for i in range(8) for c in (SUITED[0][i], SUITED[1][i], SUITED[2][i], SUITED[3][i])]
+    res = result(SUITED, plays)
+    assert res["team_totals"] == [862, 0] and res["scores"] == [862, 0, 862, 0]
+    assert items(res, "pit")[0]["value"] == 100
+
+
+def test_s15_nat_with_the_defenders_pit():
+    plays = [c for i in range(8) for c in (SUITED[0][i], SUITED[1][i], SUITED[2][i], SUITED[3][i])]
+    res = result(SUITED, plays, bids=[("pass",), ("pass",), ("pass",), ("trump", "H")])
+    assert res["teams"] == [[1, 3], [0, 2]] and res["contract"]["maker"] == 3
+    assert res["contract"]["outcome"] == "nat"
+    assert res["team_totals"] == [0, 862] and res["scores"] == [862, 0, 862, 0]
+    assert items(res, "pit") == [{"item": "pit", "team": 1, "value": 100}]
+
+
+@pytest.mark.parametrize("options,score", [({"roem": False}, 262), ({"roem": False, "pit_bonus": 0}, 162),
+                                           ({"pit_bonus": 0}, 762), ({"pit_bonus": 37}, 799)])
+def test_s16_roem_off_and_pit_bonus(options, score):
+    plays = [c for i in range(8) for c in (SUITED[0][i], SUITED[1][i], SUITED[2][i], SUITED[3][i])]
+    res = result(SUITED, plays, **options)
+    assert res["scores"] == [score, 0, score, 0]
+    assert bool(items(res, "pit")) == (options.get("pit_bonus", 100) > 0)
+
+
+S17_HANDS = [["JH", "AH", "AS", "7S", "QC", "9C", "QD", "JD"],
+             ["QH", "9H", "KS", "TS", "JC", "AC", "7D", "9D"],
+             ["8H", "KH", "QS", "JS", "8C", "KC", "KD", "8D"],
+             ["7H", "TH", "9S", "8S", "7C", "TC", "TD", "AD"]]
+S17_PLAYS = ("JH QH 8H 7H AS KS QS 9S QC JC 8C 7C AH 9H KH TH AC KC TC 9C "
+             "TS JS 8S 7S 7D KD TD QD AD JD 9D 8D").split()
+
+
+@pytest.mark.parametrize("options,scores", [
+    ({}, [0, 182, 0, 182]),
+    ({"nat_roem": "own"}, [0, 162, 0, 162]),
+    ({"tie_rule": "half_nat"}, [0, 182, 0, 182]),            # not a tie: plain nat
+    ({"roem": False}, [0, 162, 0, 162]),
+])
+def test_s17_the_nat_teams_roem_goes_to_the_defenders(options, scores):
+    res = result(S17_HANDS, S17_PLAYS, **options)
+    assert res["scores"] == scores and res["contract"]["outcome"] == "nat"
+    if options.get("roem", True):
+        assert items(res, "roem_run3") == [{"item": "roem_run3", "team": 0, "trick": 1, "value": 20}]
+        assert res["team_totals"] == [66, 116]
+
+
+S18_HANDS = [["7H", "9H", "8S", "QS", "JC", "9C", "9D", "TD"],
+             ["JH", "AH", "TS", "7S", "8C", "TC", "JD", "QD"],
+             ["QH", "KH", "9S", "KS", "7C", "AC", "8D", "KD"],
+             ["8H", "TH", "JS", "AS", "QC", "KC", "AD", "7D"]]
+S18_PLAYS = ("7H JH QH 8H TS 9S JS 8S 7S KS AS QS QC JC 8C 7C AD 9D JD 8D "
+             "TH 9H AH KH 9C TC AC KC KD 7D TD QD").split()
+
+
+def test_s18_roem_overturns_a_card_point_majority():
+    res = result(S18_HANDS, S18_PLAYS)
+    assert res["card_points"] == [66, 35, 25, 36]
+    assert [(b["item"], b["trick"], b["team"]) for b in res["breakdown"] if "trick" in b] == \
+        [("roem_run4", 1, 1), ("roem_run3", 2, 1)]
+    assert res["team_totals"] == [91, 141] and res["scores"] == [0, 232, 0, 232]
+    assert result(S18_HANDS, S18_PLAYS, roem=False)["scores"] == [91, 71, 91, 71]
+    assert result(S18_HANDS, S18_PLAYS, nat_roem="own")["scores"] == [0, 232, 0, 232]
+
+
+def test_tie_with_roem_on_both_sides_and_half_nat():
+    """A constructed tie where both teams hold roem: nat hands everything to the defenders,
+    half_nat leaves them their own total."""
+    res = result(S18_HANDS, S18_PLAYS)
+    assert res["team_totals"][0] != res["team_totals"][1]
+    # the S11 deal is the tie: with nat_roem own nothing changes (no roem)
+    assert result(S11_HANDS, S11_PLAYS, nat_roem="own")["scores"] == [0, 162, 0, 162]
+
+
+def test_breakdown_order_and_sums():
+    res = result(S18_HANDS, S18_PLAYS)
+    names = [b["item"] for b in res["breakdown"]]
+    assert names == ["cards", "last_trick", "cards", "roem_run4", "roem_run3", "total", "total",
+                     "nat", "score", "score"]
+    for team in range(2):
+        parts = sum(b["value"] for b in res["breakdown"]
+                    if b["team"] == team and b["item"] not in ("total", "score", "nat", "half_nat"))
+        assert parts == res["team_totals"][team]
+
+
+# ---- S19 and bad input: precise reasons, legal alternatives, state unchanged ----------------
+def started(trump="H", dealer=3):
+    state = games.get("klaverjas").new_deal(S11_HANDS, dealer=dealer)
+    state.apply({"seat": (dealer + 1) % 4, "type": "bid", "call": "trump", "suit": trump})
+    return state
+
+
+@pytest.mark.parametrize("action,fragment", [
+    ({"seat": 1, "type": "play", "card": "8H"}, "seat 1 is not to act: seat 0 is"),
+    ({"seat": 0, "type": "play", "card": "QH"}, "QH is not in seat 0's hand"),
+    ({"seat": 0, "type": "play", "card": "10H"}, "bad card code"),
+    ({"seat": 0, "type": "bid", "call": "pass"}, "a bid action is not allowed in the play phase"),
+    ({"seat": 0, "type": "play"}, "missing field 'card'"),
+    ({"seat": 0, "type": "discard", "card": "JH"}, "unknown action type"),
+    ("JH", "must be a JSON object"),
+])
+def test_bad_actions_in_play(action, fragment):
+    state = started()
+    before = (state.record(), state.view(0), state.legal_actions())
+    with pytest.raises(IllegalActionError) as err:
+        state.apply(action)
+    assert fragment in err.value.reason
+    assert (state.record(), state.view(0), state.legal_actions()) == before
+
+
+def test_s19_trump_lead_answered_with_a_plain_card():
+    state = started()
+    state.apply({"seat": 0, "type": "play", "card": "JH"})
+    with pytest.raises(IllegalActionError) as err:
+        state.apply({"seat": 1, "type": "play", "card": "KC"})
+    assert "trumps were led" in err.value.reason and "legal: 9H, 8H" in err.value.reason
+    assert {a["card"] for a in err.value.legal} == {"9H", "8H"}
+
+
+@pytest.mark.parametrize("action,fragment", [
+    ({"seat": 0, "type": "bid", "call": "trump", "suit": "X"}, "bad suit"),
+    ({"seat": 0, "type": "bid", "call": "trump"}, "needs a 'suit'"),
+    ({"seat": 0, "type": "bid", "call": "pass", "suit": "H"}, "takes no suit"),
+    ({"seat": 0, "type": "bid", "call": "no_trump"}, "unknown bid call"),
+    ({"seat": 2, "type": "bid", "call": "pass"}, "seat 2 is not to act: seat 0 is"),
+    ({"seat": 0, "type": "play", "card": "JH"}, "a play action is not allowed in the bidding phase"),
+])
+def test_bad_bids(action, fragment):
+    state = games.get("klaverjas").new_deal(S11_HANDS, dealer=3)
+    with pytest.raises(IllegalActionError) as err:
+        state.apply(action)
+    assert fragment in err.value.reason
+    assert state.actions == [] and state.to_act() == 0
+
+
+def test_replay_rejects_at_the_first_illegal_action():
+    rec = record(S11_HANDS, S11_PLAYS)
+    rec["actions"][2]["card"] = "KC"          # seat 1 answers JH with a club holding trumps
+    with pytest.raises(IllegalActionError) as err:
+        records.replay(rec)
+    assert err.value.index == 2
+    out = records.evaluate(rec)
+    assert out["error"]["index"] == 2 and "actions[2]" in out["error"]["reason"]
+    rec = record(S11_HANDS, S11_PLAYS)
+    rec["actions"].append({"seat": 3, "type": "play", "card": "AD"})
+    assert records.evaluate(rec)["error"] == {"index": 33, "reason": "actions[33]: the deal is over"}
+
+
+# ---- options -------------------------------------------------------------------------------
+@pytest.mark.parametrize("options,field", [
+    ({"ruleset": "utrecht", "trump_choice": "free"}, "options.trump_choice"),
+    ({"ruleset": "berlin"}, "options.ruleset"),
+    ({"trump_choice": "auction"}, "options.trump_choice"),
+    ({"deal_packets": [3, 3]}, "options.deal_packets"),
+    ({"deal_packets": [0, 8]}, "options.deal_packets"),
+    ({"deal_packets": "3-2-3"}, "options.deal_packets"),
+    ({"deal_packets": []}, "options.deal_packets"),
+    ({"pit_bonus": -1}, "options.pit_bonus"),
+    ({"deals_per_match": 0}, "options.deals_per_match"),
+    ({"roem": "yes"}, "options.roem"),
+    ({"tie_rule": "replay"}, "options.tie_rule"),
+    ({"nat_roem": "none"}, "options.nat_roem"),
+    ({"kontra": True}, "options.kontra"),
+])
+def test_bad_options(options, field):
+    with pytest.raises(OptionError) as err:
+        games.get("klaverjas", options)
+    assert err.value.field == field
+
+
+def test_utrecht_free_is_a_record_error():
+    rec = record(S11_HANDS, S11_PLAYS, ruleset="utrecht")
+    out = records.evaluate(rec)
+    assert out["error"]["index"] is None and "utrecht" in out["error"]["reason"]
+
+
+def test_options_are_stored_resolved():
+    state = games.get("klaverjas", {"ruleset": "utrecht"}).new_deal(S11_HANDS, 3)
+    assert state.record()["options"] == {**DEFAULTS, "ruleset": "utrecht", "trump_choice": "compulsory"}
+    state = games.get("klaverjas").new_deal(S11_HANDS, 3)
+    assert state.record()["options"] == DEFAULTS
+    state = games.get("klaverjas", {"deal_packets": [4, 4], "deals_per_match": 8}).new_deal(S11_HANDS, 3)
+    assert state.record()["options"]["deal_packets"] == [4, 4]
+
+
+def test_deal_packets():
+    order = list(range(32))
+
+    class O:
+        deal_packets = (3, 2, 3)
+    hands, blind = deal_hands(order, 3, O)
+    assert blind == [] and hands[0] == [0, 1, 2, 12, 13, 20, 21, 22]
+    assert hands[3] == [9, 10, 11, 18, 19, 29, 30, 31]
+    O.deal_packets = (4, 4)
+    hands, _ = deal_hands(order, 0, O)
+    assert hands[1] == [0, 1, 2, 3, 16, 17, 18, 19] and hands[0] == [12, 13, 14, 15, 28, 29, 30, 31]
+    a = games.get("klaverjas").deal(seed=7, dealer=1)
+    b = games.get("klaverjas", {"deal_packets": [4, 4]}).deal(seed=7, dealer=1)
+    assert sorted(sum(a.hands, [])) == sorted(sum(b.hands, [])) and a.hands != b.hands
+
+
+# ---- views, hidden information, the Core step API ------------------------------------------
+def test_view_hides_other_hands_and_sorts_trumps_first():
+    state = started()
+    view = state.view(1)
+    assert view["hand"] == ["9H", "8H", "KC", "QC", "8S", "7S", "9D", "7D"]
+    assert view["legal"] == []
+    text = repr(view)
+    for seat in (0, 2, 3):
+        for card in S11_HANDS[seat]:
+            assert f"'{card}'" not in text
+    assert state.view(0)["legal"] and state.view(0)["hand"][:2] == ["JH", "AH"]
+    bidding = games.get("klaverjas").new_deal(S11_HANDS, 3)
+    assert bidding.view(0)["hand"] == ["9C", "7C", "KS", "JS", "AH", "JH", "TD", "JD"]
+
+
+def test_public_roem_and_undo_copy():
+    state = games.get("klaverjas").new_deal(S18_HANDS, dealer=3)
+    state.apply({"seat": 0, "type": "bid", "call": "trump", "suit": "H"})
+    for c in S18_PLAYS[:8]:
+        state.apply({"seat": holder(S18_HANDS, c), "type": "play", "card": c})
+    assert state.view(2)["roem"] == [{"item": "roem_run4", "team": 1, "trick": 1, "value": 50}]
+    core = state.core.copy()
+    code = core.legal_codes()[0]
+    core.apply(code)
+    core.undo()
+    assert core.legal_codes() == state.core.legal_codes()
+    with pytest.raises(ValueError):
+        core.apply(63)
+
+
+def test_record_replay_roundtrip():
+    rec = record(S17_HANDS, S17_PLAYS)
+    state = records.replay(rec)
+    assert state.record() == rec
+    again = records.replay(state.record())
+    assert again.result() == state.result() and again.record() == state.record()
+
+
+def test_canonical_option_strings():
+    assert str(games.get("klaverjas").options) == "klaverjas()"
+    assert str(games.get("klaverjas", {"ruleset": "utrecht"}).options) == \
+        "klaverjas(ruleset=utrecht,trump_choice=compulsory)"
+    assert str(games.get("klaverjas", {"deal_packets": [4, 4]}).options) == "klaverjas(deal_packets=4-4)"
+    assert hash(games.get("klaverjas", {"deal_packets": [4, 4]}).options)

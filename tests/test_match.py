@@ -1,0 +1,62 @@
+"""The match layer: dealer rotation, counted deals, totals, carried stakes."""
+import random
+
+import pytest
+
+from engine_core import games
+from engine_core.match import Match
+
+
+def play_match(match, seed=0):
+    rng = random.Random(seed)
+    while not match.is_over():
+        state = match.deal()
+        while not state.is_over():
+            state.apply(rng.choice(state.legal_actions()))
+        match.finish_deal()
+    return match
+
+
+@pytest.mark.parametrize("game", games.available())
+def test_match_runs_to_its_length_with_zero_sum_totals(game):
+    g = games.get(game, {"deals_per_match": 5})
+    match = play_match(Match(g, seed=11))
+    assert match.counted == 5 and match.dealt >= 5 and len(match.results) == match.dealt
+    assert match.totals == [sum(r["scores"][s] for r in match.results) for s in range(g.seats)]
+    if game != "klaverjas":
+        assert sum(match.totals) == 0
+    with pytest.raises(ValueError, match="match is over"):
+        match.deal()
+
+
+def test_dealer_rotates_left_and_thrown_in_deals_count():
+    match = Match(games.get("schafkopf", {"deals_per_match": 4}), seed=3)
+    dealers = []
+    rng = random.Random(1)
+    while not match.is_over():
+        state = match.deal()
+        dealers.append(state.dealer)
+        while not state.is_over():
+            state.apply(rng.choice(state.legal_actions()))
+        match.finish_deal()
+    assert dealers == [0, 1, 2, 3]
+
+
+def test_deal_before_finishing_is_refused():
+    match = Match(games.get("schafkopf"), seed=1)
+    match.deal()
+    with pytest.raises(ValueError, match="not finished"):
+        match.deal()
+
+
+def test_sheepshead_doubler_redeals_with_the_same_dealer_at_double_stake():
+    g = games.get("sheepshead", {"no_pick": "doubler", "deals_per_match": 1})
+    match = Match(g, seed=5)
+    state = match.deal()
+    while not state.is_over():
+        passes = [a for a in state.legal_actions() if a.get("call") == "pass"]
+        state.apply(passes[0] if passes else state.legal_actions()[0])
+    result = match.finish_deal()
+    assert result["contract"]["type"] == "doubler"
+    assert match.counted == 0 and match.dealer == 0
+    assert match.game.options.multiplier == 2

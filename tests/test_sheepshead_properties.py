@@ -1,0 +1,236 @@
+"""Hypothesis properties of Sheepshead on random seeded deals under every option preset:
+a legal action exists whenever a seat is to act; the engine's legal cards and trick winners
+equal a plain-Python transcription of rules 4.3/4.4; 120 card points (bury included); zero-sum
+scores that the breakdown explains; replay(record()) reproduces the result; views never show
+the blind, the bury, the face-down unknown card or the hidden partner."""
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from engine_core import games, records, sheepshead
+
+OPTION_SETS = [
+    {}, {"partner": "jack_of_diamonds"}, {"partner": "none"}, {"no_pick": "doubler"},
+    {"no_pick": "forced_pick"}, {"leaster_blind": "last_trick"}, {"cracking": True},
+    {"unknown_broad": True}, {"first_leader": "dealer"}, sheepshead.preset("seed004"),
+    sheepshead.preset("seed004_literal"), {"multiplier": 2, "cracking": True, "deals_per_match": 20},
+    {"unknown_broad": True, "cracking": True, "no_pick": "forced_pick"},
+]
+
+TRUMPS = "QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D".split()
+FAIL_ORDER = "ATK987"
+POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
+
+
+def suit_of(card, unknown, called_suit):
+    if card == unknown:
+        return called_suit
+    return "T" if card in TRUMPS else card[1]
+
+
+def power(card):
+    return 100 - TRUMPS.index(card) if card in TRUMPS else 10 - FAIL_ORDER.index(card[0])
+
+
+def ref_winner(cards, unknown, called_suit):
+    """Rules 4.4: the unknown card never wins; highest trump, else highest of the led suit."""
+    led = suit_of(cards[0], unknown, called_suit)
+    best, best_v = None, -1
+    for i, c in enumerate(cards):
+        if c == unknown:
+            continue
+        if c in TRUMPS:
+            v = 1000 + power(c)
+        elif c[1] == led:
+            v = power(c)
+        else:
+            continue
+        if v > best_v:
+            best, best_v = i, v
+    return best
+
+
+def ref_legal(x, hand, trick, called_led_before, first_called_trick, c):
+    """Rules 4.3 transcribed literally. `c`: contract facts (called card/suit, picker,
+    partner, unknown)."""
+    hand = set(hand)
+    if len(hand) == 1:
+        return hand
+    unknown, called_suit = c["unknown"], c["called_suit"]
+    restricted = c["called_suit"] is not None and not called_led_before
+    eff = lambda card: suit_of(card, unknown, called_suit)
+    if not trick:
+        legal = set(hand)
+        if restricted and x == c["partner"]:
+            legal -= {k for k in hand if eff(k) == called_suit and k != c["called"]}
+        return legal
+    led = eff(trick[0])
+    follow = {k for k in hand if eff(k) == led}
+    if follow:
+        if first_called_trick:
+            if x == c["partner"]:
+                return {c["called"]}
+            if x == c["picker"] and unknown in hand:
+                return {unknown}
+        return follow
+    legal = set(hand)
+    if restricted:
+        if x == c["partner"]:
+            legal.discard(c["called"])
+        if x == c["picker"]:
+            if unknown in hand:
+                legal.discard(unknown)
+            else:
+                hold = {k for k in hand if k[1] == called_suit and k not in TRUMPS}
+                if len(hold) == 1:
+                    legal -= hold
+    return legal
+
+
+@st.composite
+def deals(draw):
+    return (draw(st.sampled_from(OPTION_SETS)), draw(st.integers(0, 2**64 - 1)),
+            draw(st.integers(0, 4)), draw(st.integers(0, 2**32)),
+            draw(st.sampled_from([0.0, 0.6, 0.9, 1.0])))
+
+
+def check_views(state, facts):
+    """No seat's view shows what it may not see: the blind cards not yet played, the bury, the
+    face-down unknown card (until the deal is over), the partner before the called card."""
+    played = set()
+    for view_trick in state.core.public(-1)["tricks"]:
+        played.update(view_trick[1])
+    trick = state.core.public(-1)["trick"]
+    if trick:
+        played.update(trick["cards"])
+    hidden = (set(state.blind) - played) | set(facts.get("buried") or [])
+    if facts.get("unknown") and not state.is_over():
+        hidden.add(facts["unknown"])
+    for seat in range(5):
+        view = state.view(seat)
+        text = json.dumps(view)
+        if seat != facts.get("picker"):
+            assert "blind" not in view and "buried" not in view
+            for card in hidden:
+                assert f'"{card}"' not in text, (seat, card)
+        partner = facts.get("partner")
+        if partner is not None and seat != partner and not state.is_over():
+            shown = any(facts["called"] in t[1] for t in view["tricks"]) or \
+                bool(view["trick"] and facts["called"] in view["trick"]["cards"])
+            assert (view["contract"]["partner"] is not None) == shown
+        assert view["legal"] == (state.legal_actions() if state.to_act() == seat else [])
+
+
+def read_facts(state, facts):
+    """The contract as the engine knows it (seat -1 = everything), for the reference model."""
+    facts["picker"] = state.core.public(-1)["picker"]
+    contract = state.core._contract(-1)
+    if contract is None:
+        return
+    kind, called = contract["type"], contract["called_card"]
+    facts.update(partner=contract["partner"], called=called, unknown=contract["unknown_card"],
+                 called_suit=called[1] if kind in ("ace", "ten", "unknown_ace") else None,
+                 buried=contract["buried"])
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deals())
+def test_random_deals(params):
+    options, seed, dealer, policy_seed, pass_bias = params
+    game = games.get("sheepshead", options)
+    state = game.deal(seed, dealer)
+    rng = random.Random(policy_seed)
+    hands0 = [list(h) for h in state.hands]
+    facts = {}
+    tricks_done = []        # completed tricks (cards), for the reference model
+    current = []
+    called_led_before = False
+    first_called_trick = False
+    steps = 0
+    while not state.is_over():
+        steps += 1
+        assert steps < 60
+        seat = state.to_act()
+        assert seat is not None
+        legal = state.legal_actions()
+        assert legal, "a seat to act must have a legal action"
+        assert all(a["seat"] == seat for a in legal)
+        read_facts(state, facts)
+        if state.phase() == "play":
+            if facts["called"] is not None:
+                assert facts["partner"] == next(s for s in range(5) if facts["called"] in hands0[s])
+            hand = [state.game.deck.code(i) for i in state.core.sort_cards(state.core.hand(seat))]
+            ours = {a["card"] for a in legal}
+            if current:
+                first_called_trick = (facts["called_suit"] is not None and not called_led_before
+                                      and suit_of(current[0], facts["unknown"], facts["called_suit"])
+                                      == facts["called_suit"])
+            ref = ref_legal(seat, hand, current, called_led_before, first_called_trick, facts)
+            assert ours == ref, (seat, hand, current, facts)
+            for card in set(hand) - ours:       # every refusal says why and changes nothing
+                before = state.core.legal_codes()
+                reason = state.why_illegal({"seat": seat, "type": "play", "card": card})
+                assert reason and "legal:" in reason
+                assert state.core.legal_codes() == before
+        check_views(state, facts)
+        if state.phase() == "pick" and rng.random() < pass_bias:
+            action = next((a for a in legal if a["call"] == "pass"), legal[0])
+        else:
+            action = rng.choice(legal)
+        probe = state.core.copy()
+        probe.apply(state.encode(action))
+        probe.undo()
+        assert probe.legal_codes() == state.core.legal_codes() and probe.to_act() == seat
+        state.apply(action)
+        if action["type"] == "play":
+            current.append(action["card"])
+            if len(current) == 5:
+                if facts["called_suit"] is not None and suit_of(
+                        current[0], facts["unknown"], facts["called_suit"]) == facts["called_suit"]:
+                    called_led_before = True
+                tricks_done.append(current)
+                current = []
+    check_views(state, facts)
+    result = state.result()
+    # scores: zero-sum, explained by the breakdown
+    assert sum(result["scores"]) == 0
+    items = {b["item"]: b["value"] for b in result["breakdown"]}
+    kind = result["contract"]["type"]
+    blind_points = sum(POINTS.get(c[0], 0) for c in state.blind)
+    if kind == "doubler":
+        assert result["card_points"] == [0] * 5 and result["tricks"] == []
+        assert result["contract"]["next_multiplier"] == 2 * game.options.multiplier
+    elif kind == "leaster":
+        total = 120 if game.options.leaster_blind == "last_trick" else 120 - blind_points
+        assert sum(result["card_points"]) == total
+        winners = [s for s in range(5) if result["scores"][s] > 0]
+        if winners:
+            (w,) = winners
+            takers = [s for s in range(5) if any(t[2] == s for t in result["tricks"])]
+            assert result["card_points"][w] == min(result["card_points"][s] for s in takers)
+    else:
+        assert sum(result["card_points"]) == 120
+        picker = result["contract"]["picker"]
+        bury = sum(POINTS.get(c[0], 0) for c in result["contract"]["buried"])
+        won = sum(POINTS.get(c[0], 0) for t in result["tricks"] if t[2] == picker for c in t[1])
+        assert result["card_points"][picker] == won + bury
+        sign = 1 if "picker_team_wins" in items else -1
+        assert (sign > 0) == (items["picker_team_points"] >= 61)
+        assert result["scores"][picker] == sign * items["picker_share"] * items["per_defender"]
+        for s in result["teams"][1]:
+            assert result["scores"][s] == -sign * items["per_defender"]
+    # trick winners by the reference rule (the unknown card never wins)
+    for leader, cards, winner in result["tricks"]:
+        pos = ref_winner(cards, facts.get("unknown"), facts.get("called_suit"))
+        assert winner == (leader + pos) % 5
+    # replay(record()) reproduces the result
+    again = records.replay(json.loads(json.dumps(state.record())))
+    assert again.result() == result
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**64 - 1), st.sampled_from(OPTION_SETS))
+def test_nogil_playouts_are_zero_sum(seed, options):
+    stats = sheepshead.playouts(games.get("sheepshead", options).options, 200, seed)
+    assert stats["max_imbalance"] == 0 and sum(stats["deals"].values()) == 200
