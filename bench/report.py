@@ -216,54 +216,76 @@ class CReference:
 
 
 # ---- the report --------------------------------------------------------------------------------
+# the C yardstick's mode to compare each (game, bids) playout row with
+C_MODES = {("schafkopf", "cheapest"): ("schafkopf_ruf_dealplay", 32),
+           ("doppelkopf", "uniform"): ("doppelkopf_dealplay", 48)}
+
+
+def playout_rows(table, reps, secs, cref):
+    """Batch playouts of every game and bids mode, on 1 and 2 threads, interleaved with the C
+    yardstick's runs; best of reps each."""
+    runs = []
+    for game in batch_games():
+        for bids in batch.BIDS:
+            try:
+                batch.playouts(game, None, 1, bids=bids)
+            except ValueError:
+                continue
+            runs.append((game, bids))
+    ours = {run: ([], []) for run in runs}
+    cres = []
+    for _ in range(reps):
+        for run in runs:
+            ours[run][0].append(playout_rate(run[0], 1, secs, run[1]))
+            ours[run][1].append(playout_rate(run[0], 2, secs, run[1]))
+        if cref:
+            cres.append(cref.run(int(secs * 1000), 2))
+    for game, bids in runs:
+        b1, b2 = max(ours[(game, bids)][0]), max(ours[(game, bids)][1])
+        table.add(f"{game}.playouts.{bids}", f"{game} batch playouts, bids={bids}", b1[0], b2[0],
+                  "deals/s", f"{b1[2]:.1f} cards/deal; 2 threads = {b2[0] / b1[0]:.2f}x 1 thread")
+        table.add(f"{game}.ns_per_card.{bids}", f"{game} ns per card, bids={bids}", b1[1], b2[1], "ns",
+                  "wall time / cards, whole deal incl. auction+scoring")
+        mode = C_MODES.get((game, bids))
+        if not cres or not mode:
+            continue
+        cb1 = max((r[(mode[0], 1)] for r in cres), key=lambda r: r["playouts_per_s"])
+        cb2 = max((r[(mode[0], 2)] for r in cres), key=lambda r: r["playouts_per_s"])
+        table.add(f"c.{mode[0]}", f"C yardstick {mode[0]} (gcc -O2)", cb1["playouts_per_s"],
+                  cb2["playouts_per_s"], "deals/s", f"{mode[1]} cards/deal; 2 threads = "
+                  f"{cb2['playouts_per_s'] / cb1['playouts_per_s']:.2f}x")
+        table.add(f"c.{mode[0]}.ns_per_card", "C yardstick ns per card", cb1["ns_per_card"],
+                  cb2["ns_per_card"], "ns", "")
+        table.add(f"ratio.{game}.deals", f"stich / C deals/s ({game}, bids={bids})",
+                  b1[0] / cb1["playouts_per_s"], b2[0] / cb2["playouts_per_s"], "x",
+                  "target >= 0.5" if game == "schafkopf" else "generic nogil API, not tuned")
+        table.add(f"ratio.{game}.ns_per_card", f"C / stich ns per card ({game})",
+                  cb1["ns_per_card"] / b1[1], cb2["ns_per_card"] / b2[1], "x", "per card, same work measure")
+
+
 def report(args) -> Table:
     table = Table()
     reps, secs = args.reps, args.seconds
     cref = CReference(args.c_reference) if args.c_reference else None
     try:
-        for game in batch_games():
-            for bids in batch.BIDS:
-                r1, r2, c1, c2 = [], [], [], []
-                for _ in range(reps):          # interleaved with the C runs
-                    rate, ns, cards = playout_rate(game, 1, secs, bids)
-                    r1.append((rate, ns, cards))
-                    r2.append(playout_rate(game, 2, secs, bids))
-                    if cref and game == "schafkopf" and bids == "cheapest":
-                        res = cref.run(int(secs * 1000), 2)
-                        c1.append(res[("schafkopf_ruf_dealplay", 1)])
-                        c2.append(res[("schafkopf_ruf_dealplay", 2)])
-                b1, b2 = max(r1), max(r2)
-                table.add(f"{game}.playouts.{bids}", f"{game} batch playouts, bids={bids}",
-                          b1[0], b2[0], "deals/s", f"{b1[2]:.1f} cards/deal; 2 threads = "
-                          f"{b2[0] / b1[0]:.2f}x 1 thread")
-                table.add(f"{game}.ns_per_card.{bids}", f"{game} ns per card, bids={bids}",
-                          b1[1], b2[1], "ns", "wall time / cards, whole deal incl. auction+scoring")
-                if c1:
-                    cb1 = max(c1, key=lambda r: r["playouts_per_s"])
-                    cb2 = max(c2, key=lambda r: r["playouts_per_s"])
-                    table.add("c.schafkopf_ruf_dealplay", "C yardstick schafkopf_ruf_dealplay (gcc -O2)",
-                              cb1["playouts_per_s"], cb2["playouts_per_s"], "deals/s",
-                              f"32 cards/deal; 2 threads = {cb2['playouts_per_s'] / cb1['playouts_per_s']:.2f}x")
-                    table.add("c.ns_per_card", "C yardstick ns per card", cb1["ns_per_card"],
-                              cb2["ns_per_card"], "ns", "")
-                    table.add("ratio.deals", "stich / C deals/s (bids=cheapest)",
-                              b1[0] / cb1["playouts_per_s"], b2[0] / cb2["playouts_per_s"], "x",
-                              "target >= 0.5")
-                    table.add("ratio.ns_per_card", "C / stich ns per card (bids=cheapest)",
-                              cb1["ns_per_card"] / b1[1], cb2["ns_per_card"] / b2[1], "x",
-                              "per card, same work measure")
-            if game == "schafkopf":
-                step_rows(table, game, reps, secs)
-            else:
-                table.add(f"{game}.step_us", f"{game} step API from Python",
-                          min(step_api_rate(game, secs) for _ in range(reps)), None, "µs/step",
-                          "legal = core.advance(random.choice(legal))")
+        playout_rows(table, reps, secs, cref)
+        for game in games.available():
+            if hasattr(games.rules_of(game).Core, "advance"):
+                if game == "schafkopf":
+                    step_rows(table, game, reps, secs)
+                else:
+                    table.add(f"{game}.step_us", f"{game} step API from Python",
+                              min(step_api_rate(game, secs) for _ in range(reps)), None, "µs/step",
+                              "legal = core.advance(random.choice(legal))")
             dicts, cli_lines = evaluate_rates(game, secs)
             if dicts:
+                fast = hasattr(games.rules_of(game), "evaluate_fast")
                 table.add(f"{game}.evaluate", f"{game} batch.evaluate, complete deals (dicts)",
-                          best_of(reps, dicts), None, "records/s", "validate + replay + result")
+                          best_of(reps, dicts), None, "records/s",
+                          "validate + replay + result" + ("" if fast else " (generic path)"))
                 table.add(f"{game}.evaluate_cli", f"{game} CLI evaluate line path (JSON in/out)",
-                          best_of(reps, cli_lines), None, "records/s", "text in, text out (cli.evaluate_line_text)")
+                          best_of(reps, cli_lines), None, "records/s",
+                          "text in, text out (cli.evaluate_line_text)" + ("" if fast else " (generic path)"))
         for provider in ROWS:
             provider(table, args)
     finally:

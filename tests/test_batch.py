@@ -295,3 +295,30 @@ def test_result_json_is_json_dumps_of_result(options):
             assert schafkopf.result_json(state.core) == json.dumps(state.result(), separators=(",", ":"))
             line = json.dumps({"id": k, "record": rec})
             assert cli.evaluate_line_text(line, 1, False) == _reference_line(line, 1)
+
+
+# ---- Doppelkopf through its generic nogil API ------------------------------------------------
+def test_doppelkopf_playouts_deterministic_and_zero_sum():
+    one = batch.playouts("doppelkopf", None, 1501, seed=4, threads=1)
+    assert figures(batch.playouts("doppelkopf", None, 1501, seed=4, threads=3)) == figures(one)
+    assert one["n"] == 1501 == sum(one["contracts"].values())
+    assert sum(one["score_sums"]) == 0
+    assert one["cards"] <= 48 * one["n"]
+    hist = one["card_points_hist"]
+    assert sum(hist) == 4 * one["played"] and sum(p * c for p, c in enumerate(hist)) == 240 * one["played"]
+    assert sum(p * c for p, c in enumerate(one["side_points_hist"])) <= 240 * one["played"]
+    with pytest.raises(ValueError):
+        batch.playouts("doppelkopf", None, 10, bids="cheapest")
+
+
+@pytest.mark.parametrize("options", [{}, {"second_heart_ten_beats_first": True, "solo_player_leads": True,
+                                          "charlie_only_when_winning": True}])
+def test_doppelkopf_playouts_agree_with_the_generic_engine(options):
+    n = 120
+    st = batch.playouts("doppelkopf", options, n, seed=6)
+    sums, contracts = [0, 0, 0, 0], {}
+    for k in range(n):
+        res = records.evaluate(batch.playout_record("doppelkopf", options, seed=6, k=k))["result"]
+        sums = [a + b for a, b in zip(sums, res["scores"])]
+        contracts[res["contract"]["type"]] = contracts.get(res["contract"]["type"], 0) + 1
+    assert sums == st["score_sums"] and contracts == st["contracts"]

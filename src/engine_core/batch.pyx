@@ -23,10 +23,12 @@ import threading
 import time
 
 from libc.string cimport memset
-from ._core cimport u64, i64, Rng, rng_next
+from ._core cimport u64, i64, Rng, rng_next, rng_below, CALL_BASE, MAX_LEGAL
 from .playout cimport (PlayoutStats, MAX_CONTRACTS, MAX_SEATS, HIST_BINS, TRACE_HANDS,
-                       TRACE_COUNT, TRACE_CODES, TRACE_SIZE)
+                       TRACE_COUNT, TRACE_CODES, TRACE_SIZE, BIDS_UNIFORM, BIDS_CHEAPEST,
+                       add_points)
 from .schafkopf cimport SkOpts, sk_opts, sk_playout
+from .doppelkopf cimport DkOpts, DkState, DkScore, dk_init, dk_legal, dk_apply, dk_score, dk_deal
 
 from . import games, records
 
@@ -43,6 +45,7 @@ cdef struct Plan:
     playout_fn fn
     int seats
     int bids
+    int bids_supported                 # bit per BIDS_* the game's playout implements
     unsigned char opts[OPTS_BYTES]     # the game's C options struct
 
 
@@ -52,17 +55,85 @@ cdef void playout_schafkopf(Rng* r, int dealer, int bids, const void* opts,
     sk_playout(r, dealer, bids, <const SkOpts*>opts, st, trace)
 
 
+cdef inline void trace_hands(i64* trace, const u64* hands, int seats) noexcept nogil:
+    cdef int i
+    if trace != NULL:
+        for i in range(seats):
+            trace[TRACE_HANDS + i] = <i64>hands[i]
+        trace[TRACE_COUNT] = 0
+
+
+cdef inline void trace_code(i64* trace, i64 code) noexcept nogil:
+    if trace != NULL and trace[TRACE_COUNT] < TRACE_SIZE - TRACE_CODES:
+        trace[TRACE_CODES + trace[TRACE_COUNT]] = code
+        trace[TRACE_COUNT] += 1
+
+
+cdef void playout_doppelkopf(Rng* r, int dealer, int bids, const void* opts,
+                             PlayoutStats* st, i64* trace) noexcept nogil:
+    """Doppelkopf through its generic nogil API: every legal action (reservations, Armut
+    exchanges, announcements, cards) equally likely. The declaring side is Re."""
+    cdef const DkOpts* o = <const DkOpts*>opts
+    cdef DkState s
+    cdef DkScore sc
+    cdef u64 hands[4]
+    cdef i64 buf[MAX_LEGAL]
+    cdef i64 code
+    cdef int n, i
+    dk_deal(r, dealer, hands)
+    dk_init(&s, hands, dealer)
+    trace_hands(trace, hands, 4)
+    while s.to_act >= 0:
+        n = dk_legal(&s, o, buf)
+        code = buf[rng_below(r, n)] if n > 1 else buf[0]
+        trace_code(trace, code)
+        dk_apply(&s, o, code)
+        if code < CALL_BASE:
+            st.cards += 1
+        else:
+            st.calls += 1
+    dk_score(&s, o, &sc)
+    st.deals += 1
+    st.contracts[s.contract] += 1
+    for i in range(4):
+        st.score_sum[i] += sc.scores[i]
+    if s.trick_no and not s.redeal:
+        st.played += 1
+        st.with_declarer += 1
+        st.declarer_won += sc.winner == 0
+        for i in range(4):
+            add_points(st.seat_points, sc.card_points[i])
+        add_points(st.side_points, sc.team_points[0])
+
+
 # ---- dispatch --------------------------------------------------------------------------------
-cdef int prepare(str game, object options, Plan* plan) except -1:
+cdef int prepare(str game, object options, Plan* plan, str bids) except -1:
     """The playout function and C options of a game (one branch per game)."""
+    cdef DkOpts* dk
     memset(plan, 0, sizeof(Plan))
+    if bids not in BIDS:
+        raise ValueError(f"bids must be one of {', '.join(BIDS)}, got {bids!r}")
     if game == "schafkopf":
         assert sizeof(SkOpts) <= OPTS_BYTES
         sk_opts(options, <SkOpts*>plan.opts)
         plan.fn = playout_schafkopf
         plan.seats = 4
+        plan.bids_supported = (1 << BIDS_UNIFORM) | (1 << BIDS_CHEAPEST)
+    elif game == "doppelkopf":
+        assert sizeof(DkOpts) <= OPTS_BYTES
+        dk = <DkOpts*>plan.opts          # as doppelkopf.Core.__init__ reads the options
+        dk.second_heart_ten = options.second_heart_ten_beats_first
+        dk.solo_player_leads = options.solo_player_leads
+        dk.charlie_only_when_winning = options.charlie_only_when_winning
+        plan.fn = playout_doppelkopf
+        plan.seats = 4
+        plan.bids_supported = 1 << BIDS_UNIFORM
     else:
         raise ValueError(f"batch playouts are not available for {game!r} in this build")
+    plan.bids = BIDS.index(bids)
+    if not plan.bids_supported >> plan.bids & 1:
+        raise ValueError(f"bids={bids!r} is not defined for {game} (only "
+                         f"{', '.join(b for i, b in enumerate(BIDS) if plan.bids_supported >> i & 1)})")
     return 0
 
 
@@ -114,9 +185,10 @@ def playouts(game, options=None, long long n=100_000, unsigned long long seed=0,
     bids), whatever the thread count.
 
     dealer: a fixed dealer seat, or None to rotate (deal k: dealer k % seats).
-    bids: "uniform" = every legal call equally likely (many solos and touts, short deals);
-    "cheapest" = each speaker passes or names the cheapest contract open to it, 50:50 (mostly
-    Rufspiele played to the last trick, the shape of the C yardstick's deals)."""
+    bids: "uniform" = every legal action equally likely (Schafkopf: many solos and touts, short
+    deals); "cheapest" (Schafkopf) = each speaker passes or names the cheapest contract open to
+    it, 50:50 (mostly Rufspiele played to the last trick, the shape of the C yardstick's deals).
+    Games: Schafkopf, Doppelkopf (declaring side = Re)."""
     if bids not in BIDS:
         raise ValueError(f"bids must be one of {', '.join(BIDS)}, got {bids!r}")
     if n < 0:
@@ -125,8 +197,7 @@ def playouts(game, options=None, long long n=100_000, unsigned long long seed=0,
         raise ValueError("threads must be >= 1")
     g = games.get(game, options)
     cdef Plan plan
-    prepare(g.name, g.options, &plan)
-    plan.bids = BIDS.index(bids)
+    prepare(g.name, g.options, &plan, bids)
     if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < plan.seats):
         raise ValueError(f"dealer must be a seat 0..{plan.seats - 1} or None (rotating)")
     cdef int d = -1 if dealer is None else dealer
@@ -209,8 +280,7 @@ def playout_record(game, options=None, unsigned long long seed=0, long long k=0,
     cdef PlayoutStats st
     cdef i64 trace[TRACE_SIZE]
     cdef Rng r
-    prepare(g.name, g.options, &plan)
-    plan.bids = BIDS.index(bids)
+    prepare(g.name, g.options, &plan, bids)
     if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < plan.seats):
         raise ValueError(f"dealer must be a seat 0..{plan.seats - 1} or None (rotating)")
     cdef int d = <int>(k % plan.seats) if dealer is None else dealer
@@ -222,7 +292,9 @@ def playout_record(game, options=None, unsigned long long seed=0, long long k=0,
     state = g.new_deal(hands, d, [deck.code(i) for i in _bits(<u64>trace[TRACE_HANDS + plan.seats])]
                        if g.rules.BLIND_SIZE else None)
     for i in range(trace[TRACE_COUNT]):
-        state.apply_code(trace[TRACE_CODES + i])
+        # by the action's record form: with two copies of a card, the generic deal may number
+        # the copies in the hands differently from the batch deal
+        state.apply(state.decode(trace[TRACE_CODES + i]))
     return state.record()
 
 
