@@ -297,28 +297,48 @@ def test_result_json_is_json_dumps_of_result(options):
             assert cli.evaluate_line_text(line, 1, False) == _reference_line(line, 1)
 
 
-# ---- Doppelkopf through its generic nogil API ------------------------------------------------
-def test_doppelkopf_playouts_deterministic_and_zero_sum():
-    one = batch.playouts("doppelkopf", None, 1501, seed=4, threads=1)
-    assert figures(batch.playouts("doppelkopf", None, 1501, seed=4, threads=3)) == figures(one)
+# ---- the other games, through their generic nogil APIs ----------------------------------------
+TOTAL_POINTS = {"doppelkopf": 240, "sheepshead": 120, "klaverjas": 162}
+OTHER_OPTIONS = {
+    "doppelkopf": [{}, {"second_heart_ten_beats_first": True, "solo_player_leads": True,
+                        "charlie_only_when_winning": True}],
+    "sheepshead": [{}, {"partner": "jack_of_diamonds", "no_pick": "doubler", "cracking": True,
+                        "double_on_the_bump": False, "first_leader": "dealer", "multiplier": 2},
+                   {"partner": "none", "no_pick": "forced_pick", "unknown_broad": True,
+                    "no_trick_partner_exempt": True},
+                   {"leaster_blind": "last_trick"}],
+    "klaverjas": [{}, {"ruleset": "rotterdam", "roem": False, "pit_bonus": 50, "deal_packets": [4, 4]},
+                  {"ruleset": "utrecht", "tie_rule": "half_nat", "nat_roem": "own"}],
+}
+
+
+@pytest.mark.parametrize("game", sorted(OTHER_OPTIONS))
+def test_other_games_playouts_deterministic_and_consistent(game):
+    one = batch.playouts(game, None, 1501, seed=4, threads=1)
+    assert figures(batch.playouts(game, None, 1501, seed=4, threads=3)) == figures(one)
     assert one["n"] == 1501 == sum(one["contracts"].values())
-    assert sum(one["score_sums"]) == 0
-    assert one["cards"] <= 48 * one["n"]
+    if game != "klaverjas":                      # Klaverjas scores are points, not payments
+        assert sum(one["score_sums"]) == 0
     hist = one["card_points_hist"]
-    assert sum(hist) == 4 * one["played"] and sum(p * c for p, c in enumerate(hist)) == 240 * one["played"]
-    assert sum(p * c for p, c in enumerate(one["side_points_hist"])) <= 240 * one["played"]
+    assert sum(hist) == len(one["score_sums"]) * one["played"]
+    assert sum(p * c for p, c in enumerate(hist)) <= TOTAL_POINTS[game] * one["played"]
     with pytest.raises(ValueError):
-        batch.playouts("doppelkopf", None, 10, bids="cheapest")
+        batch.playouts(game, None, 10, bids="cheapest")
 
 
-@pytest.mark.parametrize("options", [{}, {"second_heart_ten_beats_first": True, "solo_player_leads": True,
-                                          "charlie_only_when_winning": True}])
-def test_doppelkopf_playouts_agree_with_the_generic_engine(options):
-    n = 120
-    st = batch.playouts("doppelkopf", options, n, seed=6)
-    sums, contracts = [0, 0, 0, 0], {}
+@pytest.mark.parametrize("game,options", [(g, o) for g in sorted(OTHER_OPTIONS) for o in OTHER_OPTIONS[g]])
+def test_other_games_playouts_agree_with_the_generic_engine(game, options):
+    n = 100
+    st = batch.playouts(game, options, n, seed=6)
+    seats = len(st["score_sums"])
+    sums, points = [0] * seats, [0] * 256
     for k in range(n):
-        res = records.evaluate(batch.playout_record("doppelkopf", options, seed=6, k=k))["result"]
+        rec = batch.playout_record(game, options, seed=6, k=k)
+        assert rec["dealer"] == k % seats
+        res = records.evaluate(rec)["result"]
         sums = [a + b for a, b in zip(sums, res["scores"])]
-        contracts[res["contract"]["type"]] = contracts.get(res["contract"]["type"], 0) + 1
-    assert sums == st["score_sums"] and contracts == st["contracts"]
+        if res["tricks"]:
+            for p in res["card_points"]:
+                points[p] += 1
+    assert sums == st["score_sums"]
+    assert points[:len(st["card_points_hist"])] == st["card_points_hist"]

@@ -29,6 +29,9 @@ from .playout cimport (PlayoutStats, MAX_CONTRACTS, MAX_SEATS, HIST_BINS, TRACE_
                        add_points)
 from .schafkopf cimport SkOpts, sk_opts, sk_playout
 from .doppelkopf cimport DkOpts, DkState, DkScore, dk_init, dk_legal, dk_apply, dk_score, dk_deal
+from .sheepshead cimport SsOpts, SsState, SsScore, ss_init, ss_legal, ss_apply, ss_score, ss_deal
+from .klaverjas cimport KjOpts, KjState, KjScore, kj_init, kj_legal, kj_apply, kj_score, kj_deal
+from ._core cimport int8_t
 
 from . import games, records
 
@@ -106,10 +109,100 @@ cdef void playout_doppelkopf(Rng* r, int dealer, int bids, const void* opts,
         add_points(st.side_points, sc.team_points[0])
 
 
+cdef void playout_sheepshead(Rng* r, int dealer, int bids, const void* opts,
+                             PlayoutStats* st, i64* trace) noexcept nogil:
+    """Sheepshead through its generic nogil API: every legal action equally likely. The
+    declaring side is the picker's team."""
+    cdef const SsOpts* o = <const SsOpts*>opts
+    cdef SsState s
+    cdef SsScore sc
+    cdef u64 hands[6]
+    cdef i64 buf[MAX_LEGAL]
+    cdef i64 code
+    cdef int n, i
+    ss_deal(r, dealer, hands, &hands[5])
+    ss_init(&s, hands, hands[5], dealer)
+    trace_hands(trace, hands, 6)
+    while s.to_act >= 0:
+        n = ss_legal(&s, o, buf)
+        code = buf[rng_below(r, n)] if n > 1 else buf[0]
+        trace_code(trace, code)
+        ss_apply(&s, o, code)
+        if code < CALL_BASE:
+            st.cards += 1
+        else:
+            st.calls += 1
+    ss_score(&s, o, &sc)
+    st.deals += 1
+    st.contracts[s.contract] += 1
+    for i in range(5):
+        st.score_sum[i] += sc.scores[i]
+    if s.trick_no:
+        st.played += 1
+        for i in range(5):
+            add_points(st.seat_points, sc.card_points[i])
+        if s.picker >= 0:
+            st.with_declarer += 1
+            st.declarer_won += sc.team_won
+            add_points(st.side_points, sc.team_points)
+
+
+cdef struct KjPlan:
+    KjOpts o
+    int8_t packets[8]
+    int n_packets
+
+
+cdef void playout_klaverjas(Rng* r, int dealer, int bids, const void* opts,
+                            PlayoutStats* st, i64* trace) noexcept nogil:
+    """Klaverjas through its generic nogil API: every legal action equally likely. The
+    declaring side is the trump maker's team; contracts are counted by trump suit."""
+    cdef const KjPlan* p = <const KjPlan*>opts
+    cdef KjState s
+    cdef KjScore sc
+    cdef u64 hands[4]
+    cdef i64 buf[MAX_LEGAL]
+    cdef i64 code
+    cdef int n, i
+    kj_deal(r, dealer, p.packets, p.n_packets, hands)
+    kj_init(&s, &p.o, hands, dealer)
+    trace_hands(trace, hands, 4)
+    while s.to_act >= 0:
+        n = kj_legal(&s, &p.o, buf)
+        code = buf[rng_below(r, n)] if n > 1 else buf[0]
+        trace_code(trace, code)
+        kj_apply(&s, &p.o, code)
+        if code < CALL_BASE:
+            st.cards += 1
+        else:
+            st.calls += 1
+    kj_score(&s, &p.o, &sc)
+    st.deals += 1
+    if s.trump >= 0:
+        st.contracts[s.trump] += 1
+    for i in range(4):
+        st.score_sum[i] += sc.scores[i]
+    if s.trick_no:
+        st.played += 1
+        for i in range(4):
+            add_points(st.seat_points, sc.card_points[i])
+        if s.maker >= 0:
+            st.with_declarer += 1
+            st.declarer_won += sc.outcome == 0
+            add_points(st.side_points, sc.total[0])
+
+
+# contract names for the statistics of games whose module has no CONTRACT_NAMES
+EXTRA_CONTRACT_NAMES = {"klaverjas": ("trump_C", "trump_S", "trump_H", "trump_D")}
+
+
 # ---- dispatch --------------------------------------------------------------------------------
 cdef int prepare(str game, object options, Plan* plan, str bids) except -1:
     """The playout function and C options of a game (one branch per game)."""
     cdef DkOpts* dk
+    cdef SsOpts* ss
+    cdef KjPlan* kj
+    cdef int i
     memset(plan, 0, sizeof(Plan))
     if bids not in BIDS:
         raise ValueError(f"bids must be one of {', '.join(BIDS)}, got {bids!r}")
@@ -126,6 +219,36 @@ cdef int prepare(str game, object options, Plan* plan, str bids) except -1:
         dk.solo_player_leads = options.solo_player_leads
         dk.charlie_only_when_winning = options.charlie_only_when_winning
         plan.fn = playout_doppelkopf
+        plan.seats = 4
+        plan.bids_supported = 1 << BIDS_UNIFORM
+    elif game == "sheepshead":
+        assert sizeof(SsOpts) <= OPTS_BYTES
+        ss = <SsOpts*>plan.opts          # as sheepshead.opts_from reads the options
+        ss.partner_mode = ("called_ace", "jack_of_diamonds", "none").index(options.partner)
+        ss.no_pick = ("leaster", "doubler", "forced_pick").index(options.no_pick)
+        ss.blind_last_trick = options.leaster_blind == "last_trick"
+        ss.bump = options.double_on_the_bump
+        ss.exempt = options.no_trick_partner_exempt
+        ss.unknown_broad = options.unknown_broad
+        ss.dealer_leads = options.first_leader == "dealer"
+        ss.cracking = options.cracking
+        ss.multiplier = options.multiplier
+        plan.fn = playout_sheepshead
+        plan.seats = 5
+        plan.bids_supported = 1 << BIDS_UNIFORM
+    elif game == "klaverjas":
+        assert sizeof(KjPlan) <= OPTS_BYTES
+        kj = <KjPlan*>plan.opts          # as klaverjas.Core.__init__ reads the options
+        kj.o.rotterdam = options.ruleset == "rotterdam"
+        kj.o.compulsory = options.ruleset == "utrecht" or options.trump_choice == "compulsory"
+        kj.o.roem = options.roem
+        kj.o.half_nat = options.tie_rule == "half_nat"
+        kj.o.nat_roem_own = options.nat_roem == "own"
+        kj.o.pit_bonus = options.pit_bonus
+        kj.n_packets = len(options.deal_packets)
+        for i in range(kj.n_packets):
+            kj.packets[i] = options.deal_packets[i]
+        plan.fn = playout_klaverjas
         plan.seats = 4
         plan.bids_supported = 1 << BIDS_UNIFORM
     else:
@@ -188,7 +311,8 @@ def playouts(game, options=None, long long n=100_000, unsigned long long seed=0,
     bids: "uniform" = every legal action equally likely (Schafkopf: many solos and touts, short
     deals); "cheapest" (Schafkopf) = each speaker passes or names the cheapest contract open to
     it, 50:50 (mostly Rufspiele played to the last trick, the shape of the C yardstick's deals).
-    Games: Schafkopf, Doppelkopf (declaring side = Re)."""
+    Games: Schafkopf, Doppelkopf (declaring side: Re), Sheepshead (the picker's team) and
+    Klaverjas (the trump maker's team; contracts counted by trump suit)."""
     if bids not in BIDS:
         raise ValueError(f"bids must be one of {', '.join(BIDS)}, got {bids!r}")
     if n < 0:
@@ -240,7 +364,7 @@ def playouts(game, options=None, long long n=100_000, unsigned long long seed=0,
         for i in range(HIST_BINS):
             total.seat_points[i] += job.st.seat_points[i]
             total.side_points[i] += job.st.side_points[i]
-    names = g.rules.CONTRACT_NAMES
+    names = EXTRA_CONTRACT_NAMES.get(g.name) or g.rules.CONTRACT_NAMES
     seats = plan.seats
     rate = <double>total.deals / wall if wall > 0 else float("inf")
     return {
