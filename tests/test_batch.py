@@ -185,7 +185,9 @@ def _mutations():
     for i, change in [(0, {"seat": True}), (0, {"suit": None}), (1, {"suit": None}),
                       (1, {"suit": "C"}), (1, {"type": "announce"}), (4, {"card": "jc"}),
                       (4, {"card": "JC "}), (4, {"extra": 1}), (4, {"seat": 0.0}),
-                      (4, {"type": "bid"}), (5, {"card": ["QD"]}), (0, {"call": {"x": 1}})]:
+                      (4, {"type": "bid"}), (5, {"card": ["QD"]}), (0, {"call": {"x": 1}}),
+                      (4, {"sext": 1}), (4, {"séat": 0}), (4, {"\ud800abc": 1}), (4, {"call": "pass"}),
+                      (0, {"card": "QC"}), (2, {"type": "announce", "suit": "C"})]:
         rec = copy.deepcopy(base)
         rec["actions"][i].update(change)
         yield rec

@@ -18,6 +18,7 @@ back to the generic State replay for anything that path does not accept, so reje
 get exactly the generic error. `evaluate_text(line, number)` is the CLI's counterpart on JSON
 text (the games' `evaluate_text_fast`).
 """
+import gc
 import json
 import threading
 import time
@@ -490,12 +491,19 @@ def evaluate(recs, bint with_legal=False):
     """One records.evaluate answer per record (a dict, or a JSON text of one), in order;
     identical answers, faster: see the module docstring."""
     out = []
-    for rec in recs:
-        if isinstance(rec, (str, bytes)):
-            try:
-                rec = json.loads(rec)
-            except json.JSONDecodeError as err:
-                out.append({"error": {"index": None, "reason": f"malformed JSON: {err}"}})
-                continue
-        out.append(evaluate_one(rec, with_legal))
+    # the answers are acyclic: keep the cyclic collector from rescanning the growing list
+    gc_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        for rec in recs:
+            if isinstance(rec, (str, bytes)):
+                try:
+                    rec = json.loads(rec)
+                except json.JSONDecodeError as err:
+                    out.append({"error": {"index": None, "reason": f"malformed JSON: {err}"}})
+                    continue
+            out.append(evaluate_one(rec, with_legal))
+    finally:
+        if gc_was_on:
+            gc.enable()
     return out

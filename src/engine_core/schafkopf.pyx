@@ -16,7 +16,7 @@ Ramsch: most points pays, Jungfrau doubles, Durchmarsch takes the solo tariff.
 Everything per card, trick and deal runs in the `sk_*` functions below (typed, nogil); the
 `Core` class is the Python edge used by `engine_core.state.State`.
 """
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy, memset, memcmp
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from ._core cimport (u64, i64, int8_t, Order, Rng, TRUMP, CALL_BASE, MAX_LEGAL, popcount,
@@ -984,6 +984,8 @@ cdef extern from "Python.h":
     long PyLong_AsLong(PyObject* o)
     const char* PyUnicode_AsUTF8AndSize(object o, Py_ssize_t* size) except NULL
     Py_ssize_t PyUnicode_GET_LENGTH(PyObject* o)
+    bint PyDict_Next(object d, Py_ssize_t* pos, PyObject** key, PyObject** value)
+    bint PyUnicode_IS_ASCII(PyObject* o)
     Py_UCS4 PyUnicode_READ_CHAR(PyObject* o, Py_ssize_t i)
 
 # ASCII -> rank / suit of a card code ("QC"), -1 elsewhere
@@ -1023,6 +1025,43 @@ cdef extern from "Python.h":
     void PyErr_Clear()
 
 
+cdef enum:
+    F_SEAT = 0
+    F_TYPE = 1
+    F_CARD = 2
+    F_CALL = 3
+    F_SUIT = 4
+
+
+cdef bint action_fields(dict a, PyObject** f) except -1:
+    """Borrowed references to an action's fields (NULL where absent), by one pass over its
+    items; False for any other key. (All five names have four letters.)"""
+    cdef Py_ssize_t pos = 0, n
+    cdef PyObject* key
+    cdef PyObject* value
+    cdef const char* k
+    f[0] = f[1] = f[2] = f[3] = f[4] = NULL
+    while PyDict_Next(a, &pos, &key, &value):
+        if not PyUnicode_CheckExact(key) or PyUnicode_GET_LENGTH(key) != 4 or not PyUnicode_IS_ASCII(key):
+            return False
+        k = PyUnicode_AsUTF8AndSize(<object>key, &n)     # ASCII: the string's own buffer
+        if n != 4:
+            return False
+        if memcmp(k, b"seat", 4) == 0:
+            f[F_SEAT] = value
+        elif memcmp(k, b"type", 4) == 0:
+            f[F_TYPE] = value
+        elif memcmp(k, b"card", 4) == 0:
+            f[F_CARD] = value
+        elif memcmp(k, b"call", 4) == 0:
+            f[F_CALL] = value
+        elif memcmp(k, b"suit", 4) == 0:
+            f[F_SUIT] = value
+        else:
+            return False
+    return True
+
+
 def evaluate_fast(record):
     """records.evaluate(record) for a well-formed Schafkopf record whose actions are all legal
     (a result, or the 'deal not finished' error), with actions encoded straight to codes.
@@ -1037,8 +1076,7 @@ def evaluate_fast(record):
     cdef i64 buf[64]
     cdef int i, j, n, k, c
     cdef long dealer
-    cdef PyObject* kind
-    cdef PyObject* p
+    cdef PyObject* f[5]
     if type(record) is not dict:
         return None
     for key in record:
@@ -1080,27 +1118,27 @@ def evaluate_fast(record):
     for a in <list>actions:
         if type(a) is not dict or s.phase == P_OVER:
             return None
-        if small_int(PyDict_GetItemWithError(a, "seat")) != s.to_act:
+        if not action_fields(<dict>a, f):
             return None
-        kind = PyDict_GetItemWithError(a, "type")
-        n = PyDict_Size(a)
-        if kind == NULL or not PyUnicode_CheckExact(kind):
+        if small_int(f[F_SEAT]) != s.to_act or f[F_TYPE] == NULL or not PyUnicode_CheckExact(f[F_TYPE]):
             return None
-        if <object>kind == "play":
-            c = card_of(PyDict_GetItemWithError(a, "card"))
-            if n != 3 or c < 0 or not (legal_play(s) >> c) & 1 or s.phase != P_PLAY:
+        kind = <object>f[F_TYPE]
+        if kind == "play":
+            c = card_of(f[F_CARD])
+            if (f[F_CALL] != NULL or f[F_SUIT] != NULL or c < 0 or s.phase != P_PLAY
+                    or not (legal_play(s) >> c) & 1):
                 return None
             play_card(s, c)
             continue
-        if not (<object>kind == "bid" or <object>kind == "announce"):
+        if not (kind == "bid" or kind == "announce") or f[F_CARD] != NULL or f[F_CALL] == NULL:
             return None
-        call = a.get("call")
-        suit = a.get("suit")
-        if type(call) is not str or not (n == 3 or (n == 4 and <object>kind == "bid" and "suit" in a)):
+        call = <object>f[F_CALL]
+        suit = <object>f[F_SUIT] if f[F_SUIT] != NULL else None
+        if type(call) is not str or (f[F_SUIT] != NULL and kind != "bid"):
             return None
         if suit is not None and type(suit) is not str:
             return None
-        code_obj = CALL_INDEX.get((<object>kind, call, suit))
+        code_obj = CALL_INDEX.get((kind, call, suit))
         if code_obj is None:
             return None
         code = code_obj
