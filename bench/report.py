@@ -279,7 +279,7 @@ def report(args) -> Table:
                               "legal = core.advance(random.choice(legal))")
             dicts, cli_lines = evaluate_rates(game, secs)
             if dicts:
-                fast = hasattr(games.rules_of(game), "evaluate_fast")
+                fast = games.records_of(game) is not None
                 table.add(f"{game}.evaluate", f"{game} batch.evaluate, complete deals (dicts)",
                           best_of(reps, dicts), None, "records/s",
                           "validate + replay + result" + ("" if fast else " (generic path)"))

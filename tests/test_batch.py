@@ -289,12 +289,12 @@ def test_fastjson_dumps_matches_json():
                                       "kontra": True}])
 def test_result_json_is_json_dumps_of_result(options):
     """The CLI writes results from the C state: character for character json.dumps(result())."""
-    from engine_core import cli, schafkopf
+    from engine_core import cli, schafkopf_records
     for bids in batch.BIDS:
         for k in range(150):
             rec = batch.playout_record("schafkopf", options, seed=9, k=k, bids=bids)
             state = records.replay(rec)
-            assert schafkopf.result_json(state.core) == json.dumps(state.result(), separators=(",", ":"))
+            assert schafkopf_records.result_json(state.core) == json.dumps(state.result(), separators=(",", ":"))
             line = json.dumps({"id": k, "record": rec})
             assert cli.evaluate_line_text(line, 1, False) == _reference_line(line, 1)
 

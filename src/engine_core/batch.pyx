@@ -436,7 +436,7 @@ cdef extern from *:
 
 
 # ---- record evaluation -----------------------------------------------------------------------
-cdef dict _FAST = {}     # game name -> the game module's evaluate_fast, or None
+cdef dict _FAST = {}     # game name -> the game's evaluate_fast (games.records_of), or None
 
 
 cdef object _fast_path(object name):
@@ -445,7 +445,7 @@ cdef object _fast_path(object name):
     except KeyError:
         pass
     try:
-        fast = getattr(games.rules_of(name), "evaluate_fast", None)
+        fast = getattr(games.records_of(name), "evaluate_fast", None)
     except Exception:
         fast = None
     if len(_FAST) < 64:
@@ -466,7 +466,7 @@ def evaluate_one(record, bint with_legal=False):
     return records.evaluate(record, with_legal)
 
 
-cdef list _TEXT_FAST = None    # the games' evaluate_text_fast functions
+cdef list _TEXT_FAST = None    # the games' evaluate_text_fast functions (games.records_of)
 
 
 def evaluate_text(line, number):
@@ -476,7 +476,7 @@ def evaluate_text(line, number):
     if _TEXT_FAST is None:
         found = []
         for name in games.available():
-            fast = getattr(games.rules_of(name), "evaluate_text_fast", None)
+            fast = getattr(games.records_of(name), "evaluate_text_fast", None)
             if fast is not None:
                 found.append(fast)
         _TEXT_FAST = found

@@ -39,6 +39,19 @@ def rules_of(name: str):
         raise OptionError("game", f"game {name!r} is not implemented in this build") from None
 
 
+def records_of(name: str):
+    """The game's fast record module (`engine_core.<name>_records`: `evaluate_fast(record)`,
+    `evaluate_text_fast(line, number)`), or None when the game has none: batch.evaluate and the
+    CLI then take the generic path."""
+    rules_of(name)
+    try:
+        return importlib.import_module(f"engine_core.{name}_records")
+    except ModuleNotFoundError as err:
+        if err.name != f"engine_core.{name}_records":
+            raise
+        return None
+
+
 def get(name: str, options: Mapping[str, Any] | Options | None = None) -> "Game":
     """The game `name` with `options` validated and resolved (defaults filled in)."""
     rules = rules_of(name)

@@ -14,9 +14,11 @@ or the official 91/90) and schwarz; Tout doubles base and Laufende; Sie = 4 x so
 Ramsch: most points pays, Jungfrau doubles, Durchmarsch takes the solo tariff.
 
 Everything per card, trick and deal runs in the `sk_*` functions below (typed, nogil); the
-`Core` class is the Python edge used by `engine_core.state.State`.
+`Core` class is the Python edge used by `engine_core.state.State`. `sk_result` decides a
+finished deal's Result (teams, winners, breakdown items) once, for `Core.result()` here and for
+the fast text writer of `schafkopf_records` (records in, results out, fast).
 """
-from libc.string cimport memcpy, memset, memcmp
+from libc.string cimport memcpy, memset
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from ._core cimport (u64, i64, int8_t, Order, Rng, TRUMP, CALL_BASE, MAX_LEGAL, popcount,
@@ -25,10 +27,7 @@ from ._core cimport (u64, i64, int8_t, Order, Rng, TRUMP, CALL_BASE, MAX_LEGAL, 
 
 from .playout cimport PlayoutStats, BIDS_CHEAPEST, add_points, TRACE_HANDS, TRACE_COUNT, TRACE_CODES
 
-import json
-
 from .cards import PIQUET, SUITS, SUIT_NAMES
-from .fastjson import dumps
 from .errors import OptionError
 from .options import OptionSpec
 
@@ -419,6 +418,33 @@ cdef void sk_apply(SkState* s, const SkOpts* o, i64 code) noexcept nogil:
             start_play(s)
 
 
+cdef inline bint code_legal(const SkState* s, const SkOpts* o, i64 code) noexcept nogil:
+    """Whether an action code is legal for the seat to act now."""
+    cdef i64 buf[64]
+    cdef int n, i
+    if 0 <= code < CALL_BASE:
+        return (sk_legal_play(s) >> code) & 1
+    if s.phase == P_PLAY or s.phase == P_OVER:
+        return False
+    n = sk_legal(s, o, buf)
+    for i in range(n):
+        if buf[i] == code:
+            return True
+    return False
+
+
+cdef int sk_replay(SkState* s, const SkOpts* o, const int8_t* seats, const i64* codes,
+                   int n) noexcept nogil:
+    """Apply actions (seat, code) in order while each is that seat's legal move; the number
+    applied (n when all were). The replay of the fast record paths (schafkopf_records)."""
+    cdef int i
+    for i in range(n):
+        if s.phase == P_OVER or seats[i] != s.to_act or not code_legal(s, o, codes[i]):
+            return i
+        sk_apply(s, o, codes[i])
+    return n
+
+
 # ---- scoring -------------------------------------------------------------------------------
 cdef int laufende(const SkState* s, u64 side) noexcept nogil:
     """Consecutive top trumps (dealt hands) held by the side holding the top trump (5.3)."""
@@ -598,11 +624,11 @@ cdef object contract_dict(const SkState* s, bint reveal_partner):
     if k == K_NONE:
         return None
     cdef dict out = {"type": CONTRACT_NAMES[k], "declarer": s.declarer if s.declarer >= 0 else None}
-    if k == K_RUFSPIEL or k == K_FARBSOLO or k == K_SOLO_TOUT:
+    if contract_has_suit(k):
         out["suit"] = SUITS[s.suit]
     if k == K_RUFSPIEL:
         out["partner"] = s.partner if reveal_partner else None
-    if k != K_SIE and k != K_RAMSCH and k != K_THROWN_IN:
+    if contract_has_doubling(k):
         out["kontra"] = s.kontra if s.kontra >= 0 else None
         out["re"] = s.re if s.re >= 0 else None
     return out
@@ -617,71 +643,115 @@ cdef list tricks_list(const SkState* s):
             for t in range(s.trick_no)]
 
 
+cdef inline void add_item(SkResult* out, int item, int fields, int count, int value,
+                          int factor, int losers) noexcept nogil:
+    cdef SkItem* it = &out.items[out.n_items]
+    it.item = item
+    it.fields = fields
+    it.count = count
+    it.value = value
+    it.factor = factor
+    it.losers = losers
+    out.n_items += 1
+
+
+cdef void sk_result(const SkState* s, const SkOpts* o, SkResult* out) noexcept nogil:
+    """The Result of a finished deal as C data: the score, the teams and winners as seat masks,
+    and the breakdown items in records.md order. The one place that decides them: Core.result()
+    and the fast text writer (schafkopf_records) both render this."""
+    cdef SkScore* r = &out.score
+    cdef int i, side = 0, inc = o.tariff_increment
+    sk_score(s, o, r)
+    out.n_teams = 0
+    out.winners = 0
+    out.n_items = 0
+    if s.contract == K_THROWN_IN:
+        return
+    if s.contract == K_RAMSCH:
+        out.n_teams = 4
+        for i in range(4):
+            out.teams[i] = 1 << i
+        if r.durchmarsch >= 0:
+            add_item(out, IT_DURCHMARSCH, IF_VALUE, 0, r.value, 0, 0)
+            out.winners = 1 << r.durchmarsch
+        else:
+            add_item(out, IT_RAMSCH, IF_VALUE | IF_LOSERS, 0, r.base, 0, r.losers)
+            if r.jungfrauen:
+                add_item(out, IT_JUNGFRAU, IF_COUNT | IF_FACTOR, r.jungfrauen, 0, 1 << r.jungfrauen, 0)
+            out.winners = 15 & ~r.losers
+        add_item(out, IT_TOTAL, IF_VALUE, 0, r.value, 0, 0)
+        return
+    for i in range(4):
+        if on_playing_side(s, i):
+            side |= 1 << i
+    out.n_teams = 2
+    out.teams[0] = side
+    out.teams[1] = 15 & ~side
+    out.winners = side if r.declarer_won else 15 & ~side
+    add_item(out, IT_GAME, IF_VALUE, 0, r.base, 0, 0)
+    if r.laufende:
+        add_item(out, IT_LAUFENDE, IF_COUNT | IF_VALUE, r.laufende, inc * r.laufende, 0, 0)
+    if r.tout or s.contract == K_SIE:
+        add_item(out, IT_TOUT, IF_FACTOR, 0, 0, 2, 0)
+    if r.schneider:
+        add_item(out, IT_SCHNEIDER, IF_VALUE, 0, inc, 0, 0)
+    if r.schwarz:
+        add_item(out, IT_SCHWARZ, IF_VALUE, 0, inc, 0, 0)
+    if s.contract == K_SIE:
+        add_item(out, IT_SIE, IF_FACTOR, 0, 0, 2, 0)
+    if s.kontra >= 0:
+        add_item(out, IT_KONTRA, IF_FACTOR, 0, 0, 2, 0)
+    if s.re >= 0:
+        add_item(out, IT_RE, IF_FACTOR, 0, 0, 2, 0)
+    add_item(out, IT_TOTAL, IF_VALUE, 0, r.value, 0, 0)
+
+
+ITEM_NAMES = ("game", "laufende", "tout", "schneider", "schwarz", "sie", "kontra", "re", "ramsch",
+              "jungfrau", "durchmarsch", "total")     # by IT_* (schafkopf.pxd)
+cdef tuple _ITEM_NAMES = ITEM_NAMES
+
+
+cdef list seat_list(int mask):
+    """The seats of a 4-bit mask, ascending."""
+    return [i for i in range(4) if mask >> i & 1]
+
+
+cdef dict item_dict(const SkItem* it):
+    cdef dict out = {"item": _ITEM_NAMES[it.item]}
+    if it.fields & IF_COUNT:
+        out["count"] = it.count
+    if it.fields & IF_VALUE:
+        out["value"] = it.value
+    if it.fields & IF_FACTOR:
+        out["factor"] = it.factor
+    if it.fields & IF_LOSERS:
+        out["losers"] = seat_list(it.losers)
+    return out
+
+
 cdef object result_dict(const SkState* s, const SkOpts* o):
-    """Core.result() of a state (the batch evaluate path calls it on a stack state)."""
-    cdef SkScore r
+    """Core.result() of a state (the fast record path calls it on a stack state)."""
+    cdef SkResult res
+    cdef SkScore* r = &res.score
     cdef int i
-    cdef list teams, side, others, winners, breakdown
     if s.phase != P_OVER:
         return None
-    sk_score(s, o, &r)
-    points = [r.card_points[0], r.card_points[1], r.card_points[2], r.card_points[3]]
-    scores = [r.scores[0], r.scores[1], r.scores[2], r.scores[3]]
-    contract = contract_dict(s, True)
-    if s.contract == K_THROWN_IN:
-        return {"contract": contract, "teams": [], "tricks": [], "card_points": points,
-                "scores": scores, "breakdown": [], "winners": []}
-    if s.contract == K_RAMSCH:
-        teams = [[0], [1], [2], [3]]
-        if r.durchmarsch >= 0:
-            breakdown = [{"item": "durchmarsch", "value": r.value}, {"item": "total", "value": r.value}]
-            winners = [r.durchmarsch]
-        else:
-            losers = [i for i in range(4) if r.losers >> i & 1]
-            breakdown = [{"item": "ramsch", "value": r.base, "losers": losers}]
-            if r.jungfrauen:
-                breakdown.append({"item": "jungfrau", "count": r.jungfrauen, "factor": 1 << r.jungfrauen})
-            breakdown.append({"item": "total", "value": r.value})
-            winners = [i for i in range(4) if not r.losers >> i & 1]
-    else:
-        side = []
-        others = []
-        for i in range(4):
-            if on_playing_side(s, i):
-                side.append(i)
-            else:
-                others.append(i)
-        teams = [side, others]
-        winners = side if r.declarer_won else others
-        breakdown = [{"item": "game", "value": r.base}]
-        if r.laufende:
-            breakdown.append({"item": "laufende", "count": r.laufende,
-                              "value": o.tariff_increment * r.laufende})
-        if r.tout or s.contract == K_SIE:
-            breakdown.append({"item": "tout", "factor": 2})
-        if r.schneider:
-            breakdown.append({"item": "schneider", "value": o.tariff_increment})
-        if r.schwarz:
-            breakdown.append({"item": "schwarz", "value": o.tariff_increment})
-        if s.contract == K_SIE:
-            breakdown.append({"item": "sie", "factor": 2})
-        if s.kontra >= 0:
-            breakdown.append({"item": "kontra", "factor": 2})
-        if s.re >= 0:
-            breakdown.append({"item": "re", "factor": 2})
-        breakdown.append({"item": "total", "value": r.value})
-    return {"contract": contract, "teams": teams, "tricks": tricks_list(s), "card_points": points,
-            "scores": scores, "breakdown": breakdown, "winners": winners}
+    sk_result(s, o, &res)
+    return {"contract": contract_dict(s, True),
+            "teams": [seat_list(res.teams[i]) for i in range(res.n_teams)],
+            "tricks": tricks_list(s),
+            "card_points": [r.card_points[0], r.card_points[1], r.card_points[2], r.card_points[3]],
+            "scores": [r.scores[0], r.scores[1], r.scores[2], r.scores[3]],
+            "breakdown": [item_dict(&res.items[i]) for i in range(res.n_items)],
+            "winners": seat_list(res.winners)}
 
 
 cdef class Core:
     """One Schafkopf deal as C state. The fast step API (legal codes or a card mask, apply,
     copy, undo) works on integer codes; `engine_core.state.State` wraps it for records."""
 
-    cdef SkState s
-    cdef SkOpts o
-    cdef SkState hist[SK_MAX_ACTIONS]
-    cdef int n_hist
+    # attributes and cdef/cpdef methods are declared in schafkopf.pxd (schafkopf_records
+    # renders a Core's result from its C state)
 
     def __init__(self, options, hands, int dealer, blind=0):
         cdef u64 h[4]
@@ -741,25 +811,12 @@ cdef class Core:
         n = sk_legal(&self.s, &self.o, buf)
         return [buf[i] for i in range(n)]
 
-    cdef inline bint _legal(self, i64 code) noexcept:
-        cdef i64 buf[64]
-        cdef int n, i
-        if 0 <= code < CALL_BASE:
-            return (sk_legal_play(&self.s) >> code) & 1
-        if self.s.phase == P_PLAY or self.s.phase == P_OVER:
-            return False
-        n = sk_legal(&self.s, &self.o, buf)
-        for i in range(n):
-            if buf[i] == code:
-                return True
-        return False
-
     cpdef bint is_legal(self, i64 code):
-        return self._legal(code)
+        return code_legal(&self.s, &self.o, code)
 
     cpdef apply(self, i64 code):
         """Apply a legal code; ValueError (state unchanged) if it is not legal."""
-        if not self._legal(code):
+        if not code_legal(&self.s, &self.o, code):
             raise ValueError(f"action code {code} is not legal now")
         self.hist[self.n_hist] = self.s
         self.n_hist += 1
@@ -768,7 +825,7 @@ cdef class Core:
     cpdef int step(self, i64 code) except -2:
         """apply(code) and return the seat to act next (-1 when the deal is over): one call
         per move for search and learning loops."""
-        if not self._legal(code):
+        if not code_legal(&self.s, &self.o, code):
             raise ValueError(f"action code {code} is not legal now")
         self.hist[self.n_hist] = self.s
         self.n_hist += 1
@@ -778,7 +835,7 @@ cdef class Core:
     cpdef list advance(self, i64 code):
         """step(code), then the legal codes of the next decision ([] when the deal is over):
         one call per move for rollouts (`legal = core.advance(pick(legal))` until empty)."""
-        if not self._legal(code):
+        if not code_legal(&self.s, &self.o, code):
             raise ValueError(f"action code {code} is not legal now")
         self.hist[self.n_hist] = self.s
         self.n_hist += 1
@@ -935,745 +992,3 @@ cdef class Core:
     def result(self):
         """The records.md Result of the finished deal (None while in progress)."""
         return result_dict(&self.s, &self.o)
-
-
-# ---- fast record evaluation (engine_core.batch.evaluate) -----------------------------------
-cdef dict CARD_INDEX = {code: i for i, code in enumerate(PIQUET.faces)}
-cdef dict CALL_INDEX = {(kind, call, suit): CALL_BASE + i for i, (kind, call, suit) in enumerate(CALLS)}
-cdef frozenset RECORD_KEYS = frozenset(("game", "options", "dealer", "hands", "blind", "actions"))
-cdef dict OPTS_CACHE = {}
-cdef object _ABSENT = object()
-
-
-cdef class _Opts:
-    cdef SkOpts o
-
-
-cdef _Opts _options_of(object given):
-    """The C options of a record's options object, cached by (name, type, value); None when
-    they are not plain valid options (the generic path then names the error)."""
-    cdef _Opts out
-    if given is _ABSENT:
-        given = {}
-    elif type(given) is not dict:
-        return None
-    try:
-        key = (tuple((<dict>given).items()), tuple(map(type, (<dict>given).values())))
-        out = OPTS_CACHE.get(key)
-    except Exception:               # an unhashable value: the generic path names the error
-        return None
-    if out is None:
-        from . import games
-        try:
-            game = games.get(NAME, given)
-        except Exception:
-            return None
-        out = _Opts()
-        sk_opts(game.options, &out.o)
-        if len(OPTS_CACHE) < 1024:
-            OPTS_CACHE[key] = out
-    return out
-
-
-cdef extern from "Python.h":
-    ctypedef struct PyObject
-    PyObject* PyDict_GetItemWithError(object d, object key)
-    Py_ssize_t PyDict_Size(object d)
-    bint PyLong_CheckExact(PyObject* o)
-    bint PyUnicode_CheckExact(PyObject* o)
-    long PyLong_AsLong(PyObject* o)
-    const char* PyUnicode_AsUTF8AndSize(object o, Py_ssize_t* size) except NULL
-    Py_ssize_t PyUnicode_GET_LENGTH(PyObject* o)
-    bint PyDict_Next(object d, Py_ssize_t* pos, PyObject** key, PyObject** value)
-    bint PyUnicode_IS_ASCII(PyObject* o)
-    Py_UCS4 PyUnicode_READ_CHAR(PyObject* o, Py_ssize_t i)
-
-# ASCII -> rank / suit of a card code ("QC"), -1 elsewhere
-cdef int8_t RANK_OF[128]
-cdef int8_t SUIT_OF[128]
-RANK_OF[:] = [-1] * 128
-SUIT_OF[:] = [-1] * 128
-for _i, _ch in enumerate("ATKQJ987"):
-    RANK_OF[ord(_ch)] = _i
-for _i, _ch in enumerate("CSHD"):
-    SUIT_OF[ord(_ch)] = _i
-
-
-cdef inline int card_of(PyObject* c) noexcept:
-    """The index of a card code given as an exact 2-character str; -1 for anything else."""
-    cdef Py_UCS4 r, t
-    if c == NULL or not PyUnicode_CheckExact(c) or PyUnicode_GET_LENGTH(c) != 2:
-        return -1
-    r = PyUnicode_READ_CHAR(c, 0)
-    t = PyUnicode_READ_CHAR(c, 1)
-    if r >= 128 or t >= 128 or RANK_OF[r] < 0 or SUIT_OF[t] < 0:
-        return -1
-    return RANK_OF[r] + 8 * SUIT_OF[t]
-
-
-cdef inline long small_int(PyObject* o) noexcept:
-    """An exact int's value, or -1 for anything else (None, bool, str, big ints...)."""
-    if o == NULL or not PyLong_CheckExact(o):
-        return -1
-    cdef long v = PyLong_AsLong(o)
-    if v == -1:
-        PyErr_Clear()
-    return v
-
-
-cdef extern from "Python.h":
-    void PyErr_Clear()
-
-
-cdef enum:
-    F_SEAT = 0
-    F_TYPE = 1
-    F_CARD = 2
-    F_CALL = 3
-    F_SUIT = 4
-
-
-cdef bint action_fields(dict a, PyObject** f) except -1:
-    """Borrowed references to an action's fields (NULL where absent), by one pass over its
-    items; False for any other key. (All five names have four letters.)"""
-    cdef Py_ssize_t pos = 0, n
-    cdef PyObject* key
-    cdef PyObject* value
-    cdef const char* k
-    f[0] = f[1] = f[2] = f[3] = f[4] = NULL
-    while PyDict_Next(a, &pos, &key, &value):
-        if not PyUnicode_CheckExact(key) or PyUnicode_GET_LENGTH(key) != 4 or not PyUnicode_IS_ASCII(key):
-            return False
-        k = PyUnicode_AsUTF8AndSize(<object>key, &n)     # ASCII: the string's own buffer
-        if n != 4:
-            return False
-        if memcmp(k, b"seat", 4) == 0:
-            f[F_SEAT] = value
-        elif memcmp(k, b"type", 4) == 0:
-            f[F_TYPE] = value
-        elif memcmp(k, b"card", 4) == 0:
-            f[F_CARD] = value
-        elif memcmp(k, b"call", 4) == 0:
-            f[F_CALL] = value
-        elif memcmp(k, b"suit", 4) == 0:
-            f[F_SUIT] = value
-        else:
-            return False
-    return True
-
-
-def evaluate_fast(record):
-    """records.evaluate(record) for a well-formed Schafkopf record whose actions are all legal
-    (a result, or the 'deal not finished' error), with actions encoded straight to codes.
-    Returns None for anything else, so the caller's generic replay produces the exact error."""
-    cdef _Opts opts
-    cdef SkState state
-    cdef SkOpts o
-    cdef SkState* s = &state
-    cdef u64 h[4]
-    cdef u64 seen = 0, m
-    cdef i64 code
-    cdef i64 buf[64]
-    cdef int i, j, n, k, c
-    cdef long dealer
-    cdef PyObject* f[5]
-    if type(record) is not dict:
-        return None
-    for key in record:
-        if key not in RECORD_KEYS:
-            return None
-    if record.get("game") != NAME:
-        return None
-    opts = _options_of(record.get("options", _ABSENT))
-    if opts is None:
-        return None
-    dealer = small_int(PyDict_GetItemWithError(record, "dealer"))
-    if not 0 <= dealer < 4:
-        return None
-    blind = record.get("blind", _ABSENT)
-    if blind is not _ABSENT and not (type(blind) is list and len(<list>blind) == 0):
-        return None
-    hands = record.get("hands")
-    if type(hands) is not list or len(<list>hands) != 4:
-        return None
-    for i in range(4):
-        hand = (<list>hands)[i]
-        if type(hand) is not list or len(<list>hand) != 8:
-            return None
-        m = 0
-        for card_obj in <list>hand:
-            c = card_of(<PyObject*>card_obj)
-            if c < 0:
-                return None
-            m |= bit(c)
-        if popcount(m) != 8 or (seen & m):
-            return None
-        seen |= m
-        h[i] = m
-    actions = record.get("actions")
-    if type(actions) is not list:
-        return None
-    o = opts.o
-    sk_init(s, h, <int>dealer)
-    for a in <list>actions:
-        if type(a) is not dict or s.phase == P_OVER:
-            return None
-        if not action_fields(<dict>a, f):
-            return None
-        if small_int(f[F_SEAT]) != s.to_act or f[F_TYPE] == NULL or not PyUnicode_CheckExact(f[F_TYPE]):
-            return None
-        kind = <object>f[F_TYPE]
-        if kind == "play":
-            c = card_of(f[F_CARD])
-            if (f[F_CALL] != NULL or f[F_SUIT] != NULL or c < 0 or s.phase != P_PLAY
-                    or not (legal_play(s) >> c) & 1):
-                return None
-            play_card(s, c)
-            continue
-        if not (kind == "bid" or kind == "announce") or f[F_CARD] != NULL or f[F_CALL] == NULL:
-            return None
-        call = <object>f[F_CALL]
-        suit = <object>f[F_SUIT] if f[F_SUIT] != NULL else None
-        if type(call) is not str or (f[F_SUIT] != NULL and kind != "bid"):
-            return None
-        if suit is not None and type(suit) is not str:
-            return None
-        code_obj = CALL_INDEX.get((kind, call, suit))
-        if code_obj is None:
-            return None
-        code = code_obj
-        k = sk_legal(s, &o, buf)
-        for j in range(k):
-            if buf[j] == code:
-                break
-        else:
-            return None
-        sk_apply(s, &o, code)
-    if s.phase == P_OVER:
-        return {"result": result_dict(s, &o)}
-    return {"error": {"index": len(<list>actions),
-                      "reason": f"deal not finished: seat {s.to_act} to act"}}
-
-
-# ---- fast evaluation of a JSON line (the CLI's evaluate path) --------------------------------
-from .jsonscan cimport (Scan, skip_ws, take, scan_string, scan_int, span_is, scan_literal,
-                        scan_flat_object, W, W_CAP, w_lit, w_int, w_opt_seat)
-
-# A scanner for exactly the record shape of records.md, straight from the UTF-8 text to card
-# masks and action codes: no Python objects per card or action. Anything it does not accept
-# (escapes, non-ASCII, floats, duplicate or unknown keys, ...) returns None and the caller takes
-# the generic path (json.loads + records.evaluate), so answers stay identical.
-cdef enum:
-    MAX_SCAN_ACTIONS = 64
-    N_CALLS = 19
-
-cdef struct ParsedAction:
-    long long seat
-    int kind            # 0 play, 1 bid, 2 announce
-    int card            # play: card index
-    Py_ssize_t call_a, call_n, suit_a, suit_n   # spans in the text (suit_n < 0: absent)
-
-cdef struct Parsed:
-    int seen                    # record keys seen (bits in KEY_* order)
-    Py_ssize_t opts_a, opts_b   # the options object's text
-    long long dealer
-    u64 hands[4]
-    int n_actions
-    ParsedAction actions[MAX_SCAN_ACTIONS]
-
-cdef enum:
-    KEY_GAME = 1
-    KEY_OPTIONS = 2
-    KEY_DEALER = 4
-    KEY_HANDS = 8
-    KEY_BLIND = 16
-    KEY_ACTIONS = 32
-
-# the CALLS table in C: kind (1 bid, 2 announce), name, suit letter (0: none)
-cdef int8_t CALL_KIND[N_CALLS]
-cdef char CALL_NAME[N_CALLS][16]
-cdef int CALL_NAME_LEN[N_CALLS]
-cdef char CALL_SUIT[N_CALLS]
-assert len(CALLS) == N_CALLS
-for _i, (_kind, _call, _suit) in enumerate(CALLS):
-    CALL_KIND[_i] = 1 if _kind == "bid" else 2
-    _b = _call.encode()
-    assert len(_b) < 16
-    for _j in range(len(_b)):
-        CALL_NAME[_i][_j] = _b[_j]
-    CALL_NAME_LEN[_i] = len(_b)
-    CALL_SUIT[_i] = ord(_suit) if _suit else 0
-
-
-cdef inline int scan_card(Scan* s) noexcept nogil:
-    cdef Py_ssize_t a, n
-    cdef unsigned char r, t
-    if not scan_string(s, &a, &n) or n != 2:
-        return -1
-    r = s.p[a]
-    t = s.p[a + 1]
-    if RANK_OF[r] < 0 or SUIT_OF[t] < 0:
-        return -1
-    return RANK_OF[r] + 8 * SUIT_OF[t]
-
-
-cdef bint scan_hands(Scan* s, Parsed* out) noexcept nogil:
-    cdef int i, j, c
-    cdef u64 m
-    if not take(s, 91):
-        return False
-    for i in range(4):
-        if i and not take(s, 44):
-            return False
-        if not take(s, 91):
-            return False
-        m = 0
-        for j in range(8):
-            if j and not take(s, 44):
-                return False
-            c = scan_card(s)
-            if c < 0:
-                return False
-            m |= bit(c)
-        if not take(s, 93):
-            return False
-        out.hands[i] = m
-    return take(s, 93)
-
-
-cdef inline bint scan_action(Scan* s, ParsedAction* a) noexcept nogil:
-    cdef Py_ssize_t ka, kn, ta, tn
-    cdef int seen = 0
-    a.suit_n = -1
-    a.kind = -1
-    if not take(s, 123):
-        return False
-    while True:
-        if not scan_string(s, &ka, &kn) or not take(s, 58):
-            return False
-        if span_is(s, ka, kn, "seat", 4) and not seen & 1:
-            seen |= 1
-            if not scan_int(s, &a.seat):
-                return False
-        elif span_is(s, ka, kn, "type", 4) and not seen & 2:
-            seen |= 2
-            if not scan_string(s, &ta, &tn):
-                return False
-            if span_is(s, ta, tn, "play", 4):
-                a.kind = 0
-            elif span_is(s, ta, tn, "bid", 3):
-                a.kind = 1
-            elif span_is(s, ta, tn, "announce", 8):
-                a.kind = 2
-            else:
-                return False
-        elif span_is(s, ka, kn, "card", 4) and not seen & 4:
-            seen |= 4
-            a.card = scan_card(s)
-            if a.card < 0:
-                return False
-        elif span_is(s, ka, kn, "call", 4) and not seen & 8:
-            seen |= 8
-            if not scan_string(s, &a.call_a, &a.call_n):
-                return False
-        elif span_is(s, ka, kn, "suit", 4) and not seen & 16:
-            seen |= 16
-            if not scan_string(s, &a.suit_a, &a.suit_n):
-                return False
-        else:
-            return False
-        if take(s, 125):
-            break
-        if not take(s, 44):
-            return False
-    if a.kind == 0:
-        return seen == 1 | 2 | 4
-    if a.kind == 1:
-        return seen == 1 | 2 | 8 or seen == 1 | 2 | 8 | 16
-    return a.kind == 2 and seen == 1 | 2 | 8
-
-
-cdef bint scan_record(Scan* s, Parsed* out) noexcept nogil:
-    cdef Py_ssize_t ka, kn, a, n
-    cdef int key
-    out.seen = 0
-    out.n_actions = 0
-    if not take(s, 123):
-        return False
-    while True:
-        if not scan_string(s, &ka, &kn) or not take(s, 58):
-            return False
-        if span_is(s, ka, kn, "game", 4):
-            key = KEY_GAME
-        elif span_is(s, ka, kn, "options", 7):
-            key = KEY_OPTIONS
-        elif span_is(s, ka, kn, "dealer", 6):
-            key = KEY_DEALER
-        elif span_is(s, ka, kn, "hands", 5):
-            key = KEY_HANDS
-        elif span_is(s, ka, kn, "blind", 5):
-            key = KEY_BLIND
-        elif span_is(s, ka, kn, "actions", 7):
-            key = KEY_ACTIONS
-        else:
-            return False
-        if out.seen & key:
-            return False                # duplicate key: json keeps the last; not ours to judge
-        out.seen |= key
-        if key == KEY_GAME:
-            if not scan_string(s, &a, &n) or not span_is(s, a, n, "schafkopf", 9):
-                return False
-        elif key == KEY_OPTIONS:
-            skip_ws(s)
-            out.opts_a = s.i
-            if not scan_flat_object(s):
-                return False
-            out.opts_b = s.i
-        elif key == KEY_DEALER:
-            if not scan_int(s, &out.dealer):
-                return False
-        elif key == KEY_HANDS:
-            if not scan_hands(s, out):
-                return False
-        elif key == KEY_BLIND:
-            if not (take(s, 91) and take(s, 93)):         # [] (records.validate: a list)
-                return False
-        else:
-            if not take(s, 91):
-                return False
-            if not take(s, 93):
-                while True:
-                    if out.n_actions == MAX_SCAN_ACTIONS:
-                        return False
-                    if not scan_action(s, &out.actions[out.n_actions]):
-                        return False
-                    out.n_actions += 1
-                    if take(s, 93):
-                        break
-                    if not take(s, 44):
-                        return False
-        if take(s, 125):
-            break
-        if not take(s, 44):
-            return False
-    return (out.seen & (KEY_GAME | KEY_DEALER | KEY_HANDS | KEY_ACTIONS)) == \
-        (KEY_GAME | KEY_DEALER | KEY_HANDS | KEY_ACTIONS)
-
-
-cdef int call_code(Scan* s, const ParsedAction* a) noexcept nogil:
-    """CALL_BASE + the CALLS index of a bid/announce action; -1 if it names none."""
-    cdef int i
-    cdef char suit = 0
-    if a.suit_n >= 0:
-        if a.suit_n != 1:
-            return -1
-        suit = <char>s.p[a.suit_a]
-    for i in range(N_CALLS):
-        if (CALL_KIND[i] == a.kind and CALL_SUIT[i] == suit
-                and span_is(s, a.call_a, a.call_n, CALL_NAME[i], CALL_NAME_LEN[i])):
-            return CALL_BASE + i
-    return -1
-
-
-# ---- the Result as JSON text, written from the C state (the CLI's fast path) ----
-# Mirrors Core.result() field for field and json.dumps(..., separators=(",", ":")) character
-# for character; tests/test_batch.py compares the two on thousands of deals of every option.
-cdef inline void w_card(W* w, int c) noexcept nogil:
-    if w.n + 4 <= W_CAP:
-        w.data[w.n] = 34
-        w.data[w.n + 1] = b"ATKQJ987"[c % 8]
-        w.data[w.n + 2] = b"CSHD"[c // 8]
-        w.data[w.n + 3] = 34
-        w.n += 4
-
-
-cdef inline void w_seats(W* w, int mask) noexcept nogil:
-    """The seats of a 4-bit mask as a JSON list, ascending."""
-    cdef int i
-    cdef bint first = True
-    w_lit(w, "[")
-    for i in range(4):
-        if mask >> i & 1:
-            if not first:
-                w_lit(w, ",")
-            first = False
-            w_int(w, i)
-    w_lit(w, "]")
-
-
-cdef void w_item(W* w, const char* item, const char* field, long value) noexcept nogil:
-    w_lit(w, ',{"item":"')
-    w_lit(w, item)
-    w_lit(w, '","')
-    w_lit(w, field)
-    w_lit(w, '":')
-    w_int(w, value)
-    w_lit(w, "}")
-
-
-cdef void write_result(const SkState* s, const SkOpts* o, W* w) noexcept nogil:
-    cdef SkScore r
-    cdef int i, t, k = s.contract, side = 0
-    sk_score(s, o, &r)
-    w_lit(w, '{"contract":')
-    if k == K_NONE:
-        w_lit(w, "null")
-    else:
-        w_lit(w, '{"type":"')
-        w_lit(w, CONTRACT_C_NAMES[k])
-        w_lit(w, '","declarer":')
-        w_opt_seat(w, s.declarer)
-        if k == K_RUFSPIEL or k == K_FARBSOLO or k == K_SOLO_TOUT:
-            w_lit(w, ',"suit":"')
-            w_lit(w, SUIT_C_NAMES[s.suit])
-            w_lit(w, '"')
-        if k == K_RUFSPIEL:
-            w_lit(w, ',"partner":')
-            w_int(w, s.partner)
-        if k != K_SIE and k != K_RAMSCH and k != K_THROWN_IN:
-            w_lit(w, ',"kontra":')
-            w_opt_seat(w, s.kontra)
-            w_lit(w, ',"re":')
-            w_opt_seat(w, s.re)
-        w_lit(w, "}")
-    if k == K_THROWN_IN:
-        w_lit(w, ',"teams":[],"tricks":[],"card_points":[')
-    else:
-        w_lit(w, ',"teams":')
-        if k == K_RAMSCH:
-            w_lit(w, "[[0],[1],[2],[3]]")
-        else:
-            for i in range(4):
-                if on_playing_side(s, i):
-                    side |= 1 << i
-            w_lit(w, "[")
-            w_seats(w, side)
-            w_lit(w, ",")
-            w_seats(w, 15 & ~side)
-            w_lit(w, "]")
-        w_lit(w, ',"tricks":[')
-        for t in range(s.trick_no):
-            if t:
-                w_lit(w, ",")
-            w_lit(w, "[")
-            w_int(w, s.trick_leader[t])
-            w_lit(w, ",[")
-            for i in range(4):
-                if i:
-                    w_lit(w, ",")
-                w_card(w, s.trick[t][i])
-            w_lit(w, "],")
-            w_int(w, s.trick_winner[t])
-            w_lit(w, "]")
-        w_lit(w, '],"card_points":[')
-    for i in range(4):
-        if i:
-            w_lit(w, ",")
-        w_int(w, r.card_points[i])
-    w_lit(w, '],"scores":[')
-    for i in range(4):
-        if i:
-            w_lit(w, ",")
-        w_int(w, r.scores[i])
-    w_lit(w, '],"breakdown":[')
-    if k == K_THROWN_IN:
-        w_lit(w, '],"winners":[]}')
-        return
-    if k == K_RAMSCH:
-        if r.durchmarsch >= 0:
-            w_lit(w, '{"item":"durchmarsch","value":')
-            w_int(w, r.value)
-            w_lit(w, "}")
-            w_item(w, "total", "value", r.value)
-            w_lit(w, '],"winners":[')
-            w_int(w, r.durchmarsch)
-            w_lit(w, "]}")
-            return
-        w_lit(w, '{"item":"ramsch","value":')
-        w_int(w, r.base)
-        w_lit(w, ',"losers":')
-        w_seats(w, r.losers)
-        w_lit(w, "}")
-        if r.jungfrauen:
-            w_lit(w, ',{"item":"jungfrau","count":')
-            w_int(w, r.jungfrauen)
-            w_lit(w, ',"factor":')
-            w_int(w, 1 << r.jungfrauen)
-            w_lit(w, "}")
-        w_item(w, "total", "value", r.value)
-        w_lit(w, '],"winners":')
-        w_seats(w, 15 & ~r.losers)
-        w_lit(w, "}")
-        return
-    w_lit(w, '{"item":"game","value":')
-    w_int(w, r.base)
-    w_lit(w, "}")
-    if r.laufende:
-        w_lit(w, ',{"item":"laufende","count":')
-        w_int(w, r.laufende)
-        w_lit(w, ',"value":')
-        w_int(w, o.tariff_increment * r.laufende)
-        w_lit(w, "}")
-    if r.tout or k == K_SIE:
-        w_item(w, "tout", "factor", 2)
-    if r.schneider:
-        w_item(w, "schneider", "value", o.tariff_increment)
-    if r.schwarz:
-        w_item(w, "schwarz", "value", o.tariff_increment)
-    if k == K_SIE:
-        w_item(w, "sie", "factor", 2)
-    if s.kontra >= 0:
-        w_item(w, "kontra", "factor", 2)
-    if s.re >= 0:
-        w_item(w, "re", "factor", 2)
-    w_item(w, "total", "value", r.value)
-    w_lit(w, '],"winners":')
-    w_seats(w, side if r.declarer_won else 15 & ~side)
-    w_lit(w, "}")
-
-
-cdef const char* CONTRACT_C_NAMES[9]
-CONTRACT_C_NAMES[:] = [b"none", b"rufspiel", b"wenz", b"farbsolo", b"wenz_tout", b"solo_tout", b"sie",
-                       b"ramsch", b"thrown_in"]
-assert len(CONTRACT_NAMES) == 9 and all(CONTRACT_C_NAMES[i] == CONTRACT_NAMES[i].encode() for i in range(9))
-cdef const char* SUIT_C_NAMES[4]
-SUIT_C_NAMES[:] = [b"C", b"S", b"H", b"D"]
-
-
-def result_json(Core core):
-    """json.dumps(core.result(), separators=(",", ":")) written from the C state."""
-    cdef W w
-    if core.s.phase != P_OVER:
-        return "null"
-    w.n = 0
-    write_result(&core.s, &core.o, &w)
-    if w.n >= W_CAP:
-        return dumps(core.result())
-    return w.data[:w.n].decode("ascii")
-
-
-cdef dict OPTS_TEXT_CACHE = {}
-
-
-def evaluate_text_fast(line, number):
-    """The CLI's output line (without newline) for a JSON line holding a Schafkopf record (or
-    {"id", "record"}), when the scanner accepts it and every action is legal; None otherwise."""
-    cdef const char* text
-    cdef Py_ssize_t size
-    if type(line) is str:
-        text = PyUnicode_AsUTF8AndSize(line, &size)     # no copy for ASCII text
-    elif type(line) is bytes:
-        text = <const char*>(<bytes>line)
-        size = len(<bytes>line)
-    else:
-        return None
-    cdef Scan sc
-    cdef Parsed rec
-    cdef Py_ssize_t ka, kn, ida = -1, idn = 0, rec_at = -1
-    cdef long long id_value = 0
-    cdef int id_kind = 0                # 0 absent, 1 int, 2 string
-    cdef bint wrapper = False
-    cdef u64 seen = 0
-    cdef int i, j, k, c
-    cdef i64 code
-    cdef i64 buf[64]
-    cdef _Opts opts
-    cdef SkState state
-    cdef SkOpts o
-    cdef SkState* s = &state
-    cdef W w
-    sc.p = <const unsigned char*>text
-    sc.n = size
-    sc.i = 0
-    # top level: {"id": ..., "record": {...}} or the record itself
-    if not take(&sc, 123):
-        return None
-    start = sc.i - 1
-    if not scan_string(&sc, &ka, &kn) or not take(&sc, 58):
-        return None
-    if span_is(&sc, ka, kn, "id", 2) or span_is(&sc, ka, kn, "record", 6):
-        wrapper = True
-        while True:
-            if span_is(&sc, ka, kn, "id", 2) and id_kind == 0:
-                skip_ws(&sc)
-                if sc.i < sc.n and sc.p[sc.i] == 34:
-                    if not scan_string(&sc, &ida, &idn):
-                        return None
-                    id_kind = 2
-                elif scan_int(&sc, &id_value):
-                    id_kind = 1
-                else:
-                    return None
-            elif span_is(&sc, ka, kn, "record", 6) and rec_at < 0:
-                skip_ws(&sc)
-                rec_at = sc.i
-                if not scan_record(&sc, &rec):
-                    return None
-            else:
-                return None
-            if take(&sc, 125):
-                break
-            if not take(&sc, 44) or not scan_string(&sc, &ka, &kn) or not take(&sc, 58):
-                return None
-        if rec_at < 0:
-            return None
-    else:
-        sc.i = start
-        if not scan_record(&sc, &rec):
-            return None
-    skip_ws(&sc)
-    if sc.i != sc.n:
-        return None
-    # the record's values
-    if not 0 <= rec.dealer < 4:
-        return None
-    for i in range(4):
-        if popcount(rec.hands[i]) != 8 or (seen & rec.hands[i]):
-            return None
-        seen |= rec.hands[i]
-    if rec.seen & KEY_OPTIONS:
-        opts_text = text[rec.opts_a:rec.opts_b]        # bytes
-        opts = OPTS_TEXT_CACHE.get(opts_text)
-        if opts is None:
-            opts = _options_of(json.loads(opts_text))
-            if opts is None:
-                return None
-            if len(OPTS_TEXT_CACHE) < 1024:
-                OPTS_TEXT_CACHE[opts_text] = opts
-    else:
-        opts = _options_of(_ABSENT)
-    o = opts.o
-    sk_init(s, rec.hands, <int>rec.dealer)
-    for i in range(rec.n_actions):
-        if s.phase == P_OVER or rec.actions[i].seat != s.to_act:
-            return None
-        if rec.actions[i].kind == 0:
-            c = rec.actions[i].card
-            if s.phase != P_PLAY or not (legal_play(s) >> c) & 1:
-                return None
-            play_card(s, c)
-            continue
-        code = call_code(&sc, &rec.actions[i])
-        if code < 0:
-            return None
-        k = sk_legal(s, &o, buf)
-        for j in range(k):
-            if buf[j] == code:
-                break
-        else:
-            return None
-        sk_apply(s, &o, code)
-    if id_kind == 1:
-        ident = str(id_value)
-    elif id_kind == 2:
-        ident = '"' + text[ida:ida + idn].decode("ascii") + '"'
-    else:
-        ident = str(number)
-    if s.phase == P_OVER:
-        w.n = 0
-        write_result(s, &o, &w)
-        if w.n >= W_CAP:
-            return None
-        return '{"id":' + ident + ',"result":' + w.data[:w.n].decode("ascii") + '}'
-    return ('{"id":' + ident + ',"error":{"index":' + str(rec.n_actions)
-            + ',"reason":"deal not finished: seat ' + str(s.to_act) + ' to act"}}')
