@@ -15,6 +15,7 @@ cdef enum:
     K_SIE = 6
     K_RAMSCH = 7
     K_THROWN_IN = 8
+    N_CONTRACT_NAMES = 9        # schafkopf.CONTRACT_NAMES, by K_*
 
 cdef enum:
     P_AUCTION = 0
@@ -63,6 +64,7 @@ cdef enum:
     IT_JUNGFRAU = 9
     IT_DURCHMARSCH = 10
     IT_TOTAL = 11
+    N_ITEM_NAMES = 12
 
 # the fields an item carries (bits), rendered after "item" in this order
 cdef enum:
@@ -72,7 +74,7 @@ cdef enum:
     IF_LOSERS = 8
 
 cdef enum:
-    SK_MAX_ITEMS = 12
+    SK_MAX_ITEMS = 12           # a Result has at most 9
 
 cdef struct SkItem:
     int item, fields

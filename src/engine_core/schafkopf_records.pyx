@@ -9,10 +9,10 @@ and the one definition of the breakdown live in schafkopf.pyx). Anything these p
 accept exactly (unknown keys, bad types, an illegal action...) returns None and the caller takes
 the generic path, so every answer is identical to records.evaluate's.
 """
-from libc.string cimport memcmp
+from libc.string cimport memcmp, strlen
 from ._core cimport u64, i64, int8_t, CALL_BASE, popcount, bit
 from .schafkopf cimport (SkState, SkOpts, SkResult, SkItem, Core, P_OVER, K_NONE, K_RUFSPIEL,
-                         K_THROWN_IN, IF_COUNT, IF_VALUE, IF_FACTOR, IF_LOSERS, sk_init, sk_opts,
+                         N_ITEM_NAMES, N_CONTRACT_NAMES, IF_COUNT, IF_VALUE, IF_FACTOR, IF_LOSERS, sk_init, sk_opts,
                          sk_result, sk_replay, result_dict, contract_has_suit, contract_has_doubling)
 from .jsonscan cimport (Scan, skip_ws, take, scan_string, scan_int, span_is, scan_flat_object,
                         W, W_CAP, w_lit, w_int, w_opt_seat)
@@ -20,6 +20,7 @@ from .jsonscan cimport (Scan, skip_ws, take, scan_string, scan_int, span_is, sca
 import json
 
 from .fastjson import dumps
+from .cards import SUITS
 from .schafkopf import NAME, CALLS, CONTRACT_NAMES, ITEM_NAMES
 
 # ---- options: a record's options object -> C options, cached ---------------------------------
@@ -261,6 +262,11 @@ cdef enum:
     KEY_HANDS = 8
     KEY_BLIND = 16
     KEY_ACTIONS = 32
+    N_KEYS = 6
+
+# the record keys by bit (KEY_GAME = 1 << 0, ...)
+cdef const char* KEY_NAMES[N_KEYS]
+KEY_NAMES[:] = [b"game", b"options", b"dealer", b"hands", b"blind", b"actions"]
 
 # the CALLS table in C: kind (1 bid, 2 announce), name, suit letter (0: none)
 cdef int8_t CALL_KIND[N_CALLS]
@@ -368,7 +374,7 @@ cdef inline bint scan_action(Scan* s, ParsedAction* a) noexcept nogil:
 
 cdef bint scan_record(Scan* s, Parsed* out) noexcept nogil:
     cdef Py_ssize_t ka, kn, a, n
-    cdef int key
+    cdef int key, i
     out.seen = 0
     out.n_actions = 0
     if not take(s, 123):
@@ -376,18 +382,10 @@ cdef bint scan_record(Scan* s, Parsed* out) noexcept nogil:
     while True:
         if not scan_string(s, &ka, &kn) or not take(s, 58):
             return False
-        if span_is(s, ka, kn, "game", 4):
-            key = KEY_GAME
-        elif span_is(s, ka, kn, "options", 7):
-            key = KEY_OPTIONS
-        elif span_is(s, ka, kn, "dealer", 6):
-            key = KEY_DEALER
-        elif span_is(s, ka, kn, "hands", 5):
-            key = KEY_HANDS
-        elif span_is(s, ka, kn, "blind", 5):
-            key = KEY_BLIND
-        elif span_is(s, ka, kn, "actions", 7):
-            key = KEY_ACTIONS
+        for i in range(N_KEYS):
+            if span_is(s, ka, kn, KEY_NAMES[i], strlen(KEY_NAMES[i])):
+                key = 1 << i
+                break
         else:
             return False
         if out.seen & key:
@@ -473,18 +471,25 @@ cdef inline void w_seats(W* w, int mask) noexcept nogil:
     w_lit(w, "]")
 
 
-cdef tuple _ITEM_BYTES = tuple(name.encode() for name in ITEM_NAMES)
-cdef const char* ITEM_C_NAMES[12]
-assert len(ITEM_NAMES) == 12
-for _i in range(12):
-    ITEM_C_NAMES[_i] = _ITEM_BYTES[_i]
-cdef tuple _CONTRACT_BYTES = tuple(name.encode() for name in CONTRACT_NAMES)
-cdef const char* CONTRACT_C_NAMES[9]
-assert len(CONTRACT_NAMES) == 9
-for _i in range(9):
-    CONTRACT_C_NAMES[_i] = _CONTRACT_BYTES[_i]
+# the rules module's names as C strings for the writer (ITEM_C_NAMES[IT_*], ...)
+cdef list _C_NAMES_KEPT = []        # the encoded names the tables point into
+
+
+cdef int c_names(object names, const char** out, int n) except -1:
+    assert len(names) == n
+    for i, name in enumerate(names):
+        encoded = name.encode()
+        _C_NAMES_KEPT.append(encoded)
+        out[i] = encoded
+    return 0
+
+
+cdef const char* ITEM_C_NAMES[N_ITEM_NAMES]
+cdef const char* CONTRACT_C_NAMES[N_CONTRACT_NAMES]
 cdef const char* SUIT_C_NAMES[4]
-SUIT_C_NAMES[:] = [b"C", b"S", b"H", b"D"]
+c_names(ITEM_NAMES, ITEM_C_NAMES, N_ITEM_NAMES)
+c_names(CONTRACT_NAMES, CONTRACT_C_NAMES, N_CONTRACT_NAMES)
+c_names(SUITS, SUIT_C_NAMES, 4)
 
 
 cdef void w_item(W* w, const SkItem* it) noexcept nogil:
