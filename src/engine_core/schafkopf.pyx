@@ -423,7 +423,7 @@ cdef inline bint code_legal(const SkState* s, const SkOpts* o, i64 code) noexcep
     cdef i64 buf[64]
     cdef int n, i
     if 0 <= code < CALL_BASE:
-        return (sk_legal_play(s) >> code) & 1
+        return s.phase == P_PLAY and (legal_play(s) >> code) & 1
     if s.phase == P_PLAY or s.phase == P_OVER:
         return False
     n = sk_legal(s, o, buf)
@@ -441,7 +441,10 @@ cdef int sk_replay(SkState* s, const SkOpts* o, const int8_t* seats, const i64* 
     for i in range(n):
         if s.phase == P_OVER or seats[i] != s.to_act or not code_legal(s, o, codes[i]):
             return i
-        sk_apply(s, o, codes[i])
+        if codes[i] < CALL_BASE:
+            play_card(s, <int>codes[i])      # sk_apply's card branch, inlined
+        else:
+            sk_apply(s, o, codes[i])
     return n
 
 

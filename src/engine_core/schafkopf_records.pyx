@@ -267,6 +267,9 @@ cdef enum:
 # the record keys by bit (KEY_GAME = 1 << 0, ...)
 cdef const char* KEY_NAMES[N_KEYS]
 KEY_NAMES[:] = [b"game", b"options", b"dealer", b"hands", b"blind", b"actions"]
+cdef Py_ssize_t KEY_LENS[N_KEYS]
+for _i in range(N_KEYS):
+    KEY_LENS[_i] = strlen(KEY_NAMES[_i])
 
 # the CALLS table in C: kind (1 bid, 2 announce), name, suit letter (0: none)
 cdef int8_t CALL_KIND[N_CALLS]
@@ -383,7 +386,7 @@ cdef bint scan_record(Scan* s, Parsed* out) noexcept nogil:
         if not scan_string(s, &ka, &kn) or not take(s, 58):
             return False
         for i in range(N_KEYS):
-            if span_is(s, ka, kn, KEY_NAMES[i], strlen(KEY_NAMES[i])):
+            if span_is(s, ka, kn, KEY_NAMES[i], KEY_LENS[i]):
                 key = 1 << i
                 break
         else:
@@ -471,7 +474,7 @@ cdef inline void w_seats(W* w, int mask) noexcept nogil:
     w_lit(w, "]")
 
 
-# the rules module's names as C strings for the writer (ITEM_C_NAMES[IT_*], ...)
+# the rules module's names as C strings for the writer
 cdef list _C_NAMES_KEPT = []        # the encoded names the tables point into
 
 
@@ -484,18 +487,16 @@ cdef int c_names(object names, const char** out, int n) except -1:
     return 0
 
 
-cdef const char* ITEM_C_NAMES[N_ITEM_NAMES]
+cdef const char* ITEM_OPENINGS[N_ITEM_NAMES]          # '{"item":"game"', ... by IT_*
 cdef const char* CONTRACT_C_NAMES[N_CONTRACT_NAMES]
 cdef const char* SUIT_C_NAMES[4]
-c_names(ITEM_NAMES, ITEM_C_NAMES, N_ITEM_NAMES)
+c_names(tuple('{"item":"%s"' % name for name in ITEM_NAMES), ITEM_OPENINGS, N_ITEM_NAMES)
 c_names(CONTRACT_NAMES, CONTRACT_C_NAMES, N_CONTRACT_NAMES)
 c_names(SUITS, SUIT_C_NAMES, 4)
 
 
 cdef void w_item(W* w, const SkItem* it) noexcept nogil:
-    w_lit(w, '{"item":"')
-    w_lit(w, ITEM_C_NAMES[it.item])
-    w_lit(w, '"')
+    w_lit(w, ITEM_OPENINGS[it.item])
     if it.fields & IF_COUNT:
         w_lit(w, ',"count":')
         w_int(w, it.count)
