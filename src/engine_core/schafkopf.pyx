@@ -438,13 +438,19 @@ cdef int sk_replay(SkState* s, const SkOpts* o, const int8_t* seats, const i64* 
     """Apply actions (seat, code) in order while each is that seat's legal move; the number
     applied (n when all were). The replay of the fast record paths (schafkopf_records)."""
     cdef int i
+    cdef i64 code
     for i in range(n):
-        if s.phase == P_OVER or seats[i] != s.to_act or not code_legal(s, o, codes[i]):
+        if s.phase == P_OVER or seats[i] != s.to_act:
             return i
-        if codes[i] < CALL_BASE:
-            play_card(s, <int>codes[i])      # sk_apply's card branch, inlined
+        code = codes[i]
+        if code < CALL_BASE:                    # code_legal and sk_apply for a card, inlined
+            if s.phase != P_PLAY or not (legal_play(s) >> code) & 1:
+                return i
+            play_card(s, <int>code)
+        elif code_legal(s, o, code):
+            sk_apply(s, o, code)
         else:
-            sk_apply(s, o, codes[i])
+            return i
     return n
 
 

@@ -449,8 +449,9 @@ cdef int call_code(Scan* s, const ParsedAction* a) noexcept nogil:
     return -1
 
 # ---- the Result as JSON text, written from the C state (the CLI's fast path) ----
-# Mirrors Core.result() field for field and json.dumps(..., separators=(",", ":")) character
-# for character; tests/test_batch.py compares the two on thousands of deals of every option.
+# Renders the SkResult that schafkopf.result_dict renders as a dict (sk_result decides both), as
+# json.dumps(..., separators=(",", ":")) would, character for character; tests/test_batch.py
+# compares the two on thousands of deals of every option.
 cdef inline void w_card(W* w, int c) noexcept nogil:
     if w.n + 4 <= W_CAP:
         w.data[w.n] = 34
