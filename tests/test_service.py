@@ -465,6 +465,28 @@ def test_evaluate_records_matches_the_cli(client, game):
         assert answers == expected
 
 
+def test_evaluate_records_is_the_cli_byte_for_byte(client, capsys):
+    """Every Schafkopf conformance file through the service and through `python -m engine_core
+    evaluate`: the same output lines, byte for byte (the service answers through the CLI's line
+    function, fast text path included), and each typed result says the same as its line."""
+    from engine_core import cli
+    for path in sorted((CONFORMANCE / "schafkopf").glob("*.jsonl")):
+        lines = [line for line in path.read_text().splitlines() if line.strip()]
+        assert cli.main(["evaluate", str(path)]) == 0
+        expected = capsys.readouterr().out.splitlines()
+        reqs = (pb.EvaluateRecordsRequest(lines=lines[i:i + 50]) for i in range(0, len(lines), 50))
+        answers = [a for r in client.stub.EvaluateRecords(reqs, timeout=60) for a in r.answers]
+        assert [a.json for a in answers] == expected, path.name
+        for a in answers:
+            want = json.loads(a.json)
+            assert convert.from_value(a.id) == want["id"]
+            if "result" in want:
+                assert convert.result_dict(a.result) == want["result"]
+            else:
+                assert a.error.reason == want["error"]["reason"]
+                assert (a.error.index if a.error.HasField("index") else None) == want["error"]["index"]
+
+
 def test_evaluate_records_typed_answers(client):
     game = GAMES[0]
     state = games.get(game).deal(9, 0)

@@ -38,6 +38,12 @@ def struct(d: dict | None) -> struct_pb2.Struct:
 
 
 def value(v: Any) -> struct_pb2.Value:
+    # the common ids (ints, strings) directly; anything else through json_format
+    t = type(v)
+    if t is int and abs(v) < 2**53:
+        return struct_pb2.Value(number_value=v)
+    if t is str:
+        return struct_pb2.Value(string_value=v)
     out = struct_pb2.Value()
     json_format.ParseDict(v, out)
     return out

@@ -3,7 +3,6 @@ manager / engine, and maps every error in one place (`errors.to_status`)."""
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import threading
 
@@ -14,7 +13,7 @@ from engine_core import games
 from . import convert, errors
 from .gen.stich.v1 import (results_pb2, stich_service_pb2 as pb, stich_service_pb2_grpc as pb_grpc,
                            tables_pb2)
-from .evaluate import answer as evaluate_answer
+from .evaluate import answer_text as evaluate_answer
 from .simulate import MAX_DEALS, simulate
 from .tables import TableManager
 
@@ -185,19 +184,17 @@ class StichServicer(pb_grpc.StichServiceServicer):
     @staticmethod
     def _answer(line: str, number: int, with_legal: bool):
         """One answer: the CLI's JSON line, and the same typed."""
-        answer = evaluate_answer(line, number, with_legal)
-        out = pb.RecordAnswer(
-            id=convert.value(answer["id"]), json=json.dumps(answer, separators=(",", ":")))
+        text, answer = evaluate_answer(line, number, with_legal)
+        fields: dict = {"id": convert.value(answer["id"]), "json": text}
         if "result" in answer:
-            out.result.CopyFrom(convert.result_msg(answer["result"]))
+            fields["result"] = convert.result_msg(answer["result"])
         else:
             err = answer["error"]
-            out.error.CopyFrom(results_pb2.EvaluationError(reason=err["reason"]))
-            if err["index"] is not None:
-                out.error.index = err["index"]
-        for legal in answer.get("legal", []):
-            out.legal.add(actions=[convert.action_msg(a) for a in legal])
-        return out
+            fields["error"] = results_pb2.EvaluationError(reason=err["reason"], index=err["index"])
+        if with_legal:
+            fields["legal"] = [{"actions": [convert.action_msg(a) for a in legal]}
+                               for legal in answer.get("legal", [])]
+        return pb.RecordAnswer(**fields)
 
     @_unary
     def Simulate(self, request, context):
