@@ -11,7 +11,7 @@ import grpc
 from engine_core import games
 
 from . import convert, errors
-from .gen.stich.v1 import (results_pb2, stich_service_pb2 as pb, stich_service_pb2_grpc as pb_grpc,
+from .gen.stich.v1 import (stich_service_pb2 as pb, stich_service_pb2_grpc as pb_grpc,
                            tables_pb2)
 from .evaluate import answer_text as evaluate_answer
 from .simulate import MAX_DEALS, simulate
@@ -178,23 +178,32 @@ class StichServicer(pb_grpc.StichServiceServicer):
             out = pb.EvaluateRecordsResponse()
             for line in request.lines:
                 number += 1
-                out.answers.append(self._answer(line, number, request.with_legal))
+                self._answer(line, number, request.with_legal, out.answers.add())
             yield out
 
     @staticmethod
-    def _answer(line: str, number: int, with_legal: bool):
-        """One answer: the CLI's JSON line, and the same typed."""
+    def _answer(line: str, number: int, with_legal: bool, out=None):
+        """One answer: the CLI's JSON line, and the same typed; filled into `out` (an empty
+        RecordAnswer, e.g. just added to the response: no copy) or a new one."""
         text, answer = evaluate_answer(line, number, with_legal)
-        fields: dict = {"id": convert.value(answer["id"]), "json": text}
+        if out is None:
+            out = pb.RecordAnswer()
+        out.id.CopyFrom(convert.value(answer["id"]))
+        out.json = text
         if "result" in answer:
-            fields["result"] = convert.result_msg(answer["result"])
+            out.result.SetInParent()
+            convert.result_msg(answer["result"], out.result)
         else:
             err = answer["error"]
-            fields["error"] = results_pb2.EvaluationError(reason=err["reason"], index=err["index"])
+            out.error.SetInParent()
+            out.error.reason = err["reason"]
+            if err["index"] is not None:
+                out.error.index = err["index"]
         if with_legal:
-            fields["legal"] = [{"actions": [convert.action_msg(a) for a in legal]}
-                               for legal in answer.get("legal", [])]
-        return pb.RecordAnswer(**fields)
+            add = out.legal.add
+            for legal in answer.get("legal", []):
+                add().actions.extend([convert.action_msg(a) for a in legal])
+        return out
 
     @_unary
     def Simulate(self, request, context):
