@@ -29,7 +29,7 @@ from .playout cimport (PlayoutStats, MAX_CONTRACTS, MAX_SEATS, HIST_BINS, TRACE_
                        TRACE_COUNT, TRACE_CODES, TRACE_SIZE, BIDS_UNIFORM, BIDS_CHEAPEST,
                        add_points)
 from .schafkopf cimport SkOpts, sk_opts, sk_playout
-from .doppelkopf cimport DkOpts, DkState, DkScore, dk_init, dk_legal, dk_apply, dk_score, dk_deal
+from .doppelkopf cimport DkOpts, dk_opts, dk_playout
 from .sheepshead cimport SsOpts, SsState, SsScore, ss_init, ss_legal, ss_apply, ss_score, ss_deal
 from .klaverjas cimport KjOpts, KjState, KjScore, kj_init, kj_legal, kj_apply, kj_score, kj_deal
 from ._core cimport int8_t
@@ -75,39 +75,7 @@ cdef inline void trace_code(i64* trace, i64 code) noexcept nogil:
 
 cdef void playout_doppelkopf(Rng* r, int dealer, int bids, const void* opts,
                              PlayoutStats* st, i64* trace) noexcept nogil:
-    """Doppelkopf through its generic nogil API: every legal action (reservations, Armut
-    exchanges, announcements, cards) equally likely. The declaring side is Re."""
-    cdef const DkOpts* o = <const DkOpts*>opts
-    cdef DkState s
-    cdef DkScore sc
-    cdef u64 hands[4]
-    cdef i64 buf[MAX_LEGAL]
-    cdef i64 code
-    cdef int n, i
-    dk_deal(r, dealer, hands)
-    dk_init(&s, hands, dealer)
-    trace_hands(trace, hands, 4)
-    while s.to_act >= 0:
-        n = dk_legal(&s, o, buf)
-        code = buf[rng_below(r, n)] if n > 1 else buf[0]
-        trace_code(trace, code)
-        dk_apply(&s, o, code)
-        if code < CALL_BASE:
-            st.cards += 1
-        else:
-            st.calls += 1
-    dk_score(&s, o, &sc)
-    st.deals += 1
-    st.contracts[s.contract] += 1
-    for i in range(4):
-        st.score_sum[i] += sc.scores[i]
-    if s.trick_no and not s.redeal:
-        st.played += 1
-        st.with_declarer += 1
-        st.declarer_won += sc.winner == 0
-        for i in range(4):
-            add_points(st.seat_points, sc.card_points[i])
-        add_points(st.side_points, sc.team_points[0])
+    dk_playout(r, dealer, bids, <const DkOpts*>opts, st, trace)
 
 
 cdef void playout_sheepshead(Rng* r, int dealer, int bids, const void* opts,
@@ -200,7 +168,6 @@ EXTRA_CONTRACT_NAMES = {"klaverjas": ("trump_C", "trump_S", "trump_H", "trump_D"
 # ---- dispatch --------------------------------------------------------------------------------
 cdef int prepare(str game, object options, Plan* plan, str bids) except -1:
     """The playout function and C options of a game (one branch per game)."""
-    cdef DkOpts* dk
     cdef SsOpts* ss
     cdef KjPlan* kj
     cdef int i
@@ -215,13 +182,10 @@ cdef int prepare(str game, object options, Plan* plan, str bids) except -1:
         plan.bids_supported = (1 << BIDS_UNIFORM) | (1 << BIDS_CHEAPEST)
     elif game == "doppelkopf":
         assert sizeof(DkOpts) <= OPTS_BYTES
-        dk = <DkOpts*>plan.opts          # as doppelkopf.Core.__init__ reads the options
-        dk.second_heart_ten = options.second_heart_ten_beats_first
-        dk.solo_player_leads = options.solo_player_leads
-        dk.charlie_only_when_winning = options.charlie_only_when_winning
+        dk_opts(options, <DkOpts*>plan.opts)
         plan.fn = playout_doppelkopf
         plan.seats = 4
-        plan.bids_supported = 1 << BIDS_UNIFORM
+        plan.bids_supported = (1 << BIDS_UNIFORM) | (1 << BIDS_CHEAPEST)
     elif game == "sheepshead":
         assert sizeof(SsOpts) <= OPTS_BYTES
         ss = <SsOpts*>plan.opts          # as sheepshead.opts_from reads the options
@@ -310,8 +274,10 @@ def playouts(game, options=None, long long n=100_000, unsigned long long seed=0,
 
     dealer: a fixed dealer seat, or None to rotate (deal k: dealer k % seats).
     bids: "uniform" = every legal action equally likely (Schafkopf: many solos and touts, short
-    deals); "cheapest" (Schafkopf) = each speaker passes or names the cheapest contract open to
-    it, 50:50 (mostly Rufspiele played to the last trick, the shape of the C yardstick's deals).
+    deals; Doppelkopf: mostly solos); "cheapest" (Schafkopf, Doppelkopf) = each speaker passes
+    or names the cheapest contract open to it, 50:50 (Schafkopf: mostly Rufspiele played to the
+    last trick, the shape of the C yardstick's deals; Doppelkopf: healthy or hochzeit/armut,
+    so mostly normal games), every other action still uniform.
     Games: Schafkopf, Doppelkopf (declaring side: Re), Sheepshead (the picker's team) and
     Klaverjas (the trump maker's team; contracts counted by trump suit)."""
     if bids not in BIDS:
