@@ -10,7 +10,8 @@ the figures depend on (game, options, n, seed, dealer, bids) only, never on the 
 
 A game plugs in with its nogil `xx_playout(rng, dealer, bids, opts, stats, trace)` (in its own
 module, so its rule functions inline there; shared declarations in playout.pxd), a three-line
-adapter below and one branch in `prepare()` that fills its C options.
+adapter below and one branch in `prepare()` that fills its C options with the module's own
+`xx_opts(options, &opts)` (the mapping Core uses too).
 
 `evaluate(records)` answers like `records.evaluate` for each record, taking the game's
 `evaluate_fast` path (actions encoded straight to codes in Cython) when it has one and falling
@@ -30,8 +31,8 @@ from .playout cimport (PlayoutStats, MAX_CONTRACTS, MAX_SEATS, HIST_BINS, TRACE_
                        add_points)
 from .schafkopf cimport SkOpts, sk_opts, sk_playout
 from .doppelkopf cimport DkOpts, dk_opts, dk_playout
-from .sheepshead cimport SsOpts, SsState, SsScore, ss_init, ss_legal, ss_apply, ss_score, ss_deal
-from .klaverjas cimport KjOpts, KjState, KjScore, kj_init, kj_legal, kj_apply, kj_score, kj_deal
+from .sheepshead cimport SsOpts, ss_opts, SsState, SsScore, ss_init, ss_legal, ss_apply, ss_score, ss_deal
+from .klaverjas cimport KjOpts, kj_opts, kj_packets, KjState, KjScore, kj_init, kj_legal, kj_apply, kj_score, kj_deal
 from ._core cimport int8_t
 
 from . import games, records
@@ -168,9 +169,7 @@ EXTRA_CONTRACT_NAMES = {"klaverjas": ("trump_C", "trump_S", "trump_H", "trump_D"
 # ---- dispatch --------------------------------------------------------------------------------
 cdef int prepare(str game, object options, Plan* plan, str bids) except -1:
     """The playout function and C options of a game (one branch per game)."""
-    cdef SsOpts* ss
     cdef KjPlan* kj
-    cdef int i
     memset(plan, 0, sizeof(Plan))
     if bids not in BIDS:
         raise ValueError(f"bids must be one of {', '.join(BIDS)}, got {bids!r}")
@@ -188,31 +187,15 @@ cdef int prepare(str game, object options, Plan* plan, str bids) except -1:
         plan.bids_supported = (1 << BIDS_UNIFORM) | (1 << BIDS_CHEAPEST)
     elif game == "sheepshead":
         assert sizeof(SsOpts) <= OPTS_BYTES
-        ss = <SsOpts*>plan.opts          # as sheepshead.opts_from reads the options
-        ss.partner_mode = ("called_ace", "jack_of_diamonds", "none").index(options.partner)
-        ss.no_pick = ("leaster", "doubler", "forced_pick").index(options.no_pick)
-        ss.blind_last_trick = options.leaster_blind == "last_trick"
-        ss.bump = options.double_on_the_bump
-        ss.exempt = options.no_trick_partner_exempt
-        ss.unknown_broad = options.unknown_broad
-        ss.dealer_leads = options.first_leader == "dealer"
-        ss.cracking = options.cracking
-        ss.multiplier = options.multiplier
+        ss_opts(options, <SsOpts*>plan.opts)
         plan.fn = playout_sheepshead
         plan.seats = 5
         plan.bids_supported = 1 << BIDS_UNIFORM
     elif game == "klaverjas":
         assert sizeof(KjPlan) <= OPTS_BYTES
-        kj = <KjPlan*>plan.opts          # as klaverjas.Core.__init__ reads the options
-        kj.o.rotterdam = options.ruleset == "rotterdam"
-        kj.o.compulsory = options.ruleset == "utrecht" or options.trump_choice == "compulsory"
-        kj.o.roem = options.roem
-        kj.o.half_nat = options.tie_rule == "half_nat"
-        kj.o.nat_roem_own = options.nat_roem == "own"
-        kj.o.pit_bonus = options.pit_bonus
-        kj.n_packets = len(options.deal_packets)
-        for i in range(kj.n_packets):
-            kj.packets[i] = options.deal_packets[i]
+        kj = <KjPlan*>plan.opts
+        kj_opts(options, &kj.o)
+        kj.n_packets = kj_packets(options, kj.packets)
         plan.fn = playout_klaverjas
         plan.seats = 4
         plan.bids_supported = 1 << BIDS_UNIFORM
