@@ -63,6 +63,8 @@ cdef enum:
 cdef u64 LOW24 = (<u64>1 << 24) - 1
 cdef int8_t POINTS[48]
 cdef u64 QC_BOTH = 0
+# card points in bit slices (A 11 = 8+2+1, T 10 = 8+2, K 4, Q 3 = 2+1, J 2): 8s, 4s, 2s, 1s
+cdef u64 PTS8 = 0, PTS4 = 0, PTS2 = 0, PTS1 = 0
 cdef int8_t FACE_TH = 1 + 6 * 2
 cdef int8_t FACE_QC = 3
 cdef int8_t FACE_JC = 4
@@ -150,6 +152,21 @@ ITEM_NAMES = ("won", "against_the_old", "re_announced", "kontra_announced",
               "doppelkopf", "fox_caught", "karlchen", "karlchen_caught")
 
 
+cdef inline u64 byte_counts(u64 x) noexcept nogil:
+    """The number of set bits of x in each byte."""
+    x = x - ((x >> 1) & <u64>0x5555555555555555ULL)
+    x = (x & <u64>0x3333333333333333ULL) + ((x >> 2) & <u64>0x3333333333333333ULL)
+    return (x + (x >> 4)) & <u64>0x0F0F0F0F0F0F0F0FULL
+
+
+cdef inline int points_of(u64 m) noexcept nogil:
+    """Card points of a set of cards, branch-free: the weighted bit counts of the point
+    slices per byte (at most 120 a byte), summed across the bytes (at most 240 in all)."""
+    cdef u64 x = ((byte_counts(m & PTS8) << 3) + (byte_counts(m & PTS4) << 2)
+                  + (byte_counts(m & PTS2) << 1) + byte_counts(m & PTS1))
+    return <int>((x * <u64>0x0101010101010101ULL) >> 56)
+
+
 cdef inline int card(int rank, int suit) noexcept nogil:
     return rank + 6 * suit
 
@@ -208,6 +225,16 @@ cdef void _build_tables():
     for i in range(48):
         POINTS[i] = (11, 10, 4, 3, 2, 0)[(i % FACES) % 6]
     QC_BOTH = both(card(QUEEN, CLUBS))
+    global PTS8, PTS4, PTS2, PTS1
+    for i in range(48):
+        if POINTS[i] & 8:
+            PTS8 |= bit(i)
+        if POINTS[i] & 4:
+            PTS4 |= bit(i)
+        if POINTS[i] & 2:
+            PTS2 |= bit(i)
+        if POINTS[i] & 1:
+            PTS1 |= bit(i)
     for t in range(4):            # normal/diamonds, hearts, spades, clubs: TH, queens, jacks, suit
         order_init(&ORDERS[t])
         n = 0
@@ -654,10 +681,7 @@ cdef enum:
 
 cdef inline u64 byte_prefix_counts(u64 x) noexcept nogil:
     """Byte i of the result: the number of set bits of x in bytes 0..i (byte 7: all of them)."""
-    x = x - ((x >> 1) & <u64>0x5555555555555555ULL)
-    x = (x & <u64>0x3333333333333333ULL) + ((x >> 2) & <u64>0x3333333333333333ULL)
-    x = (x + (x >> 4)) & <u64>0x0F0F0F0F0F0F0F0FULL
-    return x * <u64>ONES8
+    return byte_counts(x) * <u64>ONES8
 
 
 cdef inline int select_bit(u64 m, u64 prefix, int k) noexcept nogil:
@@ -714,24 +738,36 @@ cdef inline void place_card(DkState* s, int c) noexcept nogil:
     s.to_act = (seat + 1) & 3
 
 
-cdef inline int choose_card(DkState* s, Rng* r, u64 m, i64* trace, int* n_calls) noexcept nogil:
-    """The seat to act picks uniformly among its legal faces `m` and the announcement it may
-    make now (dk_next_announcement; every hand holds 12 - trick_no cards at its turn), which
-    it makes and then chooses again; returns the card."""
+cdef inline int announcers(const DkState* s) noexcept nogil:
+    """Bit t set: team t (0 Re, 1 Kontra) may make its next announcement in this trick
+    (dk_next_announcement; every hand holds 12 - trick_no cards at its turn)."""
+    cdef int t, level, out = 0
+    if s.contract == K_HOCHZEIT and s.clarified == 0:
+        return 0
+    for t in range(2):
+        level = s.level[t] + 1
+        if level <= 5 and 12 - s.trick_no >= cards_needed(s, t, level):
+            out |= 1 << t
+    return out
+
+
+cdef inline int choose_card(DkState* s, Rng* r, u64 m, int* ann, i64* trace,
+                            int* n_calls) noexcept nogil:
+    """The seat to act picks uniformly among its legal faces `m` and the announcement its
+    team may make now (`ann`: announcers()), which it makes and then chooses again; returns
+    the card."""
     cdef u64 prefix = byte_prefix_counts(m)
-    cdef int n = <int>(prefix >> 56), k, seat = s.to_act, team, level, call
-    while s.contract != K_HOCHZEIT or s.clarified:
-        team = ((s.re_mask >> seat) & 1) ^ 1
-        level = s.level[team] + 1
-        if level > 5 or 12 - s.trick_no < cards_needed(s, team, level):
-            break
+    cdef int n = <int>(prefix >> 56), k, seat = s.to_act, team, call
+    team = ((s.re_mask >> seat) & 1) ^ 1
+    while (ann[0] >> team) & 1:
         k = rng_below(r, n + 1)         # the announcement is choice n
         if k < n:
             return trace_card(trace, select_bit(m, prefix, k))
-        call = announce_call(team, level)
+        call = announce_call(team, s.level[team] + 1)
         trace_code(trace, CALL_BASE + call)
         announce(s, seat, call)
         n_calls[0] += 1
+        ann[0] = announcers(s)
     k = rng_below(r, n) if n > 1 else 0
     return trace_card(trace, select_bit(m, prefix, k))
 
@@ -760,7 +796,7 @@ cdef void dk_playout(Rng* r, int dealer, int bids, const DkOpts* o, PlayoutStats
     cdef const Order* order
     cdef u64 hand, m, follow            # follow: the led class's cards
     cdef i64 code
-    cdef int i, n, k, c, n_calls = 0
+    cdef int i, n, k, c, ann, n_calls = 0
     playout_deal(r, hands)
     dk_init(&s, hands, dealer)
     if trace != NULL:
@@ -798,14 +834,15 @@ cdef void dk_playout(Rng* r, int dealer, int bids, const DkOpts* o, PlayoutStats
     # card the one announcement the seat may make, if any
     order = &ORDERS[s.order]
     while s.phase == P_PLAY:
-        c = choose_card(&s, r, canon(s.hand[s.to_act]), trace, &n_calls)
+        ann = announcers(&s)
+        c = choose_card(&s, r, canon(s.hand[s.to_act]), &ann, trace, &n_calls)
         follow = order.suit_mask[order.eff_suit[c]]
         place_card(&s, c)
         for i in range(3):
             hand = s.hand[s.to_act]
             m = hand & follow
             m |= hand & (<u64>0 - <u64>(m == 0))          # follow if you can, else anything
-            c = choose_card(&s, r, canon(m), trace, &n_calls)
+            c = choose_card(&s, r, canon(m), &ann, trace, &n_calls)
             place_card(&s, c)
         close_trick(&s, o)
     st.cards += 4 * s.trick_no
@@ -889,7 +926,7 @@ cdef void dk_score(const DkState* s, const DkOpts* o, DkScore* r) noexcept nogil
     cdef int i, t, p, lvl, w, l, n_re, team
     cdef int thresholds[5]
     for i in range(4):
-        r.card_points[i] = mask_points(POINTS, s.won[i])
+        r.card_points[i] = points_of(s.won[i])
     if s.redeal or s.phase != P_OVER:
         return
     r.solo_scoring = (s.contract == K_SOLO or s.contract == K_SILENT
@@ -925,7 +962,7 @@ cdef void dk_score(const DkState* s, const DkOpts* o, DkScore* r) noexcept nogil
     if not r.solo_scoring:
         for t in range(12):            # trick by trick: a Doppelkopf, then foxes caught
             team = team_of(s, s.trick_winner[t])
-            if mask_points(POINTS, bit(s.trick[t][0]) | bit(s.trick[t][1])
+            if points_of(bit(s.trick[t][0]) | bit(s.trick[t][1])
                            | bit(s.trick[t][2]) | bit(s.trick[t][3])) >= 40:
                 add_item(r, I_DOPPELKOPF, team, 1)
             for i in range(4):
