@@ -63,6 +63,7 @@ cdef enum:
 cdef u64 LOW24 = (<u64>1 << 24) - 1
 cdef int8_t POINTS[48]
 cdef u64 QC_BOTH = 0
+cdef u64 FOX_BOTH = 0             # both aces of diamonds
 # card points in bit slices (A 11 = 8+2+1, T 10 = 8+2, K 4, Q 3 = 2+1, J 2): 8s, 4s, 2s, 1s
 cdef u64 PTS8 = 0, PTS4 = 0, PTS2 = 0, PTS1 = 0
 cdef int8_t FACE_TH = 1 + 6 * 2
@@ -225,7 +226,8 @@ cdef void _build_tables():
     for i in range(48):
         POINTS[i] = (11, 10, 4, 3, 2, 0)[(i % FACES) % 6]
     QC_BOTH = both(card(QUEEN, CLUBS))
-    global PTS8, PTS4, PTS2, PTS1
+    global FOX_BOTH, PTS8, PTS4, PTS2, PTS1
+    FOX_BOTH = both(card(ACE, DIAMONDS))
     for i in range(48):
         if POINTS[i] & 8:
             PTS8 |= bit(i)
@@ -924,6 +926,7 @@ cdef void dk_score(const DkState* s, const DkOpts* o, DkScore* r) noexcept nogil
     memset(r, 0, sizeof(DkScore))
     r.winner = -1
     cdef int i, t, p, lvl, w, l, n_re, team
+    cdef u64 tm
     cdef int thresholds[5]
     for i in range(4):
         r.card_points[i] = points_of(s.won[i])
@@ -962,13 +965,14 @@ cdef void dk_score(const DkState* s, const DkOpts* o, DkScore* r) noexcept nogil
     if not r.solo_scoring:
         for t in range(12):            # trick by trick: a Doppelkopf, then foxes caught
             team = team_of(s, s.trick_winner[t])
-            if points_of(bit(s.trick[t][0]) | bit(s.trick[t][1])
-                           | bit(s.trick[t][2]) | bit(s.trick[t][3])) >= 40:
+            tm = bit(s.trick[t][0]) | bit(s.trick[t][1]) | bit(s.trick[t][2]) | bit(s.trick[t][3])
+            if points_of(tm) >= 40:
                 add_item(r, I_DOPPELKOPF, team, 1)
-            for i in range(4):
-                p = (s.trick_leader[t] + i) % 4
-                if face(s.trick[t][i]) == FACE_AD and team_of(s, p) != team:
-                    add_item(r, I_FOX_CAUGHT, team, 1)
+            if tm & FOX_BOTH:
+                for i in range(4):
+                    p = (s.trick_leader[t] + i) % 4
+                    if face(s.trick[t][i]) == FACE_AD and team_of(s, p) != team:
+                        add_item(r, I_FOX_CAUGHT, team, 1)
         team = team_of(s, s.trick_winner[11])
         i = (s.trick_winner[11] - s.trick_leader[11] + 4) % 4
         if face(s.trick[11][i]) == FACE_JC:
