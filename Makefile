@@ -36,7 +36,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m pytest -q bench --benchmark-only --benchmark-columns=min,median,ops
 
-# Throughput table; reference rows: OpenSpiel with `pip install '.[bench]'`, the C yardstick with
+# Throughput table, gRPC rows included (a server and a bare grpcio echo started on free loopback
+# ports for the run); reference rows: OpenSpiel with `pip install '.[bench]'`, the C yardstick with
 # C_REFERENCE=path/to/playout_limit.c (compiled with gcc -O2 into a temporary directory).
 bench-report: $(STAMP)
 	$(PY) bench/report.py $(if $(C_REFERENCE),--c-reference $(C_REFERENCE)) $(BENCH_ARGS)

@@ -17,8 +17,15 @@ def bench_report_runs(capsys):
     out = capsys.readouterr().out
     for row in ("schafkopf batch playouts, bids=uniform", "schafkopf batch playouts, bids=cheapest",
                 "schafkopf step API from Python", "schafkopf batch.evaluate",
-                "schafkopf CLI evaluate line path", "OpenSpiel"):
+                "schafkopf CLI evaluate line path", "OpenSpiel",
+                "gRPC Play round trip p50 (schafkopf, 1 human + 3 bots)",
+                "gRPC Play round trip p99 (schafkopf, 4 human seats)",
+                "gRPC EvaluateRecords (schafkopf, complete deals)", "gRPC Simulate (schafkopf)",
+                "grpcio unary echo p50 (reference)", "grpcio unary echo, one client (reference)",
+                "grpcio unary echo, 16 concurrent (reference)", "Play p50 / echo p50"):
         assert row in out
+    for key in ("grpc.play.bots.p50", "grpc.evaluate", "grpc.simulate", "grpc.echo.concurrent"):
+        assert f'"{key}"' in out
     assert '"schafkopf.playouts.cheapest"' in out
 
 

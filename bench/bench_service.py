@@ -1,14 +1,15 @@
 """RPC benchmarks over loopback (an in-process server on a free port, SQLite in a temp dir):
 one Play round trip against bots, and EvaluateRecords throughput. Run by `make bench`; under
-`make test` (--benchmark-disable) each runs once as a smoke test."""
+`make test` (--benchmark-disable) each runs once as a smoke test. The percentile and echo-
+referenced figures are `make bench-report`'s gRPC rows (service.benchmark)."""
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
 
 from engine_core import games
+from service.benchmark import finished_records
 from service.server import Server
 from stich_client import StichClient
 
@@ -50,13 +51,6 @@ def bench_play_round_trip(benchmark, client):
 
 
 def bench_evaluate_records_1000(benchmark, client):
-    g = games.get(GAME)
-    rng = random.Random(2)
-    lines = []
-    for k in range(1000):
-        s = g.deal(k, k % g.seats)
-        while not s.is_over():
-            s.apply(rng.choice(s.legal_actions()))
-        lines.append(json.dumps(s.record()))
+    lines = finished_records(GAME, 1000)
     answers = benchmark(lambda: sum(1 for _ in client.evaluate(lines, timeout=120)))
     assert answers == 1000

@@ -10,7 +10,8 @@ and Hearts random playouts driven from Python when `pyspiel` is importable (`pip
 .[bench]`), and the C yardstick (compiled here with gcc -O2 into a temporary directory) when
 its source is given. Each figure is the best of --reps interleaved repetitions (the machine
 may be shared: best-of estimates what it can do, and both sides are measured the same way).
-More row providers (e.g. gRPC round trips) plug in through ROWS.
+gRPC rows: the service over loopback against a server this run starts, beside a bare
+grpcio unary echo (service.benchmark). More row providers plug in through ROWS.
 """
 from __future__ import annotations
 
@@ -218,7 +219,10 @@ class CReference:
 # ---- the report --------------------------------------------------------------------------------
 # the C yardstick's mode to compare each (game, bids) playout row with
 C_MODES = {("schafkopf", "cheapest"): ("schafkopf_ruf_dealplay", 32),
-           ("doppelkopf", "uniform"): ("doppelkopf_dealplay", 48)}
+           ("doppelkopf", "uniform"): ("doppelkopf_dealplay", 48),
+           ("doppelkopf", "cheapest"): ("doppelkopf_dealplay", 48)}
+# the playout rows with a throughput target against the C yardstick (stich / C deals/s per core)
+C_TARGETS = {("schafkopf", "cheapest"): 0.5, ("doppelkopf", "uniform"): 0.5}
 
 
 def playout_rows(table, reps, secs, cref):
@@ -251,15 +255,18 @@ def playout_rows(table, reps, secs, cref):
             continue
         cb1 = max((r[(mode[0], 1)] for r in cres), key=lambda r: r["playouts_per_s"])
         cb2 = max((r[(mode[0], 2)] for r in cres), key=lambda r: r["playouts_per_s"])
-        table.add(f"c.{mode[0]}", f"C yardstick {mode[0]} (gcc -O2)", cb1["playouts_per_s"],
-                  cb2["playouts_per_s"], "deals/s", f"{mode[1]} cards/deal; 2 threads = "
-                  f"{cb2['playouts_per_s'] / cb1['playouts_per_s']:.2f}x")
-        table.add(f"c.{mode[0]}.ns_per_card", "C yardstick ns per card", cb1["ns_per_card"],
-                  cb2["ns_per_card"], "ns", "")
-        table.add(f"ratio.{game}.deals", f"stich / C deals/s ({game}, bids={bids})",
+        if f"c.{mode[0]}" not in table.figures:
+            table.add(f"c.{mode[0]}", f"C yardstick {mode[0]} (gcc -O2)", cb1["playouts_per_s"],
+                      cb2["playouts_per_s"], "deals/s", f"{mode[1]} cards/deal; 2 threads = "
+                      f"{cb2['playouts_per_s'] / cb1['playouts_per_s']:.2f}x")
+            table.add(f"c.{mode[0]}.ns_per_card", "C yardstick ns per card", cb1["ns_per_card"],
+                      cb2["ns_per_card"], "ns", "")
+        target = C_TARGETS.get((game, bids))
+        suffix = "" if target else f".{bids}"
+        table.add(f"ratio.{game}.deals{suffix}", f"stich / C deals/s ({game}, bids={bids})",
                   b1[0] / cb1["playouts_per_s"], b2[0] / cb2["playouts_per_s"], "x",
-                  "target >= 0.5" if game == "schafkopf" else "generic nogil API, not tuned")
-        table.add(f"ratio.{game}.ns_per_card", f"C / stich ns per card ({game})",
+                  f"target >= {target}" if target else "no target")
+        table.add(f"ratio.{game}.ns_per_card{suffix}", f"C / stich ns per card ({game}, bids={bids})",
                   cb1["ns_per_card"] / b1[1], cb2["ns_per_card"] / b2[1], "x", "per card, same work measure")
 
 
@@ -336,9 +343,98 @@ def step_rows(table, game, reps, secs):
                   None, "x", "target >= 3")
 
 
-# More row providers: callables (table, args) -> None, e.g. gRPC round trips once the service
-# exists. They run after the built-in rows.
-ROWS: list = []
+# ---- the gRPC service over loopback -----------------------------------------------------------
+GRPC_GAME = "schafkopf"
+ECHO_CONCURRENCY = 16
+
+
+def _clamp(x, lo, hi):
+    return max(lo, min(hi, int(x)))
+
+
+def grpc_rows(table, args):
+    """The service against a real server it starts (`python -m service --memory`, a child
+    process on a free 127.0.0.1 port, stopped with SIGTERM), beside a bare grpcio unary echo
+    (also a child process) measured interleaved in the same run: Play round trips (p50/p99 of
+    every rep's calls pooled), EvaluateRecords and Simulate throughput, echo latency and
+    requests/s (best of reps). Every measurement is bounded in seconds and in count; the code
+    is service.benchmark's, which tools/bench_service.py runs too."""
+    try:
+        from service import benchmark as bm
+        from stich_client import StichClient
+    except ImportError as err:
+        table.add("grpc", "gRPC service", "n/a", None, "", f"not importable here: {err}")
+        return
+    reps, secs = args.reps, args.seconds
+    game = GRPC_GAME
+    lines = _complete_lines(game) or bm.finished_records(game, 300)
+    n_eval = _clamp(secs * 15_000, 200, 20_000)
+    n_sim = _clamp(secs * 2_000_000, 10_000, 1_000_000)
+    plays = {True: [], False: []}
+    evals, sims, echo1, echo_n = [], [], [], []
+    with bm.EchoProcess() as echo, bm.ServerProcess() as server, \
+            StichClient(server.address, timeout=30) as client:
+        bm.evaluate_rate(client, lines, min(200, n_eval))          # warm up both sides
+        bm.echo_one_client(echo.address, 50, 0.05)
+        for _ in range(reps):
+            echo1.append(bm.echo_one_client(echo.address, 20_000, secs))
+            echo_n.append(bm.echo_concurrent(echo.address, ECHO_CONCURRENCY, 50_000, secs))
+            for bots in (True, False):
+                plays[bots] += bm.play_latency(client, game, 2_000, bots, secs)
+            evals.append(bm.evaluate_rate(client, lines, n_eval))
+            sims.append(bm.simulate_rate(client, game, n_sim))
+    e1 = max(echo1, key=lambda r: r["per_s"])
+    e_p50 = min(r["p50_us"] for r in echo1)
+    where = "server: child process, memory store, 127.0.0.1"
+    for bots in (True, False):
+        p = bm.percentiles(plays[bots])
+        who = "1 human + 3 bots" if bots else "4 human seats"
+        what = ("the human's card, then the bots' moves up to its next turn" if bots
+                else "one card per call")
+        tag = "bots" if bots else "humans"
+        table.add(f"grpc.play.{tag}.p50", f"gRPC Play round trip p50 ({game}, {who})", p["p50_us"], None,
+                  "µs", f"{len(plays[bots])} calls: {what}; {where}")
+        table.add(f"grpc.play.{tag}.p99", f"gRPC Play round trip p99 ({game}, {who})", p["p99_us"], None,
+                  "µs", "same calls")
+    best_eval = max(evals, key=lambda r: r["per_s"])
+    cli_rate = table.figures.get(f"{game}.evaluate_cli", {}).get("1")
+    table.add("grpc.evaluate", f"gRPC EvaluateRecords ({game}, complete deals)", best_eval["per_s"], None,
+              "records/s", f"{best_eval['records']} records, one stream, 64 per message, client decodes every "
+              "answer (JSON line + typed result)" + (f"; = {best_eval['per_s'] / cli_rate:.2f}x CLI line path"
+                                                     if isinstance(cli_rate, float) else ""))
+    best_sim = max(sims, key=lambda r: r["per_s"])
+    playout_rate_1 = table.figures.get(f"{game}.playouts.uniform", {}).get("1")
+    table.add("grpc.simulate", f"gRPC Simulate ({game})", best_sim["per_s"], None, "deals/s",
+              f"{best_sim['deals']:,} deals in one call, engine {best_sim['engine']}, server-side "
+              f"{best_sim['server_per_s']:,.0f}/s" + (f"; = {best_sim['per_s'] / playout_rate_1:.2f}x batch "
+                                                      "playouts (uniform, 1 thread)" if playout_rate_1 else ""))
+    table.add("grpc.echo.p50", "grpcio unary echo p50 (reference)", e_p50, None, "µs",
+              "bare grpcio server, 32-byte bytes message, one client, child process, 127.0.0.1")
+    table.add("grpc.echo.one", "grpcio unary echo, one client (reference)", e1["per_s"], None, "req/s",
+              "one call at a time")
+    table.add("grpc.echo.concurrent", f"grpcio unary echo, {ECHO_CONCURRENCY} concurrent (reference)",
+              max(r["per_s"] for r in echo_n), None, "req/s",
+              f"{ECHO_CONCURRENCY} client threads over one channel")
+    for tag, who in (("bots", "1 human + 3 bots"), ("humans", "4 human seats")):
+        table.add(f"ratio.grpc.play.{tag}", f"Play p50 / echo p50 ({who})",
+                  table.figures[f"grpc.play.{tag}.p50"]["1"] / e_p50, None, "x", "service cost over a bare RPC")
+    table.add("ratio.grpc.evaluate", "EvaluateRecords records/s / echo req/s (one client)",
+              best_eval["per_s"] / e1["per_s"], None, "x", "records per bare round trip's time")
+
+
+def _complete_lines(game):
+    """The JSON lines of the complete deals of the game's random conformance file (the CLI
+    line-path row's input), or None."""
+    path = Path(str(RANDOM_LINES).format(game=game))
+    if not path.exists():
+        return None
+    with path.open(encoding="utf-8") as f:
+        recs = [json.loads(line)["record"] for line in f if line.strip()]
+    return [json.dumps(r) for r in recs if "result" in records.evaluate(r)] or None
+
+
+# More row providers: callables (table, args) -> None. They run after the built-in rows.
+ROWS: list = [grpc_rows]
 
 
 def main(argv=None) -> int:

@@ -324,8 +324,9 @@ def test_other_games_playouts_deterministic_and_consistent(game):
     hist = one["card_points_hist"]
     assert sum(hist) == len(one["score_sums"]) * one["played"]
     assert sum(p * c for p, c in enumerate(hist)) <= TOTAL_POINTS[game] * one["played"]
-    with pytest.raises(ValueError):
-        batch.playouts(game, None, 10, bids="cheapest")
+    if game != "doppelkopf":
+        with pytest.raises(ValueError):
+            batch.playouts(game, None, 10, bids="cheapest")
 
 
 @pytest.mark.parametrize("game,options", [(g, o) for g in sorted(OTHER_OPTIONS) for o in OTHER_OPTIONS[g]])
@@ -344,3 +345,43 @@ def test_other_games_playouts_agree_with_the_generic_engine(game, options):
                 points[p] += 1
     assert sums == st["score_sums"]
     assert points[:len(st["card_points_hist"])] == st["card_points_hist"]
+
+
+@pytest.mark.parametrize("options", OTHER_OPTIONS["doppelkopf"])
+@pytest.mark.parametrize("bids", batch.BIDS)
+def test_doppelkopf_playouts_agree_with_the_generic_engine(options, bids):
+    """Doppelkopf's in-module loop (dk_playout) against replays of its deals: contracts, scores,
+    Re's wins and both histograms; "cheapest" brings Hochzeit, Armut (void ones too), normal
+    games and silent solos in numbers, with their announcements and extra points."""
+    n = 300
+    st = batch.playouts("doppelkopf", options, n, seed=12, bids=bids)
+    assert figures(batch.playouts("doppelkopf", options, n, seed=12, bids=bids, threads=2)) == figures(st)
+    sums, seat_points, side_points = [0] * 4, [0] * 256, [0] * 256
+    contracts: dict = {}
+    re_won = played = calls = cards = 0
+    for k in range(n):
+        rec = batch.playout_record("doppelkopf", options, seed=12, k=k, bids=bids)
+        res = records.evaluate(rec)["result"]
+        sums = [a + b for a, b in zip(sums, res["scores"])]
+        kind = res["contract"]["type"]
+        contracts[kind] = contracts.get(kind, 0) + 1
+        kinds = [a["type"] for a in rec["actions"]]
+        cards += kinds.count("play")
+        calls += len(kinds) - kinds.count("play")
+        if res["tricks"]:
+            played += 1
+            re_won += res["winner"] == "re"
+            for p in res["card_points"]:
+                seat_points[p] += 1
+            side_points[res["team_card_points"]["re"]] += 1
+    assert sums == st["score_sums"] and sum(sums) == 0
+    assert contracts == st["contracts"]
+    assert (cards, calls, played) == (st["cards"], st["calls"], st["played"])
+    assert re_won == round(st["declarer_win_rate"] * played)
+    assert seat_points[:len(st["card_points_hist"])] == st["card_points_hist"]
+    assert side_points[:len(st["side_points_hist"])] == st["side_points_hist"]
+    if bids == "cheapest":
+        assert min(contracts.get(k, 0) for k in ("normal", "silent_solo", "hochzeit", "armut")) >= 5
+        assert calls > 4 * n + 300                       # Armut exchanges and announcements
+    else:
+        assert contracts["solo"] > 0.9 * n

@@ -465,6 +465,28 @@ def test_evaluate_records_matches_the_cli(client, game):
         assert answers == expected
 
 
+def test_evaluate_records_is_the_cli_byte_for_byte(client, capsys):
+    """Every Schafkopf conformance file through the service and through `python -m engine_core
+    evaluate`: the same output lines, byte for byte (the service answers through the CLI's line
+    function, fast text path included), and each typed result says the same as its line."""
+    from engine_core import cli
+    for path in sorted((CONFORMANCE / "schafkopf").glob("*.jsonl")):
+        lines = [line for line in path.read_text().splitlines() if line.strip()]
+        assert cli.main(["evaluate", str(path)]) == 0
+        expected = capsys.readouterr().out.splitlines()
+        reqs = (pb.EvaluateRecordsRequest(lines=lines[i:i + 50]) for i in range(0, len(lines), 50))
+        answers = [a for r in client.stub.EvaluateRecords(reqs, timeout=60) for a in r.answers]
+        assert [a.json for a in answers] == expected, path.name
+        for a in answers:
+            want = json.loads(a.json)
+            assert convert.from_value(a.id) == want["id"]
+            if "result" in want:
+                assert convert.result_dict(a.result) == want["result"]
+            else:
+                assert a.error.reason == want["error"]["reason"]
+                assert (a.error.index if a.error.HasField("index") else None) == want["error"]["index"]
+
+
 def test_evaluate_records_typed_answers(client):
     game = GAMES[0]
     state = games.get(game).deal(9, 0)
@@ -589,3 +611,50 @@ def test_match_layer_carries_the_sheepshead_doubler_stake(client):
     score = client.score(t.table_id, t.tokens[0], 3)
     assert score["result"]["contract"]["next_multiplier"] == 8
     assert not score["match_over"]
+
+
+# ---- the loopback benchmark's child servers (make bench-report) -------------------------------------
+def test_benchmark_children_serve_on_loopback_and_stop_cleanly():
+    """bench-report's servers: `python -m service --memory` and the bare echo, each on a free
+    127.0.0.1 port, answer, and exit 0 on SIGTERM."""
+    from service import benchmark as bm
+    with bm.ServerProcess(workers=20) as srv, bm.EchoProcess(workers=4) as echo:
+        assert srv.address.startswith("127.0.0.1:") and echo.address.startswith("127.0.0.1:")
+        with StichClient(srv.address, timeout=10) as c:
+            assert c.health() == "SERVING"
+            assert len(bm.play_latency(c, "schafkopf", 5, True)) == 5
+        one = bm.echo_one_client(echo.address, 5, 1.0)
+        assert one["calls"] == 5 and one["p50_us"] <= one["p99_us"]
+    assert srv.proc.returncode == 0 and echo.proc.returncode == 0
+
+
+def test_fill_struct_is_struct_update():
+    """convert.fill_struct (the fast path of typed results) sets what Struct.update sets."""
+    import enum
+    from google.protobuf import struct_pb2
+
+    class Level(enum.IntEnum):
+        HIGH = 3
+
+    for d in ({"a": [1, True, None, "x", {"b": 2.5, "c": []}], "n": None}, {}, {"e": {}}, {"l": [[], [0]]},
+              {"t": (1, "a")}, {"i": Level.HIGH}, {"f": -1.5, "z": 0, "s": "", "no": False}):
+        want, got = struct_pb2.Struct(), struct_pb2.Struct()
+        want.update(d)
+        convert.fill_struct(got, d)
+        assert got == want and got.SerializeToString(deterministic=True) == want.SerializeToString(deterministic=True)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_typed_results_round_trip(game):
+    """Every result of the game's random conformance file: result_msg then result_dict gives
+    the engine's result back (as JSON)."""
+    path = CONFORMANCE / game / "random.jsonl"
+    n = 0
+    for line in path.read_text().splitlines()[:120]:
+        if line.strip():
+            answer = records.evaluate(json.loads(line)["record"])
+            if "result" in answer:
+                want = json.loads(json.dumps(answer["result"]))
+                assert convert.result_dict(convert.result_msg(want)) == want
+                n += 1
+    assert n

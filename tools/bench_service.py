@@ -1,89 +1,58 @@
-"""Service numbers over loopback: Play round-trip latency (p50/p99) and EvaluateRecords
-throughput. Starts its own server in-process (memory store unless --data-dir) or uses
---server. Usage: python tools/bench_service.py [--game schafkopf] [--plays 2000] [--records 5000]
+"""Service numbers over loopback: Play round-trip latency (p50/p99), EvaluateRecords and
+Simulate throughput, beside a bare grpcio unary echo measured in the same run. Starts its own
+server as a child process on a free 127.0.0.1 port (memory store unless --data-dir) or uses
+--server. The measurements are `service.benchmark`'s (the same as `make bench-report`'s rows).
+
+    python tools/bench_service.py [--game schafkopf] [--plays 2000] [--records 5000] [--deals 200000]
 """
 from __future__ import annotations
 
 import argparse
-import json
-import random
-import statistics
 import sys
-import tempfile
-import time
 
-from engine_core import games
-from service.server import Server
+from service import benchmark as bm
 from stich_client import StichClient
-
-
-def play_latency(client: StichClient, game: str, plays: int, bots: bool) -> list[float]:
-    """Seconds per Play call: one human against bots (each call also runs the bots' moves),
-    or every seat human (the call is one card and one commit)."""
-    n = games.get(game).seats
-    lat: list[float] = []
-    rng = random.Random(1)
-    seed = 0
-    while len(lat) < plays:
-        t = client.create_table(game, {}, 1, ["human"] + ["bot" if bots else "human"] * (n - 1), seed=seed)
-        seed += 1
-        v = client.deal(t.table_id, t.tokens[0])
-        while v["status"] == "in_deal" and len(lat) < plays:
-            token = t.tokens[v["to_act"]]
-            if not bots:
-                v = client.view(t.table_id, token)
-            action = rng.choice(v["legal"])
-            t0 = time.perf_counter()
-            v = client.act(t.table_id, token, action)
-            if action["type"] == "play":
-                lat.append(time.perf_counter() - t0)
-            if not bots and v["status"] == "in_deal":
-                v = client.view(t.table_id, t.spectator_id)
-    return lat
-
-
-def evaluate_rate(client: StichClient, game: str, count: int) -> float:
-    g = games.get(game)
-    lines = []
-    rng = random.Random(2)
-    for k in range(min(count, 500)):
-        state = g.deal(k, k % g.seats)
-        while not state.is_over():
-            state.apply(rng.choice(state.legal_actions()))
-        lines.append(json.dumps(state.record()))
-    lines = (lines * (count // len(lines) + 1))[:count]
-    t0 = time.perf_counter()
-    n = sum(1 for _ in client.evaluate(lines, timeout=600))
-    return n / (time.perf_counter() - t0)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--server")
-    parser.add_argument("--data-dir", help="persist to this directory (default: a temp dir)")
+    parser.add_argument("--server", help="use this server instead of starting one")
+    parser.add_argument("--data-dir", help="the started server persists to this directory (SQLite commit per action)")
     parser.add_argument("--game", default="schafkopf")
     parser.add_argument("--plays", type=int, default=2000)
     parser.add_argument("--records", type=int, default=5000)
+    parser.add_argument("--deals", type=int, default=200_000)
+    parser.add_argument("--no-echo", action="store_true", help="skip the grpcio echo reference")
     args = parser.parse_args()
     server = None
     if args.server is None:
-        server = Server("127.0.0.1:0", args.data_dir or tempfile.mkdtemp(prefix="stich-bench-")).start()
+        server = bm.ServerProcess(data_dir=args.data_dir)
         args.server = server.address
+    store = "SQLite commit each" if args.data_dir else "memory store"
     try:
         with StichClient(args.server, timeout=30) as client:
             for bots in (False, True):
-                lat = sorted(play_latency(client, args.game, args.plays, bots))
-                p50 = statistics.median(lat) * 1e3
-                p99 = lat[int(len(lat) * 0.99) - 1] * 1e3
+                lat = bm.play_latency(client, args.game, args.plays, bots)
+                p = bm.percentiles(lat)
                 who = "one human + bots" if bots else "all seats human"
-                print(f"Play round trip ({args.game}, {who}, {len(lat)} calls, SQLite commit each): "
-                      f"p50 {p50:.2f} ms, p99 {p99:.2f} ms")
-            rate = evaluate_rate(client, args.game, args.records)
-            print(f"EvaluateRecords ({args.game}, {args.records} finished records, one stream): "
-                  f"{rate:,.0f} records/s")
+                print(f"Play round trip ({args.game}, {who}, {len(lat)} calls, {store}): "
+                      f"p50 {p['p50_us'] / 1e3:.2f} ms, p99 {p['p99_us'] / 1e3:.2f} ms")
+            lines = bm.finished_records(args.game, min(args.records, 500))
+            ev = bm.evaluate_rate(client, lines, args.records)
+            print(f"EvaluateRecords ({args.game}, {ev['records']} finished records, one stream): "
+                  f"{ev['per_s']:,.0f} records/s")
+            sim = bm.simulate_rate(client, args.game, args.deals)
+            print(f"Simulate ({args.game}, {sim['deals']} deals, engine {sim['engine']}): "
+                  f"{sim['per_s']:,.0f} deals/s over the call ({sim['server_per_s']:,.0f} as the server measured)")
     finally:
         if server is not None:
-            server.stop(1)
+            server.stop()
+    if not args.no_echo:
+        with bm.EchoProcess() as echo:
+            one = bm.echo_one_client(echo.address, 5000, 2.0)
+            many = bm.echo_concurrent(echo.address, 16, 20000, 2.0)
+        print(f"grpcio unary echo (reference): one client p50 {one['p50_us']:.0f} µs, "
+              f"{one['per_s']:,.0f} req/s; 16 concurrent {many['per_s']:,.0f} req/s")
     return 0
 
 

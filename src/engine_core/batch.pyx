@@ -10,7 +10,8 @@ the figures depend on (game, options, n, seed, dealer, bids) only, never on the 
 
 A game plugs in with its nogil `xx_playout(rng, dealer, bids, opts, stats, trace)` (in its own
 module, so its rule functions inline there; shared declarations in playout.pxd), a three-line
-adapter below and one branch in `prepare()` that fills its C options.
+adapter below and one branch in `prepare()` that fills its C options with the module's own
+`xx_opts(options, &opts)` (the mapping Core uses too).
 
 `evaluate(records)` answers like `records.evaluate` for each record, taking the game's
 `evaluate_fast` path (actions encoded straight to codes in Cython) when it has one and falling
@@ -29,9 +30,9 @@ from .playout cimport (PlayoutStats, MAX_CONTRACTS, MAX_SEATS, HIST_BINS, TRACE_
                        TRACE_COUNT, TRACE_CODES, TRACE_SIZE, BIDS_UNIFORM, BIDS_CHEAPEST,
                        add_points)
 from .schafkopf cimport SkOpts, sk_opts, sk_playout
-from .doppelkopf cimport DkOpts, DkState, DkScore, dk_init, dk_legal, dk_apply, dk_score, dk_deal
-from .sheepshead cimport SsOpts, SsState, SsScore, ss_init, ss_legal, ss_apply, ss_score, ss_deal
-from .klaverjas cimport KjOpts, KjState, KjScore, kj_init, kj_legal, kj_apply, kj_score, kj_deal
+from .doppelkopf cimport DkOpts, dk_opts, dk_playout
+from .sheepshead cimport SsOpts, ss_opts, SsState, SsScore, ss_init, ss_legal, ss_apply, ss_score, ss_deal
+from .klaverjas cimport KjOpts, kj_opts, kj_packets, KjState, KjScore, kj_init, kj_legal, kj_apply, kj_score, kj_deal
 from ._core cimport int8_t
 
 from . import games, records
@@ -75,39 +76,7 @@ cdef inline void trace_code(i64* trace, i64 code) noexcept nogil:
 
 cdef void playout_doppelkopf(Rng* r, int dealer, int bids, const void* opts,
                              PlayoutStats* st, i64* trace) noexcept nogil:
-    """Doppelkopf through its generic nogil API: every legal action (reservations, Armut
-    exchanges, announcements, cards) equally likely. The declaring side is Re."""
-    cdef const DkOpts* o = <const DkOpts*>opts
-    cdef DkState s
-    cdef DkScore sc
-    cdef u64 hands[4]
-    cdef i64 buf[MAX_LEGAL]
-    cdef i64 code
-    cdef int n, i
-    dk_deal(r, dealer, hands)
-    dk_init(&s, hands, dealer)
-    trace_hands(trace, hands, 4)
-    while s.to_act >= 0:
-        n = dk_legal(&s, o, buf)
-        code = buf[rng_below(r, n)] if n > 1 else buf[0]
-        trace_code(trace, code)
-        dk_apply(&s, o, code)
-        if code < CALL_BASE:
-            st.cards += 1
-        else:
-            st.calls += 1
-    dk_score(&s, o, &sc)
-    st.deals += 1
-    st.contracts[s.contract] += 1
-    for i in range(4):
-        st.score_sum[i] += sc.scores[i]
-    if s.trick_no and not s.redeal:
-        st.played += 1
-        st.with_declarer += 1
-        st.declarer_won += sc.winner == 0
-        for i in range(4):
-            add_points(st.seat_points, sc.card_points[i])
-        add_points(st.side_points, sc.team_points[0])
+    dk_playout(r, dealer, bids, <const DkOpts*>opts, st, trace)
 
 
 cdef void playout_sheepshead(Rng* r, int dealer, int bids, const void* opts,
@@ -200,10 +169,7 @@ EXTRA_CONTRACT_NAMES = {"klaverjas": ("trump_C", "trump_S", "trump_H", "trump_D"
 # ---- dispatch --------------------------------------------------------------------------------
 cdef int prepare(str game, object options, Plan* plan, str bids) except -1:
     """The playout function and C options of a game (one branch per game)."""
-    cdef DkOpts* dk
-    cdef SsOpts* ss
     cdef KjPlan* kj
-    cdef int i
     memset(plan, 0, sizeof(Plan))
     if bids not in BIDS:
         raise ValueError(f"bids must be one of {', '.join(BIDS)}, got {bids!r}")
@@ -215,40 +181,21 @@ cdef int prepare(str game, object options, Plan* plan, str bids) except -1:
         plan.bids_supported = (1 << BIDS_UNIFORM) | (1 << BIDS_CHEAPEST)
     elif game == "doppelkopf":
         assert sizeof(DkOpts) <= OPTS_BYTES
-        dk = <DkOpts*>plan.opts          # as doppelkopf.Core.__init__ reads the options
-        dk.second_heart_ten = options.second_heart_ten_beats_first
-        dk.solo_player_leads = options.solo_player_leads
-        dk.charlie_only_when_winning = options.charlie_only_when_winning
+        dk_opts(options, <DkOpts*>plan.opts)
         plan.fn = playout_doppelkopf
         plan.seats = 4
-        plan.bids_supported = 1 << BIDS_UNIFORM
+        plan.bids_supported = (1 << BIDS_UNIFORM) | (1 << BIDS_CHEAPEST)
     elif game == "sheepshead":
         assert sizeof(SsOpts) <= OPTS_BYTES
-        ss = <SsOpts*>plan.opts          # as sheepshead.opts_from reads the options
-        ss.partner_mode = ("called_ace", "jack_of_diamonds", "none").index(options.partner)
-        ss.no_pick = ("leaster", "doubler", "forced_pick").index(options.no_pick)
-        ss.blind_last_trick = options.leaster_blind == "last_trick"
-        ss.bump = options.double_on_the_bump
-        ss.exempt = options.no_trick_partner_exempt
-        ss.unknown_broad = options.unknown_broad
-        ss.dealer_leads = options.first_leader == "dealer"
-        ss.cracking = options.cracking
-        ss.multiplier = options.multiplier
+        ss_opts(options, <SsOpts*>plan.opts)
         plan.fn = playout_sheepshead
         plan.seats = 5
         plan.bids_supported = 1 << BIDS_UNIFORM
     elif game == "klaverjas":
         assert sizeof(KjPlan) <= OPTS_BYTES
-        kj = <KjPlan*>plan.opts          # as klaverjas.Core.__init__ reads the options
-        kj.o.rotterdam = options.ruleset == "rotterdam"
-        kj.o.compulsory = options.ruleset == "utrecht" or options.trump_choice == "compulsory"
-        kj.o.roem = options.roem
-        kj.o.half_nat = options.tie_rule == "half_nat"
-        kj.o.nat_roem_own = options.nat_roem == "own"
-        kj.o.pit_bonus = options.pit_bonus
-        kj.n_packets = len(options.deal_packets)
-        for i in range(kj.n_packets):
-            kj.packets[i] = options.deal_packets[i]
+        kj = <KjPlan*>plan.opts
+        kj_opts(options, &kj.o)
+        kj.n_packets = kj_packets(options, kj.packets)
         plan.fn = playout_klaverjas
         plan.seats = 4
         plan.bids_supported = 1 << BIDS_UNIFORM
@@ -310,8 +257,10 @@ def playouts(game, options=None, long long n=100_000, unsigned long long seed=0,
 
     dealer: a fixed dealer seat, or None to rotate (deal k: dealer k % seats).
     bids: "uniform" = every legal action equally likely (Schafkopf: many solos and touts, short
-    deals); "cheapest" (Schafkopf) = each speaker passes or names the cheapest contract open to
-    it, 50:50 (mostly Rufspiele played to the last trick, the shape of the C yardstick's deals).
+    deals; Doppelkopf: mostly solos); "cheapest" (Schafkopf, Doppelkopf) = each speaker passes
+    or names the cheapest contract open to it, 50:50 (Schafkopf: mostly Rufspiele played to the
+    last trick, the shape of the C yardstick's deals; Doppelkopf: healthy or hochzeit/armut,
+    so mostly normal games), every other action still uniform.
     Games: Schafkopf, Doppelkopf (declaring side: Re), Sheepshead (the picker's team) and
     Klaverjas (the trump maker's team; contracts counted by trump suit)."""
     if bids not in BIDS:

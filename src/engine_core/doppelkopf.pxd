@@ -1,4 +1,5 @@
 from ._core cimport u64, i64, int8_t, Order, Rng
+from .playout cimport PlayoutStats
 
 cdef enum:
     DK_MAX_ACTIONS = 72     # 4 bids + give + 3 offers + return + 48 cards + 10 announcements
@@ -57,3 +58,6 @@ cdef void dk_score(const DkState* s, const DkOpts* o, DkScore* out) noexcept nog
 cdef int dk_winner(int level_re, int level_kontra, int re_points, int re_tricks) noexcept nogil
 cdef void dk_deal(Rng* r, int dealer, u64* hands) noexcept nogil
 cdef void dk_random_playout(DkState* s, const DkOpts* o, Rng* r) noexcept nogil
+cdef int dk_opts(object options, DkOpts* out) except -1
+cdef void dk_playout(Rng* r, int dealer, int bids, const DkOpts* o, PlayoutStats* st,
+                     i64* trace) noexcept nogil

@@ -21,9 +21,11 @@ Everything per card, trick and deal runs in the `dk_*` functions below (typed, n
 `Core` class is the Python edge used by `engine_core.state.State`.
 """
 from libc.string cimport memcpy, memset
+from libc.stdint cimport uint8_t, uint32_t
 from ._core cimport (u64, i64, int8_t, Order, Rng, TRUMP, CALL_BASE, EXCHANGE_BASE, MAX_LEGAL,
                      popcount, lowest, bit, follow_mask, mask_points, order_init, exchange_code,
-                     shuffle_deck, rng_below)
+                     shuffle_deck, rng_below, rng_next)
+from .playout cimport PlayoutStats, BIDS_CHEAPEST, add_points, TRACE_HANDS, TRACE_COUNT, TRACE_CODES, TRACE_SIZE
 
 from .cards import DOPPELKOPF, HIDDEN, SUITS, SUIT_NAMES
 from .options import OptionSpec
@@ -61,6 +63,9 @@ cdef enum:
 cdef u64 LOW24 = (<u64>1 << 24) - 1
 cdef int8_t POINTS[48]
 cdef u64 QC_BOTH = 0
+cdef u64 FOX_BOTH = 0             # both aces of diamonds
+# card points in bit slices (A 11 = 8+2+1, T 10 = 8+2, K 4, Q 3 = 2+1, J 2): 8s, 4s, 2s, 1s
+cdef u64 PTS8 = 0, PTS4 = 0, PTS2 = 0, PTS1 = 0
 cdef int8_t FACE_TH = 1 + 6 * 2
 cdef int8_t FACE_QC = 3
 cdef int8_t FACE_JC = 4
@@ -117,6 +122,9 @@ TEAM_NAMES = ("re", "kontra")
 # orders: index = solo type; 0 (diamonds) is also the normal game's order
 cdef Order ORDERS[7]
 cdef int8_t DISPLAY[7][48]     # per order: every card, trumps first then C S H D, highest first
+# per order and led class (C S H D, TRUMP): how strongly each card bids for the trick, 0 when
+# it cannot win it (a trump: 64 + power; a card of the led suit: its power; else 0)
+cdef uint8_t KEY[7][5][48]
 cdef enum:
     O_NORMAL = 0
     O_QUEENS = 4
@@ -143,6 +151,21 @@ ITEM_NAMES = ("won", "against_the_old", "re_announced", "kontra_announced",
               "below_30", "no_30_announced", "no_30_failed_by_losers",
               "schwarz", "schwarz_announced", "schwarz_failed_by_losers",
               "doppelkopf", "fox_caught", "karlchen", "karlchen_caught")
+
+
+cdef inline u64 byte_counts(u64 x) noexcept nogil:
+    """The number of set bits of x in each byte."""
+    x = x - ((x >> 1) & <u64>0x5555555555555555ULL)
+    x = (x & <u64>0x3333333333333333ULL) + ((x >> 2) & <u64>0x3333333333333333ULL)
+    return (x + (x >> 4)) & <u64>0x0F0F0F0F0F0F0F0FULL
+
+
+cdef inline int points_of(u64 m) noexcept nogil:
+    """Card points of a set of cards, branch-free: the weighted bit counts of the point
+    slices per byte (at most 120 a byte), summed across the bytes (at most 240 in all)."""
+    cdef u64 x = ((byte_counts(m & PTS8) << 3) + (byte_counts(m & PTS4) << 2)
+                  + (byte_counts(m & PTS2) << 1) + byte_counts(m & PTS1))
+    return <int>((x * <u64>0x0101010101010101ULL) >> 56)
 
 
 cdef inline int card(int rank, int suit) noexcept nogil:
@@ -203,6 +226,17 @@ cdef void _build_tables():
     for i in range(48):
         POINTS[i] = (11, 10, 4, 3, 2, 0)[(i % FACES) % 6]
     QC_BOTH = both(card(QUEEN, CLUBS))
+    global FOX_BOTH, PTS8, PTS4, PTS2, PTS1
+    FOX_BOTH = both(card(ACE, DIAMONDS))
+    for i in range(48):
+        if POINTS[i] & 8:
+            PTS8 |= bit(i)
+        if POINTS[i] & 4:
+            PTS4 |= bit(i)
+        if POINTS[i] & 2:
+            PTS2 |= bit(i)
+        if POINTS[i] & 1:
+            PTS1 |= bit(i)
     for t in range(4):            # normal/diamonds, hearts, spades, clubs: TH, queens, jacks, suit
         order_init(&ORDERS[t])
         n = 0
@@ -226,6 +260,21 @@ cdef void _build_tables():
     add_plain(&ORDERS[O_ACES])
 
 _build_tables()
+
+
+cdef void _build_keys():
+    cdef int t, e, c
+    for t in range(7):
+        for e in range(5):
+            for c in range(48):
+                if ORDERS[t].eff_suit[c] == TRUMP:
+                    KEY[t][e][c] = 64 + ORDERS[t].power[c]
+                elif ORDERS[t].eff_suit[c] == e:
+                    KEY[t][e][c] = ORDERS[t].power[c]
+                else:
+                    KEY[t][e][c] = 0
+
+_build_keys()
 
 
 cdef void _build_display():
@@ -464,33 +513,30 @@ cdef void resolve_reservations(DkState* s, const DkOpts* o) noexcept nogil:
         start_play(s, o)
 
 
-cdef int dk_trick_winner_pos(const DkState* s, const DkOpts* opts) noexcept nogil:
+cdef inline int dk_trick_winner_pos(const DkState* s, const DkOpts* opts) noexcept nogil:
     """Highest trump, else highest card of the led suit; of identical cards the first wins,
     except two trump heart tens under the option, outside the last trick (rules 4.3)."""
-    cdef const Order* o = &ORDERS[s.order]
     cdef const int8_t* cards = s.trick[s.trick_no]
-    cdef int led = o.eff_suit[cards[0]]
-    cdef bint th_rule = (opts.second_heart_ten and o.eff_suit[FACE_TH] == TRUMP
-                         and s.trick_no < 11)
-    cdef int best = 0, best_v = 64 * (led == TRUMP) + o.power[cards[0]]
-    cdef int i, c, v
-    for i in range(1, 4):
-        c = cards[i]
-        if o.eff_suit[c] == TRUMP:
-            v = 64 + o.power[c]
-        elif o.eff_suit[c] == led:
-            v = o.power[c]
-        else:
-            continue
-        if v > best_v or (th_rule and face(c) == FACE_TH and face(cards[best]) == FACE_TH):
-            best_v = v
-            best = i
+    cdef const uint8_t* key = KEY[s.order][ORDERS[s.order].eff_suit[cards[0]]]
+    cdef int best = 0, best_v = key[cards[0]]
+    cdef int i, v
+    if opts.second_heart_ten and s.trick_no < 11 and ORDERS[s.order].eff_suit[FACE_TH] == TRUMP:
+        for i in range(1, 4):
+            v = key[cards[i]]
+            if v > best_v or (face(cards[i]) == FACE_TH and face(cards[best]) == FACE_TH):
+                best_v = v
+                best = i
+        return best
+    for i in range(1, 4):          # branch-free: strictly higher wins, the first of equals stays
+        v = key[cards[i]]
+        best = i if v > best_v else best
+        best_v = v if v > best_v else best_v
     return best
 
 
 cdef void dk_apply(DkState* s, const DkOpts* o, i64 code) noexcept nogil:
     """Apply a legal action code (legality is the caller's check)."""
-    cdef int seat = s.to_act, call, pos, winner, t
+    cdef int seat = s.to_act, call
     cdef u64 mask
     if code >= EXCHANGE_BASE:
         mask = (<u64>code) >> 8
@@ -528,26 +574,45 @@ cdef void dk_apply(DkState* s, const DkOpts* o, i64 code) noexcept nogil:
                     s.phase = P_OVER
                     s.to_act = -1
         else:
-            t = team_of(s, seat)
-            s.level[t] = call_level(call)
-            s.ann_seat[s.n_ann] = seat
-            s.ann_level[s.n_ann] = s.level[t]
-            s.ann_hand[s.n_ann] = popcount(s.hand[seat])
-            s.ann_trick[s.n_ann] = s.trick_no + 1
-            s.n_ann += 1
+            announce(s, seat, call)
         return
-    s.hand[seat] &= ~bit(<int>code)
-    s.trick[s.trick_no][s.n_in_trick] = <int8_t>code
+    play_card(s, o, <int>code)
+
+
+cdef inline void announce(DkState* s, int seat, int call) noexcept nogil:
+    """Record an announcement (legality is the caller's check)."""
+    cdef int t = team_of(s, seat)
+    s.level[t] = call_level(call)
+    s.ann_seat[s.n_ann] = seat
+    s.ann_level[s.n_ann] = s.level[t]
+    s.ann_hand[s.n_ann] = popcount(s.hand[seat])
+    s.ann_trick[s.n_ann] = s.trick_no + 1
+    s.n_ann += 1
+
+
+cdef inline void play_card(DkState* s, const DkOpts* o, int c) noexcept nogil:
+    """Play card index `c` for the seat to act; the fourth card closes the trick."""
+    cdef int seat = s.to_act
+    s.hand[seat] &= ~bit(c)
+    s.trick[s.trick_no][s.n_in_trick] = <int8_t>c
     s.n_in_trick += 1
     if s.n_in_trick < 4:
-        s.to_act = (seat + 1) % 4
+        s.to_act = (seat + 1) & 3
         return
+    close_trick(s, o)
+
+
+cdef inline void close_trick(DkState* s, const DkOpts* o) noexcept nogil:
+    """The fourth card is down: the winner takes the trick and leads (Hochzeit: it may find
+    the partner); after trick 12 the deal is over."""
+    cdef int pos, winner
+    cdef const int8_t* cards
     pos = dk_trick_winner_pos(s, o)
-    winner = (s.leader + pos) % 4
+    winner = (s.leader + pos) & 3
+    cards = s.trick[s.trick_no]
     s.trick_leader[s.trick_no] = s.leader
     s.trick_winner[s.trick_no] = winner
-    for pos in range(4):
-        s.won[winner] |= bit(s.trick[s.trick_no][pos])
+    s.won[winner] |= bit(cards[0]) | bit(cards[1]) | bit(cards[2]) | bit(cards[3])
     s.n_won[winner] += 1
     if s.contract == K_HOCHZEIT and s.clarified == 0:
         if winner != s.declarer:
@@ -588,6 +653,214 @@ cdef void dk_random_playout(DkState* s, const DkOpts* o, Rng* r) noexcept nogil:
         else:
             n = dk_legal(s, o, buf)
             dk_apply(s, o, buf[rng_below(r, n)])
+
+
+# ---- random playouts (engine_core.batch) ----------------------------------------------------
+cdef inline void trace_code(i64* trace, i64 code) noexcept nogil:
+    if trace != NULL and trace[TRACE_COUNT] < TRACE_SIZE - TRACE_CODES:
+        trace[TRACE_CODES + trace[TRACE_COUNT]] = code
+        trace[TRACE_COUNT] += 1
+
+
+cdef uint8_t SELECT[256][8]       # SELECT[byte][k]: position of the byte's k-th set bit
+
+
+cdef void _build_select():
+    cdef int b, k, i
+    for b in range(256):
+        k = 0
+        for i in range(8):
+            if b >> i & 1:
+                SELECT[b][k] = i
+                k += 1
+
+_build_select()
+
+cdef enum:
+    ONES8 = 0x0101010101010101
+    HIGH8 = 0x8080808080808080
+
+
+cdef inline u64 byte_prefix_counts(u64 x) noexcept nogil:
+    """Byte i of the result: the number of set bits of x in bytes 0..i (byte 7: all of them)."""
+    return byte_counts(x) * <u64>ONES8
+
+
+cdef inline int select_bit(u64 m, u64 prefix, int k) noexcept nogil:
+    """Index of the k-th (from 0) set bit of m, prefix = byte_prefix_counts(m); branch-free:
+    the byte holding it is the first whose prefix count exceeds k (the counts are below 65,
+    so the bytewise subtraction never borrows), then a table lookup within the byte."""
+    cdef u64 over = ((prefix | <u64>HIGH8) - <u64>(k + 1) * <u64>ONES8) & <u64>HIGH8
+    cdef int shift = lowest(over) - 7            # 8 * byte index
+    cdef int before = <int>(((prefix << 8) >> shift) & 0xFF)
+    return shift + SELECT[(m >> shift) & 0xFF][k - before]
+
+
+cdef inline uint32_t below32(Rng* r, uint32_t x, uint32_t n) noexcept nogil:
+    """Unbiased integer in [0, n) from the 32 random bits `x` (Lemire's multiply-shift, with
+    rejection drawing fresh bits from `r`): one SplitMix64 output serves two draws."""
+    cdef u64 m = <u64>x * n
+    cdef uint32_t t
+    if <uint32_t>m < n:
+        t = (<uint32_t>(-n)) % n
+        while <uint32_t>m < t:
+            m = (rng_next(r) >> 32) * n
+    return <uint32_t>(m >> 32)
+
+
+cdef inline void playout_deal(Rng* r, u64* hands) noexcept nogil:
+    """A uniformly random deal: Fisher-Yates from the top over the 48 cards, each card going
+    to its seat (12 consecutive deck positions per seat) as soon as its position is final."""
+    cdef int8_t deck[48]
+    cdef int8_t t
+    cdef u64 x = 0
+    cdef int i, j
+    for i in range(48):
+        deck[i] = <int8_t>i
+    hands[0] = hands[1] = hands[2] = hands[3] = 0
+    for i in range(47, 0, -1):
+        if i & 1:
+            x = rng_next(r)
+            j = below32(r, <uint32_t>(x >> 32), i + 1)
+        else:
+            j = below32(r, <uint32_t>x, i + 1)
+        t = deck[j]
+        deck[j] = deck[i]
+        deck[i] = t
+        hands[i // 12] |= bit(t)
+    hands[0] |= bit(deck[0])
+
+
+cdef inline void place_card(DkState* s, int c) noexcept nogil:
+    """play_card for the first three cards of a trick (the caller closes it)."""
+    cdef int seat = s.to_act
+    s.hand[seat] &= ~bit(c)
+    s.trick[s.trick_no][s.n_in_trick] = <int8_t>c
+    s.n_in_trick += 1
+    s.to_act = (seat + 1) & 3
+
+
+cdef inline int announcers(const DkState* s) noexcept nogil:
+    """Bit t set: team t (0 Re, 1 Kontra) may make its next announcement in this trick
+    (dk_next_announcement; every hand holds 12 - trick_no cards at its turn)."""
+    cdef int t, level, out = 0
+    if s.contract == K_HOCHZEIT and s.clarified == 0:
+        return 0
+    for t in range(2):
+        level = s.level[t] + 1
+        if level <= 5 and 12 - s.trick_no >= cards_needed(s, t, level):
+            out |= 1 << t
+    return out
+
+
+cdef inline int choose_card(DkState* s, Rng* r, u64 m, int* ann, i64* trace,
+                            int* n_calls) noexcept nogil:
+    """The seat to act picks uniformly among its legal faces `m` and the announcement its
+    team may make now (`ann`: announcers()), which it makes and then chooses again; returns
+    the card."""
+    cdef u64 prefix = byte_prefix_counts(m)
+    cdef int n = <int>(prefix >> 56), k, seat = s.to_act, team, call
+    team = ((s.re_mask >> seat) & 1) ^ 1
+    while (ann[0] >> team) & 1:
+        k = rng_below(r, n + 1)         # the announcement is choice n
+        if k < n:
+            return trace_card(trace, select_bit(m, prefix, k))
+        call = announce_call(team, s.level[team] + 1)
+        trace_code(trace, CALL_BASE + call)
+        announce(s, seat, call)
+        n_calls[0] += 1
+        ann[0] = announcers(s)
+    k = rng_below(r, n) if n > 1 else 0
+    return trace_card(trace, select_bit(m, prefix, k))
+
+
+cdef inline int trace_card(i64* trace, int c) noexcept nogil:
+    trace_code(trace, c)
+    return c
+
+
+cdef void dk_playout(Rng* r, int dealer, int bids, const DkOpts* o, PlayoutStats* st,
+                     i64* trace) noexcept nogil:
+    """Deal, then random legal actions; score; add the deal to `st` (declaring side: Re).
+    Reservations: BIDS_UNIFORM, uniform among the seat's legal bids (mostly solos);
+    BIDS_CHEAPEST, healthy or (50:50) the cheapest reservation open to the seat (hochzeit with
+    both club queens, else armut with at most 3 trumps; no declared solos: mostly normal games,
+    the shape of the C yardstick's deals). Then Armut exchanges and answers uniform over the
+    legal codes, and in play a uniform choice among the legal faces plus the one announcement
+    the seat may make, if any: the same choices as `dk_legal` + a uniform pick, drawn directly
+    from masks. With a `trace` (TRACE_* layout of playout.pxd), record the hands and every
+    action code."""
+    cdef DkState s
+    cdef DkScore sc
+    cdef u64 hands[4]
+    cdef i64 buf[MAX_LEGAL]
+    cdef int8_t calls[10]
+    cdef const Order* order
+    cdef u64 hand, m, follow            # follow: the led class's cards
+    cdef i64 code
+    cdef int i, n, k, c, ann, n_calls = 0
+    playout_deal(r, hands)
+    dk_init(&s, hands, dealer)
+    if trace != NULL:
+        for i in range(4):
+            trace[TRACE_HANDS + i] = <i64>hands[i]
+        trace[TRACE_COUNT] = 0
+    # reservations: healthy, hochzeit (both club queens), armut (at most 3 trumps), 7 solos
+    while s.phase == P_RESERVE:
+        hand = s.hand[s.to_act]
+        n = 0
+        calls[n] = C_HEALTHY
+        n += 1
+        if (hand & QC_BOTH) == QC_BOTH:
+            calls[n] = C_HOCHZEIT
+            n += 1
+        if normal_trumps(hand) <= 3:
+            calls[n] = C_ARMUT
+            n += 1
+        if bids == BIDS_CHEAPEST:       # healthy, or 50:50 the cheapest reservation open
+            c = C_HEALTHY if n == 1 or rng_below(r, 2) == 0 else calls[1]
+        else:
+            k = rng_below(r, n + 7)
+            c = calls[k] if k < n else C_SOLO + k - n
+        trace_code(trace, CALL_BASE + c)
+        dk_apply(&s, o, CALL_BASE + c)
+        n_calls += 1
+    # Armut (rare): the exchanges and answers straight from the generic enumeration
+    while s.phase == P_GIVE or s.phase == P_OFFER or s.phase == P_RETURN:
+        n = dk_legal(&s, o, buf)
+        code = buf[rng_below(r, n)] if n > 1 else buf[0]
+        trace_code(trace, code)
+        dk_apply(&s, o, code)
+        n_calls += 1
+    # the play, trick by trick: the legal faces from the led class's mask, and before each
+    # card the one announcement the seat may make, if any
+    order = &ORDERS[s.order]
+    while s.phase == P_PLAY:
+        ann = announcers(&s)
+        c = choose_card(&s, r, canon(s.hand[s.to_act]), &ann, trace, &n_calls)
+        follow = order.suit_mask[order.eff_suit[c]]
+        place_card(&s, c)
+        for i in range(3):
+            hand = s.hand[s.to_act]
+            m = hand & follow
+            m |= hand & (<u64>0 - <u64>(m == 0))          # follow if you can, else anything
+            c = choose_card(&s, r, canon(m), &ann, trace, &n_calls)
+            place_card(&s, c)
+        close_trick(&s, o)
+    st.cards += 4 * s.trick_no
+    st.calls += n_calls
+    dk_score(&s, o, &sc)
+    st.deals += 1
+    st.contracts[s.contract] += 1
+    for i in range(4):
+        st.score_sum[i] += sc.scores[i]
+    if s.trick_no:
+        st.played += 1
+        st.with_declarer += 1
+        st.declarer_won += sc.winner == 0
+        for i in range(4):
+            add_points(st.seat_points, sc.card_points[i])
+        add_points(st.side_points, sc.team_points[0])
 
 
 # ---- scoring -------------------------------------------------------------------------------
@@ -653,9 +926,10 @@ cdef void dk_score(const DkState* s, const DkOpts* o, DkScore* r) noexcept nogil
     memset(r, 0, sizeof(DkScore))
     r.winner = -1
     cdef int i, t, p, lvl, w, l, n_re, team
+    cdef u64 tm
     cdef int thresholds[5]
     for i in range(4):
-        r.card_points[i] = mask_points(POINTS, s.won[i])
+        r.card_points[i] = points_of(s.won[i])
     if s.redeal or s.phase != P_OVER:
         return
     r.solo_scoring = (s.contract == K_SOLO or s.contract == K_SILENT
@@ -691,13 +965,14 @@ cdef void dk_score(const DkState* s, const DkOpts* o, DkScore* r) noexcept nogil
     if not r.solo_scoring:
         for t in range(12):            # trick by trick: a Doppelkopf, then foxes caught
             team = team_of(s, s.trick_winner[t])
-            if mask_points(POINTS, bit(s.trick[t][0]) | bit(s.trick[t][1])
-                           | bit(s.trick[t][2]) | bit(s.trick[t][3])) >= 40:
+            tm = bit(s.trick[t][0]) | bit(s.trick[t][1]) | bit(s.trick[t][2]) | bit(s.trick[t][3])
+            if points_of(tm) >= 40:
                 add_item(r, I_DOPPELKOPF, team, 1)
-            for i in range(4):
-                p = (s.trick_leader[t] + i) % 4
-                if face(s.trick[t][i]) == FACE_AD and team_of(s, p) != team:
-                    add_item(r, I_FOX_CAUGHT, team, 1)
+            if tm & FOX_BOTH:
+                for i in range(4):
+                    p = (s.trick_leader[t] + i) % 4
+                    if face(s.trick[t][i]) == FACE_AD and team_of(s, p) != team:
+                        add_item(r, I_FOX_CAUGHT, team, 1)
         team = team_of(s, s.trick_winner[11])
         i = (s.trick_winner[11] - s.trick_leader[11] + 4) % 4
         if face(s.trick[11][i]) == FACE_JC:
@@ -721,6 +996,15 @@ cdef void dk_score(const DkState* s, const DkOpts* o, DkScore* r) noexcept nogil
 
 
 # ---- Python edge ---------------------------------------------------------------------------
+cdef int dk_opts(object options, DkOpts* out) except -1:
+    """The C options of a resolved `Options` (Core and batch playouts share this mapping)."""
+    memset(out, 0, sizeof(DkOpts))
+    out.second_heart_ten = options.second_heart_ten_beats_first
+    out.solo_player_leads = options.solo_player_leads
+    out.charlie_only_when_winning = options.charlie_only_when_winning
+    return 0
+
+
 def _codes(u64 mask):
     return sorted(DECK.code(i) for i in range(48) if mask >> i & 1)
 
@@ -741,9 +1025,7 @@ cdef class Core:
     def __init__(self, options, hands, int dealer, blind=0):
         cdef u64 h[4]
         cdef int i
-        self.o.second_heart_ten = options.second_heart_ten_beats_first
-        self.o.solo_player_leads = options.solo_player_leads
-        self.o.charlie_only_when_winning = options.charlie_only_when_winning
+        dk_opts(options, &self.o)
         for i in range(4):
             h[i] = hands[i]
         dk_init(&self.s, h, dealer)
@@ -1066,9 +1348,7 @@ def random_deals(int n, unsigned long long seed, options=None):
     cdef int k, i
     memset(&o, 0, sizeof(DkOpts))
     if options is not None:
-        o.second_heart_ten = options.second_heart_ten_beats_first
-        o.solo_player_leads = options.solo_player_leads
-        o.charlie_only_when_winning = options.charlie_only_when_winning
+        dk_opts(options, &o)
     rng.s = seed
     with nogil:
         for k in range(n):

@@ -54,3 +54,5 @@ cdef void kj_score(const KjState* s, const KjOpts* o, KjScore* out) noexcept nog
 cdef void kj_deal(Rng* r, int dealer, const int8_t* packets, int n_packets, u64* hands) noexcept nogil
 cdef void kj_random_deal(Rng* r, const KjOpts* o, int dealer, const int8_t* packets, int n_packets,
                          KjState* s, KjScore* out) noexcept nogil
+cdef int kj_opts(object options, KjOpts* o) except -1
+cdef int kj_packets(object options, int8_t* packets) except -1

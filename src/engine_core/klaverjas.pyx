@@ -410,20 +410,40 @@ cdef void kj_random_deal(Rng* r, const KjOpts* o, int dealer, const int8_t* pack
     kj_score(s, o, out)
 
 
+cdef int kj_opts(object options, KjOpts* o) except -1:
+    """The C options of a resolved `Options` (Core and batch playouts share this mapping)."""
+    memset(o, 0, sizeof(KjOpts))
+    o.rotterdam = options.ruleset == "rotterdam"
+    o.compulsory = options.ruleset == "utrecht" or options.trump_choice == "compulsory"
+    o.roem = options.roem
+    o.half_nat = options.tie_rule == "half_nat"
+    o.nat_roem_own = options.nat_roem == "own"
+    o.pit_bonus = options.pit_bonus
+    return 0
+
+
+cdef int kj_packets(object options, int8_t* packets) except -1:
+    """The deal's packet sizes (at most 8) into `packets`; returns how many (kj_deal's input)."""
+    cdef int i, n = len(options.deal_packets)
+    if not 0 < n <= 8:
+        raise ValueError(f"deal_packets: 1..8 packets, got {n}")
+    for i in range(n):
+        packets[i] = options.deal_packets[i]
+    return n
+
+
 def random_playouts(options, int n, unsigned long long seed):
     """Play `n` random deals (dealer rotating) without the GIL; returns the per-seat score
     sums and how many deals were made, nat and half_nat."""
-    cdef Core proto = Core(options, [0, 0, 0, 0], 0)
-    cdef KjOpts o = proto.o
+    cdef KjOpts o
     cdef KjState s
     cdef KjScore r
     cdef Rng rng
     cdef int8_t packets[8]
-    cdef int n_packets = len(options.deal_packets), i, k
+    cdef int n_packets = kj_packets(options, packets), i, k
     cdef long long sums[4]
     cdef long long outcomes[3]
-    for i in range(n_packets):
-        packets[i] = options.deal_packets[i]
+    kj_opts(options, &o)
     rng.s = seed
     memset(sums, 0, sizeof(sums))
     memset(outcomes, 0, sizeof(outcomes))
@@ -538,12 +558,7 @@ cdef class Core:
         cdef u64 h[4]
         cdef int i
         self.ruleset = options.ruleset
-        self.o.rotterdam = options.ruleset == "rotterdam"
-        self.o.compulsory = options.ruleset == "utrecht" or options.trump_choice == "compulsory"
-        self.o.roem = options.roem
-        self.o.half_nat = options.tie_rule == "half_nat"
-        self.o.nat_roem_own = options.nat_roem == "own"
-        self.o.pit_bonus = options.pit_bonus
+        kj_opts(options, &self.o)
         for i in range(4):
             h[i] = hands[i]
         kj_init(&self.s, &self.o, h, dealer)

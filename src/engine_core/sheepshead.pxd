@@ -37,3 +37,4 @@ cdef void ss_apply(SsState* s, const SsOpts* o, i64 code) noexcept nogil
 cdef void ss_score(const SsState* s, const SsOpts* o, SsScore* out) noexcept nogil
 cdef void ss_deal(Rng* r, int dealer, u64* hands, u64* blind) noexcept nogil
 cdef void ss_random_deal(Rng* r, const SsOpts* o, int dealer, SsState* s) noexcept nogil
+cdef int ss_opts(object options, SsOpts* o) except -1

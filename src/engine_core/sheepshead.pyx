@@ -638,7 +638,9 @@ cdef void ss_random_deal(Rng* r, const SsOpts* o, int dealer, SsState* s) noexce
             ss_apply(s, o, buf[rng_below(r, n)])
 
 
-cdef void opts_from(SsOpts* o, options):
+cdef int ss_opts(object options, SsOpts* o) except -1:
+    """The C options of a resolved `Options` (Core and batch playouts share this mapping)."""
+    memset(o, 0, sizeof(SsOpts))
     o.partner_mode = ("called_ace", "jack_of_diamonds", "none").index(options.partner)
     o.no_pick = ("leaster", "doubler", "forced_pick").index(options.no_pick)
     o.blind_last_trick = options.leaster_blind == "last_trick"
@@ -648,6 +650,7 @@ cdef void opts_from(SsOpts* o, options):
     o.dealer_leads = options.first_leader == "dealer"
     o.cracking = options.cracking
     o.multiplier = options.multiplier
+    return 0
 
 
 def playouts(options, long long n, unsigned long long seed):
@@ -661,7 +664,7 @@ def playouts(options, long long n, unsigned long long seed):
     cdef long long counts[8]
     cdef long long picker_total[8]
     cdef int j, total, worst = 0
-    opts_from(&o, options)
+    ss_opts(options, &o)
     rng.s = seed
     memset(counts, 0, sizeof(counts))
     memset(picker_total, 0, sizeof(picker_total))
@@ -699,7 +702,7 @@ cdef class Core:
     def __init__(self, options, hands, int dealer, blind=0):
         cdef u64 h[5]
         cdef int i
-        opts_from(&self.o, options)
+        ss_opts(options, &self.o)
         for i in range(5):
             h[i] = hands[i]
         ss_init(&self.s, h, blind, dealer)

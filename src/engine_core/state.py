@@ -7,7 +7,6 @@ Actions at this edge are the records' JSON objects. Inside, each is one integer 
 """
 from __future__ import annotations
 
-import copy as _copy
 from typing import Any
 
 from .cards import SUITS, iter_bits
@@ -86,7 +85,7 @@ class State:
                "hands": [list(h) for h in self.hands]}
         if self.game.rules.BLIND_SIZE:
             rec["blind"] = list(self.blind)
-        rec["actions"] = _copy.deepcopy(self.actions)
+        rec["actions"] = [_clone(a) for a in self.actions]
         return rec
 
     def copy(self) -> "State":
@@ -100,7 +99,7 @@ class State:
         otherwise."""
         code = self.encode(action)
         self.core.apply(code)
-        self.actions.append(_copy.deepcopy(action))
+        self.actions.append(_clone(action))
 
     def apply_code(self, code: int) -> dict:
         """Apply an action given as its engine code (bots, search); returns its record form."""
@@ -159,6 +158,12 @@ class State:
         if seat != to_act:
             raise IllegalActionError(f"seat {seat} is not to act: seat {to_act} is")
         legal = core.legal_codes()
+        try:                                   # the common case: a legal action
+            code = self._encode_fields(kind, action, seat, legal)
+        except IllegalActionError:
+            code = None
+        if code in legal:
+            return code
         kinds_now = sorted({_kind(c, self.game.rules) for c in legal})
         # A core may name the kinds its phase knows (e.g. Doppelkopf announcements in play even
         # when none is legal now), so that its own explain() gives the precise reason.
@@ -223,6 +228,11 @@ class State:
         if actions:
             reason = f"{reason}; legal: {describe(actions)}"
         raise IllegalActionError(reason, actions)
+
+
+def _clone(action: dict) -> dict:
+    """A copy of a (validated) action object: its only mutable field is the `cards` list."""
+    return {k: list(v) if isinstance(v, list) else v for k, v in action.items()}
 
 
 def _kind(code: int, rules) -> str:

@@ -38,6 +38,12 @@ def struct(d: dict | None) -> struct_pb2.Struct:
 
 
 def value(v: Any) -> struct_pb2.Value:
+    # the common ids (ints, strings) directly; anything else through json_format
+    t = type(v)
+    if t is int and abs(v) < 2**53:
+        return struct_pb2.Value(number_value=v)
+    if t is str:
+        return struct_pb2.Value(string_value=v)
     out = struct_pb2.Value()
     json_format.ParseDict(v, out)
     return out
@@ -98,32 +104,80 @@ def trick_list(msg: actions_pb2.Trick) -> list:
 
 
 # ---- results ----------------------------------------------------------------------------------
-def result_msg(r: dict) -> results_pb2.DealResult:
-    msg = results_pb2.DealResult(card_points=r.get("card_points", []), scores=r.get("scores", []))
+def result_msg(r: dict, msg: results_pb2.DealResult | None = None) -> results_pb2.DealResult:
+    """The DealResult of a records.md Result, filled into `msg` (an empty one, e.g. a field
+    of the answer being built) or a new one. Batch evaluation converts one per record, so
+    submessages are filled in place (no copies) and Structs through `fill_struct`."""
+    if msg is None:
+        msg = results_pb2.DealResult()
+    msg.card_points.extend(r.get("card_points", []))
+    msg.scores.extend(r.get("scores", []))
     if r.get("contract") is not None:
-        msg.contract.update(r["contract"])
+        fill_struct(msg.contract, r["contract"])
+    add = msg.teams.add
     for team in r.get("teams", []):
-        msg.teams.add(seats=team)
+        add(seats=team)
+    add = msg.tricks.add
     for t in r.get("tricks", []):
-        msg.tricks.append(trick_msg(t))
+        if isinstance(t, dict):
+            add(leader=t["leader"], cards=t["cards"])
+        else:
+            leader, cards, winner = t
+            add(leader=leader, cards=cards, winner=winner)
+    add = msg.breakdown.add
     for item in r.get("breakdown", []):
-        b = msg.breakdown.add(item=item["item"])
-        extra = {}
+        fields: dict = {}
+        extra = None
         for k, v in item.items():
             if k == "item":
-                continue
-            if k in _ITEM_INTS and isinstance(v, int) and not isinstance(v, bool):
-                setattr(b, k, v)
-            elif k == "team" and isinstance(v, int) and not isinstance(v, bool):
-                b.team = v
+                fields[k] = v
+            elif (k in _ITEM_INTS or k == "team") and type(v) is int:
+                fields[k] = v
             else:
+                if extra is None:
+                    extra = {}
                 extra[k] = v
+        b = add(**fields)
         if extra:
-            b.extra.update(extra)
+            fill_struct(b.extra, extra)
     extra = {k: v for k, v in r.items() if k not in _RESULT_KEYS}
     if extra:
-        msg.extra.update(extra)
+        fill_struct(msg.extra, extra)
     return msg
+
+
+def fill_struct(s: struct_pb2.Struct, d: dict) -> None:
+    """`s.update(d)` with the same outcome, dispatching on exact types (protobuf's update is
+    Python code testing isinstance per value: most of a result's conversion time)."""
+    fields = s.fields
+    for k, v in d.items():
+        _fill_value(fields[k], v)
+
+
+def _fill_value(vm: struct_pb2.Value, v: Any) -> None:
+    t = type(v)
+    if t is str:
+        vm.string_value = v
+    elif t is int or t is float:
+        vm.number_value = v
+    elif t is bool:
+        vm.bool_value = v
+    elif v is None:
+        vm.null_value = 0
+    elif t is list:
+        lv = vm.list_value
+        lv.Clear()
+        add = lv.values.add
+        for x in v:
+            _fill_value(add(), x)
+    elif t is dict:
+        sv = vm.struct_value
+        sv.Clear()
+        fill_struct(sv, v)
+    else:                               # subclasses, tuples, Struct values: protobuf's own rules
+        tmp = struct_pb2.Struct()
+        tmp.update({"v": v})
+        vm.CopyFrom(tmp.fields["v"])
 
 
 def result_dict(msg: results_pb2.DealResult) -> dict:

@@ -3,7 +3,6 @@ manager / engine, and maps every error in one place (`errors.to_status`)."""
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import threading
 
@@ -12,9 +11,9 @@ import grpc
 from engine_core import games
 
 from . import convert, errors
-from .gen.stich.v1 import (results_pb2, stich_service_pb2 as pb, stich_service_pb2_grpc as pb_grpc,
+from .gen.stich.v1 import (stich_service_pb2 as pb, stich_service_pb2_grpc as pb_grpc,
                            tables_pb2)
-from .evaluate import answer as evaluate_answer
+from .evaluate import answer_text as evaluate_answer
 from .simulate import MAX_DEALS, simulate
 from .tables import TableManager
 
@@ -179,24 +178,31 @@ class StichServicer(pb_grpc.StichServiceServicer):
             out = pb.EvaluateRecordsResponse()
             for line in request.lines:
                 number += 1
-                out.answers.append(self._answer(line, number, request.with_legal))
+                self._answer(line, number, request.with_legal, out.answers.add())
             yield out
 
     @staticmethod
-    def _answer(line: str, number: int, with_legal: bool):
-        """One answer: the CLI's JSON line, and the same typed."""
-        answer = evaluate_answer(line, number, with_legal)
-        out = pb.RecordAnswer(
-            id=convert.value(answer["id"]), json=json.dumps(answer, separators=(",", ":")))
+    def _answer(line: str, number: int, with_legal: bool, out=None):
+        """One answer: the CLI's JSON line, and the same typed; filled into `out` (an empty
+        RecordAnswer, e.g. just added to the response: no copy) or a new one."""
+        text, answer = evaluate_answer(line, number, with_legal)
+        if out is None:
+            out = pb.RecordAnswer()
+        out.id.CopyFrom(convert.value(answer["id"]))
+        out.json = text
         if "result" in answer:
-            out.result.CopyFrom(convert.result_msg(answer["result"]))
+            out.result.SetInParent()
+            convert.result_msg(answer["result"], out.result)
         else:
             err = answer["error"]
-            out.error.CopyFrom(results_pb2.EvaluationError(reason=err["reason"]))
+            out.error.SetInParent()
+            out.error.reason = err["reason"]
             if err["index"] is not None:
                 out.error.index = err["index"]
-        for legal in answer.get("legal", []):
-            out.legal.add(actions=[convert.action_msg(a) for a in legal])
+        if with_legal:
+            add = out.legal.add
+            for legal in answer.get("legal", []):
+                add().actions.extend([convert.action_msg(a) for a in legal])
         return out
 
     @_unary

@@ -1,0 +1,250 @@
+"""Loopback measurements of the service, shared by `tools/bench_service.py` and `make
+bench-report` (bench/report.py): Play round trips, EvaluateRecords and Simulate throughput, and
+a bare grpcio unary echo as the reference the service's figures are read against (the same
+machine, the same run, the same transport).
+
+Servers run as child processes on a free 127.0.0.1 port (`ServerProcess`: `python -m service
+--memory`; `EchoProcess`: `python -m service.benchmark echo-server`), so client and server
+do not share one interpreter lock, as in a deployment; each is stopped with SIGTERM and
+waited for. Every measurement is bounded both in count and in seconds. Traffic: loopback only.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from concurrent import futures
+
+import grpc
+
+from engine_core import games
+
+LOOPBACK = "127.0.0.1"
+ECHO_METHOD = "/stich.bench.Echo/Echo"
+_LISTENING = re.compile(r"listening on (\S+:\d+)")
+
+
+# ---- child servers -------------------------------------------------------------------------------
+class _Child:
+    """A server child process that prints `... listening on HOST:PORT` once it serves."""
+
+    def __init__(self, argv: list[str], start_timeout: float = 30.0):
+        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     text=True, bufsize=1)
+        found: list[str] = []
+
+        def read_banner():
+            for line in self.proc.stdout:
+                m = _LISTENING.search(line)
+                if m:
+                    found.append(m.group(1))
+                    break
+            for _ in self.proc.stdout:      # keep the pipe drained until the child exits
+                pass
+
+        self._reader = threading.Thread(target=read_banner, daemon=True)
+        self._reader.start()
+        deadline = time.monotonic() + start_timeout
+        while not found and self.proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if not found:
+            self.stop()
+            raise RuntimeError(f"server did not start: {' '.join(argv)}")
+        self.address = found[0]
+        if not self.address.startswith(LOOPBACK + ":"):
+            self.stop()
+            raise RuntimeError(f"server not on loopback: {self.address}")
+
+    def stop(self, timeout: float = 15.0) -> int | None:
+        """SIGTERM (graceful shutdown), then wait; SIGKILL only if it will not exit."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._reader.join(1)
+        return self.proc.returncode
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+class ServerProcess(_Child):
+    """`python -m service --memory` on a free loopback port (no SQLite commits: the figures
+    are the RPC and the engine, not the disk)."""
+
+    def __init__(self, workers: int = 64, data_dir: str | None = None):
+        store = ["--data-dir", data_dir] if data_dir else ["--memory"]
+        super().__init__([sys.executable, "-m", "service", "--address", f"{LOOPBACK}:0",
+                          "--workers", str(workers), "--grace", "2", *store])
+
+
+class EchoProcess(_Child):
+    """A bare grpcio server answering one unary method with its request bytes."""
+
+    def __init__(self, workers: int = 32):
+        super().__init__([sys.executable, "-m", "service.benchmark", "echo-server",
+                          "--workers", str(workers)])
+
+
+def serve_echo(workers: int) -> int:
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=workers),
+                         options=[("grpc.so_reuseport", 0)])
+    handler = grpc.method_handlers_generic_handler(
+        "stich.bench.Echo", {"Echo": grpc.unary_unary_rpc_method_handler(lambda req, ctx: req)})
+    server.add_generic_rpc_handlers((handler,))
+    port = server.add_insecure_port(f"{LOOPBACK}:0")
+    server.start()
+    print(f"echo server listening on {LOOPBACK}:{port}", flush=True)
+    stopped = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *a: stopped.set())
+    signal.signal(signal.SIGINT, lambda *a: stopped.set())
+    while not stopped.wait(0.5):
+        pass
+    server.stop(1).wait()
+    return 0
+
+
+# ---- the echo reference --------------------------------------------------------------------------
+def _echo_stub(channel):
+    return channel.unary_unary(ECHO_METHOD)        # bytes in, bytes out: no (de)serialisation
+
+
+def echo_one_client(address: str, calls: int, seconds: float, payload: bytes = b"x" * 32) -> dict:
+    """One client, one call at a time: {p50_us, p99_us, per_s, calls}."""
+    with grpc.insecure_channel(address) as channel:
+        echo = _echo_stub(channel)
+        for _ in range(20):                         # connect and warm up
+            echo(payload, timeout=10)
+        lat = []
+        t_end = time.perf_counter() + seconds
+        started = time.perf_counter()
+        while len(lat) < calls and (len(lat) < 10 or time.perf_counter() < t_end):
+            t0 = time.perf_counter()
+            echo(payload, timeout=10)
+            lat.append(time.perf_counter() - t0)
+        wall = time.perf_counter() - started
+    return {**percentiles(lat), "per_s": len(lat) / wall, "calls": len(lat)}
+
+
+def echo_concurrent(address: str, concurrency: int, calls: int, seconds: float,
+                    payload: bytes = b"x" * 32) -> dict:
+    """`concurrency` client threads over one channel, each one call at a time: {per_s, calls}."""
+    with grpc.insecure_channel(address) as channel:
+        echo = _echo_stub(channel)
+        for _ in range(20):
+            echo(payload, timeout=10)
+        done = [0] * concurrency
+        t_end = time.perf_counter() + seconds
+        share = max(1, calls // concurrency)
+
+        def worker(k):
+            while done[k] < share and (done[k] < 2 or time.perf_counter() < t_end):
+                echo(payload, timeout=10)
+                done[k] += 1
+
+        threads = [threading.Thread(target=worker, args=(k,)) for k in range(concurrency)]
+        started = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        wall = time.perf_counter() - started
+    return {"per_s": sum(done) / wall, "calls": sum(done)}
+
+
+# ---- the service ---------------------------------------------------------------------------------
+def percentiles(lat: list[float]) -> dict:
+    """p50 and p99 in µs (nearest rank)."""
+    s = sorted(lat)
+    return {"p50_us": statistics.median(s) * 1e6,
+            "p99_us": s[max(0, min(len(s) - 1, -(-len(s) * 99 // 100) - 1))] * 1e6}
+
+
+def play_latency(client, game: str, plays: int, bots: bool, seconds: float | None = None) -> list[float]:
+    """Seconds per Play call, random legal play: one human (seat 0) against bots (each call
+    also runs the bots' moves up to the human's next turn), or every seat human (one card per
+    call). Bids and announcements are made between the timed calls. At most `plays` calls,
+    and no more once `seconds` have passed (but at least 10)."""
+    n = games.get(game).seats
+    lat: list[float] = []
+    rng = random.Random(1)
+    seed = 0
+    t_end = time.perf_counter() + (seconds if seconds is not None else 1e9)
+
+    def more():
+        return len(lat) < plays and (len(lat) < 10 or time.perf_counter() < t_end)
+
+    while more():
+        t = client.create_table(game, {}, 1, ["human"] + ["bot" if bots else "human"] * (n - 1), seed=seed)
+        seed += 1
+        v = client.deal(t.table_id, t.tokens[0])
+        while v["status"] == "in_deal" and more():
+            token = t.tokens[v["to_act"]]
+            if not bots:
+                v = client.view(t.table_id, token)
+            action = rng.choice(v["legal"])
+            t0 = time.perf_counter()
+            v = client.act(t.table_id, token, action)
+            if action["type"] == "play":
+                lat.append(time.perf_counter() - t0)
+            if not bots and v["status"] == "in_deal":
+                v = client.view(t.table_id, t.spectator_id)
+    return lat
+
+
+def finished_records(game: str, count: int, seed: int = 2) -> list[str]:
+    """JSON lines of `count` complete random deals (seeded)."""
+    g = games.get(game)
+    rng = random.Random(seed)
+    lines = []
+    for k in range(count):
+        state = g.deal(k, k % g.seats)
+        while not state.is_over():
+            state.apply(rng.choice(state.legal_actions()))
+        lines.append(json.dumps(state.record()))
+    return lines
+
+
+def evaluate_rate(client, lines: list[str], count: int, chunk: int = 64) -> dict:
+    """EvaluateRecords over one stream: `count` records (the given lines repeated), `chunk` to
+    a message, every answer decoded by the client; {per_s, records}."""
+    stream = (lines * (count // len(lines) + 1))[:count]
+    t0 = time.perf_counter()
+    n = sum(1 for _ in client.evaluate(stream, timeout=600, chunk=chunk))
+    return {"per_s": n / (time.perf_counter() - t0), "records": n}
+
+
+def simulate_rate(client, game: str, deals: int, seed: int = 1) -> dict:
+    """One Simulate call: {per_s: deals/s over the round trip, server_per_s: as the server
+    measured its playouts, deals, engine}."""
+    t0 = time.perf_counter()
+    stats = client.simulate(game, {}, deals=deals, seed=seed, timeout=600)
+    wall = time.perf_counter() - t0
+    return {"per_s": stats["deals"] / wall, "server_per_s": stats["deals_per_second"],
+            "deals": stats["deals"], "engine": stats["engine"]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m service.benchmark")
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    echo = sub.add_parser("echo-server", help="a bare grpcio unary echo on a free loopback port")
+    echo.add_argument("--workers", type=int, default=32)
+    args = parser.parse_args(argv)
+    return serve_echo(args.workers)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
