@@ -100,20 +100,23 @@ cdef inline u64 follow_mask(const Order* o, u64 hand, int led) noexcept nogil:
     cdef u64 m = hand & o.suit_mask[led]
     return m if m else hand
 
+cdef inline int card_strength(const Order* o, int c, int led) noexcept nogil:
+    """How card c bids for a trick led in effective suit `led`: any trump above any card of
+    the led suit, -1 for a card that cannot win (another plain suit)."""
+    if o.eff_suit[c] == TRUMP:
+        return 64 + o.power[c]
+    if o.eff_suit[c] == led:
+        return o.power[c]
+    return -1
+
 cdef inline int trick_winner_pos(const Order* o, const int8_t* cards, int n) noexcept nogil:
     """Position (0..n-1) of the winning card: highest trump, else highest of the led suit;
     the first played wins between equal powers (identical Doppelkopf cards)."""
     cdef int led = o.eff_suit[cards[0]]
-    cdef int best = 0, best_v = 64 * (o.eff_suit[cards[0]] == TRUMP) + o.power[cards[0]]
-    cdef int i, c, v
+    cdef int best = 0, best_v = card_strength(o, cards[0], led)
+    cdef int i, v
     for i in range(1, n):
-        c = cards[i]
-        if o.eff_suit[c] == TRUMP:
-            v = 64 + o.power[c]
-        elif o.eff_suit[c] == led:
-            v = o.power[c]
-        else:
-            continue
+        v = card_strength(o, cards[i], led)
         if v > best_v:
             best_v = v
             best = i

@@ -10,6 +10,8 @@ import json
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
 
+from .jsonscan cimport int_digits
+
 cdef extern from "Python.h":
     ctypedef struct PyObject
     bint PyUnicode_CheckExact(object o)
@@ -69,19 +71,8 @@ cdef inline bint plain_ascii(const char* s, Py_ssize_t n) noexcept:
 
 
 cdef int put_int(Buf* b, long long v) except -1:
-    """Decimal digits of v (what snprintf("%lld") gives, without its cost)."""
     cdef char num[24]
-    cdef int k = 24
-    cdef unsigned long long u = (<unsigned long long>0 - <unsigned long long>v) if v < 0 else <unsigned long long>v
-    while True:
-        k -= 1
-        num[k] = <char>(48 + u % 10)
-        u //= 10
-        if u == 0:
-            break
-    if v < 0:
-        k -= 1
-        num[k] = 45
+    cdef int k = int_digits(v, num)
     return put(b, num + k, 24 - k)
 
 

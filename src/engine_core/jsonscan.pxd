@@ -141,10 +141,11 @@ cdef inline void w_lit(W* w, const char* s) noexcept nogil:
         k += 1
 
 
-cdef inline void w_int(W* w, long v) noexcept nogil:
-    cdef char num[24]
+cdef inline int int_digits(long long v, char* num) noexcept nogil:
+    """Write v's decimal text at the end of num[24]; returns where it starts (what
+    snprintf("%lld") gives, without its cost). Shared by the text writers."""
     cdef int k = 24
-    cdef unsigned long u = (<unsigned long>0 - <unsigned long>v) if v < 0 else <unsigned long>v
+    cdef unsigned long long u = (<unsigned long long>0 - <unsigned long long>v) if v < 0 else <unsigned long long>v
     while True:
         k -= 1
         num[k] = <char>(48 + u % 10)
@@ -154,6 +155,12 @@ cdef inline void w_int(W* w, long v) noexcept nogil:
     if v < 0:
         k -= 1
         num[k] = 45
+    return k
+
+
+cdef inline void w_int(W* w, long v) noexcept nogil:
+    cdef char num[24]
+    cdef int k = int_digits(v, num)
     while k < 24 and w.n < W_CAP:
         w.data[w.n] = num[k]
         w.n += 1

@@ -36,7 +36,7 @@ Everything per card, trick and deal runs in the `ss_*` functions below (typed, n
 from libc.string cimport memcpy, memset
 from ._core cimport (u64, i64, int8_t, Order, Rng, TRUMP, CALL_BASE, EXCHANGE_BASE, popcount,
                      lowest, bit, exchange_code, mask_points, order_init, order_add_trumps,
-                     order_add_plain, shuffle_deck, rng_below, pick_bit)
+                     order_add_plain, shuffle_deck, rng_below, pick_bit, card_strength)
 
 from .cards import HIDDEN, PIQUET, SUITS, SUIT_NAMES
 from .errors import OptionError
@@ -416,17 +416,11 @@ cdef inline int holder(const SsState* s, int c) noexcept nogil:
 cdef int trick_winner(const SsState* s, const int8_t* cards) noexcept nogil:
     """Highest trump, else highest card of the led suit; the unknown card never wins (4.4)."""
     cdef int led = eff(s, cards[0])
-    cdef int best = -1, best_v = -1, i, c, v
+    cdef int best = -1, best_v = -1, i, v
     for i in range(5):
-        c = cards[i]
-        if c == s.unknown:
+        if cards[i] == s.unknown:
             continue
-        if ORDER.eff_suit[c] == TRUMP:
-            v = 64 + ORDER.power[c]
-        elif ORDER.eff_suit[c] == led:
-            v = ORDER.power[c]
-        else:
-            continue
+        v = card_strength(&ORDER, cards[i], led)
         if v > best_v:
             best_v = v
             best = i
