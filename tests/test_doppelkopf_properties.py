@@ -11,16 +11,8 @@ from hypothesis import given, settings, strategies as st
 from engine_core import games, records
 from engine_core.errors import IllegalActionError
 
-TRUMPS = {
-    "normal": "TH QC QS QH QD JC JS JH JD AD TD KD 9D",
-    "diamonds": "TH QC QS QH QD JC JS JH JD AD TD KD 9D",
-    "hearts": "TH QC QS QH QD JC JS JH JD AH KH 9H",
-    "spades": "TH QC QS QH QD JC JS JH JD AS TS KS 9S",
-    "clubs": "TH QC QS QH QD JC JS JH JD AC TC KC 9C",
-    "queens": "QC QS QH QD",
-    "jacks": "JC JS JH JD",
-    "aces": "",
-}
+from test_doppelkopf import ORDER_TABLE as TRUMPS
+
 EXTRAS = {"doppelkopf", "fox_caught", "karlchen", "karlchen_caught"}
 
 

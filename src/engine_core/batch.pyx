@@ -28,7 +28,7 @@ from libc.string cimport memset
 from ._core cimport u64, i64, Rng, rng_next, rng_below, CALL_BASE, MAX_LEGAL
 from .playout cimport (PlayoutStats, MAX_CONTRACTS, MAX_SEATS, HIST_BINS, TRACE_HANDS,
                        TRACE_COUNT, TRACE_CODES, TRACE_SIZE, BIDS_UNIFORM, BIDS_CHEAPEST,
-                       add_points)
+                       book_deal, book_side)
 from .schafkopf cimport SkOpts, sk_opts, sk_playout
 from .doppelkopf cimport DkOpts, dk_opts, dk_playout
 from .sheepshead cimport SsOpts, ss_opts, SsState, SsScore, ss_init, ss_legal, ss_apply, ss_score, ss_deal
@@ -103,18 +103,9 @@ cdef void playout_sheepshead(Rng* r, int dealer, int bids, const void* opts,
         else:
             st.calls += 1
     ss_score(&s, o, &sc)
-    st.deals += 1
-    st.contracts[s.contract] += 1
-    for i in range(5):
-        st.score_sum[i] += sc.scores[i]
-    if s.trick_no:
-        st.played += 1
-        for i in range(5):
-            add_points(st.seat_points, sc.card_points[i])
-        if s.picker >= 0:
-            st.with_declarer += 1
-            st.declarer_won += sc.team_won
-            add_points(st.side_points, sc.team_points)
+    book_deal(st, s.contract, sc.scores, sc.card_points, 5, s.trick_no != 0)
+    if s.trick_no and s.picker >= 0:
+        book_side(st, sc.team_won, sc.team_points, True)
 
 
 cdef struct KjPlan:
@@ -147,19 +138,9 @@ cdef void playout_klaverjas(Rng* r, int dealer, int bids, const void* opts,
         else:
             st.calls += 1
     kj_score(&s, &p.o, &sc)
-    st.deals += 1
-    if s.trump >= 0:
-        st.contracts[s.trump] += 1
-    for i in range(4):
-        st.score_sum[i] += sc.scores[i]
-    if s.trick_no:
-        st.played += 1
-        for i in range(4):
-            add_points(st.seat_points, sc.card_points[i])
-        if s.maker >= 0:
-            st.with_declarer += 1
-            st.declarer_won += sc.outcome == 0
-            add_points(st.side_points, sc.total[0])
+    book_deal(st, s.trump, sc.scores, sc.card_points, 4, s.trick_no != 0)
+    if s.trick_no and s.maker >= 0:
+        book_side(st, sc.outcome == 0, sc.total[0], True)
 
 
 # contract names for the statistics of games whose module has no CONTRACT_NAMES

@@ -25,7 +25,7 @@ from libc.stdint cimport uint8_t, uint32_t
 from ._core cimport (u64, i64, int8_t, Order, Rng, TRUMP, CALL_BASE, EXCHANGE_BASE, MAX_LEGAL,
                      popcount, lowest, bit, follow_mask, mask_points, order_init, exchange_code,
                      shuffle_deck, rng_below, rng_next)
-from .playout cimport PlayoutStats, BIDS_CHEAPEST, add_points, TRACE_HANDS, TRACE_COUNT, TRACE_CODES, TRACE_SIZE
+from .playout cimport PlayoutStats, BIDS_CHEAPEST, book_deal, book_side, TRACE_HANDS, TRACE_COUNT, TRACE_CODES, TRACE_SIZE
 
 from .cards import DOPPELKOPF, HIDDEN, SUITS, SUIT_NAMES
 from .options import OptionSpec
@@ -850,17 +850,9 @@ cdef void dk_playout(Rng* r, int dealer, int bids, const DkOpts* o, PlayoutStats
     st.cards += 4 * s.trick_no
     st.calls += n_calls
     dk_score(&s, o, &sc)
-    st.deals += 1
-    st.contracts[s.contract] += 1
-    for i in range(4):
-        st.score_sum[i] += sc.scores[i]
+    book_deal(st, s.contract, sc.scores, sc.card_points, 4, s.trick_no != 0)
     if s.trick_no:
-        st.played += 1
-        st.with_declarer += 1
-        st.declarer_won += sc.winner == 0
-        for i in range(4):
-            add_points(st.seat_points, sc.card_points[i])
-        add_points(st.side_points, sc.team_points[0])
+        book_side(st, sc.winner == 0, sc.team_points[0], True)
 
 
 # ---- scoring -------------------------------------------------------------------------------

@@ -41,3 +41,26 @@ cdef inline void add_points(i64* hist, int points) noexcept nogil:
     elif points >= HIST_BINS:
         points = HIST_BINS - 1
     hist[points] += 1
+
+cdef inline void book_deal(PlayoutStats* st, int contract, const int* scores, const int* card_points,
+                           int seats, bint played) noexcept nogil:
+    """Count one finished deal: its contract (if any), each seat's score and, when cards were
+    played, each seat's card points."""
+    cdef int i
+    st.deals += 1
+    if contract >= 0:
+        st.contracts[contract] += 1
+    for i in range(seats):
+        st.score_sum[i] += scores[i]
+    if played:
+        st.played += 1
+        for i in range(seats):
+            add_points(st.seat_points, card_points[i])
+
+cdef inline void book_side(PlayoutStats* st, bint won, int side_points, bint played) noexcept nogil:
+    """Count the declaring side of a deal: whether it won and, when cards were played, its
+    card points."""
+    st.with_declarer += 1
+    st.declarer_won += won
+    if played:
+        add_points(st.side_points, side_points)

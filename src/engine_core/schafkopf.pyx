@@ -25,7 +25,7 @@ from ._core cimport (u64, i64, int8_t, Order, Rng, TRUMP, CALL_BASE, MAX_LEGAL, 
                      lowest, bit, pick_bit, rng_below, follow_mask, trick_winner_pos, mask_points, order_init,
                      order_add_trumps, order_add_plain, shuffle_deck)
 
-from .playout cimport PlayoutStats, BIDS_CHEAPEST, add_points, TRACE_HANDS, TRACE_COUNT, TRACE_CODES
+from .playout cimport PlayoutStats, BIDS_CHEAPEST, book_deal, book_side, TRACE_HANDS, TRACE_COUNT, TRACE_CODES
 
 from .cards import PIQUET, SUITS, SUIT_NAMES
 from .errors import OptionError
@@ -596,22 +596,12 @@ cdef void sk_playout(Rng* r, int dealer, int bids, const SkOpts* o, PlayoutStats
         play_card(&s, c)
     st.cards += 4 * s.trick_no
     sk_score(&s, o, &sc)
-    st.deals += 1
-    st.contracts[s.contract] += 1
-    for i in range(4):
-        st.score_sum[i] += sc.scores[i]
+    book_deal(st, s.contract, sc.scores, sc.card_points, 4, s.trick_no != 0)
     if s.declarer >= 0:
-        st.with_declarer += 1
-        st.declarer_won += sc.declarer_won
-    if s.trick_no:
-        st.played += 1
-        for i in range(4):
-            add_points(st.seat_points, sc.card_points[i])
-        if s.declarer >= 0:
-            side = sc.card_points[s.declarer]
-            if s.partner >= 0 and s.partner != s.declarer:
-                side += sc.card_points[s.partner]
-            add_points(st.side_points, side)
+        side = sc.card_points[s.declarer]
+        if s.partner >= 0 and s.partner != s.declarer:
+            side += sc.card_points[s.partner]
+        book_side(st, sc.declarer_won, side, s.trick_no != 0)
 
 
 # ---- Python edge ---------------------------------------------------------------------------
