@@ -1,7 +1,8 @@
 """Build the Cython extensions and generate the gRPC code; all metadata lives in pyproject.toml.
 
-Optimised by default (-O3, portable: no -march). STICH_NATIVE=1 adds -march=native for a
-machine-specific build (do not ship such wheels).
+Every .pyx under src/engine_core is one extension module (games/<game>/rules.pyx includes the
+shared engine, _engine.pxi). Optimised by default (-O3, portable: no -march). STICH_NATIVE=1
+adds -march=native for a machine-specific build (do not ship such wheels).
 """
 import glob
 import os
@@ -11,25 +12,27 @@ import sys
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-# Every .pyx under src/engine_core is one extension module.
-MODULES = sorted(os.path.basename(p)[:-4] for p in glob.glob("src/engine_core/*.pyx"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCES = sorted(glob.glob("src/engine_core/**/*.pyx", recursive=True))
 
 compile_args = [] if sys.platform == "win32" else ["-O3"]
 if os.environ.get("STICH_NATIVE") == "1" and sys.platform != "win32":
     compile_args.append("-march=native")
 
-# proto/stich/v1 -> src/service/gen (grpcio-tools is a build requirement and a dependency).
-runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "tools", "gen_proto.py"))["generate"]()
+# proto/stich/v1 -> src/service/gen (grpcio-tools is a build requirement).
+if os.path.exists(os.path.join(HERE, "tools", "gen_proto.py")):
+    runpy.run_path(os.path.join(HERE, "tools", "gen_proto.py"))["generate"]()
 
 extensions = [
-    Extension(f"engine_core.{name}", [f"src/engine_core/{name}.pyx"], extra_compile_args=compile_args)
-    for name in MODULES
+    Extension(path[len("src/"):-len(".pyx")].replace("/", "."), [path], extra_compile_args=compile_args)
+    for path in SOURCES
 ]
 
 setup(
     ext_modules=cythonize(
         extensions,
         language_level=3,
+        include_path=["src"],
         compiler_directives={
             "boundscheck": False,
             "wraparound": False,

@@ -36,7 +36,8 @@ class Deck:
         try:
             return self._index[code]
         except (KeyError, TypeError):
-            raise ValueError(f"bad card code {code!r}: a card is a rank of {RANKS} then a suit "
+            shown = repr(code) if len(repr(code)) <= 40 else repr(code)[:37] + "..."
+            raise ValueError(f"bad card code {shown}: a card is a rank of {RANKS} then a suit "
                              f"of {SUITS}, e.g. 'QC' or 'TH'") from None
 
     def copies_of(self, code: str) -> list[int]:

@@ -19,36 +19,51 @@ class OptionSpec:
     default: Any
     description: str
     allowed: tuple = ()            # for "choice" (and restricted "int")
-    minimum: int | None = None     # for "int"
+    minimum: int | None = None     # for "int" and "int_list" entries
+    maximum: int | None = None     # for "int" and "int_list" entries: every score fits 64 bits
     status: str = "supported"      # "supported" | "informational" | "listed_only"
 
     def check(self, value: Any) -> Any:
         where = f"options.{self.name}"
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise OptionError(where, f"must be true or false, got {value!r}")
+                raise OptionError(where, f"must be true or false, got {_short(value)}")
         elif self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise OptionError(where, f"must be an integer, got {value!r}")
-            if self.minimum is not None and value < self.minimum:
-                raise OptionError(where, f"must be at least {self.minimum}, got {value}")
+                raise OptionError(where, f"must be an integer, got {_short(value)}")
+            if not self._in_range(value):
+                raise OptionError(where, f"must be an integer {self._range()}, got {_short(value)}")
             if self.allowed and value not in self.allowed:
-                raise OptionError(where, f"must be one of {list(self.allowed)}, got {value}")
+                raise OptionError(where, f"must be one of {list(self.allowed)}, got {_short(value)}")
         elif self.kind == "choice":
             if value not in self.allowed or isinstance(value, bool):
-                raise OptionError(where, f"must be one of {list(self.allowed)}, got {value!r}")
+                raise OptionError(where, f"must be one of {list(self.allowed)}, got {_short(value)}")
         elif self.kind == "int_list":
             # stored as a tuple so that Options stays hashable; as_dict gives a list back
             if not isinstance(value, (list, tuple)) or not value or any(
                     isinstance(v, bool) or not isinstance(v, int) for v in value):
-                raise OptionError(where, f"must be a non-empty list of integers, got {value!r}")
-            if self.minimum is not None and min(value) < self.minimum:
-                raise OptionError(where, f"every entry must be at least {self.minimum}, got {list(value)}")
+                raise OptionError(where, f"must be a non-empty list of integers, got {_short(value)}")
+            if len(value) > 32 or not all(self._in_range(v) for v in value):
+                raise OptionError(where, f"must be a list of at most 32 integers {self._range()}, "
+                                         f"got {_short(list(value))}")
             value = tuple(value)
         if self.status == "listed_only" and value != self.default:
             raise OptionError(where, f"is listed by the rules but not part of this ruleset; "
                                      f"only {self.default!r} is allowed")
         return value
+
+    def _in_range(self, value: int) -> bool:
+        return ((self.minimum is None or value >= self.minimum)
+                and (self.maximum is None or value <= self.maximum))
+
+    def _range(self) -> str:
+        if self.minimum is not None and self.maximum is not None:
+            return f"{self.minimum}..{self.maximum}"
+        if self.minimum is not None:
+            return f">= {self.minimum}"
+        if self.maximum is not None:
+            return f"<= {self.maximum}"
+        return ""
 
     def schema(self) -> dict:
         """The option as ListGames and the README describe it."""
@@ -58,6 +73,8 @@ class OptionSpec:
             out["allowed"] = list(self.allowed)
         if self.minimum is not None:
             out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
         return out
 
 
@@ -96,17 +113,28 @@ def _text(value: Any) -> str:
 
 def resolve(game: str, specs: tuple[OptionSpec, ...], given: Mapping[str, Any] | None) -> Options:
     """Validate `given` against the option table and fill in defaults."""
-    given = dict(given or {})
-    if not isinstance(given, dict):
-        raise OptionError("options", "must be an object")
+    if given is None:
+        given = {}
+    if not isinstance(given, Mapping):
+        raise OptionError("options", f"must be an object of option names and values, got {_short(given)}")
+    given = dict(given)
     by_name = {s.name: s for s in specs}
     for name in given:
-        if name not in by_name:
+        if not isinstance(name, str) or name not in by_name:
             known = ", ".join(s.name for s in specs if s.status != "listed_only")
-            raise OptionError(f"options.{name}", f"unknown option for {game}; known options: {known}")
+            raise OptionError(f"options.{_short(name, 40)}", f"unknown option for {game}; known options: {known}")
     values = []
     for spec in specs:
         value = spec.check(given[spec.name]) if spec.name in given else spec.default
         if spec.status != "listed_only":
             values.append((spec.name, value))
     return Options(game, tuple(values))
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """A value as an error message may echo it: its repr, cut to `limit` characters."""
+    try:
+        text = value if isinstance(value, str) and limit == 40 else repr(value)
+    except Exception:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from . import games
-from .errors import IllegalActionError, InvalidRecordError, OptionError
+from .errors import ActionError, InvalidRecordError, OptionError
 from .state import State
 
 _KEYS = {"game", "options", "dealer", "hands", "blind", "actions"}
@@ -61,8 +61,8 @@ def new_state(record: Any) -> State:
 
 
 def replay(record: Any, legal: list | None = None) -> State:
-    """The state after every action of the record. Raises IllegalActionError at the first
-    illegal action (index set); a record that stops early yields a deal in progress.
+    """The state after every action of the record. Raises InvalidActionError or
+    IllegalActionError at the first refused action (index set); a record that stops early yields a deal in progress.
     If `legal` is a list, the legal actions before each action are appended to it."""
     state = new_state(record)
     for i, action in enumerate(record["actions"]):
@@ -70,7 +70,7 @@ def replay(record: Any, legal: list | None = None) -> State:
             legal.append(state.legal_actions())
         try:
             state.apply(action)
-        except IllegalActionError as err:
+        except ActionError as err:
             raise err.at(i) from None
     return state
 
@@ -90,11 +90,12 @@ def evaluate(record: Any, with_legal: bool = False) -> dict:
             out["result"] = state.result()
         else:
             n = len(record["actions"])
-            out["error"] = {"index": n, "reason": f"deal not finished: seat {state.to_act()} to act"}
-    except IllegalActionError as err:
-        out["error"] = {"index": err.index, "reason": str(err)}
+            out["error"] = {"index": n, "reason": f"deal not finished: seat {state.to_act()} to act",
+                            "reason_id": "DEAL_NOT_FINISHED"}
+    except ActionError as err:
+        out["error"] = {"index": err.index, "reason": str(err), "reason_id": err.reason_id}
     except InvalidRecordError as err:
-        out["error"] = {"index": None, "reason": str(err)}
+        out["error"] = {"index": None, "reason": str(err), "reason_id": err.reason_id}
     if legal is not None:
         out["legal"] = legal
     return out

@@ -1,21 +1,44 @@
-"""The state of one deal, the same shape for all four games (OpenSpiel's state machine with
+"""The state of one deal, the same shape for all games (OpenSpiel's state machine with
 pokerkit's explicit verify/can/do): `to_act`, `legal_actions`, `why_illegal`, `apply`, `view`,
 `result`, `record`.
 
 Actions at this edge are the records' JSON objects. Inside, each is one integer code (see
-`_core.pxd`) handled by the game's Cython core; this module only translates and explains.
+`_game.pxd`) handled by the game's Cython core; this module only translates and explains.
+A malformed action raises InvalidActionError, one the rules forbid IllegalActionError; both
+carry a reason id and the legal alternatives, and change nothing.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from .cards import SUITS, iter_bits
-from .errors import IllegalActionError
+from .cards import SUITS
+from .errors import ActionError, IllegalActionError, InvalidActionError
 
 ACTION_TYPES = ("bid", "exchange", "announce", "play")
 _FIELDS = {"bid": ("call",), "announce": ("call",), "exchange": ("call", "cards"), "play": ("card",)}
 _OPTIONAL = {"bid": ("suit",)}
 CALL_BASE, EXCHANGE_BASE = 64, 128
+
+# the reason ids of the checks made here, before a game's own rules (docs/errors.md)
+REASONS = {
+    "NOT_AN_OBJECT": "an action must be a JSON object",
+    "MISSING_FIELD": "a field the action type needs is missing",
+    "UNEXPECTED_FIELD": "the action has a field its type does not have",
+    "BAD_SEAT": "'seat' is not a seat number of this game",
+    "UNKNOWN_TYPE": "'type' is not bid, exchange, announce or play",
+    "BAD_CARD": "a card code is not one of this deck",
+    "BAD_CARDS": "'cards' is not a list of card codes",
+    "UNKNOWN_CALL": "the call name does not exist for this action type",
+    "BAD_SUIT": "'suit' is not C, S, H or D",
+    "CALL_TAKES_NO_SUIT": "the call names no suit",
+    "CALL_NEEDS_SUIT": "the call needs a suit",
+    "NO_SUCH_CALL": "the call does not exist with that suit",
+    "DEAL_OVER": "the deal is over",
+    "NOT_YOUR_TURN": "another seat is to act",
+    "WRONG_PHASE": "this action type is not part of the current phase",
+    "CARD_NOT_IN_HAND": "the card is not in the acting seat's hand",
+    "CARDS_NOT_IN_HAND": "an exchanged card is not in the acting seat's hand",
+}
 
 
 class State:
@@ -52,19 +75,31 @@ class State:
         """None if `action` is legal now, else the reason a player would be told."""
         try:
             self.encode(action)
-        except IllegalActionError as err:
+        except ActionError as err:
             return err.reason
         return None
 
     def result(self) -> dict | None:
         """The records.md Result with its itemised breakdown, or None while in progress."""
-        return self.core.result() if self.core.is_over() else None
+        return self.core.result()
 
-    def view(self, seat: int) -> dict:
-        """What `seat` may see: its own hand sorted trumps-first, public history, and its
-        legal actions when it is to act. Never another seat's hidden cards."""
+    def result_for(self, seat: int | None) -> dict | None:
+        """The Result as `seat` (None: a spectator) may see it: face-down cards that the seat
+        did not handle stay hidden ("??") for ever (docs/records.md, "What each seat sees")."""
+        result = self.core.result()
+        if result is None:
+            return None
+        return self.game.spec.rules.redact_result(self.core, result, seat)
+
+    def view(self, seat: int | None) -> dict:
+        """What `seat` may see: its own hand sorted trumps-first, public history, and its legal
+        actions when it is to act. Never another seat's hidden cards. `seat=None` is the
+        spectator's view: public information only."""
         core = self.core
         deck = self.game.deck
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                 or not 0 <= seat < self.game.seats):
+            raise ValueError(f"seat must be 0..{self.game.seats - 1} or None, got {seat!r}")
         to_act = self.to_act()
         out = {
             "game": self.game.name,
@@ -72,18 +107,20 @@ class State:
             "dealer": self.dealer,
             "phase": core.phase(),
             "to_act": to_act,
-            "hand": [deck.code(i) for i in core.sort_cards(core.hand(seat))],
-            "legal": self.legal_actions() if to_act == seat else [],
+            "hand": [] if seat is None else [deck.code(i) for i in core.sort_cards(core.hand(seat))],
+            "legal": self.legal_actions() if seat is not None and to_act == seat else [],
             "actions": [core.redact(i, a, seat) for i, a in enumerate(self.actions)],
         }
         out.update(core.public(seat))
+        if core.is_over():
+            out["result"] = self.result_for(seat)
         return out
 
     def record(self) -> dict:
         """The records.md record of this deal so far (options fully resolved)."""
         rec = {"game": self.game.name, "options": self.game.options.as_dict(), "dealer": self.dealer,
                "hands": [list(h) for h in self.hands]}
-        if self.game.rules.BLIND_SIZE:
+        if self.game.spec.blind_size:
             rec["blind"] = list(self.blind)
         rec["actions"] = [_clone(a) for a in self.actions]
         return rec
@@ -95,16 +132,17 @@ class State:
 
     # ---- actions ---------------------------------------------------------------------------
     def apply(self, action: Any) -> None:
-        """Apply a legal action; raise IllegalActionError(reason, legal) and change nothing
-        otherwise."""
+        """Apply a legal action; raise InvalidActionError (malformed) or IllegalActionError
+        (against the rules) and change nothing otherwise."""
         code = self.encode(action)
         self.core.apply(code)
         self.actions.append(_clone(action))
 
     def apply_code(self, code: int) -> dict:
         """Apply an action given as its engine code (bots, search); returns its record form."""
-        if not self.core.is_legal(code):
-            raise IllegalActionError(f"action code {code} is not legal now", self.legal_actions())
+        if isinstance(code, bool) or not isinstance(code, int) or not self.core.is_legal(code):
+            raise IllegalActionError(f"action code {code!r} is not legal now", self.legal_actions(),
+                                     reason_id="ILLEGAL_CODE")
         action = self.decode(code)
         self.core.apply(code)
         self.actions.append(action)
@@ -112,122 +150,132 @@ class State:
 
     def decode(self, code: int) -> dict:
         """The record action object of an engine action code (for the seat to act)."""
-        rules, deck = self.game.rules, self.game.deck
+        spec, deck = self.game.spec, self.game.deck
         seat = self.core.to_act()
         if code < CALL_BASE:
             return {"seat": seat, "type": "play", "card": deck.code(code)}
         if code < EXCHANGE_BASE:
-            kind, call, suit = rules.CALLS[code - CALL_BASE]
+            kind, call, suit = spec.calls[code - CALL_BASE]
             action = {"seat": seat, "type": kind, "call": call}
             if suit is not None:
                 action["suit"] = suit
             return action
-        call = rules.EXCHANGES[(code & 0xFF) - EXCHANGE_BASE]
+        call = spec.exchanges[(code & 0xFF) - EXCHANGE_BASE]
         return {"seat": seat, "type": "exchange", "call": call, "cards": deck.codes(code >> 8)}
 
     def encode(self, action: Any) -> int:
-        """The engine code of a legal action; IllegalActionError saying what is wrong otherwise.
+        """The engine code of a legal action; InvalidActionError / IllegalActionError saying what
+        is wrong otherwise.
 
         Checks run from the shape of the object to the rules, so the reason names the first
         thing a player would need to fix."""
         core = self.core
-        seats = self.game.rules.SEATS
+        seats = self.game.seats
         if not isinstance(action, dict):
-            self._refuse("an action must be a JSON object with 'seat', 'type' and the fields "
-                         f"of its type, got {_short(action)}")
+            self._malformed("NOT_AN_OBJECT", "an action must be a JSON object with 'seat', 'type' and "
+                            f"the fields of its type, got {_short(action)}")
         if "seat" not in action:
-            self._refuse("missing field 'seat'")
+            self._malformed("MISSING_FIELD", "missing field 'seat'")
         seat = action["seat"]
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
-            self._refuse(f"'seat' must be an integer 0..{seats - 1}, got {_short(seat)}")
+            self._malformed("BAD_SEAT", f"'seat' must be an integer 0..{seats - 1}, got {_short(seat)}")
         if "type" not in action:
-            self._refuse("missing field 'type'")
+            self._malformed("MISSING_FIELD", "missing field 'type'")
         kind = action["type"]
-        if kind not in ACTION_TYPES:
-            self._refuse(f"unknown action type {_short(kind)}; types are {', '.join(ACTION_TYPES)}")
+        if not isinstance(kind, str) or kind not in ACTION_TYPES:
+            self._malformed("UNKNOWN_TYPE", f"unknown action type {_short(kind)}; types are "
+                            f"{', '.join(ACTION_TYPES)}")
         for name in _FIELDS[kind]:
             if name not in action:
-                self._refuse(f"missing field {name!r} in a {kind} action")
+                self._malformed("MISSING_FIELD", f"missing field {name!r} in a {kind} action")
         allowed = {"seat", "type", *_FIELDS[kind], *_OPTIONAL.get(kind, ())}
         for name in action:
             if name not in allowed:
-                self._refuse(f"unexpected field {name!r} in a {kind} action")
+                self._malformed("UNEXPECTED_FIELD", f"unexpected field {_short(name)} in a {kind} action")
         if core.is_over():
-            raise IllegalActionError("the deal is over")
+            raise IllegalActionError("the deal is over", reason_id="DEAL_OVER")
         to_act = core.to_act()
         if seat != to_act:
-            raise IllegalActionError(f"seat {seat} is not to act: seat {to_act} is")
+            raise IllegalActionError(f"seat {seat} is not to act: seat {to_act} is", reason_id="NOT_YOUR_TURN")
         legal = core.legal_codes()
         try:                                   # the common case: a legal action
             code = self._encode_fields(kind, action, seat, legal)
-        except IllegalActionError:
+        except ActionError:
             code = None
         if code in legal:
             return code
-        kinds_now = sorted({_kind(c, self.game.rules) for c in legal})
-        # A core may name the kinds its phase knows (e.g. Doppelkopf announcements in play even
-        # when none is legal now), so that its own explain() gives the precise reason.
-        phase_kinds = core.phase_kinds() if hasattr(core, "phase_kinds") else kinds_now
-        if kind not in kinds_now and kind not in phase_kinds:
+        kinds_now = sorted({_kind(c, self.game.spec) for c in legal})
+        if kind not in kinds_now and kind not in core.phase_kinds():
             article = "an" if kind[0] in "aeiou" else "a"
-            self._refuse(f"{article} {kind} action is not allowed in the {core.phase()} phase; "
-                         f"seat {seat} must {' or '.join(kinds_now)}", legal)
+            self._refuse("WRONG_PHASE", f"{article} {kind} action is not allowed in the {core.phase()} "
+                         f"phase; seat {seat} must {' or '.join(kinds_now)}", legal)
         code = self._encode_fields(kind, action, seat, legal)
         if code in legal:
             return code
-        self._refuse(core.explain(code), legal)
+        self._refuse(*core.explain(code), legal)
 
     def _encode_fields(self, kind: str, action: dict, seat: int, legal: list[int]) -> int:
-        rules, deck, hand = self.game.rules, self.game.deck, self.core.hand(seat)
+        spec, deck, hand = self.game.spec, self.game.deck, self.core.hand(seat)
         if kind == "play":
             card = action["card"]
             try:
                 index = deck.index_in(card, hand)
             except ValueError as err:
-                self._refuse(str(err), legal)
+                self._malformed("BAD_CARD", str(err), legal)
             if not hand >> index & 1:
-                self._refuse(f"{card} is not in seat {seat}'s hand", legal)
+                self._refuse("CARD_NOT_IN_HAND", f"{card} is not in seat {seat}'s hand", legal)
             return index
         call = action["call"]
         if kind == "exchange":
-            if call not in rules.EXCHANGES:
-                self._refuse(f"unknown exchange call {_short(call)}; exchange calls are "
-                             f"{', '.join(rules.EXCHANGES)}", legal)
+            if not isinstance(call, str) or call not in spec.exchanges:
+                known = ", ".join(spec.exchanges) or "none in this game"
+                self._malformed("UNKNOWN_CALL", f"unknown exchange call {_short(call)}; exchange calls "
+                                f"are {known}", legal)
             cards = action["cards"]
             if not isinstance(cards, list):
-                self._refuse(f"'cards' must be a list of card codes, got {_short(cards)}", legal)
+                self._malformed("BAD_CARDS", f"'cards' must be a list of card codes, got {_short(cards)}", legal)
             try:
                 mask = deck.mask_of(cards, within=hand)
             except (ValueError, TypeError) as err:
-                self._refuse(str(err), legal)
+                self._malformed("BAD_CARD", str(err), legal)
             missing = mask & ~hand
             if missing:
-                self._refuse(f"{', '.join(deck.codes(missing))} not in seat {seat}'s hand", legal)
-            return (mask << 8) | (EXCHANGE_BASE + rules.EXCHANGES.index(call))
-        known = [(i, s) for i, (k, c, s) in enumerate(rules.CALLS) if k == kind and c == call]
+                self._refuse("CARDS_NOT_IN_HAND", f"{', '.join(deck.codes(missing))} not in seat "
+                             f"{seat}'s hand", legal)
+            return (mask << 8) | (EXCHANGE_BASE + spec.exchanges.index(call))
+        known = [(i, s) for i, (k, c, s) in enumerate(spec.calls) if k == kind and c == call]
         if not known:
-            calls = sorted({c for k, c, _ in rules.CALLS if k == kind})
-            self._refuse(f"unknown {kind} call {_short(call)}; {kind} calls are {', '.join(calls)}",
-                         legal)
+            calls = sorted({c for k, c, _ in spec.calls if k == kind})
+            self._malformed("UNKNOWN_CALL", f"unknown {kind} call {_short(call)}; {kind} calls are "
+                            f"{', '.join(calls) or 'none in this game'}", legal)
         suits = {s: i for i, s in known}
         suit = action.get("suit")
-        if suit not in suits:
+        if not (suit is None or isinstance(suit, str)) or suit not in suits:
             if None in suits:
-                self._refuse(f"the call {call!r} takes no suit", legal)
+                self._malformed("CALL_TAKES_NO_SUIT", f"the call {call!r} takes no suit", legal)
             if "suit" not in action:
-                self._refuse(f"the call {call!r} needs a 'suit' ({', '.join(s for s in suits)})", legal)
-            if suit not in tuple(SUITS):
-                self._refuse(f"bad suit {_short(suit)}: a suit is one of C, S, H, D", legal)
-            self._refuse(f"{call!r} cannot name suit {suit}; possible suits: {', '.join(suits)}",
-                         legal)
+                self._malformed("CALL_NEEDS_SUIT", f"the call {call!r} needs a 'suit' "
+                                f"({', '.join(s for s in suits)})", legal)
+            if not isinstance(suit, str) or suit not in tuple(SUITS):
+                self._malformed("BAD_SUIT", f"bad suit {_short(suit)}: a suit is one of C, S, H, D", legal)
+            self._malformed("NO_SUCH_CALL", f"{call!r} cannot name suit {suit}; possible suits: "
+                            f"{', '.join(suits)}", legal)
         return CALL_BASE + suits[suit]
 
-    def _refuse(self, reason: str, legal: list[int] | None = None):
-        codes = self.core.legal_codes() if legal is None else legal
-        actions = [self.decode(c) for c in codes]
-        if actions:
-            reason = f"{reason}; legal: {describe(actions)}"
-        raise IllegalActionError(reason, actions)
+    def _alternatives(self, legal: list[int] | None) -> list[dict]:
+        return [self.decode(c) for c in (self.core.legal_codes() if legal is None else legal)]
+
+    def _malformed(self, reason_id: str, reason: str, legal: list[int] | None = None):
+        actions = self._alternatives(legal)
+        raise InvalidActionError(_with_legal(reason, actions), actions, reason_id=reason_id)
+
+    def _refuse(self, reason_id: str, reason: str, legal: list[int] | None = None):
+        actions = self._alternatives(legal)
+        raise IllegalActionError(_with_legal(reason, actions), actions, reason_id=reason_id)
+
+
+def _with_legal(reason: str, actions: list[dict]) -> str:
+    return f"{reason}; legal: {describe(actions)}" if actions else reason
 
 
 def _clone(action: dict) -> dict:
@@ -235,11 +283,11 @@ def _clone(action: dict) -> dict:
     return {k: list(v) if isinstance(v, list) else v for k, v in action.items()}
 
 
-def _kind(code: int, rules) -> str:
+def _kind(code: int, spec) -> str:
     if code < CALL_BASE:
         return "play"
     if code < EXCHANGE_BASE:
-        return rules.CALLS[code - CALL_BASE][0]
+        return spec.calls[code - CALL_BASE][0]
     return "exchange"
 
 
@@ -259,5 +307,8 @@ def describe(actions: list[dict], limit: int = 12) -> str:
 
 
 def _short(value: Any) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"<{type(value).__name__}>"
     return text if len(text) <= 40 else text[:37] + "..."

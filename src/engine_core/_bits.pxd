@@ -1,0 +1,57 @@
+# Bit helpers over uint64 card masks (declarations only, every function inline and nogil).
+from libc.stdint cimport uint64_t, int64_t, int8_t, int16_t, int32_t, uint8_t, uint32_t
+
+ctypedef uint64_t u64
+ctypedef int64_t i64
+
+cdef extern from *:
+    """
+    /* Portable builds (no -mpopcnt) would call libgcc's slow __popcountdi2: use the SWAR
+       count there, the instruction where the target has one (STICH_NATIVE=1, aarch64). */
+    static inline int stich_popcount64(unsigned long long x) {
+    #if defined(__POPCNT__) || defined(__aarch64__) || defined(_MSC_VER)
+        return __builtin_popcountll(x);
+    #else
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    #endif
+    }
+    """
+    int stich_popcount64(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_clzll(unsigned long long) nogil
+
+
+cdef inline int popcount(u64 m) noexcept nogil:
+    return stich_popcount64(m)
+
+
+cdef inline int lowest(u64 m) noexcept nogil:
+    """Index of the lowest set bit (m must be non-zero)."""
+    return __builtin_ctzll(m)
+
+
+cdef inline int highest(u64 m) noexcept nogil:
+    """Index of the highest set bit (m must be non-zero)."""
+    return 63 - __builtin_clzll(m)
+
+
+cdef inline u64 bit(int i) noexcept nogil:
+    return (<u64>1) << i
+
+
+cdef inline u64 byte_counts(u64 x) noexcept nogil:
+    """The number of set bits of x in each byte."""
+    x = x - ((x >> 1) & <u64>0x5555555555555555ULL)
+    x = (x & <u64>0x3333333333333333ULL) + ((x >> 2) & <u64>0x3333333333333333ULL)
+    return (x + (x >> 4)) & <u64>0x0F0F0F0F0F0F0F0FULL
+
+
+cdef inline int nth_bit(u64 m, int k) noexcept nogil:
+    """Index of the k-th (0-based) set bit of m (k < popcount(m))."""
+    while k:
+        m &= m - 1
+        k -= 1
+    return lowest(m)

@@ -1,0 +1,450 @@
+# The engine written once and compiled into every game's module (`include` at the end of
+# games/<game>/rules.pyx), so that the game's rule hooks inline into it: the Core class with
+# the step API, record replay, the random playout of one deal and the game's C entry table.
+# OpenSpiel's State::ApplyAction -> DoApplyAction split, with the hooks resolved at compile time.
+#
+# The including module defines (contract: docs/adding-a-game.md):
+#   ctypedef GState, GOpts   its state and options structs (GOpts has a `DealPlan deal`)
+#   enum G_SEATS, G_HAND, G_BLIND, G_DECK, G_FACES, G_COPIES, G_MAX_ACTIONS, G_BIDS
+#   nogil hooks g_init, g_to_act, g_phase, g_kinds, g_legal_cards, g_legal, g_apply,
+#               g_random, g_score, g_result, g_stat_contract, g_order
+#   g_opts(options, GOpts*) (the resolved Options to C), _NAMES (a _result.Names), PHASE_NAMES,
+#   and the Python-level hooks explain(core, code), public(core, seat), redact(core, i, a, seat)
+# GState has the common fields hand[], to_act and dealer, and the trick fields trick_no,
+# n_in_trick, leader, trick[][G_SEATS], trick_leader[], trick_winner[].
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
+from cpython.pycapsule cimport PyCapsule_New
+from libc.string cimport memcpy, memset
+from engine_core._bits cimport popcount, lowest, bit
+from engine_core._rng cimport Rng, rng_below, pick_bit
+from engine_core._order cimport Order, TRUMP
+from engine_core._game cimport (CALL_BASE, EXCHANGE_BASE, MAX_LEGAL, MAX_SEATS, A_BID,
+                                A_EXCHANGE, A_ANNOUNCE, A_PLAY, Score, Result, PlayoutStats,
+                                GameHooks, book, BIDS_UNIFORM, TRACE_HANDS, TRACE_COUNT,
+                                TRACE_CODES, TRACE_SIZE, DealPlan, TO_BLIND, MAX_PACKETS)
+from engine_core._rng cimport shuffle_deck
+from engine_core._result cimport Names, render
+
+cdef tuple _CARD_INTS = tuple(range(64))
+cdef u64 _DECK_MASK = (<u64>-1) if G_DECK == 64 else ((<u64>1 << G_DECK) - 1)
+cdef u64 _FACE_MASK = (<u64>1 << G_FACES) - 1
+_KINDS = ((A_BID, "bid"), (A_EXCHANGE, "exchange"), (A_ANNOUNCE, "announce"), (A_PLAY, "play"))
+
+
+# ---- the generic parts of the rules, over the hooks ----
+cdef inline u64 held_copies(u64 hand, u64 faces, u64 twice) noexcept nogil:
+    """The cards of `hand` that a multiset of faces names (faces given once: the first copy
+    held; `twice`: both copies), as Deck.mask_of(within=hand) picks them."""
+    cdef u64 once, lo
+    if G_COPIES == 1:
+        return faces
+    once = faces & ~twice
+    lo = hand & _FACE_MASK
+    return twice | (twice << G_FACES) | (once & lo) | ((once & ~lo) << G_FACES)
+
+
+cdef inline bint legal_code(const GState* s, const GOpts* o, i64 code) noexcept nogil:
+    """Whether an action code is legal for the seat to act now."""
+    cdef i64 buf[MAX_LEGAL]
+    cdef int n, i
+    if g_to_act(s) < 0:
+        return False
+    if 0 <= code < CALL_BASE:
+        return code < G_DECK and (g_legal_cards(s, o) >> code) & 1
+    n = g_legal(s, o, buf)
+    for i in range(n):
+        if buf[i] == code:
+            return True
+    return False
+
+
+cdef inline i64 uniform_action(const GState* s, const GOpts* o, Rng* r) noexcept nogil:
+    """A uniformly random legal action (the default of g_random)."""
+    cdef i64 buf[MAX_LEGAL]
+    cdef int n = g_legal(s, o, buf)
+    return buf[rng_below(r, n)] if n > 1 else buf[0]
+
+
+cdef int g_replay(GState* s, const GOpts* o, const int8_t* seats, const i64* codes,
+                  const u64* twice, int n) noexcept nogil:
+    """Apply actions (seat, code) in order while each is that seat's legal action; the number
+    applied (n when all were). Play codes name a face (the copy held is taken) and exchange
+    codes a multiset of faces (`twice`: faces named twice), as a record writes them."""
+    cdef int i, seat
+    cdef i64 code
+    cdef u64 hand
+    for i in range(n):
+        seat = g_to_act(s)
+        if seat < 0 or seats[i] != seat:
+            return i
+        code = codes[i]
+        if G_COPIES > 1:
+            hand = s.hand[seat]
+            if 0 <= code < G_FACES and not (hand >> code) & 1:
+                code += G_FACES
+            elif code >= EXCHANGE_BASE:
+                code = (code & 0xFF) | <i64>(held_copies(hand, (<u64>code) >> 8, twice[i]) << 8)
+        if not legal_code(s, o, code):
+            return i
+        g_apply(s, o, code)
+    return n
+
+
+cdef void g_playout(Rng* r, int dealer, int bids, const void* vo, PlayoutStats* st,
+                    i64* trace) noexcept nogil:
+    """Deal, random legal actions (`bids`: BIDS_*) to the end, score; add the deal to `st`.
+    With a `trace` (TRACE_* layout), record the hands and every action code."""
+    cdef const GOpts* o = <const GOpts*>vo
+    cdef GState s
+    cdef Score sc
+    cdef u64 hands[MAX_SEATS]
+    cdef u64 blind = 0
+    cdef i64 code
+    cdef int i, cards = 0, calls = 0
+    deal_cards(r, dealer, &o.deal, hands, &blind)
+    g_init(&s, o, hands, blind, dealer)
+    if trace != NULL:
+        for i in range(G_SEATS):
+            trace[TRACE_HANDS + i] = <i64>hands[i]
+        trace[TRACE_HANDS + G_SEATS] = <i64>blind
+        trace[TRACE_COUNT] = 0
+    while g_to_act(&s) >= 0:
+        code = g_random(&s, o, r, bids)
+        if trace != NULL and trace[TRACE_COUNT] < TRACE_SIZE - TRACE_CODES:
+            trace[TRACE_CODES + trace[TRACE_COUNT]] = code
+            trace[TRACE_COUNT] += 1
+        if code < CALL_BASE:
+            cards += 1
+        else:
+            calls += 1
+        g_apply(&s, o, code)
+    st.cards += cards
+    st.calls += calls
+    g_score(&s, o, &sc)
+    book(st, &sc, g_stat_contract(&s, &sc), G_SEATS)
+
+
+# ---- the C entry table (engine_core.batch, engine_core._codec) ----
+cdef int _hook_init(void* s, const void* o, const u64* hands, u64 blind, int dealer) noexcept nogil:
+    g_init(<GState*>s, <const GOpts*>o, hands, blind, dealer)
+    return 0
+
+cdef int _hook_replay(void* s, const void* o, const int8_t* seats, const i64* codes,
+                      const u64* twice, int n) noexcept nogil:
+    return g_replay(<GState*>s, <const GOpts*>o, seats, codes, twice, n)
+
+cdef void _hook_result(const void* s, const void* o, Result* out) noexcept nogil:
+    g_result(<const GState*>s, <const GOpts*>o, out)
+
+cdef int _hook_to_act(const void* s) noexcept nogil:
+    return g_to_act(<const GState*>s)
+
+cdef GameHooks _HOOKS
+_HOOKS.seats = G_SEATS
+_HOOKS.hand_size = G_HAND
+_HOOKS.blind_size = G_BLIND
+_HOOKS.deck_size = G_DECK
+_HOOKS.faces = G_FACES
+_HOOKS.bids_supported = G_BIDS
+_HOOKS.state_size = sizeof(GState)
+_HOOKS.opts_size = sizeof(GOpts)
+_HOOKS.init = _hook_init
+_HOOKS.replay = _hook_replay
+_HOOKS.result = _hook_result
+_HOOKS.to_act = _hook_to_act
+_HOOKS.playout = g_playout
+HOOKS = PyCapsule_New(&_HOOKS, "engine_core.GameHooks", NULL)
+
+
+cdef int make_opts(options, packets, GOpts* o) except -1:
+    memset(o, 0, sizeof(GOpts))
+    g_opts(options, o)
+    if packets is not None:
+        fill_deal_plan(packets, &o.deal)
+    return 0
+
+
+def c_options(options, packets):
+    """The game's C options of resolved Options with the deal's packets, as bytes (for
+    engine_core.batch)."""
+    cdef GOpts o
+    make_opts(options, packets, &o)
+    return (<char*>&o)[:sizeof(GOpts)]
+
+
+def deal_masks(options, packets, u64 seed, int dealer):
+    """The dealt hands and the blind (card masks) of the seeded deal: the deal function, version
+    1, with the declaration's packets (Game.deal and batch playouts both deal here)."""
+    cdef GOpts o
+    cdef Rng r
+    cdef u64 hands[MAX_SEATS]
+    cdef u64 blind = 0
+    cdef int i
+    if not 0 <= dealer < G_SEATS:
+        raise ValueError(f"dealer must be a seat 0..{G_SEATS - 1}, got {dealer}")
+    make_opts(options, packets, &o)
+    r.s = seed
+    with nogil:
+        deal_cards(&r, dealer, &o.deal, hands, &blind)
+    return [hands[i] for i in range(G_SEATS)], blind
+
+
+cdef class Core:
+    """One deal as C state, with the step API for search and learning: legal codes or a card
+    mask, apply / step / advance, copy, undo, random playouts, scores. Every entry point checks
+    its arguments, so no call can corrupt the deal or crash the interpreter."""
+
+    cdef GState s
+    cdef GOpts o
+    cdef GState hist[G_MAX_ACTIONS]
+    cdef int n_hist
+
+    def __init__(self, options, hands, int dealer, blind=0):
+        cdef u64 h[MAX_SEATS]
+        cdef u64 used = 0, m, b
+        cdef int i
+        if not 0 <= dealer < G_SEATS:
+            raise ValueError(f"dealer must be a seat 0..{G_SEATS - 1}, got {dealer}")
+        if len(hands) != G_SEATS:
+            raise ValueError(f"need {G_SEATS} hands, got {len(hands)}")
+        for i in range(G_SEATS):
+            if not 0 <= hands[i] <= _DECK_MASK:
+                raise ValueError(f"hand {i} is not a mask of this deck's {G_DECK} cards")
+            m = hands[i]
+            if popcount(m) != G_HAND or m & used:
+                raise ValueError(f"hand {i} must hold {G_HAND} cards that no other hand holds")
+            used |= m
+            h[i] = m
+        if not 0 <= blind <= _DECK_MASK:
+            raise ValueError(f"the blind is not a mask of this deck's {G_DECK} cards")
+        b = blind
+        if popcount(b) != G_BLIND or b & used:
+            raise ValueError(f"the blind must hold {G_BLIND} cards that no hand holds")
+        make_opts(options, None, &self.o)
+        g_init(&self.s, &self.o, h, b, dealer)
+        self.n_hist = 0
+
+    cpdef Core copy(self):
+        cdef Core c = Core.__new__(Core)
+        c.s = self.s
+        c.o = self.o
+        c.n_hist = self.n_hist
+        memcpy(c.hist, self.hist, self.n_hist * sizeof(GState))
+        return c
+
+    cpdef int to_act(self):
+        """The seat to act, -1 when the deal is over."""
+        return g_to_act(&self.s)
+
+    cpdef bint is_over(self):
+        return g_to_act(&self.s) < 0
+
+    def phase(self):
+        return PHASE_NAMES[g_phase(&self.s)]
+
+    def phase_kinds(self):
+        """The action types this phase knows, legal now or not (so that a refused one gets its
+        precise reason)."""
+        cdef int k = g_kinds(&self.s)
+        return tuple(name for b, name in _KINDS if k & b)
+
+    cpdef u64 hand(self, int seat):
+        if not 0 <= seat < G_SEATS:
+            raise ValueError(f"seat must be 0..{G_SEATS - 1}, got {seat}")
+        return self.s.hand[seat]
+
+    cpdef u64 legal_mask(self):
+        """Legal cards as a mask (0 outside the card play)."""
+        return g_legal_cards(&self.s, &self.o) if g_to_act(&self.s) >= 0 else 0
+
+    cpdef list legal_codes(self):
+        cdef i64 buf[MAX_LEGAL]
+        cdef int n = g_legal(&self.s, &self.o, buf) if g_to_act(&self.s) >= 0 else 0
+        return [buf[i] for i in range(n)]
+
+    cpdef list legal_list(self):
+        """The legal codes as a small list (the step API; same as legal_codes)."""
+        cdef i64 buf[MAX_LEGAL]
+        cdef int n, i
+        cdef u64 m
+        cdef list out
+        if g_to_act(&self.s) < 0:
+            return []
+        if g_kinds(&self.s) == A_PLAY:
+            m = g_legal_cards(&self.s, &self.o)
+            out = PyList_New(popcount(m))
+            i = 0
+            while m:
+                item = _CARD_INTS[lowest(m)]
+                Py_INCREF(item)
+                PyList_SET_ITEM(out, i, item)
+                i += 1
+                m &= m - 1
+            return out
+        n = g_legal(&self.s, &self.o, buf)
+        return [buf[i] for i in range(n)]
+
+    cpdef bint is_legal(self, i64 code):
+        return legal_code(&self.s, &self.o, code)
+
+    cdef inline int _push(self, i64 code) except -1:
+        if not legal_code(&self.s, &self.o, code):
+            raise ValueError(f"action code {code} is not legal now")
+        if self.n_hist >= G_MAX_ACTIONS:
+            raise ValueError("too many actions for one deal")
+        self.hist[self.n_hist] = self.s
+        self.n_hist += 1
+        g_apply(&self.s, &self.o, code)
+        return 0
+
+    cpdef apply(self, i64 code):
+        """Apply a legal code; ValueError (state unchanged) if it is not legal."""
+        self._push(code)
+
+    cpdef int step(self, i64 code) except -2:
+        """apply(code) and return the seat to act next (-1 when the deal is over): one call
+        per move for search and learning loops."""
+        self._push(code)
+        return g_to_act(&self.s)
+
+    cpdef list advance(self, i64 code):
+        """step(code), then the legal codes of the next decision ([] when the deal is over):
+        one call per move for rollouts (`legal = core.advance(pick(legal))` until empty)."""
+        self._push(code)
+        return self.legal_list()
+
+    cpdef int apply_unchecked(self, i64 code) except -2:
+        """step(code) for codes taken from legal_list / legal_mask. The check costs a mask
+        test for cards, so it stays: an illegal code raises ValueError and changes nothing."""
+        self._push(code)
+        return g_to_act(&self.s)
+
+    cpdef undo(self):
+        if self.n_hist == 0:
+            raise ValueError("nothing to undo")
+        self.n_hist -= 1
+        self.s = self.hist[self.n_hist]
+
+    cpdef list scores(self):
+        """Per-seat scores of the finished deal (None while in progress): the cheap part of
+        result() for search code."""
+        cdef Score sc
+        if g_to_act(&self.s) >= 0:
+            return None
+        g_score(&self.s, &self.o, &sc)
+        return [sc.scores[i] for i in range(G_SEATS)]
+
+    cpdef list random_playout(self, u64 seed):
+        """Finish the deal with uniformly random legal actions (SplitMix64 seeded with `seed`),
+        entirely in C; returns the per-seat scores. The moves are undoable one by one."""
+        cdef Rng r
+        cdef i64 code
+        r.s = seed
+        with nogil:
+            while g_to_act(&self.s) >= 0 and self.n_hist < G_MAX_ACTIONS:
+                code = g_random(&self.s, &self.o, &r, BIDS_UNIFORM)
+                self.hist[self.n_hist] = self.s
+                self.n_hist += 1
+                g_apply(&self.s, &self.o, code)
+        return self.scores()
+
+    def result(self):
+        """The records.md Result of the finished deal (None while in progress)."""
+        cdef Result res
+        if g_to_act(&self.s) >= 0:
+            return None
+        g_result(&self.s, &self.o, &res)
+        return render(&res, _NAMES)
+
+    def sort_cards(self, u64 mask):
+        """Card indices of `mask`: trumps first (highest first) in the order in force, then the
+        plain suits C S H D, each highest first."""
+        cdef const Order* order = g_order(&self.s)
+        cdef int c
+        keyed = []
+        for c in range(G_DECK):
+            if mask >> c & 1:
+                keyed.append((0 if order.eff_suit[c] == TRUMP else 1 + order.eff_suit[c],
+                              -order.power[c], c % G_FACES, c))
+        return [k[3] for k in sorted(keyed)]
+
+    def explain(self, i64 code):
+        """(reason id, text): why a well-formed action that is not legal now is refused."""
+        return explain(self, code)
+
+    def public(self, seat):
+        """What `seat` (None: a spectator) may see of the deal besides its own hand."""
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < G_SEATS):
+            raise ValueError(f"seat must be 0..{G_SEATS - 1} or None, got {seat!r}")
+        return public(self, seat)
+
+    def redact(self, int index, action, seat):
+        """The record action `action` (number `index`) as `seat` (None: a spectator) sees it."""
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < G_SEATS):
+            raise ValueError(f"seat must be 0..{G_SEATS - 1} or None, got {seat!r}")
+        return redact(self, index, action, seat)
+
+
+# ---- helpers the games' hooks use ----
+cdef inline void deal_cards(Rng* r, int dealer, const DealPlan* plan, u64* hands, u64* blind) noexcept nogil:
+    """The deal function, version 1: shuffle the deck (Fisher-Yates), hand out the packets of
+    the plan in order, then number the two copies of a card (Doppelkopf) so that the first seat
+    holding one has the first copy, as Game.new_deal numbers the cards of a record."""
+    cdef int8_t deck[64]
+    cdef int p, j, pos = 0, seat
+    cdef u64 taken = 0, h, lo, hi, two, one
+    shuffle_deck(r, deck, G_DECK)
+    for seat in range(G_SEATS):
+        hands[seat] = 0
+    blind[0] = 0
+    for p in range(plan.n):
+        for j in range(plan.size[p]):
+            if pos >= G_DECK:
+                break
+            if plan.target[p] == TO_BLIND:
+                blind[0] |= bit(deck[pos])
+            else:
+                hands[(dealer + 1 + plan.target[p]) % G_SEATS] |= bit(deck[pos])
+            pos += 1
+    if G_COPIES > 1:
+        for seat in range(G_SEATS):
+            h = hands[seat]
+            lo = h & _FACE_MASK
+            hi = (h >> G_FACES) & _FACE_MASK
+            two = lo & hi
+            one = (lo | hi) & ~two
+            hands[seat] = two | (two << G_FACES) | (one & ~taken) | ((one & taken) << G_FACES)
+            taken |= lo | hi
+
+
+cdef int fill_deal_plan(packets, DealPlan* plan) except -1:
+    """The C deal plan of a declaration's packets: [(seat offset or None for the blind, size)]."""
+    if len(packets) > MAX_PACKETS:
+        raise ValueError(f"at most {MAX_PACKETS} packets")
+    plan.n = len(packets)
+    for p, (target, size) in enumerate(packets):
+        plan.target[p] = TO_BLIND if target is None else target
+        plan.size[p] = size
+    return 0
+
+
+cdef inline void fill_tricks(const GState* s, Result* r) noexcept nogil:
+    """The completed tricks of the state into the Result (leader, cards in play order, winner)."""
+    cdef int t, k
+    r.n_tricks = s.trick_no
+    r.trick_size = G_SEATS
+    for t in range(s.trick_no):
+        r.trick_leader[t] = s.trick_leader[t]
+        r.trick_winner[t] = s.trick_winner[t]
+        for k in range(G_SEATS):
+            r.trick_cards[t][k] = s.trick[t][k]
+
+
+cdef inline void start_result(Result* r) noexcept nogil:
+    r.n_teams = 0
+    r.n_items = 0
+    r.n_contract = 0
+    r.n_extra = 0
+    r.n_tricks = 0
+    r.trick_size = G_SEATS

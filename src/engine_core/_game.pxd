@@ -1,0 +1,217 @@
+# What every game provides and what the shared engine gives back: action codes, the one
+# Result form of a finished deal, playout statistics and the table of a game's C entry points.
+# Declarations only (and inline helpers); the contract of each hook is in docs/adding-a-game.md.
+from ._bits cimport u64, i64, int8_t, int16_t
+from ._rng cimport Rng
+
+# ---- action codes: one int64 for every action of every game ----
+#   0..63    play the card with this index (rank + 8 * suit; Doppelkopf: face + 24 * copy)
+#   64..127  call number (code - 64) of the game's Call enum (bids and announcements)
+#   >= 128   exchange: low byte = 128 + the Exchange enum value, bits 8.. = the cards' mask
+cdef enum:
+    CALL_BASE = 64
+    EXCHANGE_BASE = 128
+    MAX_LEGAL = 1024       # Doppelkopf's Armut return: up to 455 multisets of 3
+
+cdef inline i64 exchange_code(int call, u64 mask) noexcept nogil:
+    return <i64>((mask << 8) | <u64>(EXCHANGE_BASE + call))
+
+# action types (bits of a phase's kinds; index into engine_core.state.ACTION_TYPES)
+cdef enum:
+    A_BID = 1
+    A_EXCHANGE = 2
+    A_ANNOUNCE = 4
+    A_PLAY = 8
+
+cdef enum:
+    MAX_SEATS = 5
+    MAX_TRICKS = 12
+    MAX_ITEMS = 48
+    MAX_FIELDS = 96
+
+# ---- the Result of a finished deal, as data ----
+# Score: the part every playout and search reads (cheap); Result adds teams, tricks, the
+# itemised breakdown and the game's own contract and result fields.
+cdef struct Score:
+    int contract            # the game's Contract enum value
+    int declarer            # seat, or -1 (null)
+    int side                # seat mask of the declaring side (0: no declaring side)
+    int side_won            # 1 won, 0 lost, -1 no declaring side
+    int side_points         # the declaring side's card points (statistics)
+    bint played             # cards were played
+    int card_points[MAX_SEATS]
+    i64 scores[MAX_SEATS]   # 64-bit: no option value in its documented range can overflow
+
+# an itemised breakdown entry: which keys it carries (IF_* bits), rendered in this order:
+# item, team, trick, count, value, factor, losers
+cdef enum:
+    IF_TEAM = 1
+    IF_TRICK = 2
+    IF_COUNT = 4
+    IF_VALUE = 8
+    IF_FACTOR = 16
+    IF_LOSERS = 32
+
+cdef struct Item:
+    int16_t name            # the game's Item enum value
+    int16_t fields          # IF_* bits
+    int16_t team, trick
+    int count
+    i64 value, factor
+    int losers              # seat mask
+
+# a typed JSON value of a contract or result field; nested objects and lists are a V_OBJECT /
+# V_LIST field followed by its `value` members (keys of list members are ignored)
+cdef enum:
+    V_INT = 0               # value
+    V_OPT_INT = 1           # value, null when < 0 (seats, tricks)
+    V_BOOL = 2              # value != 0
+    V_OPT_BOOL = 3          # 0 false, 1 true, < 0 null
+    V_WORD = 4              # the game's Word enum name of value, null when < 0
+    V_SUIT = 5              # "C" "S" "H" "D" by value 0..3, null when < 0
+    V_CARD = 6              # the card code of index value, null when < 0
+    V_CARDS = 7             # the codes of mask value, in card index order of faces
+    V_SEATS = 8             # the seats of mask value, ascending
+    V_NULL = 9
+    V_OBJECT = 10
+    V_LIST = 11
+
+cdef struct Field:
+    int16_t key             # the game's Word enum value (the key's name)
+    int16_t kind            # V_*
+    i64 value
+
+cdef struct Result:
+    Score score
+    int n_teams
+    int teams[MAX_SEATS]    # seat masks, declaring side first
+    int n_tricks, trick_size
+    int8_t trick_leader[MAX_TRICKS]
+    int8_t trick_cards[MAX_TRICKS][MAX_SEATS]
+    int8_t trick_winner[MAX_TRICKS]
+    int n_items
+    Item items[MAX_ITEMS]
+    int n_contract          # contract fields after type and declarer
+    int n_extra             # result fields after breakdown
+    Field contract[MAX_FIELDS]
+    Field extra[MAX_FIELDS]
+
+
+cdef inline void add_item(Result* r, int name, int fields, int team, int trick, int count,
+                          i64 value, i64 factor, int losers) noexcept nogil:
+    cdef Item* it
+    if r.n_items >= MAX_ITEMS:
+        return
+    it = &r.items[r.n_items]
+    it.name = name
+    it.fields = fields
+    it.team = team
+    it.trick = trick
+    it.count = count
+    it.value = value
+    it.factor = factor
+    it.losers = losers
+    r.n_items += 1
+
+
+cdef inline void contract_field(Result* r, int key, int kind, i64 value) noexcept nogil:
+    if r.n_contract < MAX_FIELDS:
+        r.contract[r.n_contract].key = key
+        r.contract[r.n_contract].kind = kind
+        r.contract[r.n_contract].value = value
+        r.n_contract += 1
+
+
+cdef inline void extra_field(Result* r, int key, int kind, i64 value) noexcept nogil:
+    if r.n_extra < MAX_FIELDS:
+        r.extra[r.n_extra].key = key
+        r.extra[r.n_extra].kind = kind
+        r.extra[r.n_extra].value = value
+        r.n_extra += 1
+
+# ---- the deal: packets as data (the game's declaration), one deal function for every game ----
+cdef enum:
+    MAX_PACKETS = 40
+    TO_BLIND = -1
+
+cdef struct DealPlan:
+    int n
+    int8_t target[MAX_PACKETS]      # seat offset from the dealer's left (0 = dealer + 1), or TO_BLIND
+    int8_t size[MAX_PACKETS]
+
+# ---- random playouts (engine_core.batch) ----
+cdef enum:
+    MAX_CONTRACTS = 16
+    HIST_BINS = 256
+
+# how the random players call (batch.BIDS names them)
+cdef enum:
+    BIDS_UNIFORM = 0        # every legal action equally likely
+    BIDS_CHEAPEST = 1       # pass or (50:50) name the cheapest contract open to the speaker
+
+# an optional trace of one playout (NULL in the hot loop): the dealt hands' masks (the blind
+# after them), the number of actions, then every action code
+cdef enum:
+    TRACE_HANDS = 0         # [0, 6): up to 5 seats + the blind
+    TRACE_COUNT = 6
+    TRACE_CODES = 7
+    TRACE_SIZE = 7 + 512
+
+cdef struct PlayoutStats:
+    i64 deals               # deals finished
+    i64 played              # deals with card play (not thrown in, not ended in the auction)
+    i64 cards               # cards played
+    i64 calls               # bids, announcements and exchanges
+    i64 with_declarer       # deals with a declaring side
+    i64 declarer_won
+    i64 contracts[MAX_CONTRACTS]    # by the game's statistics contract index
+    i64 score_sum[MAX_SEATS]
+    i64 seat_points[HIST_BINS]      # each seat's card points, per played deal
+    i64 side_points[HIST_BINS]      # the declaring side's card points, per played deal
+
+
+cdef inline void add_points(i64* hist, int points) noexcept nogil:
+    if points < 0:
+        points = 0
+    elif points >= HIST_BINS:
+        points = HIST_BINS - 1
+    hist[points] += 1
+
+
+cdef inline void book(PlayoutStats* st, const Score* sc, int contract, int seats) noexcept nogil:
+    """Count one finished deal: its statistics contract, each seat's score, card points when
+    cards were played, and the declaring side."""
+    cdef int i
+    st.deals += 1
+    if 0 <= contract < MAX_CONTRACTS:
+        st.contracts[contract] += 1
+    for i in range(seats):
+        st.score_sum[i] += sc.scores[i]
+    if sc.played:
+        st.played += 1
+        for i in range(seats):
+            add_points(st.seat_points, sc.card_points[i])
+    if sc.side_won >= 0:
+        st.with_declarer += 1
+        st.declarer_won += sc.side_won
+        if sc.played:
+            add_points(st.side_points, sc.side_points)
+
+# ---- a game's C entry points, for the code written once over every game (batch, codec) ----
+ctypedef int (*init_fn)(void* s, const void* o, const u64* hands, u64 blind, int dealer) noexcept nogil
+ctypedef int (*replay_fn)(void* s, const void* o, const int8_t* seats, const i64* codes,
+                          const u64* extra, int n) noexcept nogil
+ctypedef void (*result_fn)(const void* s, const void* o, Result* out) noexcept nogil
+ctypedef int (*to_act_fn)(const void* s) noexcept nogil
+ctypedef void (*playout_fn)(Rng* r, int dealer, int bids, const void* o, PlayoutStats* st,
+                            i64* trace) noexcept nogil
+
+cdef struct GameHooks:
+    int seats, hand_size, blind_size, deck_size, faces
+    int bids_supported      # bit per BIDS_*
+    size_t state_size, opts_size
+    init_fn init
+    replay_fn replay
+    result_fn result
+    to_act_fn to_act
+    playout_fn playout

@@ -1,0 +1,237 @@
+"""The games: each is one declaration (`GameSpec`, in `engine_core.games.<name>`) plus its rule
+hooks (`engine_core.games.<name>.rules`, compiled). `get(name, options)` returns a `Game`, a
+factory of deals with validated options.
+
+Adding a game is one line in `REGISTRY` (see docs/adding-a-game.md).
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from .._rng import deal_seed
+from ..cards import Deck
+from ..errors import InvalidRecordError, OptionError
+from ..options import Options, OptionSpec, resolve
+
+# name -> the package holding its declaration (GAME) and its rules module
+REGISTRY = {
+    "schafkopf": "engine_core.games.schafkopf",
+    "doppelkopf": "engine_core.games.doppelkopf",
+    "sheepshead": "engine_core.games.sheepshead",
+    "klaverjas": "engine_core.games.klaverjas",
+}
+GAMES = tuple(REGISTRY)
+
+
+@dataclass(frozen=True)
+class NextDeal:
+    """What follows a finished deal in a match: who deals, whether the deal counts toward
+    `deals_per_match`, and options the next deal carries (e.g. Sheepshead's `multiplier`)."""
+
+    dealer: int
+    counts: bool = True
+    carry: Mapping[str, Any] = field(default_factory=dict)
+
+
+def rotate(result: dict, dealer: int, options: Options, seats: int) -> NextDeal:
+    """The plain between-deals rule: the deal passes to the left and counts."""
+    return NextDeal((dealer + 1) % seats)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """The static facts of a game, declared once; the engine, the codec, batch work, the match
+    layer and the service read these fields and nothing else."""
+
+    name: str
+    seats: int
+    deck: Deck
+    hand_size: int
+    blind_size: int
+    rules: Any                                  # the compiled rules module (Core, HOOKS, ...)
+    options: tuple[OptionSpec, ...]
+    calls: tuple[tuple[str, str, str | None], ...]     # (type, call, suit) by call number
+    exchanges: tuple[str, ...]                  # exchange calls by number
+    contracts: tuple[str, ...]                  # contract types by Contract value
+    phases: tuple[str, ...]
+    items: tuple[str, ...]                      # breakdown item names
+    reasons: Mapping[str, str]                  # reason id -> what it means, for the docs
+    # [(seat offset from the dealer's left, or None for the blind, cards)] in dealing order
+    packets: Callable[[Options], list[tuple[int | None, int]]]
+    stat_contracts: tuple[str, ...] = ()        # batch statistics' contract names (default: contracts)
+    presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    validate: Callable[[Options], Options] = staticmethod(lambda options: options)
+    between_deals: Callable[[dict, int, Options], NextDeal] | None = None
+    description: str = ""
+
+    def next_deal(self, result: dict, dealer: int, options: Options) -> NextDeal:
+        if self.between_deals is None:
+            return rotate(result, dealer, options, self.seats)
+        return self.between_deals(result, dealer, options)
+
+
+_SPECS: dict[str, GameSpec] = {}
+
+
+def spec_of(name: str) -> GameSpec:
+    """The declaration of game `name` (OptionError for an unknown game)."""
+    try:
+        return _SPECS[name]
+    except (KeyError, TypeError):
+        pass
+    if not isinstance(name, str) or name not in REGISTRY:
+        shown = repr(name) if len(repr(name)) <= 40 else repr(name)[:37] + "..."
+        raise OptionError("game", f"unknown game {shown}; games are {', '.join(GAMES)}")
+    spec = importlib.import_module(REGISTRY[name]).GAME
+    _SPECS[name] = spec
+    return spec
+
+
+def available() -> list[str]:
+    """The games this build implements."""
+    return list(GAMES)
+
+
+def preset(game: str, name: str, **overrides) -> dict:
+    """The options of a named preset of a game (e.g. Sheepshead's `seed004`), with overrides."""
+    spec = spec_of(game)
+    if name not in spec.presets:
+        known = ", ".join(spec.presets) or "none"
+        raise OptionError("preset", f"unknown preset {name!r} for {game}; presets are {known}")
+    return {**spec.presets[name], **overrides}
+
+
+_GAMES_CACHE: dict = {}
+
+
+def get(name: str, options: Mapping[str, Any] | Options | None = None) -> "Game":
+    """The game `name` with `options` validated and resolved (defaults filled in)."""
+    spec = spec_of(name)
+    if isinstance(options, Options):
+        if options.game != name:
+            raise OptionError("options", f"options of {options.game} given for {name}")
+        return Game(spec, options)
+    resolved = spec.validate(resolve(name, spec.options, options))
+    return Game(spec, resolved)
+
+
+def daily_seed(game: str, date: _dt.date | str) -> int:
+    """The seed of the daily deal: the first 8 bytes (big-endian) of SHA-256 of
+    `stich-daily-v1:<game>:<YYYY-MM-DD>`, the same for everyone on that date in that game."""
+    if isinstance(date, str):
+        try:
+            date = _dt.date.fromisoformat(date)
+        except ValueError:
+            raise OptionError("date", f"must be a date YYYY-MM-DD, got {date[:40]!r}") from None
+    digest = hashlib.sha256(f"stich-daily-v1:{game}:{date.isoformat()}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+class Game:
+    """A game with fixed options; a factory of deals."""
+
+    __slots__ = ("spec", "options")
+
+    def __init__(self, spec: GameSpec, options: Options):
+        self.spec = spec
+        self.options = options
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def seats(self) -> int:
+        return self.spec.seats
+
+    @property
+    def deck(self) -> Deck:
+        return self.spec.deck
+
+    @property
+    def rules(self):
+        return self.spec.rules
+
+    def __repr__(self) -> str:
+        return f"Game({self.options})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Game) and self.options == other.options
+
+    def __hash__(self) -> int:
+        return hash(self.options)
+
+    def deal(self, seed: int, dealer: int = 0):
+        """The seeded deal: deal function version 1 (`_rng.shuffle`), the declared packets."""
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise InvalidRecordError("seed", f"must be an integer 0..2^64-1, got {_short(seed)}")
+        self._check_dealer(dealer)
+        hands, blind = self.spec.rules.deal_masks(self.options, self.spec.packets(self.options), seed, dealer)
+        return self._state(hands, dealer, blind)
+
+    def deal_k(self, seed: int, k: int, dealer: int = 0):
+        """Deal k (0-based) of a match or batch started with `seed`: `deal(deal_seed(seed, k))`."""
+        return self.deal(deal_seed(seed, k), dealer)
+
+    def daily(self, date: _dt.date | str, dealer: int = 0):
+        return self.deal(daily_seed(self.name, date), dealer)
+
+    def new_deal(self, hands: Any, dealer: int = 0, blind: Any = None):
+        """A deal from given hands (as a record holds them); InvalidRecordError names the
+        first wrong field."""
+        from ..state import State
+        self._check_dealer(dealer)
+        masks, blind_mask = self._check_cards(hands, blind)
+        core = self.spec.rules.Core(self.options, masks, dealer, blind_mask)
+        return State(self, core, dealer, [list(h) for h in hands], list(blind or []))
+
+    def _state(self, masks: list[int], dealer: int, blind: int):
+        from ..state import State
+        deck = self.deck
+        core = self.spec.rules.Core(self.options, masks, dealer, blind)
+        return State(self, core, dealer, [deck.codes(m) for m in masks], deck.codes(blind))
+
+    def _check_dealer(self, dealer: Any) -> None:
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < self.seats:
+            raise InvalidRecordError("dealer", f"must be a seat 0..{self.seats - 1}, got {_short(dealer)}")
+
+    def _check_cards(self, hands: Any, blind: Any) -> tuple[list[int], int]:
+        spec, deck = self.spec, self.deck
+        if not isinstance(hands, list) or len(hands) != spec.seats:
+            raise InvalidRecordError("hands", f"must be a list of {spec.seats} hands")
+        seen: dict[str, int] = {}
+        masks = []
+        used = 0   # copies already dealt: with two copies of a card, each hand gets its own bit
+        for s, hand in enumerate(hands):
+            if not isinstance(hand, list) or len(hand) != spec.hand_size:
+                raise InvalidRecordError(f"hands[{s}]", f"must be a list of {spec.hand_size} cards")
+            for j, card in enumerate(hand):
+                self._count(seen, card, f"hands[{s}][{j}]")
+            masks.append(deck.mask_of(hand, within=deck.full_mask & ~used))
+            used |= masks[-1]
+        blind = [] if blind is None else blind
+        if not isinstance(blind, list) or len(blind) != spec.blind_size:
+            want = f"a list of {spec.blind_size} cards" if spec.blind_size else "absent or []"
+            raise InvalidRecordError("blind", f"must be {want}")
+        for j, card in enumerate(blind):
+            self._count(seen, card, f"blind[{j}]")
+        return masks, deck.mask_of(blind, within=deck.full_mask & ~used)
+
+    def _count(self, seen: dict, card: Any, field: str) -> None:
+        try:
+            self.deck.face_index(card)
+        except ValueError as err:
+            raise InvalidRecordError(field, str(err)) from None
+        seen[card] = seen.get(card, 0) + 1
+        if seen[card] > self.deck.copies:
+            times = "once" if self.deck.copies == 1 else f"{self.deck.copies} times"
+            raise InvalidRecordError(field, f"{card} is dealt more often than the deck holds it ({times})")
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,0 +1,776 @@
+# cython: language_level=3
+"""Schafkopf's rule hooks (typed, nogil) over card masks; the engine around them is the shared
+`_engine.pxi`, included at the end. The rules as implemented: docs/rules/schafkopf.md.
+
+Auction: one round from forehand, each seat passes or names a strictly higher complete
+contract (rufspiel < wenz < farbsolo < wenz_tout < solo_tout < sie); a Sie ends the deal at
+once. All pass: thrown in, or Ramsch with option `ramsch`. Option `kontra` adds a Kontra round
+(defenders) and, after a kontra, a Re round (playing side), each doubling.
+Play: follow the led effective suit, no duty to trump; a Rufspiel partner is bound by the
+called ace until its suit is first led (must play it then; may lead the suit without it only
+with 4+ cards; may not discard it before the 8th trick). A Tout ends at the first trick the
+declarer loses.
+Scoring: 61 wins (60:60 loses); Laufende from 3 (2 in Wenz) mit or ohne; schneider (<= 30,
+or the official 91/90) and schwarz; Tout doubles base and Laufende; Sie = 4 x solo tariff;
+Ramsch: most points pays, Jungfrau doubles, Durchmarsch takes the solo tariff.
+"""
+from libc.string cimport memset
+from engine_core._bits cimport u64, i64, int8_t, popcount, lowest, bit
+from engine_core._rng cimport Rng, rng_below, pick_bit
+from engine_core._order cimport (Order, TRUMP, trick_winner_pos, mask_points, order_init,
+                                 order_add_trumps, order_add_plain)
+from engine_core._game cimport (CALL_BASE, A_BID, A_ANNOUNCE, A_PLAY, BIDS_CHEAPEST, Score, Result,
+                                DealPlan, add_item, contract_field, extra_field, IF_COUNT, IF_VALUE,
+                                IF_FACTOR, IF_LOSERS, V_SUIT, V_OPT_INT, V_SEATS)
+from engine_core._result cimport Names, render_contract
+from engine_core._names import names, calls
+from engine_core.cards import PIQUET, SUITS, SUIT_NAMES
+
+
+# ---- names, declared once (Python names are derived from these enums) ----
+cpdef enum Contract:
+    K_NONE
+    K_RUFSPIEL
+    K_WENZ
+    K_FARBSOLO
+    K_WENZ_TOUT
+    K_SOLO_TOUT
+    K_SIE
+    K_RAMSCH
+    K_THROWN_IN
+
+cpdef enum Phase:
+    P_AUCTION
+    P_KONTRA
+    P_RE
+    P_PLAY
+    P_OVER
+
+# bids ascend with the contract's rank in the auction (a call's code is CALL_BASE + value)
+cpdef enum Call:
+    BID_PASS
+    BID_RUFSPIEL_C
+    BID_RUFSPIEL_S
+    BID_RUFSPIEL_H
+    BID_RUFSPIEL_D
+    BID_WENZ
+    BID_FARBSOLO_C
+    BID_FARBSOLO_S
+    BID_FARBSOLO_H
+    BID_FARBSOLO_D
+    BID_WENZ_TOUT
+    BID_SOLO_TOUT_C
+    BID_SOLO_TOUT_S
+    BID_SOLO_TOUT_H
+    BID_SOLO_TOUT_D
+    BID_SIE
+    ANNOUNCE_PASS
+    ANNOUNCE_KONTRA
+    ANNOUNCE_RE
+
+cpdef enum Item:
+    I_GAME
+    I_LAUFENDE
+    I_TOUT
+    I_SCHNEIDER
+    I_SCHWARZ
+    I_SIE
+    I_KONTRA
+    I_RE
+    I_RAMSCH
+    I_JUNGFRAU
+    I_DURCHMARSCH
+    I_TOTAL
+
+# the keys of the game's own contract and result fields
+cpdef enum Word:
+    W_SUIT
+    W_PARTNER
+    W_KONTRA
+    W_RE
+    W_WINNERS
+
+CONTRACTS = names(Contract, "K_")
+PHASE_NAMES = names(Phase, "P_")
+CALL_TABLE = calls(Call)
+cdef Names _NAMES = Names(CONTRACTS, names(Item, "I_"), names(Word, "W_"), PIQUET.faces, 4)
+NAMES = _NAMES
+
+# ---- the C state ----
+cdef enum:
+    G_SEATS = 4
+    G_HAND = 8
+    G_BLIND = 0
+    G_DECK = 32
+    G_FACES = 32
+    G_COPIES = 1
+    G_MAX_ACTIONS = 48          # 4 bids, 8 announcements, 32 cards
+    G_BIDS = 3                  # uniform and cheapest
+
+cdef struct SkOpts:
+    DealPlan deal
+    i64 tariff_rufspiel, tariff_solo, tariff_increment
+    bint ramsch, kontra, schneider_official
+
+cdef struct SkState:
+    u64 hand[4]
+    u64 dealt[4]
+    u64 won[4]
+    int8_t n_won[4]
+    int8_t dealer, to_act, phase, n_spoken
+    int8_t best_call, best_seat
+    int8_t contract, suit, declarer, partner, order
+    int8_t kontra, re, called_led
+    int8_t trick_no, n_in_trick, leader
+    int8_t trick[8][4]
+    int8_t trick_leader[8]
+    int8_t trick_winner[8]
+
+ctypedef SkState GState
+ctypedef SkOpts GOpts
+
+# ---- cards: index rank + 8 * suit, ranks A T K Q J 9 8 7, suits C S H D ----
+cdef enum:
+    ACE = 0
+    TEN = 1
+    KING = 2
+    OBER = 3
+    UNTER = 4
+    NINE = 5
+    EIGHT = 6
+    SEVEN = 7
+    HEARTS = 2
+    O_WENZ = 4       # ORDERS[0..3]: that suit trumps (hearts: Rufspiel, Ramsch); [4]: Wenz
+
+cdef int8_t POINTS[32]
+cdef u64 OBERS_UNTERS = 0
+cdef Order ORDERS[5]
+
+
+cdef inline int card(int rank, int suit) noexcept nogil:
+    return rank + 8 * suit
+
+
+cdef void _build_tables():
+    global OBERS_UNTERS
+    cdef int8_t trumps[14]
+    cdef int8_t plain[7]
+    cdef int8_t ranks_plain[6]
+    cdef int8_t ranks_wenz[7]
+    cdef int s, t, i, n
+    for i, r in enumerate((ACE, TEN, KING, NINE, EIGHT, SEVEN)):
+        ranks_plain[i] = r
+    for i, r in enumerate((ACE, TEN, KING, OBER, NINE, EIGHT, SEVEN)):
+        ranks_wenz[i] = r
+    for i in range(32):
+        POINTS[i] = (11, 10, 4, 3, 2, 0, 0, 0)[i % 8]
+    for s in range(4):
+        OBERS_UNTERS |= bit(card(OBER, s)) | bit(card(UNTER, s))
+    for t in range(4):
+        order_init(&ORDERS[t])
+        n = 0
+        for s in range(4):
+            trumps[n] = card(OBER, s); n += 1
+        for s in range(4):
+            trumps[n] = card(UNTER, s); n += 1
+        for i in range(6):
+            trumps[n] = card(ranks_plain[i], t); n += 1
+        order_add_trumps(&ORDERS[t], trumps, n)
+        for s in range(4):
+            if s != t:
+                for i in range(6):
+                    plain[i] = card(ranks_plain[i], s)
+                order_add_plain(&ORDERS[t], s, plain, 6)
+    order_init(&ORDERS[O_WENZ])
+    for s in range(4):
+        trumps[s] = card(UNTER, s)
+    order_add_trumps(&ORDERS[O_WENZ], trumps, 4)
+    for s in range(4):
+        for i in range(7):
+            plain[i] = card(ranks_wenz[i], s)
+        order_add_plain(&ORDERS[O_WENZ], s, plain, 7)
+
+_build_tables()
+
+
+
+cdef int g_opts(options, SkOpts* out) except -1:
+    """The C options of resolved Options (ranges are checked by the option table)."""
+    out.tariff_rufspiel = options.tariff_rufspiel
+    out.tariff_solo = options.tariff_solo
+    out.tariff_increment = options.tariff_increment
+    out.ramsch = options.ramsch
+    out.kontra = options.kontra
+    out.schneider_official = options.schneider_rule == "official"
+    return 0
+
+
+# ---- the auction ----
+cdef inline int call_rank(int call) noexcept nogil:
+    """The contract a bid names (its rank in the auction), K_NONE for pass and announcements."""
+    if call >= BID_RUFSPIEL_C and call < BID_WENZ:
+        return K_RUFSPIEL
+    if call == BID_WENZ:
+        return K_WENZ
+    if call >= BID_FARBSOLO_C and call < BID_WENZ_TOUT:
+        return K_FARBSOLO
+    if call == BID_WENZ_TOUT:
+        return K_WENZ_TOUT
+    if call >= BID_SOLO_TOUT_C and call < BID_SIE:
+        return K_SOLO_TOUT
+    if call == BID_SIE:
+        return K_SIE
+    return K_NONE
+
+
+# the first call of each auction rank above a contract: FIRST_CALL_ABOVE[best rank so far]
+cdef int FIRST_CALL_ABOVE[7]
+FIRST_CALL_ABOVE[:] = [BID_RUFSPIEL_C, BID_WENZ, BID_FARBSOLO_C, BID_WENZ_TOUT, BID_SOLO_TOUT_C,
+                       BID_SIE, BID_SIE + 1]
+
+
+cdef inline bint is_tout(int contract) noexcept nogil:
+    return contract == K_WENZ_TOUT or contract == K_SOLO_TOUT
+
+
+cdef inline bint on_playing_side(const SkState* s, int seat) noexcept nogil:
+    return seat == s.declarer or seat == s.partner
+
+
+cdef inline bint can_call_ace(u64 hand, int suit) noexcept nogil:
+    """Rufspiel on `suit` (not hearts): a non-trump card of the suit, but not its ace (2.3)."""
+    return (suit != HEARTS and (hand & ORDERS[HEARTS].suit_mask[suit]) != 0
+            and not (hand & bit(card(ACE, suit))))
+
+
+cdef inline bint bound(const SkState* s, int seat) noexcept nogil:
+    """The Rufspiel partner's duties last until the called suit has first been led."""
+    return s.contract == K_RUFSPIEL and seat == s.partner and not s.called_led
+
+
+# ---- hooks ----
+cdef void g_init(SkState* s, const SkOpts* o, const u64* hands, u64 blind, int dealer) noexcept nogil:
+    cdef int i
+    memset(s, 0, sizeof(SkState))
+    for i in range(4):
+        s.hand[i] = hands[i]
+        s.dealt[i] = hands[i]
+    s.dealer = dealer
+    s.to_act = (dealer + 1) % 4
+    s.phase = P_AUCTION
+    s.best_call = -1
+    s.best_seat = -1
+    s.contract = K_NONE
+    s.suit = -1
+    s.declarer = -1
+    s.partner = -1
+    s.order = HEARTS
+    s.kontra = -1
+    s.re = -1
+    s.leader = s.to_act
+
+
+cdef inline int g_to_act(const SkState* s) noexcept nogil:
+    return s.to_act
+
+
+cdef inline int g_phase(const SkState* s) noexcept nogil:
+    return s.phase
+
+
+cdef inline int g_kinds(const SkState* s) noexcept nogil:
+    if s.phase == P_AUCTION:
+        return A_BID
+    if s.phase == P_PLAY:
+        return A_PLAY
+    if s.phase == P_OVER:
+        return 0
+    return A_ANNOUNCE
+
+
+cdef inline const Order* g_order(const SkState* s) noexcept nogil:
+    return &ORDERS[s.order]
+
+
+cdef inline u64 g_legal_cards(const SkState* s, const SkOpts* o) noexcept nogil:
+    """Legal cards of the seat to act (rules 4.3); 0 outside the play phase."""
+    cdef int seat = s.to_act
+    cdef u64 hand, ace, called, m
+    cdef const Order* order
+    cdef int led
+    cdef bint b
+    if s.phase != P_PLAY:
+        return 0
+    hand = s.hand[seat]
+    order = &ORDERS[s.order]
+    b = bound(s, seat)
+    if b:
+        ace = bit(card(ACE, s.suit))
+        called = order.suit_mask[s.suit]
+    if s.n_in_trick == 0:
+        if b and popcount(hand & called) < 4:
+            return hand & ~(called & ~ace)
+        return hand
+    led = order.eff_suit[s.trick[s.trick_no][0]]
+    m = hand & order.suit_mask[led]
+    if m:
+        if b and led == s.suit:
+            return ace
+        return m
+    if b and s.trick_no < 7:
+        return hand & ~ace
+    return hand
+
+
+cdef int g_legal(const SkState* s, const SkOpts* o, i64* out) noexcept nogil:
+    cdef int n = 0, call, seat = s.to_act
+    cdef u64 m, hand
+    if s.phase == P_PLAY:
+        m = g_legal_cards(s, o)
+        while m:
+            out[n] = lowest(m)
+            n += 1
+            m &= m - 1
+    elif s.phase == P_AUCTION:
+        out[0] = CALL_BASE + BID_PASS
+        n = 1
+        hand = s.hand[seat]
+        # calls are numbered by rank: start at the first one that outbids the best so far
+        call = FIRST_CALL_ABOVE[call_rank(s.best_call) if s.best_call >= 0 else K_NONE]
+        while call <= BID_SIE:
+            if call < BID_WENZ:
+                if not can_call_ace(hand, call - BID_RUFSPIEL_C):
+                    call += 1
+                    continue
+            elif call == BID_SIE and (hand & OBERS_UNTERS) != OBERS_UNTERS:
+                break
+            out[n] = CALL_BASE + call
+            n += 1
+            call += 1
+    elif s.phase == P_KONTRA:
+        out[0] = CALL_BASE + ANNOUNCE_PASS
+        n = 1
+        if s.kontra < 0 and not on_playing_side(s, seat):
+            out[1] = CALL_BASE + ANNOUNCE_KONTRA
+            n = 2
+    elif s.phase == P_RE:
+        out[0] = CALL_BASE + ANNOUNCE_PASS
+        n = 1
+        if s.re < 0 and on_playing_side(s, seat):
+            out[1] = CALL_BASE + ANNOUNCE_RE
+            n = 2
+    return n
+
+
+cdef inline void start_play(SkState* s) noexcept nogil:
+    s.phase = P_PLAY
+    s.to_act = (s.dealer + 1) % 4
+    s.leader = s.to_act
+    s.n_spoken = 0
+
+
+cdef void settle_auction(SkState* s, const SkOpts* o) noexcept nogil:
+    cdef int call = s.best_call, i
+    if call < 0:
+        if o.ramsch:
+            s.contract = K_RAMSCH
+            s.order = HEARTS
+            start_play(s)
+        else:
+            s.contract = K_THROWN_IN
+            s.phase = P_OVER
+            s.to_act = -1
+        return
+    s.contract = call_rank(call)
+    s.declarer = s.best_seat
+    if s.contract == K_RUFSPIEL:
+        s.suit = call - BID_RUFSPIEL_C
+        s.order = HEARTS
+        for i in range(4):
+            if s.dealt[i] & bit(card(ACE, s.suit)):
+                s.partner = i
+    elif s.contract == K_FARBSOLO or s.contract == K_SOLO_TOUT:
+        s.suit = (call - BID_FARBSOLO_C) if s.contract == K_FARBSOLO else (call - BID_SOLO_TOUT_C)
+        s.order = s.suit
+    else:
+        s.order = O_WENZ
+    if o.kontra:
+        s.phase = P_KONTRA
+        s.to_act = (s.dealer + 1) % 4
+        s.n_spoken = 0
+    else:
+        start_play(s)
+
+
+cdef inline void play_card(SkState* s, int c) noexcept nogil:
+    cdef int seat = s.to_act, pos, winner
+    cdef const Order* order
+    s.hand[seat] &= ~bit(c)
+    s.trick[s.trick_no][s.n_in_trick] = <int8_t>c
+    s.n_in_trick += 1
+    if s.n_in_trick < 4:
+        s.to_act = (seat + 1) % 4
+        return
+    order = &ORDERS[s.order]
+    pos = trick_winner_pos(order, s.trick[s.trick_no], 4)
+    winner = (s.leader + pos) % 4
+    s.trick_leader[s.trick_no] = s.leader
+    s.trick_winner[s.trick_no] = winner
+    for pos in range(4):
+        s.won[winner] |= bit(s.trick[s.trick_no][pos])
+    s.n_won[winner] += 1
+    if s.contract == K_RUFSPIEL and order.eff_suit[s.trick[s.trick_no][0]] == s.suit:
+        s.called_led = 1
+    s.trick_no += 1
+    s.n_in_trick = 0
+    s.leader = winner
+    s.to_act = winner
+    if s.trick_no == 8 or (is_tout(s.contract) and winner != s.declarer):
+        s.phase = P_OVER
+        s.to_act = -1
+
+
+cdef inline void g_apply(SkState* s, const SkOpts* o, i64 code) noexcept nogil:
+    """Apply a legal action code (legality is the caller's check)."""
+    cdef int seat = s.to_act, call
+    if code < CALL_BASE:
+        play_card(s, <int>code)
+        return
+    call = <int>(code - CALL_BASE)
+    if s.phase == P_AUCTION:
+        if call != BID_PASS:
+            s.best_call = call
+            s.best_seat = seat
+            if call == BID_SIE:
+                s.contract = K_SIE
+                s.declarer = seat
+                s.phase = P_OVER
+                s.to_act = -1
+                return
+        s.n_spoken += 1
+        s.to_act = (seat + 1) % 4
+        if s.n_spoken == 4:
+            settle_auction(s, o)
+        return
+    if call == ANNOUNCE_KONTRA:
+        s.kontra = seat
+    elif call == ANNOUNCE_RE:
+        s.re = seat
+    s.n_spoken += 1
+    s.to_act = (seat + 1) % 4
+    if s.n_spoken == 4:
+        if s.phase == P_KONTRA and s.kontra >= 0:
+            s.phase = P_RE
+            s.n_spoken = 0
+        else:
+            start_play(s)
+
+
+cdef inline i64 g_random(const SkState* s, const SkOpts* o, Rng* r, int bids) noexcept nogil:
+    """A random legal action: cards uniformly; with BIDS_CHEAPEST a speaker in the auction
+    passes or (50:50) names one of the cheapest contracts open to him."""
+    cdef i64 buf[64]
+    cdef int n, i, rank
+    if s.phase == P_PLAY:
+        return pick_bit(r, g_legal_cards(s, o))
+    n = g_legal(s, o, buf)
+    if bids == BIDS_CHEAPEST and s.phase == P_AUCTION and n > 1:
+        if rng_below(r, 2) == 0:
+            return buf[0]
+        rank = call_rank(<int>(buf[1] - CALL_BASE))      # codes ascend with the rank
+        i = 2
+        while i < n and call_rank(<int>(buf[i] - CALL_BASE)) == rank:
+            i += 1
+        return buf[1 + rng_below(r, i - 1)] if i > 2 else buf[1]
+    return buf[rng_below(r, n)] if n > 1 else buf[0]
+
+
+# ---- scoring ----
+cdef int laufende(const SkState* s, u64 side) noexcept nogil:
+    """Consecutive top trumps (dealt hands) held by the side holding the top trump (5.3)."""
+    cdef const Order* order = &ORDERS[s.order]
+    cdef bint mit = (side & bit(order.trump_seq[0])) != 0
+    cdef int n = 0
+    while n < order.n_trumps and ((side & bit(order.trump_seq[n])) != 0) == mit:
+        n += 1
+    if n < (2 if s.order == O_WENZ else 3):
+        return 0
+    return n
+
+
+cdef struct SkTally:          # the intermediate figures of scoring that the breakdown shows
+    i64 base, value
+    int laufende, schneider, schwarz, tout
+    int losers, jungfrauen, durchmarsch
+
+
+cdef void tally(const SkState* s, const SkOpts* o, Score* sc, SkTally* t) noexcept nogil:
+    """Card points, per-seat scores and the figures behind them (rules 5)."""
+    cdef int i, j, side_tricks = 0, loser_points, most = -1, n_losers = 0
+    cdef u64 side = 0
+    cdef i64 v = 0
+    memset(t, 0, sizeof(SkTally))
+    t.durchmarsch = -1
+    sc.contract = s.contract
+    sc.declarer = s.declarer
+    sc.side = 0
+    sc.side_won = -1
+    sc.side_points = -1
+    sc.played = s.trick_no > 0
+    for i in range(4):
+        sc.card_points[i] = mask_points(POINTS, s.won[i])
+        sc.scores[i] = 0
+    if s.contract == K_THROWN_IN:
+        return
+    if s.contract == K_RAMSCH:
+        for i in range(4):
+            if s.n_won[i] == 8:
+                t.durchmarsch = i
+                t.value = o.tariff_solo
+                for j in range(4):
+                    sc.scores[j] = 3 * o.tariff_solo if j == i else -o.tariff_solo
+                return
+        for i in range(4):
+            if sc.card_points[i] > most:
+                most = sc.card_points[i]
+            if s.n_won[i] == 0:
+                t.jungfrauen += 1
+        for i in range(4):
+            if sc.card_points[i] == most:
+                t.losers |= 1 << i
+                n_losers += 1
+        t.base = o.tariff_rufspiel
+        t.value = o.tariff_rufspiel << t.jungfrauen
+        for i in range(4):
+            sc.scores[i] = -t.value * (4 - n_losers) if t.losers >> i & 1 else t.value * n_losers
+        return
+    for i in range(4):
+        if on_playing_side(s, i):
+            sc.side |= 1 << i
+    sc.side_points = 0
+    if s.contract == K_SIE:
+        t.base = o.tariff_solo
+        sc.side_won = 1
+        v = 4 * o.tariff_solo
+    else:
+        for i in range(4):
+            if on_playing_side(s, i):
+                side |= s.dealt[i]
+                sc.side_points += sc.card_points[i]
+                side_tricks += s.n_won[i]
+        t.laufende = laufende(s, side)
+        t.base = o.tariff_rufspiel if s.contract == K_RUFSPIEL else o.tariff_solo
+        if is_tout(s.contract):
+            t.tout = 1
+            sc.side_won = side_tricks == 8
+            v = 2 * (t.base + o.tariff_increment * t.laufende)
+        else:
+            sc.side_won = sc.side_points >= 61
+            loser_points = (120 - sc.side_points) if sc.side_won else sc.side_points
+            if o.schneider_official:
+                t.schneider = (sc.side_points >= 91) if sc.side_won else (sc.side_points <= 30)
+            else:
+                t.schneider = loser_points <= 30
+            t.schwarz = (side_tricks == 0) if not sc.side_won else (side_tricks == 8)
+            if t.schwarz:
+                t.schneider = 1
+            v = t.base + o.tariff_increment * (t.laufende + t.schneider + t.schwarz)
+    if s.kontra >= 0:
+        v *= 2
+    if s.re >= 0:
+        v *= 2
+    t.value = v
+    if not sc.side_won:
+        v = -v
+    for i in range(4):
+        if s.contract == K_RUFSPIEL:
+            sc.scores[i] = v if on_playing_side(s, i) else -v
+        else:
+            sc.scores[i] = 3 * v if i == s.declarer else -v
+
+
+cdef inline void g_score(const SkState* s, const SkOpts* o, Score* sc) noexcept nogil:
+    cdef SkTally t
+    tally(s, o, sc, &t)
+
+
+cdef inline int g_stat_contract(const SkState* s, const Score* sc) noexcept nogil:
+    return s.contract
+
+
+cdef void fill_contract(const SkState* s, Result* r, bint reveal_partner) noexcept nogil:
+    """The contract object's fields (records.md): suit, partner (only once revealed), kontra, re."""
+    cdef int k = s.contract
+    r.score.contract = k
+    r.score.declarer = s.declarer
+    if k == K_RUFSPIEL or k == K_FARBSOLO or k == K_SOLO_TOUT:
+        contract_field(r, W_SUIT, V_SUIT, s.suit)
+    if k == K_RUFSPIEL:
+        contract_field(r, W_PARTNER, V_OPT_INT, s.partner if reveal_partner else -1)
+    if k != K_SIE and k != K_RAMSCH and k != K_THROWN_IN:
+        contract_field(r, W_KONTRA, V_OPT_INT, s.kontra)
+        contract_field(r, W_RE, V_OPT_INT, s.re)
+
+
+cdef void g_result(const SkState* s, const SkOpts* o, Result* r) noexcept nogil:
+    """The Result: teams, winners and breakdown items in records.md order (rules 5, 6)."""
+    cdef SkTally t
+    cdef int i, winners = 0, k = s.contract
+    cdef i64 inc = o.tariff_increment
+    start_result(r)
+    tally(s, o, &r.score, &t)
+    fill_tricks(s, r)
+    fill_contract(s, r, True)
+    if k == K_RAMSCH:
+        r.n_teams = 4
+        for i in range(4):
+            r.teams[i] = 1 << i
+        if t.durchmarsch >= 0:
+            add_item(r, I_DURCHMARSCH, IF_VALUE, 0, 0, 0, t.value, 0, 0)
+            winners = 1 << t.durchmarsch
+        else:
+            add_item(r, I_RAMSCH, IF_VALUE | IF_LOSERS, 0, 0, 0, t.base, 0, t.losers)
+            if t.jungfrauen:
+                add_item(r, I_JUNGFRAU, IF_COUNT | IF_FACTOR, 0, 0, t.jungfrauen, 0, 1 << t.jungfrauen, 0)
+            winners = 15 & ~t.losers
+        add_item(r, I_TOTAL, IF_VALUE, 0, 0, 0, t.value, 0, 0)
+    elif k != K_THROWN_IN:
+        r.n_teams = 2
+        r.teams[0] = r.score.side
+        r.teams[1] = 15 & ~r.score.side
+        winners = r.score.side if r.score.side_won else 15 & ~r.score.side
+        add_item(r, I_GAME, IF_VALUE, 0, 0, 0, t.base, 0, 0)
+        if t.laufende:
+            add_item(r, I_LAUFENDE, IF_COUNT | IF_VALUE, 0, 0, t.laufende, inc * t.laufende, 0, 0)
+        if t.tout or k == K_SIE:
+            add_item(r, I_TOUT, IF_FACTOR, 0, 0, 0, 0, 2, 0)
+        if t.schneider:
+            add_item(r, I_SCHNEIDER, IF_VALUE, 0, 0, 0, inc, 0, 0)
+        if t.schwarz:
+            add_item(r, I_SCHWARZ, IF_VALUE, 0, 0, 0, inc, 0, 0)
+        if k == K_SIE:
+            add_item(r, I_SIE, IF_FACTOR, 0, 0, 0, 0, 2, 0)
+        if s.kontra >= 0:
+            add_item(r, I_KONTRA, IF_FACTOR, 0, 0, 0, 0, 2, 0)
+        if s.re >= 0:
+            add_item(r, I_RE, IF_FACTOR, 0, 0, 0, 0, 2, 0)
+        add_item(r, I_TOTAL, IF_VALUE, 0, 0, 0, t.value, 0, 0)
+    extra_field(r, W_WINNERS, V_SEATS, winners)
+
+
+# ---- explanations: why a well-formed action is not legal (reason id, text) ----
+REASONS = {
+    "MUST_OUTBID": "a bid must name a strictly higher contract than the best so far",
+    "HEARTS_NOT_CALLABLE": "hearts are trumps in a Rufspiel: the ace of hearts cannot be called",
+    "CALLED_ACE_HELD": "a Rufspiel calls an ace the caller does not hold",
+    "NO_CARD_OF_CALLED_SUIT": "a Rufspiel needs a card of the called suit besides Obers and Unters",
+    "SIE_NEEDS_ALL": "a Sie needs all four Obers and all four Unters in one hand",
+    "RE_ONLY_AFTER_KONTRA": "re is said only in the re round, after a kontra",
+    "KONTRA_ROUND_OVER": "kontra is said only in the kontra round",
+    "ALREADY_ANNOUNCED": "the announcement has already been made",
+    "KONTRA_DEFENDERS_ONLY": "only a defender may say kontra",
+    "RE_PLAYING_SIDE_ONLY": "only the playing side may say re",
+    "CALLED_ACE_LEAD": "the partner may lead the called suit only with the called ace (fewer than four cards of it)",
+    "CALLED_ACE_MUST_PLAY": "the partner must play the called ace when its suit is first led",
+    "CALLED_ACE_NO_DISCARD": "the called ace may not be discarded before the last trick while its suit has not been led",
+    "MUST_FOLLOW_SUIT": "a player must follow the led suit (trump counts as one suit)",
+    "NOT_ALLOWED_NOW": "the call is not open to this seat now",
+}
+
+
+def explain(Core core, i64 code):
+    cdef SkState* s = &core.s
+    cdef int seat = s.to_act, call
+    if code < CALL_BASE:
+        return _explain_play(core, <int>code)
+    call = <int>(code - CALL_BASE)
+    name = CALL_TABLE[call][1]
+    if call >= ANNOUNCE_PASS:
+        if s.phase == P_KONTRA and call == ANNOUNCE_RE:
+            return "RE_ONLY_AFTER_KONTRA", "re may be said only in the re round, after a kontra"
+        if s.phase == P_RE and call == ANNOUNCE_KONTRA:
+            return "KONTRA_ROUND_OVER", "the kontra round is over"
+        if call == ANNOUNCE_KONTRA:
+            if s.kontra >= 0:
+                return "ALREADY_ANNOUNCED", f"seat {s.kontra} has already said kontra"
+            return "KONTRA_DEFENDERS_ONLY", "only a defender may say kontra; the playing side may only pass"
+        if s.re >= 0:
+            return "ALREADY_ANNOUNCED", f"seat {s.re} has already said re"
+        return "RE_PLAYING_SIDE_ONLY", "only the playing side may say re; a defender may only pass"
+    if s.best_call >= 0 and call_rank(call) <= call_rank(s.best_call):
+        best = CALL_TABLE[s.best_call]
+        return "MUST_OUTBID", (f"{name} does not outbid seat {s.best_seat}'s {best[1]}"
+                               f"{' ' + best[2] if best[2] else ''}: only a strictly higher contract may be named")
+    if call_rank(call) == K_RUFSPIEL:
+        suit = call - BID_RUFSPIEL_C
+        if suit == HEARTS:
+            return "HEARTS_NOT_CALLABLE", "hearts are trumps in a Rufspiel: call the ace of C, S or D"
+        if s.hand[seat] & bit(card(ACE, suit)):
+            return "CALLED_ACE_HELD", f"you hold the {SUIT_NAMES[SUITS[suit]]} ace yourself: call an ace you lack"
+        return "NO_CARD_OF_CALLED_SUIT", (f"you hold no {SUIT_NAMES[SUITS[suit]]} card other than Obers and "
+                                          f"Unters, so you cannot call that ace")
+    if call == BID_SIE:
+        return "SIE_NEEDS_ALL", "a Sie needs all four Obers and all four Unters in one hand"
+    return "NOT_ALLOWED_NOW", f"{name} is not allowed now"
+
+
+cdef object _explain_play(Core core, int c):
+    cdef SkState* s = &core.s
+    cdef const Order* order = &ORDERS[s.order]
+    cdef int seat = s.to_act, led
+    cdef u64 hand = s.hand[seat]
+    ace = PIQUET.code(card(ACE, s.suit)) if s.suit >= 0 else ""
+    if s.n_in_trick == 0:
+        return "CALLED_ACE_LEAD", (f"the called ace {ace} binds you: with fewer than four cards of its suit "
+                                   f"you may lead that suit only with {ace}")
+    led = order.eff_suit[s.trick[s.trick_no][0]]
+    suit_name = "trump" if led == TRUMP else SUIT_NAMES[SUITS[led]]
+    if hand & order.suit_mask[led]:
+        if bound(s, seat) and led == s.suit:
+            return "CALLED_ACE_MUST_PLAY", f"the called suit is led for the first time: you must play the called ace {ace}"
+        held = ", ".join(PIQUET.code(i) for i in core.sort_cards(hand & order.suit_mask[led]))
+        return "MUST_FOLLOW_SUIT", f"you must follow {suit_name}: you hold {held}"
+    return "CALLED_ACE_NO_DISCARD", (f"the called ace {ace} may not be discarded before the last trick while "
+                                     f"its suit has not been led")
+
+
+# ---- what a seat may see ----
+cdef bint partner_revealed(const SkState* s) noexcept:
+    """The partner is known once the called ace has been played (or the deal is over)."""
+    if s.contract != K_RUFSPIEL or s.phase == P_OVER:
+        return True
+    return s.partner >= 0 and not (s.hand[s.partner] & bit(card(ACE, s.suit)))
+
+
+def public(Core core, seat):
+    """The contract (the Rufspiel partner only once known, or to himself), the trick in play,
+    the tricks and tricks won: everything in Schafkopf is public but the hands."""
+    cdef SkState* s = &core.s
+    cdef Result res
+    cdef int k
+    contract = None
+    if s.contract != K_NONE:
+        start_result(&res)
+        fill_contract(s, &res, partner_revealed(s) or (seat is not None and seat == s.partner))
+        contract = render_contract(&res, _NAMES)
+    return {
+        "contract": contract,
+        "trick": {"leader": s.leader, "cards": [PIQUET.code(s.trick[s.trick_no][k]) for k in range(s.n_in_trick)]}
+                 if s.phase == P_PLAY else None,
+        "tricks": [[s.trick_leader[t], [PIQUET.code(s.trick[t][k]) for k in range(4)], s.trick_winner[t]]
+                   for t in range(s.trick_no)],
+        "tricks_won": [s.n_won[k] for k in range(4)],
+    }
+
+
+def redact(Core core, int index, action, seat):
+    """Every Schafkopf action is public."""
+    return action
+
+
+def redact_result(Core core, result, seat):
+    """A Schafkopf result has no face-down cards."""
+    return result
+
+
+include "../../_engine.pxi"
