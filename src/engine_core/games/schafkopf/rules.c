@@ -1536,7 +1536,7 @@ static const char* const __pyx_f[] = {
   "EnumTypeToPy",
   "src/engine_core/games/schafkopf/../../_engine.pxi",
   "src/engine_core/_result.pxd",
-  ".venv/lib/python3.11/site-packages/Cython/Includes/cpython/type.pxd",
+  "cpython/type.pxd",
 };
 /* #### Code section: utility_code_proto_before_types ### */
 /* Atomics.proto (used by UnpackUnboundCMethod) */
