@@ -204,10 +204,10 @@ cdef int8_t SUIT_OF[128]
 for _i in range(128):
     RANK_OF[_i] = -1
     SUIT_OF[_i] = -1
-for _i, _c in enumerate(b"ATKQJ987"):
-    RANK_OF[_c] = _i
-for _i, _c in enumerate(b"CSHD"):
-    SUIT_OF[_c] = _i
+for _i, _c in enumerate("ATKQJ987"):
+    RANK_OF[ord(_c)] = _i
+for _i, _c in enumerate("CSHD"):
+    SUIT_OF[ord(_c)] = _i
 
 
 cdef inline int scan_card(Scan* s) noexcept nogil:
@@ -598,7 +598,7 @@ cdef object answer(const Scan* s, Rec* rec, Tables t):
     return {"result": render(&res, t.names)}
 
 
-cdef object fast_line(line, number):
+cpdef object fast_line(line, number):
     """The answer dict of one input line through the scanner, None when it must take the
     generic path."""
     cdef const char* text

@@ -1533,10 +1533,10 @@ static const char * const __pyx_cfilenm = __FILE__;
 
 static const char* const __pyx_f[] = {
   "src/engine_core/games/schafkopf/rules.pyx",
-  "EnumTypeToPy",
   "src/engine_core/games/schafkopf/../../_engine.pxi",
+  "EnumTypeToPy",
   "src/engine_core/_result.pxd",
-  "cpython/type.pxd",
+  ".venv/lib/python3.11/site-packages/Cython/Includes/cpython/type.pxd",
 };
 /* #### Code section: utility_code_proto_before_types ### */
 /* Atomics.proto (used by UnpackUnboundCMethod) */
@@ -1746,8 +1746,9 @@ typedef int64_t __pyx_t_11engine_core_5_bits_i64;
 struct __pyx_obj_11engine_core_7_result_Names;
 struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core;
 struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct__genexpr;
-struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds;
-struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr;
+struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr;
+struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds;
+struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr;
 struct __pyx_t_11engine_core_4_rng_Rng;
 
 /* "engine_core/_rng.pxd":6
@@ -2352,7 +2353,7 @@ struct __pyx_obj_11engine_core_7_result_Names {
 };
 
 
-/* "src/engine_core/_engine.pxi":193
+/* "src/engine_core/_engine.pxi":194
  * 
  * 
  * cdef class Core:             # <<<<<<<<<<<<<<
@@ -2383,29 +2384,47 @@ struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct__gene
 };
 
 
-/* "src/engine_core/_engine.pxi":246
+/* "src/engine_core/_engine.pxi":158
+ * _HOOKS.playout = g_playout
+ * HOOKS = PyCapsule_New(&_HOOKS, "engine_core.GameHooks", NULL)
+ * BIDS = tuple(name for i, name in enumerate(("uniform", "cheapest")) if G_BIDS >> i & 1)             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr {
+  PyObject_HEAD
+  PyObject *__pyx_genexpr_arg_0;
+  PyObject *__pyx_v_i;
+  PyObject *__pyx_v_name;
+  PyObject *__pyx_t_0;
+  PyObject *__pyx_t_1;
+  Py_ssize_t __pyx_t_2;
+};
+
+
+/* "src/engine_core/_engine.pxi":247
  *         return PHASE_NAMES[g_phase(&self.s)]
  * 
  *     def phase_kinds(self):             # <<<<<<<<<<<<<<
  *         """The action types this phase knows, legal now or not (so that a refused one gets its
  *         precise reason)."""
 */
-struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds {
+struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds {
   PyObject_HEAD
   int __pyx_v_k;
 };
 
 
-/* "src/engine_core/_engine.pxi":250
+/* "src/engine_core/_engine.pxi":251
  *         precise reason)."""
  *         cdef int k = g_kinds(&self.s)
  *         return tuple(name for b, name in _KINDS if k & b)             # <<<<<<<<<<<<<<
  * 
  *     cpdef u64 hand(self, int seat):
 */
-struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr {
+struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr {
   PyObject_HEAD
-  struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds *__pyx_outer_scope;
+  struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds *__pyx_outer_scope;
   PyObject *__pyx_genexpr_arg_0;
   PyObject *__pyx_v_b;
   PyObject *__pyx_v_name;
@@ -2416,7 +2435,7 @@ struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_gen
 
 
 
-/* "src/engine_core/_engine.pxi":193
+/* "src/engine_core/_engine.pxi":194
  * 
  * 
  * cdef class Core:             # <<<<<<<<<<<<<<
@@ -2608,6 +2627,36 @@ static CYTHON_INLINE PyObject* __Pyx_PyObject_GetAttrStrNoError(PyObject* obj, P
 
 /* GetBuiltinName.proto */
 static PyObject *__Pyx_GetBuiltinName(PyObject *name);
+
+/* RaiseUnboundLocalError.proto */
+static void __Pyx_RaiseUnboundLocalError(const char *varname);
+
+/* PyLongBinop.proto */
+#if !CYTHON_COMPILING_IN_PYPY
+static CYTHON_INLINE PyObject* __Pyx_PyLong_AddObjC(PyObject *op1, PyObject *op2, long intval, int inplace, int zerodivision_check);
+#else
+#define __Pyx_PyLong_AddObjC(op1, op2, intval, inplace, zerodivision_check)\
+    (inplace ? PyNumber_InPlaceAdd(op1, op2) : PyNumber_Add(op1, op2))
+#endif
+
+/* PyLongBinop.proto */
+#if !CYTHON_COMPILING_IN_PYPY
+static CYTHON_INLINE PyObject* __Pyx_PyLong_AndObjC(PyObject *op1, PyObject *op2, long intval, int inplace, int zerodivision_check);
+#else
+#define __Pyx_PyLong_AndObjC(op1, op2, intval, inplace, zerodivision_check)\
+    (inplace ? PyNumber_InPlaceAnd(op1, op2) : PyNumber_And(op1, op2))
+#endif
+
+/* GetException.proto (used by pep479) */
+#if CYTHON_FAST_THREAD_STATE
+#define __Pyx_GetException(type, value, tb)  __Pyx__GetException(__pyx_tstate, type, value, tb)
+static int __Pyx__GetException(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb);
+#else
+static int __Pyx_GetException(PyObject **type, PyObject **value, PyObject **tb);
+#endif
+
+/* pep479.proto */
+static void __Pyx_Generator_Replace_StopIteration(int in_async_gen);
 
 /* IgnoreException.proto (used by GetModuleGlobalName) */
 static CYTHON_INLINE int __Pyx_IgnoreGivenException(PyObject *given_exception, PyObject *ignorable_exception);
@@ -3117,22 +3166,8 @@ static CYTHON_INLINE PyObject *__Pyx_PyObject_GetItem(PyObject *obj, PyObject *k
     ((unlikely((left) == Py_None) || unlikely((right) == Py_None)) ?\
     PyNumber_InPlaceAdd(left, right) : __Pyx_PyUnicode_Concat__Pyx_ReferenceSharing_SharedReferenceInPlace(left, right))
 
-/* RaiseUnboundLocalError.proto */
-static void __Pyx_RaiseUnboundLocalError(const char *varname);
-
 /* ListCompAppendAndDecref.proto */
 static CYTHON_INLINE int __Pyx_ListComp_AppendAndDecref(PyObject* list, PyObject* x);
-
-/* GetException.proto (used by pep479) */
-#if CYTHON_FAST_THREAD_STATE
-#define __Pyx_GetException(type, value, tb)  __Pyx__GetException(__pyx_tstate, type, value, tb)
-static int __Pyx__GetException(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb);
-#else
-static int __Pyx_GetException(PyObject **type, PyObject **value, PyObject **tb);
-#endif
-
-/* pep479.proto */
-static void __Pyx_Generator_Replace_StopIteration(int in_async_gen);
 
 /* PyUnicode_Unicode.proto */
 static CYTHON_INLINE PyObject* __Pyx_PyUnicode_Unicode(PyObject *obj);
@@ -3254,14 +3289,6 @@ static CYTHON_INLINE int __Pyx_PyObject_CompareBoolLt_object_int(PyObject *op1, 
 
 /* PyTypeError_Check.proto */
 #define __Pyx_PyExc_TypeError_Check(obj)  __Pyx_TypeCheck(obj, PyExc_TypeError)
-
-/* PyLongBinop.proto */
-#if !CYTHON_COMPILING_IN_PYPY
-static CYTHON_INLINE PyObject* __Pyx_PyLong_AddObjC(PyObject *op1, PyObject *op2, long intval, int inplace, int zerodivision_check);
-#else
-#define __Pyx_PyLong_AddObjC(op1, op2, intval, inplace, zerodivision_check)\
-    (inplace ? PyNumber_InPlaceAdd(op1, op2) : PyNumber_Add(op1, op2))
-#endif
 
 /* AllocateExtensionType.proto */
 static PyObject *__Pyx_AllocateExtensionType(PyTypeObject *t, int is_final);
@@ -4051,6 +4078,7 @@ static PyObject *__pyx_builtin_super;
 static const char __pyx_k_engine_core_GameHooks[] = "engine_core.GameHooks";
 static const char __pyx_k_Schafkopf_s_rule_hooks_typed_nog[] = "Schafkopf\047s rule hooks (typed, nogil) over card masks; the engine around them is the shared\n`_engine.pxi`, included at the end. The rules as implemented: docs/rules/schafkopf.md.\n\nAuction: one round from forehand, each seat passes or names a strictly higher complete\ncontract (rufspiel < wenz < farbsolo < wenz_tout < solo_tout < sie); a Sie ends the deal at\nonce. All pass: thrown in, or Ramsch with option `ramsch`. Option `kontra` adds a Kontra round\n(defenders) and, after a kontra, a Re round (playing side), each doubling.\nPlay: follow the led effective suit, no duty to trump; a Rufspiel partner is bound by the\ncalled ace until its suit is first led (must play it then; may lead the suit without it only\nwith 4+ cards; may not discard it before the 8th trick). A Tout ends at the first trick the\ndeclarer loses.\nScoring: 61 wins (60:60 loses); Laufende from 3 (2 in Wenz) mit or ohne; schneider (<= 30,\nor the official 91/90) and schwarz; Tout doubles base and Laufende; Sie = 4 x solo tariff;\nRamsch: most points pays, Jungfrau doubles, Durchmarsch takes the solo tariff.\n";
 /* #### Code section: decls ### */
+static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_12genexpr(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_genexpr_arg_0); /* proto */
 static PyObject *__pyx_pf_8EnumBase_22__Pyx_FlexibleEnumBase__missing_(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_cls, PyObject *__pyx_v_value); /* proto */
 static PyObject *__pyx_pf_8EnumBase_22__Pyx_FlexibleEnumBase_2__repr__(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_explain(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *__pyx_v_core, __pyx_t_11engine_core_5_bits_i64 __pyx_v_code); /* proto */
@@ -4138,14 +4166,14 @@ static PyObject *__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope
 #if CYTHON_VECTORCALL_TPNEW
 static PyObject *__pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct__genexpr(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames); /*proto*/
 #endif
-static PyObject *__pyx_tp_new__initialisation_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds(PyObject *o, 
+static PyObject *__pyx_tp_new__initialisation_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr(PyObject *o, 
 #if CYTHON_VECTORCALL_TPNEW
     PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
 #else
     PyObject *a, PyObject *k
 #endif
 ); /*proto*/
-static PyObject *__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds(PyTypeObject *t, 
+static PyObject *__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr(PyTypeObject *t, 
 #if CYTHON_VECTORCALL_TPNEW
     PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
 #else
@@ -4153,36 +4181,59 @@ static PyObject *__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules_
 #endif
 ); /*proto*/
 #if CYTHON_VECTORCALL_TPNEW
-static PyObject *__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds(PyTypeObject *t, PyObject *a, PyObject *k); /*proto*/
+static PyObject *__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr(PyTypeObject *t, PyObject *a, PyObject *k); /*proto*/
 #endif
 #if !CYTHON_VECTORCALL_TPNEW
-#define __pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds __pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds
+#define __pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr __pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr
 #endif
 #if CYTHON_VECTORCALL_TPNEW
-static PyObject *__pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames); /*proto*/
+static PyObject *__pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames); /*proto*/
 #endif
-static PyObject *__pyx_tp_new__initialisation_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr(PyObject *o, 
-#if CYTHON_VECTORCALL_TPNEW
-    PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
-#else
-    PyObject *a, PyObject *k
-#endif
-); /*proto*/
-static PyObject *__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr(PyTypeObject *t, 
+static PyObject *__pyx_tp_new__initialisation_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds(PyObject *o, 
 #if CYTHON_VECTORCALL_TPNEW
     PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
 #else
     PyObject *a, PyObject *k
 #endif
 ); /*proto*/
+static PyObject *__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds(PyTypeObject *t, 
 #if CYTHON_VECTORCALL_TPNEW
-static PyObject *__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr(PyTypeObject *t, PyObject *a, PyObject *k); /*proto*/
+    PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
+#else
+    PyObject *a, PyObject *k
+#endif
+); /*proto*/
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject *__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds(PyTypeObject *t, PyObject *a, PyObject *k); /*proto*/
 #endif
 #if !CYTHON_VECTORCALL_TPNEW
-#define __pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr __pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr
+#define __pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds __pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds
 #endif
 #if CYTHON_VECTORCALL_TPNEW
-static PyObject *__pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames); /*proto*/
+static PyObject *__pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames); /*proto*/
+#endif
+static PyObject *__pyx_tp_new__initialisation_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr(PyObject *o, 
+#if CYTHON_VECTORCALL_TPNEW
+    PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
+#else
+    PyObject *a, PyObject *k
+#endif
+); /*proto*/
+static PyObject *__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr(PyTypeObject *t, 
+#if CYTHON_VECTORCALL_TPNEW
+    PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
+#else
+    PyObject *a, PyObject *k
+#endif
+); /*proto*/
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject *__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr(PyTypeObject *t, PyObject *a, PyObject *k); /*proto*/
+#endif
+#if !CYTHON_VECTORCALL_TPNEW
+#define __pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr __pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr
+#endif
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject *__pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames); /*proto*/
 #endif
 /* #### Code section: late_includes ### */
 /* #### Code section: module_state ### */
@@ -4211,18 +4262,20 @@ namespace {
     PyTypeObject *__pyx_ptype_7cpython_4type_type;
     PyObject *__pyx_type_11engine_core_5games_9schafkopf_5rules_Core;
     PyObject *__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct__genexpr;
-    PyObject *__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds;
-    PyObject *__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr;
+    PyObject *__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr;
+    PyObject *__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds;
+    PyObject *__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr;
     PyTypeObject *__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core;
     PyTypeObject *__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct__genexpr;
-    PyTypeObject *__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds;
-    PyTypeObject *__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr;
+    PyTypeObject *__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr;
+    PyTypeObject *__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds;
+    PyTypeObject *__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_items;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_pop;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_values;
-    PyObject *__pyx_tuple[9];
-    PyObject *__pyx_codeobj_tab[34];
-    PyObject *__pyx_string_tab[353];
+    PyObject *__pyx_tuple[10];
+    PyObject *__pyx_codeobj_tab[35];
+    PyObject *__pyx_string_tab[357];
     PyObject *__pyx_number_tab[8];
 /* #### Code section: module_state_contents ### */
 /* PyFrozenDict.module_state_decls */
@@ -4237,13 +4290,18 @@ int __pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct__g
 #endif
 
 #if CYTHON_USE_FREELISTS
-struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds *__pyx_freelist_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds[8];
-int __pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds;
+struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr *__pyx_freelist_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr[8];
+int __pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr;
 #endif
 
 #if CYTHON_USE_FREELISTS
-struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr *__pyx_freelist_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr[8];
-int __pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr;
+struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds *__pyx_freelist_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds[8];
+int __pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds;
+#endif
+
+#if CYTHON_USE_FREELISTS
+struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr *__pyx_freelist_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr[8];
+int __pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr;
 #endif
 /* CachedMethodType.module_state_decls */
 #if CYTHON_COMPILING_IN_LIMITED_API
@@ -4356,8 +4414,8 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_kp_u_re_may_be_said_only_in_the_re_ro __pyx_string_tab[58]
 #define __pyx_kp_u_seat __pyx_string_tab[59]
 #define __pyx_kp_u_seat_must_be_0 __pyx_string_tab[60]
-#define __pyx_kp_u_src_engine_core_games_schafkopf_2 __pyx_string_tab[61]
-#define __pyx_kp_u_src_engine_core_games_schafkopf __pyx_string_tab[62]
+#define __pyx_kp_u_src_engine_core_games_schafkopf __pyx_string_tab[61]
+#define __pyx_kp_u_src_engine_core_games_schafkopf_2 __pyx_string_tab[62]
 #define __pyx_kp_u_the_announcement_has_already_bee __pyx_string_tab[63]
 #define __pyx_kp_u_the_blind_is_not_a_mask_of_this __pyx_string_tab[64]
 #define __pyx_kp_u_the_blind_must_hold __pyx_string_tab[65]
@@ -4376,278 +4434,282 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_n_u_ANNOUNCE_KONTRA __pyx_string_tab[78]
 #define __pyx_n_u_ANNOUNCE_PASS __pyx_string_tab[79]
 #define __pyx_n_u_ANNOUNCE_RE __pyx_string_tab[80]
-#define __pyx_n_u_BID_FARBSOLO_C __pyx_string_tab[81]
-#define __pyx_n_u_BID_FARBSOLO_D __pyx_string_tab[82]
-#define __pyx_n_u_BID_FARBSOLO_H __pyx_string_tab[83]
-#define __pyx_n_u_BID_FARBSOLO_S __pyx_string_tab[84]
-#define __pyx_n_u_BID_PASS __pyx_string_tab[85]
-#define __pyx_n_u_BID_RUFSPIEL_C __pyx_string_tab[86]
-#define __pyx_n_u_BID_RUFSPIEL_D __pyx_string_tab[87]
-#define __pyx_n_u_BID_RUFSPIEL_H __pyx_string_tab[88]
-#define __pyx_n_u_BID_RUFSPIEL_S __pyx_string_tab[89]
-#define __pyx_n_u_BID_SIE __pyx_string_tab[90]
-#define __pyx_n_u_BID_SOLO_TOUT_C __pyx_string_tab[91]
-#define __pyx_n_u_BID_SOLO_TOUT_D __pyx_string_tab[92]
-#define __pyx_n_u_BID_SOLO_TOUT_H __pyx_string_tab[93]
-#define __pyx_n_u_BID_SOLO_TOUT_S __pyx_string_tab[94]
-#define __pyx_n_u_BID_WENZ __pyx_string_tab[95]
-#define __pyx_n_u_BID_WENZ_TOUT __pyx_string_tab[96]
-#define __pyx_n_u_CALLED_ACE_HELD __pyx_string_tab[97]
-#define __pyx_n_u_CALLED_ACE_LEAD __pyx_string_tab[98]
-#define __pyx_n_u_CALLED_ACE_MUST_PLAY __pyx_string_tab[99]
-#define __pyx_n_u_CALLED_ACE_NO_DISCARD __pyx_string_tab[100]
-#define __pyx_n_u_CALL_TABLE __pyx_string_tab[101]
-#define __pyx_n_u_CONTRACTS __pyx_string_tab[102]
-#define __pyx_n_u_Call __pyx_string_tab[103]
-#define __pyx_n_u_Contract __pyx_string_tab[104]
-#define __pyx_n_u_Core __pyx_string_tab[105]
-#define __pyx_n_u_Core___reduce_cython __pyx_string_tab[106]
-#define __pyx_n_u_Core___setstate_cython __pyx_string_tab[107]
-#define __pyx_n_u_Core_advance __pyx_string_tab[108]
-#define __pyx_n_u_Core_apply __pyx_string_tab[109]
-#define __pyx_n_u_Core_apply_unchecked __pyx_string_tab[110]
-#define __pyx_n_u_Core_copy __pyx_string_tab[111]
-#define __pyx_n_u_Core_explain __pyx_string_tab[112]
-#define __pyx_n_u_Core_hand __pyx_string_tab[113]
-#define __pyx_n_u_Core_is_legal __pyx_string_tab[114]
-#define __pyx_n_u_Core_is_over __pyx_string_tab[115]
-#define __pyx_n_u_Core_legal_codes __pyx_string_tab[116]
-#define __pyx_n_u_Core_legal_list __pyx_string_tab[117]
-#define __pyx_n_u_Core_legal_mask __pyx_string_tab[118]
-#define __pyx_n_u_Core_phase __pyx_string_tab[119]
-#define __pyx_n_u_Core_phase_kinds __pyx_string_tab[120]
-#define __pyx_n_u_Core_public __pyx_string_tab[121]
-#define __pyx_n_u_Core_random_playout __pyx_string_tab[122]
-#define __pyx_n_u_Core_redact __pyx_string_tab[123]
-#define __pyx_n_u_Core_result __pyx_string_tab[124]
-#define __pyx_n_u_Core_scores __pyx_string_tab[125]
-#define __pyx_n_u_Core_sort_cards __pyx_string_tab[126]
-#define __pyx_n_u_Core_step __pyx_string_tab[127]
-#define __pyx_n_u_Core_to_act __pyx_string_tab[128]
-#define __pyx_n_u_Core_undo __pyx_string_tab[129]
-#define __pyx_n_u_EnumBase __pyx_string_tab[130]
-#define __pyx_n_u_HEARTS_NOT_CALLABLE __pyx_string_tab[131]
-#define __pyx_n_u_HOOKS __pyx_string_tab[132]
-#define __pyx_n_u_I __pyx_string_tab[133]
-#define __pyx_n_u_I_DURCHMARSCH __pyx_string_tab[134]
-#define __pyx_n_u_I_GAME __pyx_string_tab[135]
-#define __pyx_n_u_I_JUNGFRAU __pyx_string_tab[136]
-#define __pyx_n_u_I_KONTRA __pyx_string_tab[137]
-#define __pyx_n_u_I_LAUFENDE __pyx_string_tab[138]
-#define __pyx_n_u_I_RAMSCH __pyx_string_tab[139]
-#define __pyx_n_u_I_RE __pyx_string_tab[140]
-#define __pyx_n_u_I_SCHNEIDER __pyx_string_tab[141]
-#define __pyx_n_u_I_SCHWARZ __pyx_string_tab[142]
-#define __pyx_n_u_I_SIE __pyx_string_tab[143]
-#define __pyx_n_u_I_TOTAL __pyx_string_tab[144]
-#define __pyx_n_u_I_TOUT __pyx_string_tab[145]
-#define __pyx_n_u_IntEnum __pyx_string_tab[146]
-#define __pyx_n_u_Item __pyx_string_tab[147]
-#define __pyx_n_u_KONTRA_DEFENDERS_ONLY __pyx_string_tab[148]
-#define __pyx_n_u_KONTRA_ROUND_OVER __pyx_string_tab[149]
-#define __pyx_n_u_K __pyx_string_tab[150]
-#define __pyx_n_u_K_FARBSOLO __pyx_string_tab[151]
-#define __pyx_n_u_K_NONE __pyx_string_tab[152]
-#define __pyx_n_u_K_RAMSCH __pyx_string_tab[153]
-#define __pyx_n_u_K_RUFSPIEL __pyx_string_tab[154]
-#define __pyx_n_u_K_SIE __pyx_string_tab[155]
-#define __pyx_n_u_K_SOLO_TOUT __pyx_string_tab[156]
-#define __pyx_n_u_K_THROWN_IN __pyx_string_tab[157]
-#define __pyx_n_u_K_WENZ __pyx_string_tab[158]
-#define __pyx_n_u_K_WENZ_TOUT __pyx_string_tab[159]
-#define __pyx_n_u_MUST_FOLLOW_SUIT __pyx_string_tab[160]
-#define __pyx_n_u_MUST_OUTBID __pyx_string_tab[161]
-#define __pyx_n_u_NAMES __pyx_string_tab[162]
-#define __pyx_n_u_NOT_ALLOWED_NOW __pyx_string_tab[163]
-#define __pyx_n_u_NO_CARD_OF_CALLED_SUIT __pyx_string_tab[164]
-#define __pyx_n_u_PHASE_NAMES __pyx_string_tab[165]
-#define __pyx_n_u_PIQUET __pyx_string_tab[166]
-#define __pyx_n_u_P __pyx_string_tab[167]
-#define __pyx_n_u_P_AUCTION __pyx_string_tab[168]
-#define __pyx_n_u_P_KONTRA __pyx_string_tab[169]
-#define __pyx_n_u_P_OVER __pyx_string_tab[170]
-#define __pyx_n_u_P_PLAY __pyx_string_tab[171]
-#define __pyx_n_u_P_RE __pyx_string_tab[172]
-#define __pyx_n_u_Phase __pyx_string_tab[173]
-#define __pyx_n_u_REASONS __pyx_string_tab[174]
-#define __pyx_n_u_RE_ONLY_AFTER_KONTRA __pyx_string_tab[175]
-#define __pyx_n_u_RE_PLAYING_SIDE_ONLY __pyx_string_tab[176]
-#define __pyx_n_u_SIE_NEEDS_ALL __pyx_string_tab[177]
-#define __pyx_n_u_SUITS __pyx_string_tab[178]
-#define __pyx_n_u_SUIT_NAMES __pyx_string_tab[179]
-#define __pyx_n_u_W __pyx_string_tab[180]
-#define __pyx_n_u_W_KONTRA __pyx_string_tab[181]
-#define __pyx_n_u_W_PARTNER __pyx_string_tab[182]
-#define __pyx_n_u_W_RE __pyx_string_tab[183]
-#define __pyx_n_u_W_SUIT __pyx_string_tab[184]
-#define __pyx_n_u_W_WINNERS __pyx_string_tab[185]
-#define __pyx_n_u_Word __pyx_string_tab[186]
-#define __pyx_n_u_KINDS __pyx_string_tab[187]
-#define __pyx_n_u_Pyx_FlexibleEnumBase __pyx_string_tab[188]
-#define __pyx_n_u_Pyx_FlexibleEnumBase___repr __pyx_string_tab[189]
-#define __pyx_n_u_Pyx_FlexibleEnumBase__missing __pyx_string_tab[190]
-#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[191]
-#define __pyx_n_u_annotate __pyx_string_tab[192]
-#define __pyx_n_u_class __pyx_string_tab[193]
-#define __pyx_n_u_class_getitem __pyx_string_tab[194]
-#define __pyx_n_u_doc __pyx_string_tab[195]
-#define __pyx_n_u_func __pyx_string_tab[196]
-#define __pyx_n_u_getstate __pyx_string_tab[197]
-#define __pyx_n_u_main __pyx_string_tab[198]
-#define __pyx_n_u_metaclass __pyx_string_tab[199]
-#define __pyx_n_u_module __pyx_string_tab[200]
-#define __pyx_n_u_mro_entries __pyx_string_tab[201]
-#define __pyx_n_u_name_2 __pyx_string_tab[202]
-#define __pyx_n_u_new __pyx_string_tab[203]
-#define __pyx_n_u_prepare __pyx_string_tab[204]
-#define __pyx_n_u_pyx_state __pyx_string_tab[205]
-#define __pyx_n_u_pyx_vtable __pyx_string_tab[206]
-#define __pyx_n_u_qualname __pyx_string_tab[207]
-#define __pyx_n_u_reduce __pyx_string_tab[208]
-#define __pyx_n_u_reduce_cython __pyx_string_tab[209]
-#define __pyx_n_u_reduce_ex __pyx_string_tab[210]
-#define __pyx_n_u_repr __pyx_string_tab[211]
-#define __pyx_n_u_set_name __pyx_string_tab[212]
-#define __pyx_n_u_setstate __pyx_string_tab[213]
-#define __pyx_n_u_setstate_cython __pyx_string_tab[214]
-#define __pyx_n_u_test __pyx_string_tab[215]
-#define __pyx_n_u_explain_play_locals_genexpr __pyx_string_tab[216]
-#define __pyx_n_u_is_coroutine __pyx_string_tab[217]
-#define __pyx_n_u_missing __pyx_string_tab[218]
-#define __pyx_n_u_name __pyx_string_tab[219]
-#define __pyx_n_u_value2member_map __pyx_string_tab[220]
-#define __pyx_n_u_value_2 __pyx_string_tab[221]
-#define __pyx_n_u_action __pyx_string_tab[222]
-#define __pyx_n_u_advance __pyx_string_tab[223]
-#define __pyx_n_u_announce __pyx_string_tab[224]
-#define __pyx_n_u_apply __pyx_string_tab[225]
-#define __pyx_n_u_apply_unchecked __pyx_string_tab[226]
-#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[227]
-#define __pyx_n_u_b __pyx_string_tab[228]
-#define __pyx_n_u_best __pyx_string_tab[229]
-#define __pyx_n_u_bid __pyx_string_tab[230]
-#define __pyx_n_u_blind __pyx_string_tab[231]
-#define __pyx_n_u_c __pyx_string_tab[232]
-#define __pyx_n_u_c_options __pyx_string_tab[233]
-#define __pyx_n_u_call __pyx_string_tab[234]
-#define __pyx_n_u_calls __pyx_string_tab[235]
-#define __pyx_n_u_cards __pyx_string_tab[236]
-#define __pyx_n_u_cline_in_traceback __pyx_string_tab[237]
-#define __pyx_n_u_close __pyx_string_tab[238]
-#define __pyx_n_u_cls __pyx_string_tab[239]
-#define __pyx_n_u_code __pyx_string_tab[240]
-#define __pyx_n_u_contract __pyx_string_tab[241]
-#define __pyx_n_u_copy __pyx_string_tab[242]
-#define __pyx_n_u_core __pyx_string_tab[243]
-#define __pyx_n_u_deal_masks __pyx_string_tab[244]
-#define __pyx_n_u_dealer __pyx_string_tab[245]
-#define __pyx_n_u_engine_core__names __pyx_string_tab[246]
-#define __pyx_n_u_engine_core_cards __pyx_string_tab[247]
-#define __pyx_n_u_engine_core_games_schafkopf_rule __pyx_string_tab[248]
-#define __pyx_n_u_enum __pyx_string_tab[249]
-#define __pyx_n_u_enumerate __pyx_string_tab[250]
-#define __pyx_n_u_exchange __pyx_string_tab[251]
-#define __pyx_n_u_explain __pyx_string_tab[252]
-#define __pyx_n_u_faces __pyx_string_tab[253]
-#define __pyx_n_u_genexpr __pyx_string_tab[254]
-#define __pyx_n_u_get __pyx_string_tab[255]
-#define __pyx_n_u_hand_2 __pyx_string_tab[256]
-#define __pyx_n_u_hands __pyx_string_tab[257]
-#define __pyx_n_u_i __pyx_string_tab[258]
-#define __pyx_n_u_index __pyx_string_tab[259]
-#define __pyx_n_u_is_legal __pyx_string_tab[260]
-#define __pyx_n_u_is_over __pyx_string_tab[261]
-#define __pyx_n_u_items __pyx_string_tab[262]
-#define __pyx_n_u_k __pyx_string_tab[263]
-#define __pyx_n_u_keyed __pyx_string_tab[264]
-#define __pyx_n_u_kontra __pyx_string_tab[265]
-#define __pyx_n_u_leader __pyx_string_tab[266]
-#define __pyx_n_u_legal_codes __pyx_string_tab[267]
-#define __pyx_n_u_legal_list __pyx_string_tab[268]
-#define __pyx_n_u_legal_mask __pyx_string_tab[269]
-#define __pyx_n_u_mask __pyx_string_tab[270]
-#define __pyx_n_u_module_2 __pyx_string_tab[271]
-#define __pyx_n_u_name_3 __pyx_string_tab[272]
-#define __pyx_n_u_names __pyx_string_tab[273]
-#define __pyx_n_u_next __pyx_string_tab[274]
-#define __pyx_n_u_o __pyx_string_tab[275]
-#define __pyx_n_u_official __pyx_string_tab[276]
-#define __pyx_n_u_options __pyx_string_tab[277]
-#define __pyx_n_u_order __pyx_string_tab[278]
-#define __pyx_n_u_packets __pyx_string_tab[279]
-#define __pyx_n_u_phase __pyx_string_tab[280]
-#define __pyx_n_u_phase_kinds __pyx_string_tab[281]
-#define __pyx_n_u_phase_kinds_locals_genexpr __pyx_string_tab[282]
-#define __pyx_n_u_play __pyx_string_tab[283]
-#define __pyx_n_u_pop __pyx_string_tab[284]
-#define __pyx_n_u_pseudo_member __pyx_string_tab[285]
-#define __pyx_n_u_public __pyx_string_tab[286]
-#define __pyx_n_u_r __pyx_string_tab[287]
-#define __pyx_n_u_ramsch __pyx_string_tab[288]
-#define __pyx_n_u_random_playout __pyx_string_tab[289]
-#define __pyx_n_u_redact __pyx_string_tab[290]
-#define __pyx_n_u_redact_result __pyx_string_tab[291]
-#define __pyx_n_u_res __pyx_string_tab[292]
-#define __pyx_n_u_result __pyx_string_tab[293]
-#define __pyx_n_u_s_2 __pyx_string_tab[294]
-#define __pyx_n_u_schneider_rule __pyx_string_tab[295]
-#define __pyx_n_u_scores __pyx_string_tab[296]
-#define __pyx_n_u_seat_2 __pyx_string_tab[297]
-#define __pyx_n_u_seed __pyx_string_tab[298]
-#define __pyx_n_u_self __pyx_string_tab[299]
-#define __pyx_n_u_send __pyx_string_tab[300]
-#define __pyx_n_u_setdefault __pyx_string_tab[301]
-#define __pyx_n_u_sort_cards __pyx_string_tab[302]
-#define __pyx_n_u_step __pyx_string_tab[303]
-#define __pyx_n_u_suit __pyx_string_tab[304]
-#define __pyx_n_u_super __pyx_string_tab[305]
-#define __pyx_n_u_t __pyx_string_tab[306]
-#define __pyx_n_u_tariff_increment __pyx_string_tab[307]
-#define __pyx_n_u_tariff_rufspiel __pyx_string_tab[308]
-#define __pyx_n_u_tariff_solo __pyx_string_tab[309]
-#define __pyx_n_u_throw __pyx_string_tab[310]
-#define __pyx_n_u_to_act __pyx_string_tab[311]
-#define __pyx_n_u_trick __pyx_string_tab[312]
-#define __pyx_n_u_tricks __pyx_string_tab[313]
-#define __pyx_n_u_tricks_won __pyx_string_tab[314]
-#define __pyx_n_u_trump __pyx_string_tab[315]
-#define __pyx_n_u_undo __pyx_string_tab[316]
-#define __pyx_n_u_value __pyx_string_tab[317]
-#define __pyx_n_u_value2member_map_2 __pyx_string_tab[318]
-#define __pyx_n_u_values __pyx_string_tab[319]
-#define __pyx_kp_b_PyObject_struct___pyx_t_11engine __pyx_string_tab[320]
-#define __pyx_kp_b_iso88591_Q_2 __pyx_string_tab[321]
-#define __pyx_kp_b_iso88591_at1_AQ_uBa_AV5_6_b_Qe1A_uCq_1G3 __pyx_string_tab[322]
-#define __pyx_kp_b_iso88591_1 __pyx_string_tab[323]
-#define __pyx_kp_b_iso88591_at1_q_q_Q_AQa_Qc_q_4uG5_EQTTUUV __pyx_string_tab[324]
-#define __pyx_kp_b_iso88591_Qiy_G1Bb __pyx_string_tab[325]
-#define __pyx_kp_b_iso88591_Q_t2S_j_4AXRxq_Qiy_U_1Cxq_q_1E __pyx_string_tab[326]
-#define __pyx_kp_b_iso88591_A_4r_G1_A_q_1_t2U_1 __pyx_string_tab[327]
-#define __pyx_kp_b_iso88591_A_4xs_AQ_Kq_E_U_4q __pyx_string_tab[328]
-#define __pyx_kp_b_iso88591_A_4xs_3at_a_uBiq __pyx_string_tab[329]
-#define __pyx_kp_b_iso88591_A_xq_T_1 __pyx_string_tab[330]
-#define __pyx_kp_b_iso88591_A_z_4t1D_A __pyx_string_tab[331]
-#define __pyx_kp_b_iso88591_A_7_1D __pyx_string_tab[332]
-#define __pyx_kp_b_iso88591_A_d_1_d_d_4q_aq_t7_hb_q __pyx_string_tab[333]
-#define __pyx_kp_b_iso88591_A_5_uD_Zq_e4r_G1_A_q_J_1_vQfA __pyx_string_tab[334]
-#define __pyx_kp_b_iso88591_A_5_uD_Zq_e4r_G1_A_q_J_1_vQfG81 __pyx_string_tab[335]
-#define __pyx_kp_b_iso88591_A_F_1 __pyx_string_tab[336]
-#define __pyx_kp_b_iso88591_A_wavQ __pyx_string_tab[337]
-#define __pyx_kp_b_iso88591_A_xq_Q __pyx_string_tab[338]
-#define __pyx_kp_b_iso88591_A_AQd_at7_1D_Cwa __pyx_string_tab[339]
-#define __pyx_kp_b_iso88591_A_WAQd_at4xxq_T_GST_q_1Ct5_Qa __pyx_string_tab[340]
-#define __pyx_kp_b_iso88591_A_81AT_S_1_d_4t1A_vQauA __pyx_string_tab[341]
-#define __pyx_kp_b_iso88591_A_F_1_t_a __pyx_string_tab[342]
-#define __pyx_kp_b_iso88591_A_WAQd_uAQ __pyx_string_tab[343]
-#define __pyx_kp_b_iso88591_A_4q_E_aq_uCr_1_WBe5_S_2RuIUVVW __pyx_string_tab[344]
-#define __pyx_kp_b_iso88591_A_81AT_S_1_q_T_d_1_q_T_e1A __pyx_string_tab[345]
-#define __pyx_kp_b_iso88591_A_81E_4wa_a_A_Zq_7_5_a_G1_Kq_q_q __pyx_string_tab[346]
-#define __pyx_kp_b_iso88591_A_a_1D_Cr_T_1_xq_T_d_3a_E_k_Q_Kq __pyx_string_tab[347]
-#define __pyx_kp_b_iso88591_A_81AT_Rq_1_7_1D_Cq_Qat4q_A_AXQa __pyx_string_tab[348]
-#define __pyx_kp_b_iso88591_Q __pyx_string_tab[349]
-#define __pyx_kp_b_iso88591_A __pyx_string_tab[350]
-#define __pyx_kp_b_iso88591_1_F_1_xq_Q __pyx_string_tab[351]
-#define __pyx_kp_b_iso88591_6a_F_1_xq_Q __pyx_string_tab[352]
+#define __pyx_n_u_BIDS __pyx_string_tab[81]
+#define __pyx_n_u_BID_FARBSOLO_C __pyx_string_tab[82]
+#define __pyx_n_u_BID_FARBSOLO_D __pyx_string_tab[83]
+#define __pyx_n_u_BID_FARBSOLO_H __pyx_string_tab[84]
+#define __pyx_n_u_BID_FARBSOLO_S __pyx_string_tab[85]
+#define __pyx_n_u_BID_PASS __pyx_string_tab[86]
+#define __pyx_n_u_BID_RUFSPIEL_C __pyx_string_tab[87]
+#define __pyx_n_u_BID_RUFSPIEL_D __pyx_string_tab[88]
+#define __pyx_n_u_BID_RUFSPIEL_H __pyx_string_tab[89]
+#define __pyx_n_u_BID_RUFSPIEL_S __pyx_string_tab[90]
+#define __pyx_n_u_BID_SIE __pyx_string_tab[91]
+#define __pyx_n_u_BID_SOLO_TOUT_C __pyx_string_tab[92]
+#define __pyx_n_u_BID_SOLO_TOUT_D __pyx_string_tab[93]
+#define __pyx_n_u_BID_SOLO_TOUT_H __pyx_string_tab[94]
+#define __pyx_n_u_BID_SOLO_TOUT_S __pyx_string_tab[95]
+#define __pyx_n_u_BID_WENZ __pyx_string_tab[96]
+#define __pyx_n_u_BID_WENZ_TOUT __pyx_string_tab[97]
+#define __pyx_n_u_CALLED_ACE_HELD __pyx_string_tab[98]
+#define __pyx_n_u_CALLED_ACE_LEAD __pyx_string_tab[99]
+#define __pyx_n_u_CALLED_ACE_MUST_PLAY __pyx_string_tab[100]
+#define __pyx_n_u_CALLED_ACE_NO_DISCARD __pyx_string_tab[101]
+#define __pyx_n_u_CALL_TABLE __pyx_string_tab[102]
+#define __pyx_n_u_CONTRACTS __pyx_string_tab[103]
+#define __pyx_n_u_Call __pyx_string_tab[104]
+#define __pyx_n_u_Contract __pyx_string_tab[105]
+#define __pyx_n_u_Core __pyx_string_tab[106]
+#define __pyx_n_u_Core___reduce_cython __pyx_string_tab[107]
+#define __pyx_n_u_Core___setstate_cython __pyx_string_tab[108]
+#define __pyx_n_u_Core_advance __pyx_string_tab[109]
+#define __pyx_n_u_Core_apply __pyx_string_tab[110]
+#define __pyx_n_u_Core_apply_unchecked __pyx_string_tab[111]
+#define __pyx_n_u_Core_copy __pyx_string_tab[112]
+#define __pyx_n_u_Core_explain __pyx_string_tab[113]
+#define __pyx_n_u_Core_hand __pyx_string_tab[114]
+#define __pyx_n_u_Core_is_legal __pyx_string_tab[115]
+#define __pyx_n_u_Core_is_over __pyx_string_tab[116]
+#define __pyx_n_u_Core_legal_codes __pyx_string_tab[117]
+#define __pyx_n_u_Core_legal_list __pyx_string_tab[118]
+#define __pyx_n_u_Core_legal_mask __pyx_string_tab[119]
+#define __pyx_n_u_Core_phase __pyx_string_tab[120]
+#define __pyx_n_u_Core_phase_kinds __pyx_string_tab[121]
+#define __pyx_n_u_Core_public __pyx_string_tab[122]
+#define __pyx_n_u_Core_random_playout __pyx_string_tab[123]
+#define __pyx_n_u_Core_redact __pyx_string_tab[124]
+#define __pyx_n_u_Core_result __pyx_string_tab[125]
+#define __pyx_n_u_Core_scores __pyx_string_tab[126]
+#define __pyx_n_u_Core_sort_cards __pyx_string_tab[127]
+#define __pyx_n_u_Core_step __pyx_string_tab[128]
+#define __pyx_n_u_Core_to_act __pyx_string_tab[129]
+#define __pyx_n_u_Core_undo __pyx_string_tab[130]
+#define __pyx_n_u_EnumBase __pyx_string_tab[131]
+#define __pyx_n_u_HEARTS_NOT_CALLABLE __pyx_string_tab[132]
+#define __pyx_n_u_HOOKS __pyx_string_tab[133]
+#define __pyx_n_u_I __pyx_string_tab[134]
+#define __pyx_n_u_I_DURCHMARSCH __pyx_string_tab[135]
+#define __pyx_n_u_I_GAME __pyx_string_tab[136]
+#define __pyx_n_u_I_JUNGFRAU __pyx_string_tab[137]
+#define __pyx_n_u_I_KONTRA __pyx_string_tab[138]
+#define __pyx_n_u_I_LAUFENDE __pyx_string_tab[139]
+#define __pyx_n_u_I_RAMSCH __pyx_string_tab[140]
+#define __pyx_n_u_I_RE __pyx_string_tab[141]
+#define __pyx_n_u_I_SCHNEIDER __pyx_string_tab[142]
+#define __pyx_n_u_I_SCHWARZ __pyx_string_tab[143]
+#define __pyx_n_u_I_SIE __pyx_string_tab[144]
+#define __pyx_n_u_I_TOTAL __pyx_string_tab[145]
+#define __pyx_n_u_I_TOUT __pyx_string_tab[146]
+#define __pyx_n_u_IntEnum __pyx_string_tab[147]
+#define __pyx_n_u_Item __pyx_string_tab[148]
+#define __pyx_n_u_KONTRA_DEFENDERS_ONLY __pyx_string_tab[149]
+#define __pyx_n_u_KONTRA_ROUND_OVER __pyx_string_tab[150]
+#define __pyx_n_u_K __pyx_string_tab[151]
+#define __pyx_n_u_K_FARBSOLO __pyx_string_tab[152]
+#define __pyx_n_u_K_NONE __pyx_string_tab[153]
+#define __pyx_n_u_K_RAMSCH __pyx_string_tab[154]
+#define __pyx_n_u_K_RUFSPIEL __pyx_string_tab[155]
+#define __pyx_n_u_K_SIE __pyx_string_tab[156]
+#define __pyx_n_u_K_SOLO_TOUT __pyx_string_tab[157]
+#define __pyx_n_u_K_THROWN_IN __pyx_string_tab[158]
+#define __pyx_n_u_K_WENZ __pyx_string_tab[159]
+#define __pyx_n_u_K_WENZ_TOUT __pyx_string_tab[160]
+#define __pyx_n_u_MUST_FOLLOW_SUIT __pyx_string_tab[161]
+#define __pyx_n_u_MUST_OUTBID __pyx_string_tab[162]
+#define __pyx_n_u_NAMES __pyx_string_tab[163]
+#define __pyx_n_u_NOT_ALLOWED_NOW __pyx_string_tab[164]
+#define __pyx_n_u_NO_CARD_OF_CALLED_SUIT __pyx_string_tab[165]
+#define __pyx_n_u_PHASE_NAMES __pyx_string_tab[166]
+#define __pyx_n_u_PIQUET __pyx_string_tab[167]
+#define __pyx_n_u_P __pyx_string_tab[168]
+#define __pyx_n_u_P_AUCTION __pyx_string_tab[169]
+#define __pyx_n_u_P_KONTRA __pyx_string_tab[170]
+#define __pyx_n_u_P_OVER __pyx_string_tab[171]
+#define __pyx_n_u_P_PLAY __pyx_string_tab[172]
+#define __pyx_n_u_P_RE __pyx_string_tab[173]
+#define __pyx_n_u_Phase __pyx_string_tab[174]
+#define __pyx_n_u_REASONS __pyx_string_tab[175]
+#define __pyx_n_u_RE_ONLY_AFTER_KONTRA __pyx_string_tab[176]
+#define __pyx_n_u_RE_PLAYING_SIDE_ONLY __pyx_string_tab[177]
+#define __pyx_n_u_SIE_NEEDS_ALL __pyx_string_tab[178]
+#define __pyx_n_u_SUITS __pyx_string_tab[179]
+#define __pyx_n_u_SUIT_NAMES __pyx_string_tab[180]
+#define __pyx_n_u_W __pyx_string_tab[181]
+#define __pyx_n_u_W_KONTRA __pyx_string_tab[182]
+#define __pyx_n_u_W_PARTNER __pyx_string_tab[183]
+#define __pyx_n_u_W_RE __pyx_string_tab[184]
+#define __pyx_n_u_W_SUIT __pyx_string_tab[185]
+#define __pyx_n_u_W_WINNERS __pyx_string_tab[186]
+#define __pyx_n_u_Word __pyx_string_tab[187]
+#define __pyx_n_u_KINDS __pyx_string_tab[188]
+#define __pyx_n_u_Pyx_FlexibleEnumBase __pyx_string_tab[189]
+#define __pyx_n_u_Pyx_FlexibleEnumBase___repr __pyx_string_tab[190]
+#define __pyx_n_u_Pyx_FlexibleEnumBase__missing __pyx_string_tab[191]
+#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[192]
+#define __pyx_n_u_annotate __pyx_string_tab[193]
+#define __pyx_n_u_class __pyx_string_tab[194]
+#define __pyx_n_u_class_getitem __pyx_string_tab[195]
+#define __pyx_n_u_doc __pyx_string_tab[196]
+#define __pyx_n_u_func __pyx_string_tab[197]
+#define __pyx_n_u_getstate __pyx_string_tab[198]
+#define __pyx_n_u_main __pyx_string_tab[199]
+#define __pyx_n_u_metaclass __pyx_string_tab[200]
+#define __pyx_n_u_module __pyx_string_tab[201]
+#define __pyx_n_u_mro_entries __pyx_string_tab[202]
+#define __pyx_n_u_name_2 __pyx_string_tab[203]
+#define __pyx_n_u_new __pyx_string_tab[204]
+#define __pyx_n_u_prepare __pyx_string_tab[205]
+#define __pyx_n_u_pyx_state __pyx_string_tab[206]
+#define __pyx_n_u_pyx_vtable __pyx_string_tab[207]
+#define __pyx_n_u_qualname __pyx_string_tab[208]
+#define __pyx_n_u_reduce __pyx_string_tab[209]
+#define __pyx_n_u_reduce_cython __pyx_string_tab[210]
+#define __pyx_n_u_reduce_ex __pyx_string_tab[211]
+#define __pyx_n_u_repr __pyx_string_tab[212]
+#define __pyx_n_u_set_name __pyx_string_tab[213]
+#define __pyx_n_u_setstate __pyx_string_tab[214]
+#define __pyx_n_u_setstate_cython __pyx_string_tab[215]
+#define __pyx_n_u_test __pyx_string_tab[216]
+#define __pyx_n_u_explain_play_locals_genexpr __pyx_string_tab[217]
+#define __pyx_n_u_is_coroutine __pyx_string_tab[218]
+#define __pyx_n_u_missing __pyx_string_tab[219]
+#define __pyx_n_u_name __pyx_string_tab[220]
+#define __pyx_n_u_value2member_map __pyx_string_tab[221]
+#define __pyx_n_u_value_2 __pyx_string_tab[222]
+#define __pyx_n_u_action __pyx_string_tab[223]
+#define __pyx_n_u_advance __pyx_string_tab[224]
+#define __pyx_n_u_announce __pyx_string_tab[225]
+#define __pyx_n_u_apply __pyx_string_tab[226]
+#define __pyx_n_u_apply_unchecked __pyx_string_tab[227]
+#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[228]
+#define __pyx_n_u_b __pyx_string_tab[229]
+#define __pyx_n_u_best __pyx_string_tab[230]
+#define __pyx_n_u_bid __pyx_string_tab[231]
+#define __pyx_n_u_blind __pyx_string_tab[232]
+#define __pyx_n_u_c __pyx_string_tab[233]
+#define __pyx_n_u_c_options __pyx_string_tab[234]
+#define __pyx_n_u_call __pyx_string_tab[235]
+#define __pyx_n_u_calls __pyx_string_tab[236]
+#define __pyx_n_u_cards __pyx_string_tab[237]
+#define __pyx_n_u_cheapest __pyx_string_tab[238]
+#define __pyx_n_u_cline_in_traceback __pyx_string_tab[239]
+#define __pyx_n_u_close __pyx_string_tab[240]
+#define __pyx_n_u_cls __pyx_string_tab[241]
+#define __pyx_n_u_code __pyx_string_tab[242]
+#define __pyx_n_u_contract __pyx_string_tab[243]
+#define __pyx_n_u_copy __pyx_string_tab[244]
+#define __pyx_n_u_core __pyx_string_tab[245]
+#define __pyx_n_u_deal_masks __pyx_string_tab[246]
+#define __pyx_n_u_dealer __pyx_string_tab[247]
+#define __pyx_n_u_engine_core__names __pyx_string_tab[248]
+#define __pyx_n_u_engine_core_cards __pyx_string_tab[249]
+#define __pyx_n_u_engine_core_games_schafkopf_rule __pyx_string_tab[250]
+#define __pyx_n_u_enum __pyx_string_tab[251]
+#define __pyx_n_u_enumerate __pyx_string_tab[252]
+#define __pyx_n_u_exchange __pyx_string_tab[253]
+#define __pyx_n_u_explain __pyx_string_tab[254]
+#define __pyx_n_u_faces __pyx_string_tab[255]
+#define __pyx_n_u_genexpr __pyx_string_tab[256]
+#define __pyx_n_u_get __pyx_string_tab[257]
+#define __pyx_n_u_hand_2 __pyx_string_tab[258]
+#define __pyx_n_u_hands __pyx_string_tab[259]
+#define __pyx_n_u_i __pyx_string_tab[260]
+#define __pyx_n_u_index __pyx_string_tab[261]
+#define __pyx_n_u_is_legal __pyx_string_tab[262]
+#define __pyx_n_u_is_over __pyx_string_tab[263]
+#define __pyx_n_u_items __pyx_string_tab[264]
+#define __pyx_n_u_k __pyx_string_tab[265]
+#define __pyx_n_u_keyed __pyx_string_tab[266]
+#define __pyx_n_u_kontra __pyx_string_tab[267]
+#define __pyx_n_u_leader __pyx_string_tab[268]
+#define __pyx_n_u_legal_codes __pyx_string_tab[269]
+#define __pyx_n_u_legal_list __pyx_string_tab[270]
+#define __pyx_n_u_legal_mask __pyx_string_tab[271]
+#define __pyx_n_u_mask __pyx_string_tab[272]
+#define __pyx_n_u_module_2 __pyx_string_tab[273]
+#define __pyx_n_u_name_3 __pyx_string_tab[274]
+#define __pyx_n_u_names __pyx_string_tab[275]
+#define __pyx_n_u_next __pyx_string_tab[276]
+#define __pyx_n_u_o __pyx_string_tab[277]
+#define __pyx_n_u_official __pyx_string_tab[278]
+#define __pyx_n_u_options __pyx_string_tab[279]
+#define __pyx_n_u_order __pyx_string_tab[280]
+#define __pyx_n_u_packets __pyx_string_tab[281]
+#define __pyx_n_u_phase __pyx_string_tab[282]
+#define __pyx_n_u_phase_kinds __pyx_string_tab[283]
+#define __pyx_n_u_phase_kinds_locals_genexpr __pyx_string_tab[284]
+#define __pyx_n_u_play __pyx_string_tab[285]
+#define __pyx_n_u_pop __pyx_string_tab[286]
+#define __pyx_n_u_pseudo_member __pyx_string_tab[287]
+#define __pyx_n_u_public __pyx_string_tab[288]
+#define __pyx_n_u_r __pyx_string_tab[289]
+#define __pyx_n_u_ramsch __pyx_string_tab[290]
+#define __pyx_n_u_random_playout __pyx_string_tab[291]
+#define __pyx_n_u_redact __pyx_string_tab[292]
+#define __pyx_n_u_redact_result __pyx_string_tab[293]
+#define __pyx_n_u_res __pyx_string_tab[294]
+#define __pyx_n_u_result __pyx_string_tab[295]
+#define __pyx_n_u_s_2 __pyx_string_tab[296]
+#define __pyx_n_u_schneider_rule __pyx_string_tab[297]
+#define __pyx_n_u_scores __pyx_string_tab[298]
+#define __pyx_n_u_seat_2 __pyx_string_tab[299]
+#define __pyx_n_u_seed __pyx_string_tab[300]
+#define __pyx_n_u_self __pyx_string_tab[301]
+#define __pyx_n_u_send __pyx_string_tab[302]
+#define __pyx_n_u_setdefault __pyx_string_tab[303]
+#define __pyx_n_u_sort_cards __pyx_string_tab[304]
+#define __pyx_n_u_step __pyx_string_tab[305]
+#define __pyx_n_u_suit __pyx_string_tab[306]
+#define __pyx_n_u_super __pyx_string_tab[307]
+#define __pyx_n_u_t __pyx_string_tab[308]
+#define __pyx_n_u_tariff_increment __pyx_string_tab[309]
+#define __pyx_n_u_tariff_rufspiel __pyx_string_tab[310]
+#define __pyx_n_u_tariff_solo __pyx_string_tab[311]
+#define __pyx_n_u_throw __pyx_string_tab[312]
+#define __pyx_n_u_to_act __pyx_string_tab[313]
+#define __pyx_n_u_trick __pyx_string_tab[314]
+#define __pyx_n_u_tricks __pyx_string_tab[315]
+#define __pyx_n_u_tricks_won __pyx_string_tab[316]
+#define __pyx_n_u_trump __pyx_string_tab[317]
+#define __pyx_n_u_undo __pyx_string_tab[318]
+#define __pyx_n_u_uniform __pyx_string_tab[319]
+#define __pyx_n_u_value __pyx_string_tab[320]
+#define __pyx_n_u_value2member_map_2 __pyx_string_tab[321]
+#define __pyx_n_u_values __pyx_string_tab[322]
+#define __pyx_kp_b_PyObject_struct___pyx_t_11engine __pyx_string_tab[323]
+#define __pyx_kp_b_iso88591_Q_3 __pyx_string_tab[324]
+#define __pyx_kp_b_iso88591_at1_AQ_uBa_AV5_6_b_Qe1A_uCq_1G3 __pyx_string_tab[325]
+#define __pyx_kp_b_iso88591_1 __pyx_string_tab[326]
+#define __pyx_kp_b_iso88591_at1_q_q_Q_AQa_Qc_q_4uG5_EQTTUUV __pyx_string_tab[327]
+#define __pyx_kp_b_iso88591_Qiy_G1Bb __pyx_string_tab[328]
+#define __pyx_kp_b_iso88591_Q_t2S_j_4AXRxq_Qiy_U_1Cxq_q_1E __pyx_string_tab[329]
+#define __pyx_kp_b_iso88591_A_4r_G1_A_q_1_t2U_1 __pyx_string_tab[330]
+#define __pyx_kp_b_iso88591_A_4xs_AQ_Kq_E_U_4q __pyx_string_tab[331]
+#define __pyx_kp_b_iso88591_A_4xs_3at_a_uBiq __pyx_string_tab[332]
+#define __pyx_kp_b_iso88591_A_xq_T_1 __pyx_string_tab[333]
+#define __pyx_kp_b_iso88591_A_z_4t1D_A __pyx_string_tab[334]
+#define __pyx_kp_b_iso88591_A_7_1D __pyx_string_tab[335]
+#define __pyx_kp_b_iso88591_A_d_1_d_d_4q_aq_t7_hb_q __pyx_string_tab[336]
+#define __pyx_kp_b_iso88591_A_5_uD_Zq_e4r_G1_A_q_J_1_vQfA __pyx_string_tab[337]
+#define __pyx_kp_b_iso88591_A_5_uD_Zq_e4r_G1_A_q_J_1_vQfG81 __pyx_string_tab[338]
+#define __pyx_kp_b_iso88591_A_F_1 __pyx_string_tab[339]
+#define __pyx_kp_b_iso88591_A_wavQ __pyx_string_tab[340]
+#define __pyx_kp_b_iso88591_A_xq_Q __pyx_string_tab[341]
+#define __pyx_kp_b_iso88591_A_AQd_at7_1D_Cwa __pyx_string_tab[342]
+#define __pyx_kp_b_iso88591_A_WAQd_at4xxq_T_GST_q_1Ct5_Qa __pyx_string_tab[343]
+#define __pyx_kp_b_iso88591_A_81AT_S_1_d_4t1A_vQauA __pyx_string_tab[344]
+#define __pyx_kp_b_iso88591_A_F_1_t_a __pyx_string_tab[345]
+#define __pyx_kp_b_iso88591_A_WAQd_uAQ __pyx_string_tab[346]
+#define __pyx_kp_b_iso88591_A_4q_E_aq_uCr_1_WBe5_S_2RuIUVVW __pyx_string_tab[347]
+#define __pyx_kp_b_iso88591_A_81AT_S_1_q_T_d_1_q_T_e1A __pyx_string_tab[348]
+#define __pyx_kp_b_iso88591_A_81E_4wa_a_A_Zq_7_5_a_G1_Kq_q_q __pyx_string_tab[349]
+#define __pyx_kp_b_iso88591_A_a_1D_Cr_T_1_xq_T_d_3a_E_k_Q_Kq __pyx_string_tab[350]
+#define __pyx_kp_b_iso88591_A_81AT_Rq_1_7_1D_Cq_Qat4q_A_AXQa __pyx_string_tab[351]
+#define __pyx_kp_b_iso88591_Q __pyx_string_tab[352]
+#define __pyx_kp_b_iso88591_Q_2 __pyx_string_tab[353]
+#define __pyx_kp_b_iso88591_A __pyx_string_tab[354]
+#define __pyx_kp_b_iso88591_1_F_1_xq_Q __pyx_string_tab[355]
+#define __pyx_kp_b_iso88591_6a_F_1_xq_Q __pyx_string_tab[356]
 #define __pyx_int_0 __pyx_number_tab[0]
 #define __pyx_int_1 __pyx_number_tab[1]
 #define __pyx_int_2 __pyx_number_tab[2]
@@ -4676,16 +4738,18 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   Py_CLEAR(clear_module_state->__pyx_type_11engine_core_5games_9schafkopf_5rules_Core);
   Py_CLEAR(clear_module_state->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct__genexpr);
   Py_CLEAR(clear_module_state->__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct__genexpr);
-  Py_CLEAR(clear_module_state->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds);
-  Py_CLEAR(clear_module_state->__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds);
-  Py_CLEAR(clear_module_state->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr);
-  Py_CLEAR(clear_module_state->__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr);
+  Py_CLEAR(clear_module_state->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr);
+  Py_CLEAR(clear_module_state->__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr);
+  Py_CLEAR(clear_module_state->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds);
+  Py_CLEAR(clear_module_state->__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds);
+  Py_CLEAR(clear_module_state->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr);
+  Py_CLEAR(clear_module_state->__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_items.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_values.method);
-  for (int i=0; i<9; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<34; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<353; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<10; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
+  for (int i=0; i<35; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<357; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<8; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
@@ -4718,16 +4782,18 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   Py_VISIT(traverse_module_state->__pyx_type_11engine_core_5games_9schafkopf_5rules_Core);
   Py_VISIT(traverse_module_state->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct__genexpr);
   Py_VISIT(traverse_module_state->__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct__genexpr);
-  Py_VISIT(traverse_module_state->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds);
-  Py_VISIT(traverse_module_state->__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds);
-  Py_VISIT(traverse_module_state->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr);
-  Py_VISIT(traverse_module_state->__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr);
+  Py_VISIT(traverse_module_state->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr);
+  Py_VISIT(traverse_module_state->__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr);
+  Py_VISIT(traverse_module_state->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds);
+  Py_VISIT(traverse_module_state->__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds);
+  Py_VISIT(traverse_module_state->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr);
+  Py_VISIT(traverse_module_state->__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_items.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_values.method);
-  for (int i=0; i<9; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<34; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<353; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<10; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
+  for (int i=0; i<35; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<357; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<8; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
@@ -4744,6 +4810,176 @@ return 0;
 }
 #endif
 /* #### Code section: module_code ### */
+static PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_14generator1(__pyx_CoroutineObject *__pyx_generator, CYTHON_UNUSED PyThreadState *__pyx_tstate, PyObject *__pyx_sent_value); /* proto */
+
+/* "src/engine_core/_engine.pxi":158
+ * _HOOKS.playout = g_playout
+ * HOOKS = PyCapsule_New(&_HOOKS, "engine_core.GameHooks", NULL)
+ * BIDS = tuple(name for i, name in enumerate(("uniform", "cheapest")) if G_BIDS >> i & 1)             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+
+static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_12genexpr(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_genexpr_arg_0) {
+  struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr *__pyx_cur_scope;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("genexpr", 0);
+  __pyx_cur_scope = (struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr *)__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr, __pyx_mstate_global->__pyx_empty_tuple, NULL);
+  if (unlikely(!__pyx_cur_scope)) {
+    __pyx_cur_scope = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr *)Py_None);
+    __Pyx_INCREF(Py_None);
+    __PYX_ERR(1, 158, __pyx_L1_error)
+  } else {
+    __Pyx_GOTREF((PyObject *)__pyx_cur_scope);
+  }
+  __pyx_cur_scope->__pyx_genexpr_arg_0 = __pyx_genexpr_arg_0;
+  __Pyx_INCREF(__pyx_cur_scope->__pyx_genexpr_arg_0);
+  __Pyx_GIVEREF(__pyx_cur_scope->__pyx_genexpr_arg_0);
+  {
+    __pyx_CoroutineObject *gen = __Pyx_Generator_New((__pyx_coroutine_body_t) __pyx_gb_11engine_core_5games_9schafkopf_5rules_14generator1, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0]), (PyObject *) __pyx_cur_scope, __pyx_mstate_global->__pyx_n_u_genexpr, __pyx_mstate_global->__pyx_n_u_genexpr, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule); if (unlikely(!gen)) __PYX_ERR(1, 158, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_cur_scope);
+    __Pyx_RefNannyFinishContext();
+    return (PyObject *) gen;
+  }
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_AddTraceback("engine_core.games.schafkopf.rules.genexpr", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __Pyx_DECREF((PyObject *)__pyx_cur_scope);
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_14generator1(__pyx_CoroutineObject *__pyx_generator, CYTHON_UNUSED PyThreadState *__pyx_tstate, PyObject *__pyx_sent_value) /* generator body */
+{
+  struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr *__pyx_cur_scope = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr *)__pyx_generator->closure);
+  PyObject *__pyx_r = NULL;
+  PyObject *__pyx_t_1 = NULL;
+  PyObject *__pyx_t_2 = NULL;
+  Py_ssize_t __pyx_t_3;
+  PyObject *__pyx_t_4 = NULL;
+  PyObject *__pyx_t_5 = NULL;
+  int __pyx_t_6;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("genexpr", 0);
+  switch (__pyx_generator->resume_label) {
+    case 0: goto __pyx_L3_first_run;
+    case 1: goto __pyx_L7_resume_from_yield;
+    default: /* CPython raises the right error here */
+    __Pyx_RefNannyFinishContext();
+    return NULL;
+  }
+  __pyx_L3_first_run:;
+  if (unlikely(__pyx_sent_value != Py_None)) {
+    if (unlikely(__pyx_sent_value)) PyErr_SetString(PyExc_TypeError, "can't send non-None value to a just-started generator");
+    __PYX_ERR(1, 158, __pyx_L1_error)
+  }
+  __Pyx_INCREF(__pyx_mstate_global->__pyx_int_0);
+  __pyx_t_1 = __pyx_mstate_global->__pyx_int_0;
+  if (unlikely(!__pyx_cur_scope->__pyx_genexpr_arg_0)) { __Pyx_RaiseUnboundLocalError(".0"); __PYX_ERR(1, 158, __pyx_L1_error) }
+  __pyx_t_2 = __pyx_cur_scope->__pyx_genexpr_arg_0; __Pyx_INCREF(__pyx_t_2);
+  __pyx_t_3 = 0;
+  for (;;) {
+    {
+      Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_2);
+      #if !CYTHON_ASSUME_SAFE_SIZE
+      if (unlikely((__pyx_temp < 0))) __PYX_ERR(1, 158, __pyx_L1_error)
+      #endif
+      if (__pyx_t_3 >= __pyx_temp) break;
+    }
+    #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+    __pyx_t_4 = __Pyx_NewRef(PyTuple_GET_ITEM(__pyx_t_2, __pyx_t_3));
+    #else
+    __pyx_t_4 = __Pyx_PySequence_ITEM(__pyx_t_2, __pyx_t_3);
+    #endif
+    ++__pyx_t_3;
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 158, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    __Pyx_XGOTREF(__pyx_cur_scope->__pyx_v_name);
+    __Pyx_XDECREF_SET(__pyx_cur_scope->__pyx_v_name, __pyx_t_4);
+    __Pyx_GIVEREF(__pyx_t_4);
+    __pyx_t_4 = 0;
+    __Pyx_INCREF(__pyx_t_1);
+    __Pyx_XGOTREF(__pyx_cur_scope->__pyx_v_i);
+    __Pyx_XDECREF_SET(__pyx_cur_scope->__pyx_v_i, __pyx_t_1);
+    __Pyx_GIVEREF(__pyx_t_1);
+    __pyx_t_4 = __Pyx_PyLong_AddObjC(__pyx_t_1, __pyx_mstate_global->__pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 158, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    __Pyx_DECREF(__pyx_t_1);
+    __pyx_t_1 = __pyx_t_4;
+    __pyx_t_4 = 0;
+    __pyx_t_4 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_11engine_core_5games_9schafkopf_5rules_G_BIDS); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 158, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    __pyx_t_5 = PyNumber_Rshift(__pyx_t_4, __pyx_cur_scope->__pyx_v_i); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 158, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    __pyx_t_4 = __Pyx_PyLong_AndObjC(__pyx_t_5, __pyx_mstate_global->__pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 158, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_t_4); if (unlikely((__pyx_t_6 < 0))) __PYX_ERR(1, 158, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    if (__pyx_t_6) {
+
+      __Pyx_INCREF(__pyx_cur_scope->__pyx_v_name);
+      __pyx_r = __pyx_cur_scope->__pyx_v_name;
+      __Pyx_XGIVEREF(__pyx_t_1);
+      __pyx_cur_scope->__pyx_t_0 = __pyx_t_1;
+      __Pyx_XGIVEREF(__pyx_t_2);
+      __pyx_cur_scope->__pyx_t_1 = __pyx_t_2;
+
+      __pyx_cur_scope->__pyx_t_2 = __pyx_t_3;
+      __Pyx_XGIVEREF(__pyx_r);
+      __Pyx_RefNannyFinishContext();
+      __Pyx_Coroutine_ResetAndClearException(__pyx_generator);
+      /* return from generator, yielding value */
+      __pyx_generator->resume_label = 1;
+      return __pyx_r;
+      __pyx_L7_resume_from_yield:;
+      __pyx_t_1 = __pyx_cur_scope->__pyx_t_0;
+      __pyx_cur_scope->__pyx_t_0 = 0;
+      __Pyx_XGOTREF(__pyx_t_1);
+      __pyx_t_2 = __pyx_cur_scope->__pyx_t_1;
+      __pyx_cur_scope->__pyx_t_1 = 0;
+      __Pyx_XGOTREF(__pyx_t_2);
+      __pyx_t_3 = __pyx_cur_scope->__pyx_t_2;
+      if (unlikely(!__pyx_sent_value)) __PYX_ERR(1, 158, __pyx_L1_error)
+    }
+  }
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  CYTHON_MAYBE_UNUSED_VAR(__pyx_cur_scope);
+
+  /* function exit code */
+  __pyx_r = Py_None; __Pyx_INCREF(Py_None);
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_5);
+  if (__Pyx_PyErr_Occurred()) {
+    __Pyx_Generator_Replace_StopIteration(0);
+    __Pyx_AddTraceback("genexpr", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  }
+  __pyx_L0:;
+  __Pyx_XGIVEREF(__pyx_r);
+  #if !CYTHON_USE_EXC_INFO_STACK
+  __Pyx_Coroutine_ResetAndClearException(__pyx_generator);
+  #endif
+  __pyx_generator->resume_label = -1;
+  __Pyx_Coroutine_clear((PyObject*)__pyx_generator);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
 
 /* "EnumTypeToPy":2
  * 
@@ -4774,7 +5010,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  * 
  *     if 0:
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_Call); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 5, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_Call); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 5, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v___pyx_enum = __pyx_t_1;
   __pyx_t_1 = 0;
@@ -4796,7 +5032,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  *     elif c_val == Call.BID_RUFSPIEL_C:
  *         return __pyx_enum.BID_RUFSPIEL_C
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_PASS); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 10, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_PASS); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 10, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -4826,7 +5062,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  *     elif c_val == Call.BID_RUFSPIEL_S:
  *         return __pyx_enum.BID_RUFSPIEL_S
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_RUFSPIEL_C); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_RUFSPIEL_C); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 12, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -4856,7 +5092,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  *     elif c_val == Call.BID_RUFSPIEL_H:
  *         return __pyx_enum.BID_RUFSPIEL_H
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_RUFSPIEL_S); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 14, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_RUFSPIEL_S); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 14, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -4886,7 +5122,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  *     elif c_val == Call.BID_RUFSPIEL_D:
  *         return __pyx_enum.BID_RUFSPIEL_D
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_RUFSPIEL_H); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 16, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_RUFSPIEL_H); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 16, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -4916,7 +5152,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  *     elif c_val == Call.BID_WENZ:
  *         return __pyx_enum.BID_WENZ
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_RUFSPIEL_D); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 18, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_RUFSPIEL_D); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 18, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -4946,7 +5182,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  *     elif c_val == Call.BID_FARBSOLO_C:
  *         return __pyx_enum.BID_FARBSOLO_C
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_WENZ); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 20, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_WENZ); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 20, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -4976,7 +5212,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  *     elif c_val == Call.BID_FARBSOLO_S:
  *         return __pyx_enum.BID_FARBSOLO_S
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_FARBSOLO_C); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 22, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_FARBSOLO_C); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 22, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -5006,7 +5242,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  *     elif c_val == Call.BID_FARBSOLO_H:
  *         return __pyx_enum.BID_FARBSOLO_H
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_FARBSOLO_S); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 24, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_FARBSOLO_S); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 24, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -5036,7 +5272,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  *     elif c_val == Call.BID_FARBSOLO_D:
  *         return __pyx_enum.BID_FARBSOLO_D
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_FARBSOLO_H); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 26, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_FARBSOLO_H); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 26, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -5066,7 +5302,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  *     elif c_val == Call.BID_WENZ_TOUT:
  *         return __pyx_enum.BID_WENZ_TOUT
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_FARBSOLO_D); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 28, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_FARBSOLO_D); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 28, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -5096,7 +5332,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  *     elif c_val == Call.BID_SOLO_TOUT_C:
  *         return __pyx_enum.BID_SOLO_TOUT_C
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_WENZ_TOUT); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 30, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_WENZ_TOUT); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 30, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -5126,7 +5362,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  *     elif c_val == Call.BID_SOLO_TOUT_S:
  *         return __pyx_enum.BID_SOLO_TOUT_S
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_SOLO_TOUT_C); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 32, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_SOLO_TOUT_C); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 32, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -5156,7 +5392,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  *     elif c_val == Call.BID_SOLO_TOUT_H:
  *         return __pyx_enum.BID_SOLO_TOUT_H
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_SOLO_TOUT_S); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 34, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_SOLO_TOUT_S); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 34, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -5186,7 +5422,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  *     elif c_val == Call.BID_SOLO_TOUT_D:
  *         return __pyx_enum.BID_SOLO_TOUT_D
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_SOLO_TOUT_H); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 36, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_SOLO_TOUT_H); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 36, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -5216,7 +5452,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  *     elif c_val == Call.BID_SIE:
  *         return __pyx_enum.BID_SIE
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_SOLO_TOUT_D); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 38, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_SOLO_TOUT_D); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 38, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -5246,7 +5482,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  *     elif c_val == Call.ANNOUNCE_PASS:
  *         return __pyx_enum.ANNOUNCE_PASS
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_SIE); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 40, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_BID_SIE); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 40, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -5276,7 +5512,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  *     elif c_val == Call.ANNOUNCE_KONTRA:
  *         return __pyx_enum.ANNOUNCE_KONTRA
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_ANNOUNCE_PASS); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 42, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_ANNOUNCE_PASS); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 42, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -5306,7 +5542,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  *     elif c_val == Call.ANNOUNCE_RE:
  *         return __pyx_enum.ANNOUNCE_RE
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_ANNOUNCE_KONTRA); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 44, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_ANNOUNCE_KONTRA); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 44, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -5336,7 +5572,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
  *     else:
  *         underlying_c_val = <int>c_val
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_ANNOUNCE_RE); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 46, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v___pyx_enum, __pyx_mstate_global->__pyx_n_u_ANNOUNCE_RE); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 46, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -5375,7 +5611,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
     __pyx_t_2 = NULL;
     __Pyx_INCREF(__pyx_v___pyx_enum);
     __pyx_t_3 = __pyx_v___pyx_enum; 
-    __pyx_t_4 = __Pyx_PyLong_From_int(__pyx_v_underlying_c_val); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 49, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_From_int(__pyx_v_underlying_c_val); if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 49, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_5 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -5395,7 +5631,7 @@ static PyObject *__Pyx_Enum_2b1fcd__11engine_core_5games_9schafkopf_5rules_enum_
       __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 49, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 49, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -5482,39 +5718,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_cls,&__pyx_mstate_global->__pyx_n_u_value,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 8, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(2, 8, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(1, 8, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(2, 8, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 8, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 8, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_missing_", 0) < (0)) __PYX_ERR(1, 8, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_missing_", 0) < (0)) __PYX_ERR(2, 8, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_missing_", 1, 2, 2, i); __PYX_ERR(1, 8, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_missing_", 1, 2, 2, i); __PYX_ERR(2, 8, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 8, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 8, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(1, 8, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(2, 8, __pyx_L3_error)
     }
     __pyx_v_cls = values[0];
     __pyx_v_value = values[1];
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("_missing_", 1, 2, 2, __pyx_nargs); __PYX_ERR(1, 8, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("_missing_", 1, 2, 2, __pyx_nargs); __PYX_ERR(2, 8, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -5564,7 +5800,7 @@ static PyObject *__pyx_pf_8EnumBase_22__Pyx_FlexibleEnumBase__missing_(CYTHON_UN
     PyObject *__pyx_callargs[3] = {__pyx_t_2, __pyx_v_cls, __pyx_v_value};
     __pyx_t_1 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_new, __pyx_callargs+__pyx_t_3, (3-__pyx_t_3) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 12, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_pseudo_member = __pyx_t_1;
@@ -5577,7 +5813,7 @@ static PyObject *__pyx_pf_8EnumBase_22__Pyx_FlexibleEnumBase__missing_(CYTHON_UN
  *             pseudo_member._value_ = value
  *         pseudo_member._name_ = None
 */
-  __pyx_t_4 = __Pyx_HasAttr(__pyx_v_pseudo_member, __pyx_mstate_global->__pyx_n_u_value_2); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(1, 13, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_HasAttr(__pyx_v_pseudo_member, __pyx_mstate_global->__pyx_n_u_value_2); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(2, 13, __pyx_L1_error)
   __pyx_t_5 = (!__pyx_t_4);
 
 
@@ -5591,7 +5827,7 @@ static PyObject *__pyx_pf_8EnumBase_22__Pyx_FlexibleEnumBase__missing_(CYTHON_UN
  *         pseudo_member._name_ = None
  * 
 */
-    if (__Pyx_PyObject_SetAttrStr(__pyx_v_pseudo_member, __pyx_mstate_global->__pyx_n_u_value_2, __pyx_v_value) < (0)) __PYX_ERR(1, 14, __pyx_L1_error)
+    if (__Pyx_PyObject_SetAttrStr(__pyx_v_pseudo_member, __pyx_mstate_global->__pyx_n_u_value_2, __pyx_v_value) < (0)) __PYX_ERR(2, 14, __pyx_L1_error)
 
     /* "EnumBase":13
  * 
@@ -5609,7 +5845,7 @@ static PyObject *__pyx_pf_8EnumBase_22__Pyx_FlexibleEnumBase__missing_(CYTHON_UN
  * 
  * 
 */
-  if (__Pyx_PyObject_SetAttrStr(__pyx_v_pseudo_member, __pyx_mstate_global->__pyx_n_u_name, Py_None) < (0)) __PYX_ERR(1, 15, __pyx_L1_error)
+  if (__Pyx_PyObject_SetAttrStr(__pyx_v_pseudo_member, __pyx_mstate_global->__pyx_n_u_name, Py_None) < (0)) __PYX_ERR(2, 15, __pyx_L1_error)
 
   /* "EnumBase":18
  * 
@@ -5618,7 +5854,7 @@ static PyObject *__pyx_pf_8EnumBase_22__Pyx_FlexibleEnumBase__missing_(CYTHON_UN
  *         if value2member_map is not None:
  *             pseudo_member = value2member_map.setdefault(value, pseudo_member)
 */
-  __pyx_t_1 = __Pyx_GetAttr3(__pyx_v_cls, __pyx_mstate_global->__pyx_n_u_value2member_map, Py_None); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 18, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_GetAttr3(__pyx_v_cls, __pyx_mstate_global->__pyx_n_u_value2member_map, Py_None); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 18, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_value2member_map = __pyx_t_1;
   __pyx_t_1 = 0;
@@ -5648,7 +5884,7 @@ static PyObject *__pyx_pf_8EnumBase_22__Pyx_FlexibleEnumBase__missing_(CYTHON_UN
       PyObject *__pyx_callargs[3] = {__pyx_t_2, __pyx_v_value, __pyx_v_pseudo_member};
       __pyx_t_1 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_setdefault, __pyx_callargs+__pyx_t_3, (3-__pyx_t_3) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 20, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 20, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     __Pyx_DECREF_SET(__pyx_v_pseudo_member, __pyx_t_1);
@@ -5750,32 +5986,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_self,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 23, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(2, 23, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 23, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 23, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__repr__", 0) < (0)) __PYX_ERR(1, 23, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__repr__", 0) < (0)) __PYX_ERR(2, 23, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__repr__", 1, 1, 1, i); __PYX_ERR(1, 23, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__repr__", 1, 1, 1, i); __PYX_ERR(2, 23, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 23, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 23, __pyx_L3_error)
     }
     __pyx_v_self = values[0];
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("__repr__", 1, 1, 1, __pyx_nargs); __PYX_ERR(1, 23, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("__repr__", 1, 1, 1, __pyx_nargs); __PYX_ERR(2, 23, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -5821,7 +6057,7 @@ static PyObject *__pyx_pf_8EnumBase_22__Pyx_FlexibleEnumBase_2__repr__(CYTHON_UN
  * 
  *             return f"<{self.__class__.__name__}: {self._value_!r}>"
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_self, __pyx_mstate_global->__pyx_n_u_name); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 24, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_self, __pyx_mstate_global->__pyx_n_u_name); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 24, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_t_2 = (__pyx_t_1 == Py_None);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
@@ -5835,17 +6071,17 @@ static PyObject *__pyx_pf_8EnumBase_22__Pyx_FlexibleEnumBase_2__repr__(CYTHON_UN
  *         return super().__repr__()
  * 
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_self, __pyx_mstate_global->__pyx_n_u_class); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 26, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_self, __pyx_mstate_global->__pyx_n_u_class); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 26, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_name_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 26, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_name_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 26, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __pyx_t_1 = __Pyx_PyObject_FormatSimple(__pyx_t_3, __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 26, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_FormatSimple(__pyx_t_3, __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 26, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_v_self, __pyx_mstate_global->__pyx_n_u_value_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 26, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_v_self, __pyx_mstate_global->__pyx_n_u_value_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 26, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_4 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_t_3), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 26, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_t_3), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 26, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __pyx_t_5[0] = __pyx_mstate_global->__pyx_kp_u_;
@@ -5862,7 +6098,7 @@ static PyObject *__pyx_pf_8EnumBase_22__Pyx_FlexibleEnumBase_2__repr__(CYTHON_UN
     __pyx_t_7 |= __Pyx_PyUnicode_KIND_04(__pyx_t_5[1]) | __Pyx_PyUnicode_KIND_04(__pyx_t_5[3]);
     #endif
     __pyx_t_3 = __Pyx_PyUnicode_Join(__pyx_t_5, 5, __pyx_t_6, __pyx_t_7);
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 26, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 26, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
@@ -5894,7 +6130,7 @@ static PyObject *__pyx_pf_8EnumBase_22__Pyx_FlexibleEnumBase_2__repr__(CYTHON_UN
 */
   __pyx_t_8 = NULL;
   __pyx_t_9 = __Pyx_CyFunction_GetClassObj(__pyx_self);
-  if (!__pyx_t_9) { PyErr_SetString(PyExc_RuntimeError, "super(): empty __class__ cell"); __PYX_ERR(1, 27, __pyx_L1_error) }
+  if (!__pyx_t_9) { PyErr_SetString(PyExc_RuntimeError, "super(): empty __class__ cell"); __PYX_ERR(2, 27, __pyx_L1_error) }
   __Pyx_INCREF(__pyx_t_9);
   __pyx_t_10 = 1;
   {
@@ -5902,7 +6138,7 @@ static PyObject *__pyx_pf_8EnumBase_22__Pyx_FlexibleEnumBase_2__repr__(CYTHON_UN
     __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_builtin_super, __pyx_callargs+__pyx_t_10, (3-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_8); __pyx_t_8 = 0;
     __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 27, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 27, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_t_4 = __pyx_t_1;
@@ -5913,7 +6149,7 @@ static PyObject *__pyx_pf_8EnumBase_22__Pyx_FlexibleEnumBase_2__repr__(CYTHON_UN
     __pyx_t_3 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_repr, __pyx_callargs+__pyx_t_10, (1-__pyx_t_10) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 27, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 27, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
   }
   {
@@ -14906,7 +15142,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_13_explain_play
   __Pyx_INCREF(__pyx_cur_scope->__pyx_genexpr_arg_0);
   __Pyx_GIVEREF(__pyx_cur_scope->__pyx_genexpr_arg_0);
   {
-    __pyx_CoroutineObject *gen = __Pyx_Generator_New((__pyx_coroutine_body_t) __pyx_gb_11engine_core_5games_9schafkopf_5rules_13_explain_play_2generator, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0]), (PyObject *) __pyx_cur_scope, __pyx_mstate_global->__pyx_n_u_genexpr, __pyx_mstate_global->__pyx_n_u_explain_play_locals_genexpr, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule); if (unlikely(!gen)) __PYX_ERR(0, 731, __pyx_L1_error)
+    __pyx_CoroutineObject *gen = __Pyx_Generator_New((__pyx_coroutine_body_t) __pyx_gb_11engine_core_5games_9schafkopf_5rules_13_explain_play_2generator, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1]), (PyObject *) __pyx_cur_scope, __pyx_mstate_global->__pyx_n_u_genexpr, __pyx_mstate_global->__pyx_n_u_explain_play_locals_genexpr, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule); if (unlikely(!gen)) __PYX_ERR(0, 731, __pyx_L1_error)
     __Pyx_DECREF(__pyx_cur_scope);
     __Pyx_RefNannyFinishContext();
     return (PyObject *) gen;
@@ -17580,7 +17816,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules__hook_to_act(void cons
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":160
+/* "src/engine_core/_engine.pxi":161
  * 
  * 
  * cdef int make_opts(options, packets, GOpts* o) except -1:             # <<<<<<<<<<<<<<
@@ -17596,7 +17832,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_make_opts(PyObject *__
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "src/engine_core/_engine.pxi":161
+  /* "src/engine_core/_engine.pxi":162
  * 
  * cdef int make_opts(options, packets, GOpts* o) except -1:
  *     memset(o, 0, sizeof(GOpts))             # <<<<<<<<<<<<<<
@@ -17605,17 +17841,17 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_make_opts(PyObject *__
 */
   (void)(memset(__pyx_v_o, 0, (sizeof(__pyx_t_11engine_core_5games_9schafkopf_5rules_GOpts))));
 
-  /* "src/engine_core/_engine.pxi":162
+  /* "src/engine_core/_engine.pxi":163
  * cdef int make_opts(options, packets, GOpts* o) except -1:
  *     memset(o, 0, sizeof(GOpts))
  *     g_opts(options, o)             # <<<<<<<<<<<<<<
  *     if packets is not None:
  *         fill_deal_plan(packets, &o.deal)
 */
-  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_g_opts(__pyx_v_options, __pyx_v_o); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(2, 162, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_g_opts(__pyx_v_options, __pyx_v_o); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(1, 163, __pyx_L1_error)
 
 
-  /* "src/engine_core/_engine.pxi":163
+  /* "src/engine_core/_engine.pxi":164
  *     memset(o, 0, sizeof(GOpts))
  *     g_opts(options, o)
  *     if packets is not None:             # <<<<<<<<<<<<<<
@@ -17626,17 +17862,17 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_make_opts(PyObject *__
   if (__pyx_t_2) {
 
 
-    /* "src/engine_core/_engine.pxi":164
+    /* "src/engine_core/_engine.pxi":165
  *     g_opts(options, o)
  *     if packets is not None:
  *         fill_deal_plan(packets, &o.deal)             # <<<<<<<<<<<<<<
  *     return 0
  * 
 */
-    __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(__pyx_v_packets, (&__pyx_v_o->deal)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(2, 164, __pyx_L1_error)
+    __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(__pyx_v_packets, (&__pyx_v_o->deal)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(1, 165, __pyx_L1_error)
 
 
-    /* "src/engine_core/_engine.pxi":163
+    /* "src/engine_core/_engine.pxi":164
  *     memset(o, 0, sizeof(GOpts))
  *     g_opts(options, o)
  *     if packets is not None:             # <<<<<<<<<<<<<<
@@ -17645,7 +17881,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_make_opts(PyObject *__
 */
   }
 
-  /* "src/engine_core/_engine.pxi":165
+  /* "src/engine_core/_engine.pxi":166
  *     if packets is not None:
  *         fill_deal_plan(packets, &o.deal)
  *     return 0             # <<<<<<<<<<<<<<
@@ -17658,7 +17894,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_make_opts(PyObject *__
   }
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":160
+  /* "src/engine_core/_engine.pxi":161
  * 
  * 
  * cdef int make_opts(options, packets, GOpts* o) except -1:             # <<<<<<<<<<<<<<
@@ -17675,7 +17911,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_make_opts(PyObject *__
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":168
+/* "src/engine_core/_engine.pxi":169
  * 
  * 
  * def c_options(options, packets):             # <<<<<<<<<<<<<<
@@ -17724,39 +17960,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_options,&__pyx_mstate_global->__pyx_n_u_packets,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(2, 168, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 169, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(2, 168, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(1, 169, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 168, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 169, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "c_options", 0) < (0)) __PYX_ERR(2, 168, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "c_options", 0) < (0)) __PYX_ERR(1, 169, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("c_options", 1, 2, 2, i); __PYX_ERR(2, 168, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("c_options", 1, 2, 2, i); __PYX_ERR(1, 169, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 168, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 169, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(2, 168, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(1, 169, __pyx_L3_error)
     }
     __pyx_v_options = values[0];
     __pyx_v_packets = values[1];
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("c_options", 1, 2, 2, __pyx_nargs); __PYX_ERR(2, 168, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("c_options", 1, 2, 2, __pyx_nargs); __PYX_ERR(1, 169, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -17788,24 +18024,24 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_8c_options(CYTH
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("c_options", 0);
 
-  /* "src/engine_core/_engine.pxi":172
+  /* "src/engine_core/_engine.pxi":173
  *     engine_core.batch)."""
  *     cdef GOpts o
  *     make_opts(options, packets, &o)             # <<<<<<<<<<<<<<
  *     return (<char*>&o)[:sizeof(GOpts)]
  * 
 */
-  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_make_opts(__pyx_v_options, __pyx_v_packets, (&__pyx_v_o)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(2, 172, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_make_opts(__pyx_v_options, __pyx_v_packets, (&__pyx_v_o)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(1, 173, __pyx_L1_error)
 
 
-  /* "src/engine_core/_engine.pxi":173
+  /* "src/engine_core/_engine.pxi":174
  *     cdef GOpts o
  *     make_opts(options, packets, &o)
  *     return (<char*>&o)[:sizeof(GOpts)]             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_2 = __Pyx_PyBytes_FromStringAndSize(((char *)(&__pyx_v_o)) + 0, (sizeof(__pyx_t_11engine_core_5games_9schafkopf_5rules_GOpts)) - 0); if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 173, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyBytes_FromStringAndSize(((char *)(&__pyx_v_o)) + 0, (sizeof(__pyx_t_11engine_core_5games_9schafkopf_5rules_GOpts)) - 0); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 174, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   {
     PyObject *__pyx_temp;
@@ -17818,7 +18054,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_8c_options(CYTH
   __pyx_t_2 = 0;
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":168
+  /* "src/engine_core/_engine.pxi":169
  * 
  * 
  * def c_options(options, packets):             # <<<<<<<<<<<<<<
@@ -17838,7 +18074,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_8c_options(CYTH
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":176
+/* "src/engine_core/_engine.pxi":177
  * 
  * 
  * def deal_masks(options, packets, u64 seed, int dealer):             # <<<<<<<<<<<<<<
@@ -17889,53 +18125,53 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_options,&__pyx_mstate_global->__pyx_n_u_packets,&__pyx_mstate_global->__pyx_n_u_seed,&__pyx_mstate_global->__pyx_n_u_dealer,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(2, 176, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 177, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(2, 176, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(1, 177, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(2, 176, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(1, 177, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(2, 176, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(1, 177, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 176, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 177, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "deal_masks", 0) < (0)) __PYX_ERR(2, 176, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "deal_masks", 0) < (0)) __PYX_ERR(1, 177, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("deal_masks", 1, 4, 4, i); __PYX_ERR(2, 176, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("deal_masks", 1, 4, 4, i); __PYX_ERR(1, 177, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 4)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 176, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 177, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(2, 176, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(1, 177, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(2, 176, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(1, 177, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(2, 176, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(1, 177, __pyx_L3_error)
     }
     __pyx_v_options = values[0];
     __pyx_v_packets = values[1];
-    __pyx_v_seed = __Pyx_PyLong_As_uint64_t(values[2]); if (unlikely((__pyx_v_seed == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(2, 176, __pyx_L3_error)
-    __pyx_v_dealer = __Pyx_PyLong_As_int(values[3]); if (unlikely((__pyx_v_dealer == (int)-1) && PyErr_Occurred())) __PYX_ERR(2, 176, __pyx_L3_error)
+    __pyx_v_seed = __Pyx_PyLong_As_uint64_t(values[2]); if (unlikely((__pyx_v_seed == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(1, 177, __pyx_L3_error)
+    __pyx_v_dealer = __Pyx_PyLong_As_int(values[3]); if (unlikely((__pyx_v_dealer == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 177, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("deal_masks", 1, 4, 4, __pyx_nargs); __PYX_ERR(2, 176, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("deal_masks", 1, 4, 4, __pyx_nargs); __PYX_ERR(1, 177, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -17963,7 +18199,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_10deal_masks(CY
   struct __pyx_t_11engine_core_4_rng_Rng __pyx_v_r;
   __pyx_t_11engine_core_5_bits_u64 __pyx_v_hands[__pyx_e_11engine_core_5_game_MAX_SEATS];
   __pyx_t_11engine_core_5_bits_u64 __pyx_v_blind;
-  int __pyx_8genexpr5__pyx_v_i;
+  int __pyx_8genexpr6__pyx_v_i;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   int __pyx_t_1;
@@ -17984,7 +18220,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_10deal_masks(CY
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("deal_masks", 0);
 
-  /* "src/engine_core/_engine.pxi":182
+  /* "src/engine_core/_engine.pxi":183
  *     cdef Rng r
  *     cdef u64 hands[MAX_SEATS]
  *     cdef u64 blind = 0             # <<<<<<<<<<<<<<
@@ -17993,7 +18229,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_10deal_masks(CY
 */
   __pyx_v_blind = 0;
 
-  /* "src/engine_core/_engine.pxi":184
+  /* "src/engine_core/_engine.pxi":185
  *     cdef u64 blind = 0
  *     cdef int i
  *     if not 0 <= dealer < G_SEATS:             # <<<<<<<<<<<<<<
@@ -18010,7 +18246,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_10deal_masks(CY
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "src/engine_core/_engine.pxi":185
+    /* "src/engine_core/_engine.pxi":186
  *     cdef int i
  *     if not 0 <= dealer < G_SEATS:
  *         raise ValueError(f"dealer must be a seat 0..{G_SEATS - 1}, got {dealer}")             # <<<<<<<<<<<<<<
@@ -18018,9 +18254,9 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_10deal_masks(CY
  *     r.s = seed
 */
     __pyx_t_4 = NULL;
-    __pyx_t_5 = __Pyx_PyUnicode_From_long((__pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS - 1), 0, ' ', 'd'); if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 185, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyUnicode_From_long((__pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS - 1), 0, ' ', 'd'); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 186, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_6 = __Pyx_PyUnicode_From_int(__pyx_v_dealer, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(2, 185, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyUnicode_From_int(__pyx_v_dealer, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 186, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_7[0] = __pyx_mstate_global->__pyx_kp_u_dealer_must_be_a_seat_0;
     __pyx_t_7[1] = __pyx_t_5;
@@ -18032,7 +18268,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_10deal_masks(CY
     #endif
     __pyx_t_9 = 0;
     __pyx_t_10 = __Pyx_PyUnicode_Join(__pyx_t_7, 4, __pyx_t_8, __pyx_t_9);
-    if (unlikely(!__pyx_t_10)) __PYX_ERR(2, 185, __pyx_L1_error)
+    if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 186, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_10);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
@@ -18042,14 +18278,14 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_10deal_masks(CY
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_11, (2-__pyx_t_11) | (__pyx_t_11*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 185, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 186, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(2, 185, __pyx_L1_error)
+    __PYX_ERR(1, 186, __pyx_L1_error)
 
-    /* "src/engine_core/_engine.pxi":184
+    /* "src/engine_core/_engine.pxi":185
  *     cdef u64 blind = 0
  *     cdef int i
  *     if not 0 <= dealer < G_SEATS:             # <<<<<<<<<<<<<<
@@ -18058,17 +18294,17 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_10deal_masks(CY
 */
   }
 
-  /* "src/engine_core/_engine.pxi":186
+  /* "src/engine_core/_engine.pxi":187
  *     if not 0 <= dealer < G_SEATS:
  *         raise ValueError(f"dealer must be a seat 0..{G_SEATS - 1}, got {dealer}")
  *     make_opts(options, packets, &o)             # <<<<<<<<<<<<<<
  *     r.s = seed
  *     with nogil:
 */
-  __pyx_t_9 = __pyx_f_11engine_core_5games_9schafkopf_5rules_make_opts(__pyx_v_options, __pyx_v_packets, (&__pyx_v_o)); if (unlikely(__pyx_t_9 == ((int)-1))) __PYX_ERR(2, 186, __pyx_L1_error)
+  __pyx_t_9 = __pyx_f_11engine_core_5games_9schafkopf_5rules_make_opts(__pyx_v_options, __pyx_v_packets, (&__pyx_v_o)); if (unlikely(__pyx_t_9 == ((int)-1))) __PYX_ERR(1, 187, __pyx_L1_error)
 
 
-  /* "src/engine_core/_engine.pxi":187
+  /* "src/engine_core/_engine.pxi":188
  *         raise ValueError(f"dealer must be a seat 0..{G_SEATS - 1}, got {dealer}")
  *     make_opts(options, packets, &o)
  *     r.s = seed             # <<<<<<<<<<<<<<
@@ -18077,7 +18313,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_10deal_masks(CY
 */
   __pyx_v_r.s = __pyx_v_seed;
 
-  /* "src/engine_core/_engine.pxi":188
+  /* "src/engine_core/_engine.pxi":189
  *     make_opts(options, packets, &o)
  *     r.s = seed
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -18090,7 +18326,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_10deal_masks(CY
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "src/engine_core/_engine.pxi":189
+        /* "src/engine_core/_engine.pxi":190
  *     r.s = seed
  *     with nogil:
  *         deal_cards(&r, dealer, &o.deal, hands, &blind)             # <<<<<<<<<<<<<<
@@ -18100,7 +18336,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_10deal_masks(CY
         __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_cards((&__pyx_v_r), __pyx_v_dealer, (&__pyx_v_o.deal), __pyx_v_hands, (&__pyx_v_blind));
       }
 
-      /* "src/engine_core/_engine.pxi":188
+      /* "src/engine_core/_engine.pxi":189
  *     make_opts(options, packets, &o)
  *     r.s = seed
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -18117,7 +18353,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_10deal_masks(CY
       }
   }
 
-  /* "src/engine_core/_engine.pxi":190
+  /* "src/engine_core/_engine.pxi":191
  *     with nogil:
  *         deal_cards(&r, dealer, &o.deal, hands, &blind)
  *     return [hands[i] for i in range(G_SEATS)], blind             # <<<<<<<<<<<<<<
@@ -18125,30 +18361,30 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_10deal_masks(CY
  * 
 */
   { /* enter inner scope */
-    __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 190, __pyx_L1_error)
+    __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 191, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
 
     __pyx_t_12 = __pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS;
     __pyx_t_13 = __pyx_t_12;
 
     for (__pyx_t_9 = 0; __pyx_t_9 < __pyx_t_13; __pyx_t_9+=1) {
-      __pyx_8genexpr5__pyx_v_i = __pyx_t_9;
-      __pyx_t_10 = __Pyx_PyLong_From_uint64_t((__pyx_v_hands[__pyx_8genexpr5__pyx_v_i])); if (unlikely(!__pyx_t_10)) __PYX_ERR(2, 190, __pyx_L1_error)
+      __pyx_8genexpr6__pyx_v_i = __pyx_t_9;
+      __pyx_t_10 = __Pyx_PyLong_From_uint64_t((__pyx_v_hands[__pyx_8genexpr6__pyx_v_i])); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 191, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_10);
       __Pyx_GIVEREF(__pyx_t_10);
-      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_3, __pyx_t_10))) __PYX_ERR(2, 190, __pyx_L1_error)
+      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_3, __pyx_t_10))) __PYX_ERR(1, 191, __pyx_L1_error)
       __pyx_t_10 = 0;
     }
 
   } /* exit inner scope */
-  __pyx_t_10 = __Pyx_PyLong_From_uint64_t(__pyx_v_blind); if (unlikely(!__pyx_t_10)) __PYX_ERR(2, 190, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyLong_From_uint64_t(__pyx_v_blind); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 191, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
-  __pyx_t_4 = PyTuple_New(2); if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 190, __pyx_L1_error)
+  __pyx_t_4 = PyTuple_New(2); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 191, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_4, 0, __pyx_t_3) != (0)) __PYX_ERR(2, 190, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_4, 0, __pyx_t_3) != (0)) __PYX_ERR(1, 191, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_10);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_4, 1, __pyx_t_10) != (0)) __PYX_ERR(2, 190, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_4, 1, __pyx_t_10) != (0)) __PYX_ERR(1, 191, __pyx_L1_error);
   __pyx_t_3 = 0;
   __pyx_t_10 = 0;
   {
@@ -18162,7 +18398,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_10deal_masks(CY
   __pyx_t_4 = 0;
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":176
+  /* "src/engine_core/_engine.pxi":177
  * 
  * 
  * def deal_masks(options, packets, u64 seed, int dealer):             # <<<<<<<<<<<<<<
@@ -18190,7 +18426,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_10deal_masks(CY
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":203
+/* "src/engine_core/_engine.pxi":204
  *     cdef int n_hist
  * 
  *     def __init__(self, options, hands, int dealer, blind=0):             # <<<<<<<<<<<<<<
@@ -18239,47 +18475,47 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_options,&__pyx_mstate_global->__pyx_n_u_hands,&__pyx_mstate_global->__pyx_n_u_dealer,&__pyx_mstate_global->__pyx_n_u_blind,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL_TPNEW(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(2, 203, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 204, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(2, 203, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(1, 204, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(2, 203, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(1, 204, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(2, 203, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(1, 204, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 203, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 204, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__init__", 0) < (0)) __PYX_ERR(2, 203, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__init__", 0) < (0)) __PYX_ERR(1, 204, __pyx_L3_error)
       if (!values[3]) values[3] = __Pyx_NewRef(((PyObject *)__pyx_mstate_global->__pyx_int_0));
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__init__", 0, 3, 4, i); __PYX_ERR(2, 203, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__init__", 0, 3, 4, i); __PYX_ERR(1, 204, __pyx_L3_error) }
       }
     } else {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(2, 203, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(1, 204, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(2, 203, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(1, 204, __pyx_L3_error)
         values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(2, 203, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(1, 204, __pyx_L3_error)
         values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 203, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 204, __pyx_L3_error)
         break;
         default: goto __pyx_L5_argtuple_error;
       }
@@ -18287,12 +18523,12 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
     }
     __pyx_v_options = values[0];
     __pyx_v_hands = values[1];
-    __pyx_v_dealer = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_dealer == (int)-1) && PyErr_Occurred())) __PYX_ERR(2, 203, __pyx_L3_error)
+    __pyx_v_dealer = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_dealer == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 204, __pyx_L3_error)
     __pyx_v_blind = values[3];
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("__init__", 0, 3, 4, __pyx_nargs); __PYX_ERR(2, 203, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("__init__", 0, 3, 4, __pyx_nargs); __PYX_ERR(1, 204, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -18344,7 +18580,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__init__", 0);
 
-  /* "src/engine_core/_engine.pxi":205
+  /* "src/engine_core/_engine.pxi":206
  *     def __init__(self, options, hands, int dealer, blind=0):
  *         cdef u64 h[MAX_SEATS]
  *         cdef u64 used = 0, m, b             # <<<<<<<<<<<<<<
@@ -18353,7 +18589,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
 */
   __pyx_v_used = 0;
 
-  /* "src/engine_core/_engine.pxi":207
+  /* "src/engine_core/_engine.pxi":208
  *         cdef u64 used = 0, m, b
  *         cdef int i
  *         if not 0 <= dealer < G_SEATS:             # <<<<<<<<<<<<<<
@@ -18370,7 +18606,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "src/engine_core/_engine.pxi":208
+    /* "src/engine_core/_engine.pxi":209
  *         cdef int i
  *         if not 0 <= dealer < G_SEATS:
  *             raise ValueError(f"dealer must be a seat 0..{G_SEATS - 1}, got {dealer}")             # <<<<<<<<<<<<<<
@@ -18378,9 +18614,9 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
  *             raise ValueError(f"need {G_SEATS} hands, got {len(hands)}")
 */
     __pyx_t_4 = NULL;
-    __pyx_t_5 = __Pyx_PyUnicode_From_long((__pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS - 1), 0, ' ', 'd'); if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 208, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyUnicode_From_long((__pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS - 1), 0, ' ', 'd'); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 209, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_6 = __Pyx_PyUnicode_From_int(__pyx_v_dealer, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(2, 208, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyUnicode_From_int(__pyx_v_dealer, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 209, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_7[0] = __pyx_mstate_global->__pyx_kp_u_dealer_must_be_a_seat_0;
     __pyx_t_7[1] = __pyx_t_5;
@@ -18392,7 +18628,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
     #endif
     __pyx_t_9 = 0;
     __pyx_t_10 = __Pyx_PyUnicode_Join(__pyx_t_7, 4, __pyx_t_8, __pyx_t_9);
-    if (unlikely(!__pyx_t_10)) __PYX_ERR(2, 208, __pyx_L1_error)
+    if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 209, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_10);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
@@ -18402,14 +18638,14 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_11, (2-__pyx_t_11) | (__pyx_t_11*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 208, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 209, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(2, 208, __pyx_L1_error)
+    __PYX_ERR(1, 209, __pyx_L1_error)
 
-    /* "src/engine_core/_engine.pxi":207
+    /* "src/engine_core/_engine.pxi":208
  *         cdef u64 used = 0, m, b
  *         cdef int i
  *         if not 0 <= dealer < G_SEATS:             # <<<<<<<<<<<<<<
@@ -18418,21 +18654,21 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
 */
   }
 
-  /* "src/engine_core/_engine.pxi":209
+  /* "src/engine_core/_engine.pxi":210
  *         if not 0 <= dealer < G_SEATS:
  *             raise ValueError(f"dealer must be a seat 0..{G_SEATS - 1}, got {dealer}")
  *         if len(hands) != G_SEATS:             # <<<<<<<<<<<<<<
  *             raise ValueError(f"need {G_SEATS} hands, got {len(hands)}")
  *         for i in range(G_SEATS):
 */
-  __pyx_t_8 = PyObject_Length(__pyx_v_hands); if (unlikely(__pyx_t_8 == ((Py_ssize_t)-1))) __PYX_ERR(2, 209, __pyx_L1_error)
+  __pyx_t_8 = PyObject_Length(__pyx_v_hands); if (unlikely(__pyx_t_8 == ((Py_ssize_t)-1))) __PYX_ERR(1, 210, __pyx_L1_error)
   __pyx_t_2 = (__pyx_t_8 != __pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS);
 
 
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "src/engine_core/_engine.pxi":210
+    /* "src/engine_core/_engine.pxi":211
  *             raise ValueError(f"dealer must be a seat 0..{G_SEATS - 1}, got {dealer}")
  *         if len(hands) != G_SEATS:
  *             raise ValueError(f"need {G_SEATS} hands, got {len(hands)}")             # <<<<<<<<<<<<<<
@@ -18440,10 +18676,10 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
  *             if not 0 <= hands[i] <= _DECK_MASK:
 */
     __pyx_t_10 = NULL;
-    __pyx_t_4 = __Pyx_PyUnicode_From___pyx_anon_enum(__pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS, 0, ' ', 'd'); if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 210, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyUnicode_From___pyx_anon_enum(__pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS, 0, ' ', 'd'); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 211, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_8 = PyObject_Length(__pyx_v_hands); if (unlikely(__pyx_t_8 == ((Py_ssize_t)-1))) __PYX_ERR(2, 210, __pyx_L1_error)
-    __pyx_t_6 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_t_8, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(2, 210, __pyx_L1_error)
+    __pyx_t_8 = PyObject_Length(__pyx_v_hands); if (unlikely(__pyx_t_8 == ((Py_ssize_t)-1))) __PYX_ERR(1, 211, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_t_8, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 211, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
 
     __pyx_t_7[0] = __pyx_mstate_global->__pyx_kp_u_need;
@@ -18456,7 +18692,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
     #endif
     __pyx_t_9 = 0;
     __pyx_t_5 = __Pyx_PyUnicode_Join(__pyx_t_7, 4, __pyx_t_8, __pyx_t_9);
-    if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 210, __pyx_L1_error)
+    if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 211, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
@@ -18466,14 +18702,14 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_11, (2-__pyx_t_11) | (__pyx_t_11*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_10); __pyx_t_10 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 210, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 211, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(2, 210, __pyx_L1_error)
+    __PYX_ERR(1, 211, __pyx_L1_error)
 
-    /* "src/engine_core/_engine.pxi":209
+    /* "src/engine_core/_engine.pxi":210
  *         if not 0 <= dealer < G_SEATS:
  *             raise ValueError(f"dealer must be a seat 0..{G_SEATS - 1}, got {dealer}")
  *         if len(hands) != G_SEATS:             # <<<<<<<<<<<<<<
@@ -18482,7 +18718,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
 */
   }
 
-  /* "src/engine_core/_engine.pxi":211
+  /* "src/engine_core/_engine.pxi":212
  *         if len(hands) != G_SEATS:
  *             raise ValueError(f"need {G_SEATS} hands, got {len(hands)}")
  *         for i in range(G_SEATS):             # <<<<<<<<<<<<<<
@@ -18496,20 +18732,20 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
   for (__pyx_t_9 = 0; __pyx_t_9 < __pyx_t_13; __pyx_t_9+=1) {
     __pyx_v_i = __pyx_t_9;
 
-    /* "src/engine_core/_engine.pxi":212
+    /* "src/engine_core/_engine.pxi":213
  *             raise ValueError(f"need {G_SEATS} hands, got {len(hands)}")
  *         for i in range(G_SEATS):
  *             if not 0 <= hands[i] <= _DECK_MASK:             # <<<<<<<<<<<<<<
  *                 raise ValueError(f"hand {i} is not a mask of this deck's {G_DECK} cards")
  *             m = hands[i]
 */
-    __pyx_t_3 = __Pyx_GetItemInt(__pyx_v_hands, __pyx_v_i, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 212, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_GetItemInt(__pyx_v_hands, __pyx_v_i, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 213, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_2 = __Pyx_PyObject_CompareBoolLe_int_object(__pyx_mstate_global->__pyx_int_0, __pyx_t_3, Py_LE); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(2, 212, __pyx_L1_error)
+    __pyx_t_2 = __Pyx_PyObject_CompareBoolLe_int_object(__pyx_mstate_global->__pyx_int_0, __pyx_t_3, Py_LE); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(1, 213, __pyx_L1_error)
     if (__pyx_t_2) {
-      __pyx_t_5 = __Pyx_PyLong_From_uint64_t(__pyx_v_11engine_core_5games_9schafkopf_5rules__DECK_MASK); if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 212, __pyx_L1_error)
+      __pyx_t_5 = __Pyx_PyLong_From_uint64_t(__pyx_v_11engine_core_5games_9schafkopf_5rules__DECK_MASK); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 213, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
-      __pyx_t_2 = __Pyx_PyObject_CompareBoolLe_object_int(__pyx_t_3, __pyx_t_5, Py_LE); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(2, 212, __pyx_L1_error)
+      __pyx_t_2 = __Pyx_PyObject_CompareBoolLe_object_int(__pyx_t_3, __pyx_t_5, Py_LE); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(1, 213, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     }
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
@@ -18519,7 +18755,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
     if (unlikely(__pyx_t_1)) {
 
 
-      /* "src/engine_core/_engine.pxi":213
+      /* "src/engine_core/_engine.pxi":214
  *         for i in range(G_SEATS):
  *             if not 0 <= hands[i] <= _DECK_MASK:
  *                 raise ValueError(f"hand {i} is not a mask of this deck's {G_DECK} cards")             # <<<<<<<<<<<<<<
@@ -18527,9 +18763,9 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
  *             if popcount(m) != G_HAND or m & used:
 */
       __pyx_t_5 = NULL;
-      __pyx_t_10 = __Pyx_PyUnicode_From_int(__pyx_v_i, 0, ' ', 'd'); if (unlikely(!__pyx_t_10)) __PYX_ERR(2, 213, __pyx_L1_error)
+      __pyx_t_10 = __Pyx_PyUnicode_From_int(__pyx_v_i, 0, ' ', 'd'); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 214, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_10);
-      __pyx_t_6 = __Pyx_PyUnicode_From___pyx_anon_enum(__pyx_e_11engine_core_5games_9schafkopf_5rules_G_DECK, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(2, 213, __pyx_L1_error)
+      __pyx_t_6 = __Pyx_PyUnicode_From___pyx_anon_enum(__pyx_e_11engine_core_5games_9schafkopf_5rules_G_DECK, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 214, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_6);
       __pyx_t_14[0] = __pyx_mstate_global->__pyx_kp_u_hand;
       __pyx_t_14[1] = __pyx_t_10;
@@ -18542,7 +18778,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
       #endif
       __pyx_t_15 = 0;
       __pyx_t_4 = __Pyx_PyUnicode_Join(__pyx_t_14, 5, __pyx_t_8, __pyx_t_15);
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 213, __pyx_L1_error)
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 214, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
       __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
@@ -18552,14 +18788,14 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
         __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_11, (2-__pyx_t_11) | (__pyx_t_11*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
         __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
         __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-        if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 213, __pyx_L1_error)
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 214, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_3);
       }
       __Pyx_Raise(__pyx_t_3, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-      __PYX_ERR(2, 213, __pyx_L1_error)
+      __PYX_ERR(1, 214, __pyx_L1_error)
 
-      /* "src/engine_core/_engine.pxi":212
+      /* "src/engine_core/_engine.pxi":213
  *             raise ValueError(f"need {G_SEATS} hands, got {len(hands)}")
  *         for i in range(G_SEATS):
  *             if not 0 <= hands[i] <= _DECK_MASK:             # <<<<<<<<<<<<<<
@@ -18568,20 +18804,20 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
 */
     }
 
-    /* "src/engine_core/_engine.pxi":214
+    /* "src/engine_core/_engine.pxi":215
  *             if not 0 <= hands[i] <= _DECK_MASK:
  *                 raise ValueError(f"hand {i} is not a mask of this deck's {G_DECK} cards")
  *             m = hands[i]             # <<<<<<<<<<<<<<
  *             if popcount(m) != G_HAND or m & used:
  *                 raise ValueError(f"hand {i} must hold {G_HAND} cards that no other hand holds")
 */
-    __pyx_t_3 = __Pyx_GetItemInt(__pyx_v_hands, __pyx_v_i, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 214, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_GetItemInt(__pyx_v_hands, __pyx_v_i, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 215, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_16 = __Pyx_PyLong_As_uint64_t(__pyx_t_3); if (unlikely((__pyx_t_16 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(2, 214, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyLong_As_uint64_t(__pyx_t_3); if (unlikely((__pyx_t_16 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(1, 215, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __pyx_v_m = __pyx_t_16;
 
-    /* "src/engine_core/_engine.pxi":215
+    /* "src/engine_core/_engine.pxi":216
  *                 raise ValueError(f"hand {i} is not a mask of this deck's {G_DECK} cards")
  *             m = hands[i]
  *             if popcount(m) != G_HAND or m & used:             # <<<<<<<<<<<<<<
@@ -18607,7 +18843,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
     if (unlikely(__pyx_t_1)) {
 
 
-      /* "src/engine_core/_engine.pxi":216
+      /* "src/engine_core/_engine.pxi":217
  *             m = hands[i]
  *             if popcount(m) != G_HAND or m & used:
  *                 raise ValueError(f"hand {i} must hold {G_HAND} cards that no other hand holds")             # <<<<<<<<<<<<<<
@@ -18615,9 +18851,9 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
  *             h[i] = m
 */
       __pyx_t_4 = NULL;
-      __pyx_t_5 = __Pyx_PyUnicode_From_int(__pyx_v_i, 0, ' ', 'd'); if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 216, __pyx_L1_error)
+      __pyx_t_5 = __Pyx_PyUnicode_From_int(__pyx_v_i, 0, ' ', 'd'); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 217, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
-      __pyx_t_6 = __Pyx_PyUnicode_From___pyx_anon_enum(__pyx_e_11engine_core_5games_9schafkopf_5rules_G_HAND, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(2, 216, __pyx_L1_error)
+      __pyx_t_6 = __Pyx_PyUnicode_From___pyx_anon_enum(__pyx_e_11engine_core_5games_9schafkopf_5rules_G_HAND, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 217, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_6);
       __pyx_t_14[0] = __pyx_mstate_global->__pyx_kp_u_hand;
       __pyx_t_14[1] = __pyx_t_5;
@@ -18630,7 +18866,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
       #endif
       __pyx_t_15 = 0;
       __pyx_t_10 = __Pyx_PyUnicode_Join(__pyx_t_14, 5, __pyx_t_8, __pyx_t_15);
-      if (unlikely(!__pyx_t_10)) __PYX_ERR(2, 216, __pyx_L1_error)
+      if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 217, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_10);
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
@@ -18640,14 +18876,14 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
         __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_11, (2-__pyx_t_11) | (__pyx_t_11*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
         __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
         __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-        if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 216, __pyx_L1_error)
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 217, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_3);
       }
       __Pyx_Raise(__pyx_t_3, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-      __PYX_ERR(2, 216, __pyx_L1_error)
+      __PYX_ERR(1, 217, __pyx_L1_error)
 
-      /* "src/engine_core/_engine.pxi":215
+      /* "src/engine_core/_engine.pxi":216
  *                 raise ValueError(f"hand {i} is not a mask of this deck's {G_DECK} cards")
  *             m = hands[i]
  *             if popcount(m) != G_HAND or m & used:             # <<<<<<<<<<<<<<
@@ -18656,7 +18892,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
 */
     }
 
-    /* "src/engine_core/_engine.pxi":217
+    /* "src/engine_core/_engine.pxi":218
  *             if popcount(m) != G_HAND or m & used:
  *                 raise ValueError(f"hand {i} must hold {G_HAND} cards that no other hand holds")
  *             used |= m             # <<<<<<<<<<<<<<
@@ -18665,7 +18901,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
 */
     __pyx_v_used = (__pyx_v_used | __pyx_v_m);
 
-    /* "src/engine_core/_engine.pxi":218
+    /* "src/engine_core/_engine.pxi":219
  *                 raise ValueError(f"hand {i} must hold {G_HAND} cards that no other hand holds")
  *             used |= m
  *             h[i] = m             # <<<<<<<<<<<<<<
@@ -18676,18 +18912,18 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
   }
 
 
-  /* "src/engine_core/_engine.pxi":219
+  /* "src/engine_core/_engine.pxi":220
  *             used |= m
  *             h[i] = m
  *         if not 0 <= blind <= _DECK_MASK:             # <<<<<<<<<<<<<<
  *             raise ValueError(f"the blind is not a mask of this deck's {G_DECK} cards")
  *         b = blind
 */
-  __pyx_t_1 = __Pyx_PyObject_CompareBoolLe_int_object(__pyx_mstate_global->__pyx_int_0, __pyx_v_blind, Py_LE); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(2, 219, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_CompareBoolLe_int_object(__pyx_mstate_global->__pyx_int_0, __pyx_v_blind, Py_LE); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(1, 220, __pyx_L1_error)
   if (__pyx_t_1) {
-    __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_11engine_core_5games_9schafkopf_5rules__DECK_MASK); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 219, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_11engine_core_5games_9schafkopf_5rules__DECK_MASK); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 220, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_1 = __Pyx_PyObject_CompareBoolLe_object_int(__pyx_v_blind, __pyx_t_3, Py_LE); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(2, 219, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_CompareBoolLe_object_int(__pyx_v_blind, __pyx_t_3, Py_LE); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(1, 220, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   }
   __pyx_t_2 = (!__pyx_t_1);
@@ -18696,7 +18932,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "src/engine_core/_engine.pxi":220
+    /* "src/engine_core/_engine.pxi":221
  *             h[i] = m
  *         if not 0 <= blind <= _DECK_MASK:
  *             raise ValueError(f"the blind is not a mask of this deck's {G_DECK} cards")             # <<<<<<<<<<<<<<
@@ -18704,7 +18940,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
  *         if popcount(b) != G_BLIND or b & used:
 */
     __pyx_t_10 = NULL;
-    __pyx_t_4 = __Pyx_PyUnicode_From___pyx_anon_enum(__pyx_e_11engine_core_5games_9schafkopf_5rules_G_DECK, 0, ' ', 'd'); if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 220, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyUnicode_From___pyx_anon_enum(__pyx_e_11engine_core_5games_9schafkopf_5rules_G_DECK, 0, ' ', 'd'); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 221, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_17[0] = __pyx_mstate_global->__pyx_kp_u_the_blind_is_not_a_mask_of_this;
     __pyx_t_17[1] = __pyx_t_4;
@@ -18715,7 +18951,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
     #endif
     __pyx_t_9 = 0;
     __pyx_t_6 = __Pyx_PyUnicode_Join(__pyx_t_17, 3, __pyx_t_8, __pyx_t_9);
-    if (unlikely(!__pyx_t_6)) __PYX_ERR(2, 220, __pyx_L1_error)
+    if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 221, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __pyx_t_11 = 1;
@@ -18724,14 +18960,14 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_11, (2-__pyx_t_11) | (__pyx_t_11*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_10); __pyx_t_10 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 220, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 221, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(2, 220, __pyx_L1_error)
+    __PYX_ERR(1, 221, __pyx_L1_error)
 
-    /* "src/engine_core/_engine.pxi":219
+    /* "src/engine_core/_engine.pxi":220
  *             used |= m
  *             h[i] = m
  *         if not 0 <= blind <= _DECK_MASK:             # <<<<<<<<<<<<<<
@@ -18740,17 +18976,17 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
 */
   }
 
-  /* "src/engine_core/_engine.pxi":221
+  /* "src/engine_core/_engine.pxi":222
  *         if not 0 <= blind <= _DECK_MASK:
  *             raise ValueError(f"the blind is not a mask of this deck's {G_DECK} cards")
  *         b = blind             # <<<<<<<<<<<<<<
  *         if popcount(b) != G_BLIND or b & used:
  *             raise ValueError(f"the blind must hold {G_BLIND} cards that no hand holds")
 */
-  __pyx_t_16 = __Pyx_PyLong_As_uint64_t(__pyx_v_blind); if (unlikely((__pyx_t_16 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(2, 221, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_PyLong_As_uint64_t(__pyx_v_blind); if (unlikely((__pyx_t_16 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(1, 222, __pyx_L1_error)
   __pyx_v_b = __pyx_t_16;
 
-  /* "src/engine_core/_engine.pxi":222
+  /* "src/engine_core/_engine.pxi":223
  *             raise ValueError(f"the blind is not a mask of this deck's {G_DECK} cards")
  *         b = blind
  *         if popcount(b) != G_BLIND or b & used:             # <<<<<<<<<<<<<<
@@ -18776,7 +19012,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "src/engine_core/_engine.pxi":223
+    /* "src/engine_core/_engine.pxi":224
  *         b = blind
  *         if popcount(b) != G_BLIND or b & used:
  *             raise ValueError(f"the blind must hold {G_BLIND} cards that no hand holds")             # <<<<<<<<<<<<<<
@@ -18784,7 +19020,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
  *         g_init(&self.s, &self.o, h, b, dealer)
 */
     __pyx_t_6 = NULL;
-    __pyx_t_10 = __Pyx_PyUnicode_From___pyx_anon_enum(__pyx_e_11engine_core_5games_9schafkopf_5rules_G_BLIND, 0, ' ', 'd'); if (unlikely(!__pyx_t_10)) __PYX_ERR(2, 223, __pyx_L1_error)
+    __pyx_t_10 = __Pyx_PyUnicode_From___pyx_anon_enum(__pyx_e_11engine_core_5games_9schafkopf_5rules_G_BLIND, 0, ' ', 'd'); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 224, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_10);
     __pyx_t_17[0] = __pyx_mstate_global->__pyx_kp_u_the_blind_must_hold;
     __pyx_t_17[1] = __pyx_t_10;
@@ -18795,7 +19031,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
     #endif
     __pyx_t_9 = 0;
     __pyx_t_4 = __Pyx_PyUnicode_Join(__pyx_t_17, 3, __pyx_t_8, __pyx_t_9);
-    if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 223, __pyx_L1_error)
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 224, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
     __pyx_t_11 = 1;
@@ -18804,14 +19040,14 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_11, (2-__pyx_t_11) | (__pyx_t_11*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_6); __pyx_t_6 = 0;
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 223, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 224, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(2, 223, __pyx_L1_error)
+    __PYX_ERR(1, 224, __pyx_L1_error)
 
-    /* "src/engine_core/_engine.pxi":222
+    /* "src/engine_core/_engine.pxi":223
  *             raise ValueError(f"the blind is not a mask of this deck's {G_DECK} cards")
  *         b = blind
  *         if popcount(b) != G_BLIND or b & used:             # <<<<<<<<<<<<<<
@@ -18820,17 +19056,17 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
 */
   }
 
-  /* "src/engine_core/_engine.pxi":224
+  /* "src/engine_core/_engine.pxi":225
  *         if popcount(b) != G_BLIND or b & used:
  *             raise ValueError(f"the blind must hold {G_BLIND} cards that no hand holds")
  *         make_opts(options, None, &self.o)             # <<<<<<<<<<<<<<
  *         g_init(&self.s, &self.o, h, b, dealer)
  *         self.n_hist = 0
 */
-  __pyx_t_9 = __pyx_f_11engine_core_5games_9schafkopf_5rules_make_opts(__pyx_v_options, Py_None, (&__pyx_v_self->o)); if (unlikely(__pyx_t_9 == ((int)-1))) __PYX_ERR(2, 224, __pyx_L1_error)
+  __pyx_t_9 = __pyx_f_11engine_core_5games_9schafkopf_5rules_make_opts(__pyx_v_options, Py_None, (&__pyx_v_self->o)); if (unlikely(__pyx_t_9 == ((int)-1))) __PYX_ERR(1, 225, __pyx_L1_error)
 
 
-  /* "src/engine_core/_engine.pxi":225
+  /* "src/engine_core/_engine.pxi":226
  *             raise ValueError(f"the blind must hold {G_BLIND} cards that no hand holds")
  *         make_opts(options, None, &self.o)
  *         g_init(&self.s, &self.o, h, b, dealer)             # <<<<<<<<<<<<<<
@@ -18839,7 +19075,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
 */
   __pyx_f_11engine_core_5games_9schafkopf_5rules_g_init((&__pyx_v_self->s), (&__pyx_v_self->o), __pyx_v_h, __pyx_v_b, __pyx_v_dealer);
 
-  /* "src/engine_core/_engine.pxi":226
+  /* "src/engine_core/_engine.pxi":227
  *         make_opts(options, None, &self.o)
  *         g_init(&self.s, &self.o, h, b, dealer)
  *         self.n_hist = 0             # <<<<<<<<<<<<<<
@@ -18848,7 +19084,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
 */
   __pyx_v_self->n_hist = 0;
 
-  /* "src/engine_core/_engine.pxi":203
+  /* "src/engine_core/_engine.pxi":204
  *     cdef int n_hist
  * 
  *     def __init__(self, options, hands, int dealer, blind=0):             # <<<<<<<<<<<<<<
@@ -18878,7 +19114,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core___init__(struct
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":228
+/* "src/engine_core/_engine.pxi":229
  *         self.n_hist = 0
  * 
  *     cpdef Core copy(self):             # <<<<<<<<<<<<<<
@@ -18925,7 +19161,7 @@ static struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *__pyx_f_11e
     if (unlikely(!__Pyx_object_dict_version_matches(((PyObject *)__pyx_v_self), __pyx_tp_dict_version, __pyx_obj_dict_version))) {
       PY_UINT64_T __pyx_typedict_guard = __Pyx_get_tp_dict_version(((PyObject *)__pyx_v_self));
       #endif
-      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_copy); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 228, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_copy); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 229, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       if (!__Pyx_IsSameCFunction(__pyx_t_1, (void(*)(void)) __pyx_pw_11engine_core_5games_9schafkopf_5rules_4Core_3copy)) {
         __pyx_t_3 = NULL;
@@ -18948,10 +19184,10 @@ static struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *__pyx_f_11e
           __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_4, __pyx_callargs+__pyx_t_5, (1-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
           __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-          if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 228, __pyx_L1_error)
+          if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 229, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_2);
         }
-        if (!(likely(((__pyx_t_2) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_2, __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core))))) __PYX_ERR(2, 228, __pyx_L1_error)
+        if (!(likely(((__pyx_t_2) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_2, __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core))))) __PYX_ERR(1, 229, __pyx_L1_error)
         {
           struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *__pyx_temp;
           {
@@ -18977,19 +19213,19 @@ static struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *__pyx_f_11e
     #endif
   }
 
-  /* "src/engine_core/_engine.pxi":229
+  /* "src/engine_core/_engine.pxi":230
  * 
  *     cpdef Core copy(self):
  *         cdef Core c = Core.__new__(Core)             # <<<<<<<<<<<<<<
  *         c.s = self.s
  *         c.o = self.o
 */
-  __pyx_t_1 = ((PyObject *)__pyx_tp_new_11engine_core_5games_9schafkopf_5rules_Core(((PyTypeObject *)__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core), __pyx_mstate_global->__pyx_empty_tuple, NULL)); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 229, __pyx_L1_error)
+  __pyx_t_1 = ((PyObject *)__pyx_tp_new_11engine_core_5games_9schafkopf_5rules_Core(((PyTypeObject *)__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core), __pyx_mstate_global->__pyx_empty_tuple, NULL)); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 230, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_c = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "src/engine_core/_engine.pxi":230
+  /* "src/engine_core/_engine.pxi":231
  *     cpdef Core copy(self):
  *         cdef Core c = Core.__new__(Core)
  *         c.s = self.s             # <<<<<<<<<<<<<<
@@ -19000,7 +19236,7 @@ static struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *__pyx_f_11e
 
   __pyx_v_c->s = __pyx_t_6;
 
-  /* "src/engine_core/_engine.pxi":231
+  /* "src/engine_core/_engine.pxi":232
  *         cdef Core c = Core.__new__(Core)
  *         c.s = self.s
  *         c.o = self.o             # <<<<<<<<<<<<<<
@@ -19011,7 +19247,7 @@ static struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *__pyx_f_11e
 
   __pyx_v_c->o = __pyx_t_7;
 
-  /* "src/engine_core/_engine.pxi":232
+  /* "src/engine_core/_engine.pxi":233
  *         c.s = self.s
  *         c.o = self.o
  *         c.n_hist = self.n_hist             # <<<<<<<<<<<<<<
@@ -19022,7 +19258,7 @@ static struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *__pyx_f_11e
 
   __pyx_v_c->n_hist = __pyx_t_8;
 
-  /* "src/engine_core/_engine.pxi":233
+  /* "src/engine_core/_engine.pxi":234
  *         c.o = self.o
  *         c.n_hist = self.n_hist
  *         memcpy(c.hist, self.hist, self.n_hist * sizeof(GState))             # <<<<<<<<<<<<<<
@@ -19031,7 +19267,7 @@ static struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *__pyx_f_11e
 */
   (void)(memcpy(__pyx_v_c->hist, __pyx_v_self->hist, (__pyx_v_self->n_hist * (sizeof(__pyx_t_11engine_core_5games_9schafkopf_5rules_GState)))));
 
-  /* "src/engine_core/_engine.pxi":234
+  /* "src/engine_core/_engine.pxi":235
  *         c.n_hist = self.n_hist
  *         memcpy(c.hist, self.hist, self.n_hist * sizeof(GState))
  *         return c             # <<<<<<<<<<<<<<
@@ -19049,7 +19285,7 @@ static struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *__pyx_f_11e
   }
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":228
+  /* "src/engine_core/_engine.pxi":229
  *         self.n_hist = 0
  * 
  *     cpdef Core copy(self):             # <<<<<<<<<<<<<<
@@ -19123,7 +19359,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_2copy(str
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("copy", 0);
-  __pyx_t_1 = ((PyObject *)__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_copy(__pyx_v_self, 1)); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 228, __pyx_L1_error)
+  __pyx_t_1 = ((PyObject *)__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_copy(__pyx_v_self, 1)); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 229, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -19147,7 +19383,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_2copy(str
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":236
+/* "src/engine_core/_engine.pxi":237
  *         return c
  * 
  *     cpdef int to_act(self):             # <<<<<<<<<<<<<<
@@ -19191,7 +19427,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_to_act(struct __
     if (unlikely(!__Pyx_object_dict_version_matches(((PyObject *)__pyx_v_self), __pyx_tp_dict_version, __pyx_obj_dict_version))) {
       PY_UINT64_T __pyx_typedict_guard = __Pyx_get_tp_dict_version(((PyObject *)__pyx_v_self));
       #endif
-      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_to_act); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 236, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_to_act); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 237, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       if (!__Pyx_IsSameCFunction(__pyx_t_1, (void(*)(void)) __pyx_pw_11engine_core_5games_9schafkopf_5rules_4Core_5to_act)) {
         __pyx_t_3 = NULL;
@@ -19214,10 +19450,10 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_to_act(struct __
           __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_4, __pyx_callargs+__pyx_t_5, (1-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
           __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-          if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 236, __pyx_L1_error)
+          if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 237, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_2);
         }
-        __pyx_t_6 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(2, 236, __pyx_L1_error)
+        __pyx_t_6 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 237, __pyx_L1_error)
         __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
         {
           __pyx_r = __pyx_t_6;
@@ -19238,7 +19474,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_to_act(struct __
     #endif
   }
 
-  /* "src/engine_core/_engine.pxi":238
+  /* "src/engine_core/_engine.pxi":239
  *     cpdef int to_act(self):
  *         """The seat to act, -1 when the deal is over."""
  *         return g_to_act(&self.s)             # <<<<<<<<<<<<<<
@@ -19251,7 +19487,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_to_act(struct __
   }
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":236
+  /* "src/engine_core/_engine.pxi":237
  *         return c
  * 
  *     cpdef int to_act(self):             # <<<<<<<<<<<<<<
@@ -19325,8 +19561,8 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_4to_act(s
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("to_act", 0);
-  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_to_act(__pyx_v_self, 1); if (unlikely(PyErr_Occurred())) __PYX_ERR(2, 236, __pyx_L1_error)
-  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_t_1); if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 236, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_to_act(__pyx_v_self, 1); if (unlikely(PyErr_Occurred())) __PYX_ERR(1, 237, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_t_1); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 237, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
 
   {
@@ -19351,7 +19587,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_4to_act(s
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":240
+/* "src/engine_core/_engine.pxi":241
  *         return g_to_act(&self.s)
  * 
  *     cpdef bint is_over(self):             # <<<<<<<<<<<<<<
@@ -19395,7 +19631,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_is_over(struct _
     if (unlikely(!__Pyx_object_dict_version_matches(((PyObject *)__pyx_v_self), __pyx_tp_dict_version, __pyx_obj_dict_version))) {
       PY_UINT64_T __pyx_typedict_guard = __Pyx_get_tp_dict_version(((PyObject *)__pyx_v_self));
       #endif
-      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_is_over); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 240, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_is_over); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 241, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       if (!__Pyx_IsSameCFunction(__pyx_t_1, (void(*)(void)) __pyx_pw_11engine_core_5games_9schafkopf_5rules_4Core_7is_over)) {
         __pyx_t_3 = NULL;
@@ -19418,10 +19654,10 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_is_over(struct _
           __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_4, __pyx_callargs+__pyx_t_5, (1-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
           __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-          if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 240, __pyx_L1_error)
+          if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 241, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_2);
         }
-        __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_t_2); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(2, 240, __pyx_L1_error)
+        __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_t_2); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 241, __pyx_L1_error)
         __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
         {
           __pyx_r = __pyx_t_6;
@@ -19442,7 +19678,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_is_over(struct _
     #endif
   }
 
-  /* "src/engine_core/_engine.pxi":241
+  /* "src/engine_core/_engine.pxi":242
  * 
  *     cpdef bint is_over(self):
  *         return g_to_act(&self.s) < 0             # <<<<<<<<<<<<<<
@@ -19455,7 +19691,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_is_over(struct _
   }
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":240
+  /* "src/engine_core/_engine.pxi":241
  *         return g_to_act(&self.s)
  * 
  *     cpdef bint is_over(self):             # <<<<<<<<<<<<<<
@@ -19529,8 +19765,8 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_6is_over(
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("is_over", 0);
-  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_is_over(__pyx_v_self, 1); if (unlikely(PyErr_Occurred())) __PYX_ERR(2, 240, __pyx_L1_error)
-  __pyx_t_2 = __Pyx_PyBool_FromLong(__pyx_t_1); if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 240, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_is_over(__pyx_v_self, 1); if (unlikely(PyErr_Occurred())) __PYX_ERR(1, 241, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyBool_FromLong(__pyx_t_1); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 241, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
 
   {
@@ -19555,7 +19791,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_6is_over(
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":243
+/* "src/engine_core/_engine.pxi":244
  *         return g_to_act(&self.s) < 0
  * 
  *     def phase(self):             # <<<<<<<<<<<<<<
@@ -19617,18 +19853,18 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_8phase(st
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("phase", 0);
 
-  /* "src/engine_core/_engine.pxi":244
+  /* "src/engine_core/_engine.pxi":245
  * 
  *     def phase(self):
  *         return PHASE_NAMES[g_phase(&self.s)]             # <<<<<<<<<<<<<<
  * 
  *     def phase_kinds(self):
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_PHASE_NAMES); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 244, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_PHASE_NAMES); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 245, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_t_2 = __pyx_f_11engine_core_5games_9schafkopf_5rules_g_phase((&__pyx_v_self->s));
 
-  __pyx_t_3 = __Pyx_GetItemInt(__pyx_t_1, __pyx_t_2, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 244, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_GetItemInt(__pyx_t_1, __pyx_t_2, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 245, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
@@ -19643,7 +19879,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_8phase(st
   __pyx_t_3 = 0;
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":243
+  /* "src/engine_core/_engine.pxi":244
  *         return g_to_act(&self.s) < 0
  * 
  *     def phase(self):             # <<<<<<<<<<<<<<
@@ -19663,7 +19899,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_8phase(st
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":246
+/* "src/engine_core/_engine.pxi":247
  *         return PHASE_NAMES[g_phase(&self.s)]
  * 
  *     def phase_kinds(self):             # <<<<<<<<<<<<<<
@@ -19713,9 +19949,9 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
-static PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_kinds_2generator1(__pyx_CoroutineObject *__pyx_generator, CYTHON_UNUSED PyThreadState *__pyx_tstate, PyObject *__pyx_sent_value); /* proto */
+static PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_kinds_2generator2(__pyx_CoroutineObject *__pyx_generator, CYTHON_UNUSED PyThreadState *__pyx_tstate, PyObject *__pyx_sent_value); /* proto */
 
-/* "src/engine_core/_engine.pxi":250
+/* "src/engine_core/_engine.pxi":251
  *         precise reason)."""
  *         cdef int k = g_kinds(&self.s)
  *         return tuple(name for b, name in _KINDS if k & b)             # <<<<<<<<<<<<<<
@@ -19724,29 +19960,29 @@ static PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_k
 */
 
 static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_11phase_kinds_genexpr(PyObject *__pyx_self, PyObject *__pyx_genexpr_arg_0) {
-  struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr *__pyx_cur_scope;
+  struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr *__pyx_cur_scope;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("genexpr", 0);
-  __pyx_cur_scope = (struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr *)__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr, __pyx_mstate_global->__pyx_empty_tuple, NULL);
+  __pyx_cur_scope = (struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr *)__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr, __pyx_mstate_global->__pyx_empty_tuple, NULL);
   if (unlikely(!__pyx_cur_scope)) {
-    __pyx_cur_scope = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr *)Py_None);
+    __pyx_cur_scope = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr *)Py_None);
     __Pyx_INCREF(Py_None);
-    __PYX_ERR(2, 250, __pyx_L1_error)
+    __PYX_ERR(1, 251, __pyx_L1_error)
   } else {
     __Pyx_GOTREF((PyObject *)__pyx_cur_scope);
   }
-  __pyx_cur_scope->__pyx_outer_scope = (struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds *) __pyx_self;
+  __pyx_cur_scope->__pyx_outer_scope = (struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds *) __pyx_self;
   __Pyx_INCREF((PyObject *)__pyx_cur_scope->__pyx_outer_scope);
   __Pyx_GIVEREF((PyObject *)__pyx_cur_scope->__pyx_outer_scope);
   __pyx_cur_scope->__pyx_genexpr_arg_0 = __pyx_genexpr_arg_0;
   __Pyx_INCREF(__pyx_cur_scope->__pyx_genexpr_arg_0);
   __Pyx_GIVEREF(__pyx_cur_scope->__pyx_genexpr_arg_0);
   {
-    __pyx_CoroutineObject *gen = __Pyx_Generator_New((__pyx_coroutine_body_t) __pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_kinds_2generator1, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1]), (PyObject *) __pyx_cur_scope, __pyx_mstate_global->__pyx_n_u_genexpr, __pyx_mstate_global->__pyx_n_u_phase_kinds_locals_genexpr, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule); if (unlikely(!gen)) __PYX_ERR(2, 250, __pyx_L1_error)
+    __pyx_CoroutineObject *gen = __Pyx_Generator_New((__pyx_coroutine_body_t) __pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_kinds_2generator2, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2]), (PyObject *) __pyx_cur_scope, __pyx_mstate_global->__pyx_n_u_genexpr, __pyx_mstate_global->__pyx_n_u_phase_kinds_locals_genexpr, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule); if (unlikely(!gen)) __PYX_ERR(1, 251, __pyx_L1_error)
     __Pyx_DECREF(__pyx_cur_scope);
     __Pyx_RefNannyFinishContext();
     return (PyObject *) gen;
@@ -19762,9 +19998,9 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_11phase_k
   return __pyx_r;
 }
 
-static PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_kinds_2generator1(__pyx_CoroutineObject *__pyx_generator, CYTHON_UNUSED PyThreadState *__pyx_tstate, PyObject *__pyx_sent_value) /* generator body */
+static PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_kinds_2generator2(__pyx_CoroutineObject *__pyx_generator, CYTHON_UNUSED PyThreadState *__pyx_tstate, PyObject *__pyx_sent_value) /* generator body */
 {
-  struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr *__pyx_cur_scope = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr *)__pyx_generator->closure);
+  struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr *__pyx_cur_scope = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr *)__pyx_generator->closure);
   PyObject *__pyx_r = NULL;
   PyObject *__pyx_t_1 = NULL;
   Py_ssize_t __pyx_t_2;
@@ -19790,17 +20026,17 @@ static PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_k
   __pyx_L3_first_run:;
   if (unlikely(__pyx_sent_value != Py_None)) {
     if (unlikely(__pyx_sent_value)) PyErr_SetString(PyExc_TypeError, "can't send non-None value to a just-started generator");
-    __PYX_ERR(2, 250, __pyx_L1_error)
+    __PYX_ERR(1, 251, __pyx_L1_error)
   }
-  if (unlikely(!__pyx_cur_scope->__pyx_genexpr_arg_0)) { __Pyx_RaiseUnboundLocalError(".0"); __PYX_ERR(2, 250, __pyx_L1_error) }
+  if (unlikely(!__pyx_cur_scope->__pyx_genexpr_arg_0)) { __Pyx_RaiseUnboundLocalError(".0"); __PYX_ERR(1, 251, __pyx_L1_error) }
   if (likely(PyList_CheckExact(__pyx_cur_scope->__pyx_genexpr_arg_0)) || PyTuple_CheckExact(__pyx_cur_scope->__pyx_genexpr_arg_0)) {
     __pyx_t_1 = __pyx_cur_scope->__pyx_genexpr_arg_0; __Pyx_INCREF(__pyx_t_1);
     __pyx_t_2 = 0;
     __pyx_t_3 = NULL;
   } else {
-    __pyx_t_2 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_cur_scope->__pyx_genexpr_arg_0); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 250, __pyx_L1_error)
+    __pyx_t_2 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_cur_scope->__pyx_genexpr_arg_0); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 251, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_3 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 250, __pyx_L1_error)
+    __pyx_t_3 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 251, __pyx_L1_error)
   }
   for (;;) {
     if (likely(!__pyx_t_3)) {
@@ -19808,7 +20044,7 @@ static PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_k
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_1);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(2, 250, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(1, 251, __pyx_L1_error)
           #endif
           if (__pyx_t_2 >= __pyx_temp) break;
         }
@@ -19818,7 +20054,7 @@ static PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_k
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_1);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(2, 250, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(1, 251, __pyx_L1_error)
           #endif
           if (__pyx_t_2 >= __pyx_temp) break;
         }
@@ -19829,13 +20065,13 @@ static PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_k
         #endif
         ++__pyx_t_2;
       }
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 250, __pyx_L1_error)
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 251, __pyx_L1_error)
     } else {
       __pyx_t_4 = __pyx_t_3(__pyx_t_1);
       if (unlikely(!__pyx_t_4)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(2, 250, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(1, 251, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
@@ -19848,7 +20084,7 @@ static PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_k
       if (unlikely(size != 2)) {
         if (size > 2) __Pyx_RaiseTooManyValuesError(2);
         else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-        __PYX_ERR(2, 250, __pyx_L1_error)
+        __PYX_ERR(1, 251, __pyx_L1_error)
       }
       #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
       if (likely(PyTuple_CheckExact(sequence))) {
@@ -19858,22 +20094,22 @@ static PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_k
         __Pyx_INCREF(__pyx_t_6);
       } else {
         __pyx_t_5 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 250, __pyx_L1_error)
+        if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 251, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_5);
         __pyx_t_6 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_6)) __PYX_ERR(2, 250, __pyx_L1_error)
+        if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 251, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_6);
       }
       #else
-      __pyx_t_5 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 250, __pyx_L1_error)
+      __pyx_t_5 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 251, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
-      __pyx_t_6 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_6)) __PYX_ERR(2, 250, __pyx_L1_error)
+      __pyx_t_6 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 251, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_6);
       #endif
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     } else {
       Py_ssize_t index = -1;
-      __pyx_t_7 = PyObject_GetIter(__pyx_t_4); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 250, __pyx_L1_error)
+      __pyx_t_7 = PyObject_GetIter(__pyx_t_4); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 251, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __pyx_t_8 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7);
@@ -19881,7 +20117,7 @@ static PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_k
       __Pyx_GOTREF(__pyx_t_5);
       index = 1; __pyx_t_6 = __pyx_t_8(__pyx_t_7); if (unlikely(!__pyx_t_6)) goto __pyx_L6_unpacking_failed;
       __Pyx_GOTREF(__pyx_t_6);
-      if (__Pyx_IternextUnpackEndCheck(__pyx_t_8(__pyx_t_7), 2) < (0)) __PYX_ERR(2, 250, __pyx_L1_error)
+      if (__Pyx_IternextUnpackEndCheck(__pyx_t_8(__pyx_t_7), 2) < (0)) __PYX_ERR(1, 251, __pyx_L1_error)
       __pyx_t_8 = NULL;
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
       goto __pyx_L7_unpacking_done;
@@ -19889,7 +20125,7 @@ static PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_k
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
       __pyx_t_8 = NULL;
       if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-      __PYX_ERR(2, 250, __pyx_L1_error)
+      __PYX_ERR(1, 251, __pyx_L1_error)
       __pyx_L7_unpacking_done:;
     }
     __Pyx_XGOTREF(__pyx_cur_scope->__pyx_v_b);
@@ -19900,12 +20136,12 @@ static PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_k
     __Pyx_XDECREF_SET(__pyx_cur_scope->__pyx_v_name, __pyx_t_6);
     __Pyx_GIVEREF(__pyx_t_6);
     __pyx_t_6 = 0;
-    __pyx_t_4 = __Pyx_PyLong_From_int(__pyx_cur_scope->__pyx_outer_scope->__pyx_v_k); if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 250, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_From_int(__pyx_cur_scope->__pyx_outer_scope->__pyx_v_k); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 251, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_6 = __Pyx_PyNumber_And_int_object(__pyx_t_4, __pyx_cur_scope->__pyx_v_b); if (unlikely(!__pyx_t_6)) __PYX_ERR(2, 250, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyNumber_And_int_object(__pyx_t_4, __pyx_cur_scope->__pyx_v_b); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 251, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_9 = __Pyx_PyObject_IsTrue(__pyx_t_6); if (unlikely((__pyx_t_9 < 0))) __PYX_ERR(2, 250, __pyx_L1_error)
+    __pyx_t_9 = __Pyx_PyObject_IsTrue(__pyx_t_6); if (unlikely((__pyx_t_9 < 0))) __PYX_ERR(1, 251, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     if (__pyx_t_9) {
 
@@ -19929,7 +20165,7 @@ static PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_k
       __Pyx_XGOTREF(__pyx_t_1);
       __pyx_t_2 = __pyx_cur_scope->__pyx_t_1;
       __pyx_t_3 = __pyx_cur_scope->__pyx_t_2;
-      if (unlikely(!__pyx_sent_value)) __PYX_ERR(2, 250, __pyx_L1_error)
+      if (unlikely(!__pyx_sent_value)) __PYX_ERR(1, 251, __pyx_L1_error)
     }
   }
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
@@ -19959,7 +20195,7 @@ static PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_k
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":246
+/* "src/engine_core/_engine.pxi":247
  *         return PHASE_NAMES[g_phase(&self.s)]
  * 
  *     def phase_kinds(self):             # <<<<<<<<<<<<<<
@@ -19968,8 +20204,8 @@ static PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_k
 */
 
 static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_10phase_kinds(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *__pyx_v_self) {
-  struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds *__pyx_cur_scope;
-  PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_kinds_2generator1 = 0;
+  struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds *__pyx_cur_scope;
+  PyObject *__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_kinds_2generator2 = 0;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -19978,16 +20214,16 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_10phase_k
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("phase_kinds", 0);
-  __pyx_cur_scope = (struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds *)__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds, __pyx_mstate_global->__pyx_empty_tuple, NULL);
+  __pyx_cur_scope = (struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds *)__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds, __pyx_mstate_global->__pyx_empty_tuple, NULL);
   if (unlikely(!__pyx_cur_scope)) {
-    __pyx_cur_scope = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds *)Py_None);
+    __pyx_cur_scope = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds *)Py_None);
     __Pyx_INCREF(Py_None);
-    __PYX_ERR(2, 246, __pyx_L1_error)
+    __PYX_ERR(1, 247, __pyx_L1_error)
   } else {
     __Pyx_GOTREF((PyObject *)__pyx_cur_scope);
   }
 
-  /* "src/engine_core/_engine.pxi":249
+  /* "src/engine_core/_engine.pxi":250
  *         """The action types this phase knows, legal now or not (so that a refused one gets its
  *         precise reason)."""
  *         cdef int k = g_kinds(&self.s)             # <<<<<<<<<<<<<<
@@ -19996,19 +20232,19 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_10phase_k
 */
   __pyx_cur_scope->__pyx_v_k = __pyx_f_11engine_core_5games_9schafkopf_5rules_g_kinds((&__pyx_v_self->s));
 
-  /* "src/engine_core/_engine.pxi":250
+  /* "src/engine_core/_engine.pxi":251
  *         precise reason)."""
  *         cdef int k = g_kinds(&self.s)
  *         return tuple(name for b, name in _KINDS if k & b)             # <<<<<<<<<<<<<<
  * 
  *     cpdef u64 hand(self, int seat):
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_KINDS); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 250, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_KINDS); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 251, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_11phase_kinds_genexpr(((PyObject*)__pyx_cur_scope), __pyx_t_1); if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 250, __pyx_L1_error)
+  __pyx_t_2 = __pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_11phase_kinds_genexpr(((PyObject*)__pyx_cur_scope), __pyx_t_1); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 251, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_t_1 = __Pyx_PySequence_Tuple(__pyx_t_2); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 250, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PySequence_Tuple(__pyx_t_2); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 251, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
   {
@@ -20022,7 +20258,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_10phase_k
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":246
+  /* "src/engine_core/_engine.pxi":247
  *         return PHASE_NAMES[g_phase(&self.s)]
  * 
  *     def phase_kinds(self):             # <<<<<<<<<<<<<<
@@ -20037,14 +20273,14 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_10phase_k
   __Pyx_AddTraceback("engine_core.games.schafkopf.rules.Core.phase_kinds", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __pyx_r = NULL;
   __pyx_L0:;
-  __Pyx_XDECREF(__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_kinds_2generator1);
+  __Pyx_XDECREF(__pyx_gb_11engine_core_5games_9schafkopf_5rules_4Core_11phase_kinds_2generator2);
   __Pyx_DECREF((PyObject *)__pyx_cur_scope);
   __Pyx_XGIVEREF(__pyx_r);
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":252
+/* "src/engine_core/_engine.pxi":253
  *         return tuple(name for b, name in _KINDS if k & b)
  * 
  *     cpdef u64 hand(self, int seat):             # <<<<<<<<<<<<<<
@@ -20094,13 +20330,13 @@ static __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5games_9schafkopf_
     if (unlikely(!__Pyx_object_dict_version_matches(((PyObject *)__pyx_v_self), __pyx_tp_dict_version, __pyx_obj_dict_version))) {
       PY_UINT64_T __pyx_typedict_guard = __Pyx_get_tp_dict_version(((PyObject *)__pyx_v_self));
       #endif
-      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_hand_2); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 252, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_hand_2); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 253, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       if (!__Pyx_IsSameCFunction(__pyx_t_1, (void(*)(void)) __pyx_pw_11engine_core_5games_9schafkopf_5rules_4Core_13hand)) {
         __pyx_t_3 = NULL;
         __Pyx_INCREF(__pyx_t_1);
         __pyx_t_4 = __pyx_t_1; 
-        __pyx_t_5 = __Pyx_PyLong_From_int(__pyx_v_seat); if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 252, __pyx_L1_error)
+        __pyx_t_5 = __Pyx_PyLong_From_int(__pyx_v_seat); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 253, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_5);
         __pyx_t_6 = 1;
         #if CYTHON_UNPACK_METHODS
@@ -20120,10 +20356,10 @@ static __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5games_9schafkopf_
           __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
           __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
           __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-          if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 252, __pyx_L1_error)
+          if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 253, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_2);
         }
-        __pyx_t_7 = __Pyx_PyLong_As_uint64_t(__pyx_t_2); if (unlikely((__pyx_t_7 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(2, 252, __pyx_L1_error)
+        __pyx_t_7 = __Pyx_PyLong_As_uint64_t(__pyx_t_2); if (unlikely((__pyx_t_7 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(1, 253, __pyx_L1_error)
         __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
         {
           __pyx_r = __pyx_t_7;
@@ -20144,7 +20380,7 @@ static __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5games_9schafkopf_
     #endif
   }
 
-  /* "src/engine_core/_engine.pxi":253
+  /* "src/engine_core/_engine.pxi":254
  * 
  *     cpdef u64 hand(self, int seat):
  *         if not 0 <= seat < G_SEATS:             # <<<<<<<<<<<<<<
@@ -20161,7 +20397,7 @@ static __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5games_9schafkopf_
   if (unlikely(__pyx_t_9)) {
 
 
-    /* "src/engine_core/_engine.pxi":254
+    /* "src/engine_core/_engine.pxi":255
  *     cpdef u64 hand(self, int seat):
  *         if not 0 <= seat < G_SEATS:
  *             raise ValueError(f"seat must be 0..{G_SEATS - 1}, got {seat}")             # <<<<<<<<<<<<<<
@@ -20169,9 +20405,9 @@ static __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5games_9schafkopf_
  * 
 */
     __pyx_t_2 = NULL;
-    __pyx_t_4 = __Pyx_PyUnicode_From_long((__pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS - 1), 0, ' ', 'd'); if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 254, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyUnicode_From_long((__pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS - 1), 0, ' ', 'd'); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 255, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyUnicode_From_int(__pyx_v_seat, 0, ' ', 'd'); if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 254, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyUnicode_From_int(__pyx_v_seat, 0, ' ', 'd'); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 255, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __pyx_t_10[0] = __pyx_mstate_global->__pyx_kp_u_seat_must_be_0;
     __pyx_t_10[1] = __pyx_t_4;
@@ -20183,7 +20419,7 @@ static __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5games_9schafkopf_
     #endif
     __pyx_t_12 = 0;
     __pyx_t_3 = __Pyx_PyUnicode_Join(__pyx_t_10, 4, __pyx_t_11, __pyx_t_12);
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 254, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 255, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
@@ -20193,14 +20429,14 @@ static __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5games_9schafkopf_
       __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_6, (2-__pyx_t_6) | (__pyx_t_6*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 254, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 255, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     __Pyx_Raise(__pyx_t_1, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __PYX_ERR(2, 254, __pyx_L1_error)
+    __PYX_ERR(1, 255, __pyx_L1_error)
 
-    /* "src/engine_core/_engine.pxi":253
+    /* "src/engine_core/_engine.pxi":254
  * 
  *     cpdef u64 hand(self, int seat):
  *         if not 0 <= seat < G_SEATS:             # <<<<<<<<<<<<<<
@@ -20209,7 +20445,7 @@ static __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5games_9schafkopf_
 */
   }
 
-  /* "src/engine_core/_engine.pxi":255
+  /* "src/engine_core/_engine.pxi":256
  *         if not 0 <= seat < G_SEATS:
  *             raise ValueError(f"seat must be 0..{G_SEATS - 1}, got {seat}")
  *         return self.s.hand[seat]             # <<<<<<<<<<<<<<
@@ -20222,7 +20458,7 @@ static __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5games_9schafkopf_
   }
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":252
+  /* "src/engine_core/_engine.pxi":253
  *         return tuple(name for b, name in _KINDS if k & b)
  * 
  *     cpdef u64 hand(self, int seat):             # <<<<<<<<<<<<<<
@@ -20285,32 +20521,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_seat_2,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(2, 252, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 253, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 252, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 253, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "hand", 0) < (0)) __PYX_ERR(2, 252, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "hand", 0) < (0)) __PYX_ERR(1, 253, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("hand", 1, 1, 1, i); __PYX_ERR(2, 252, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("hand", 1, 1, 1, i); __PYX_ERR(1, 253, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 252, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 253, __pyx_L3_error)
     }
-    __pyx_v_seat = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_seat == (int)-1) && PyErr_Occurred())) __PYX_ERR(2, 252, __pyx_L3_error)
+    __pyx_v_seat = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_seat == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 253, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("hand", 1, 1, 1, __pyx_nargs); __PYX_ERR(2, 252, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("hand", 1, 1, 1, __pyx_nargs); __PYX_ERR(1, 253, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -20341,8 +20577,8 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_12hand(st
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("hand", 0);
-  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_hand(__pyx_v_self, __pyx_v_seat, 1); if (unlikely(PyErr_Occurred())) __PYX_ERR(2, 252, __pyx_L1_error)
-  __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_t_1); if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 252, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_hand(__pyx_v_self, __pyx_v_seat, 1); if (unlikely(PyErr_Occurred())) __PYX_ERR(1, 253, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_t_1); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 253, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
 
   {
@@ -20367,7 +20603,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_12hand(st
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":257
+/* "src/engine_core/_engine.pxi":258
  *         return self.s.hand[seat]
  * 
  *     cpdef u64 legal_mask(self):             # <<<<<<<<<<<<<<
@@ -20412,7 +20648,7 @@ static __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5games_9schafkopf_
     if (unlikely(!__Pyx_object_dict_version_matches(((PyObject *)__pyx_v_self), __pyx_tp_dict_version, __pyx_obj_dict_version))) {
       PY_UINT64_T __pyx_typedict_guard = __Pyx_get_tp_dict_version(((PyObject *)__pyx_v_self));
       #endif
-      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_legal_mask); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 257, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_legal_mask); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 258, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       if (!__Pyx_IsSameCFunction(__pyx_t_1, (void(*)(void)) __pyx_pw_11engine_core_5games_9schafkopf_5rules_4Core_15legal_mask)) {
         __pyx_t_3 = NULL;
@@ -20435,10 +20671,10 @@ static __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5games_9schafkopf_
           __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_4, __pyx_callargs+__pyx_t_5, (1-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
           __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-          if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 257, __pyx_L1_error)
+          if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 258, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_2);
         }
-        __pyx_t_6 = __Pyx_PyLong_As_uint64_t(__pyx_t_2); if (unlikely((__pyx_t_6 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(2, 257, __pyx_L1_error)
+        __pyx_t_6 = __Pyx_PyLong_As_uint64_t(__pyx_t_2); if (unlikely((__pyx_t_6 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(1, 258, __pyx_L1_error)
         __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
         {
           __pyx_r = __pyx_t_6;
@@ -20459,7 +20695,7 @@ static __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5games_9schafkopf_
     #endif
   }
 
-  /* "src/engine_core/_engine.pxi":259
+  /* "src/engine_core/_engine.pxi":260
  *     cpdef u64 legal_mask(self):
  *         """Legal cards as a mask (0 outside the card play)."""
  *         return g_legal_cards(&self.s, &self.o) if g_to_act(&self.s) >= 0 else 0             # <<<<<<<<<<<<<<
@@ -20481,7 +20717,7 @@ static __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5games_9schafkopf_
   }
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":257
+  /* "src/engine_core/_engine.pxi":258
  *         return self.s.hand[seat]
  * 
  *     cpdef u64 legal_mask(self):             # <<<<<<<<<<<<<<
@@ -20555,8 +20791,8 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_14legal_m
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("legal_mask", 0);
-  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_mask(__pyx_v_self, 1); if (unlikely(PyErr_Occurred())) __PYX_ERR(2, 257, __pyx_L1_error)
-  __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_t_1); if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 257, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_mask(__pyx_v_self, 1); if (unlikely(PyErr_Occurred())) __PYX_ERR(1, 258, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_t_1); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 258, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
 
   {
@@ -20581,7 +20817,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_14legal_m
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":261
+/* "src/engine_core/_engine.pxi":262
  *         return g_legal_cards(&self.s, &self.o) if g_to_act(&self.s) >= 0 else 0
  * 
  *     cpdef list legal_codes(self):             # <<<<<<<<<<<<<<
@@ -20599,7 +20835,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
 static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_codes(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *__pyx_v_self, int __pyx_skip_dispatch) {
   __pyx_t_11engine_core_5_bits_i64 __pyx_v_buf[__pyx_e_11engine_core_5_game_MAX_LEGAL];
   int __pyx_v_n;
-  int __pyx_8genexpr7__pyx_v_i;
+  int __pyx_8genexpr8__pyx_v_i;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -20631,7 +20867,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_code
     if (unlikely(!__Pyx_object_dict_version_matches(((PyObject *)__pyx_v_self), __pyx_tp_dict_version, __pyx_obj_dict_version))) {
       PY_UINT64_T __pyx_typedict_guard = __Pyx_get_tp_dict_version(((PyObject *)__pyx_v_self));
       #endif
-      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_legal_codes); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 261, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_legal_codes); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 262, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       if (!__Pyx_IsSameCFunction(__pyx_t_1, (void(*)(void)) __pyx_pw_11engine_core_5games_9schafkopf_5rules_4Core_17legal_codes)) {
         __pyx_t_3 = NULL;
@@ -20654,10 +20890,10 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_code
           __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_4, __pyx_callargs+__pyx_t_5, (1-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
           __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-          if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 261, __pyx_L1_error)
+          if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 262, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_2);
         }
-        if (!(likely(PyList_CheckExact(__pyx_t_2))||((__pyx_t_2) == Py_None) || __Pyx_RaiseUnexpectedTypeError("list", __pyx_t_2))) __PYX_ERR(2, 261, __pyx_L1_error)
+        if (!(likely(PyList_CheckExact(__pyx_t_2))||((__pyx_t_2) == Py_None) || __Pyx_RaiseUnexpectedTypeError("list", __pyx_t_2))) __PYX_ERR(1, 262, __pyx_L1_error)
         {
           PyObject *__pyx_temp;
           {
@@ -20683,7 +20919,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_code
     #endif
   }
 
-  /* "src/engine_core/_engine.pxi":263
+  /* "src/engine_core/_engine.pxi":264
  *     cpdef list legal_codes(self):
  *         cdef i64 buf[MAX_LEGAL]
  *         cdef int n = g_legal(&self.s, &self.o, buf) if g_to_act(&self.s) >= 0 else 0             # <<<<<<<<<<<<<<
@@ -20702,7 +20938,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_code
 
   __pyx_v_n = __pyx_t_6;
 
-  /* "src/engine_core/_engine.pxi":264
+  /* "src/engine_core/_engine.pxi":265
  *         cdef i64 buf[MAX_LEGAL]
  *         cdef int n = g_legal(&self.s, &self.o, buf) if g_to_act(&self.s) >= 0 else 0
  *         return [buf[i] for i in range(n)]             # <<<<<<<<<<<<<<
@@ -20710,18 +20946,18 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_code
  *     cpdef list legal_list(self):
 */
   { /* enter inner scope */
-    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 264, __pyx_L1_error)
+    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 265, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
 
     __pyx_t_6 = __pyx_v_n;
     __pyx_t_8 = __pyx_t_6;
 
     for (__pyx_t_9 = 0; __pyx_t_9 < __pyx_t_8; __pyx_t_9+=1) {
-      __pyx_8genexpr7__pyx_v_i = __pyx_t_9;
-      __pyx_t_2 = __Pyx_PyLong_From_int64_t((__pyx_v_buf[__pyx_8genexpr7__pyx_v_i])); if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 264, __pyx_L1_error)
+      __pyx_8genexpr8__pyx_v_i = __pyx_t_9;
+      __pyx_t_2 = __Pyx_PyLong_From_int64_t((__pyx_v_buf[__pyx_8genexpr8__pyx_v_i])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 265, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
       __Pyx_GIVEREF(__pyx_t_2);
-      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_1, __pyx_t_2))) __PYX_ERR(2, 264, __pyx_L1_error)
+      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_1, __pyx_t_2))) __PYX_ERR(1, 265, __pyx_L1_error)
       __pyx_t_2 = 0;
     }
 
@@ -20737,7 +20973,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_code
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":261
+  /* "src/engine_core/_engine.pxi":262
  *         return g_legal_cards(&self.s, &self.o) if g_to_act(&self.s) >= 0 else 0
  * 
  *     cpdef list legal_codes(self):             # <<<<<<<<<<<<<<
@@ -20813,7 +21049,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_16legal_c
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("legal_codes", 0);
-  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_codes(__pyx_v_self, 1); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 261, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_codes(__pyx_v_self, 1); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 262, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -20837,7 +21073,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_16legal_c
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":266
+/* "src/engine_core/_engine.pxi":267
  *         return [buf[i] for i in range(n)]
  * 
  *     cpdef list legal_list(self):             # <<<<<<<<<<<<<<
@@ -20859,7 +21095,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
   __pyx_t_11engine_core_5_bits_u64 __pyx_v_m;
   PyObject *__pyx_v_out = 0;
   PyObject *__pyx_v_item = NULL;
-  int __pyx_8genexpr8__pyx_v_i;
+  int __pyx_8genexpr9__pyx_v_i;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -20891,7 +21127,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
     if (unlikely(!__Pyx_object_dict_version_matches(((PyObject *)__pyx_v_self), __pyx_tp_dict_version, __pyx_obj_dict_version))) {
       PY_UINT64_T __pyx_typedict_guard = __Pyx_get_tp_dict_version(((PyObject *)__pyx_v_self));
       #endif
-      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_legal_list); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 266, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_legal_list); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 267, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       if (!__Pyx_IsSameCFunction(__pyx_t_1, (void(*)(void)) __pyx_pw_11engine_core_5games_9schafkopf_5rules_4Core_19legal_list)) {
         __pyx_t_3 = NULL;
@@ -20914,10 +21150,10 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
           __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_4, __pyx_callargs+__pyx_t_5, (1-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
           __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-          if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 266, __pyx_L1_error)
+          if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 267, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_2);
         }
-        if (!(likely(PyList_CheckExact(__pyx_t_2))||((__pyx_t_2) == Py_None) || __Pyx_RaiseUnexpectedTypeError("list", __pyx_t_2))) __PYX_ERR(2, 266, __pyx_L1_error)
+        if (!(likely(PyList_CheckExact(__pyx_t_2))||((__pyx_t_2) == Py_None) || __Pyx_RaiseUnexpectedTypeError("list", __pyx_t_2))) __PYX_ERR(1, 267, __pyx_L1_error)
         {
           PyObject *__pyx_temp;
           {
@@ -20943,7 +21179,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
     #endif
   }
 
-  /* "src/engine_core/_engine.pxi":272
+  /* "src/engine_core/_engine.pxi":273
  *         cdef u64 m
  *         cdef list out
  *         if g_to_act(&self.s) < 0:             # <<<<<<<<<<<<<<
@@ -20955,14 +21191,14 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
   if (__pyx_t_6) {
 
 
-    /* "src/engine_core/_engine.pxi":273
+    /* "src/engine_core/_engine.pxi":274
  *         cdef list out
  *         if g_to_act(&self.s) < 0:
  *             return []             # <<<<<<<<<<<<<<
  *         if g_kinds(&self.s) == A_PLAY:
  *             m = g_legal_cards(&self.s, &self.o)
 */
-    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 273, __pyx_L1_error)
+    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 274, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     {
       PyObject *__pyx_temp;
@@ -20975,7 +21211,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "src/engine_core/_engine.pxi":272
+    /* "src/engine_core/_engine.pxi":273
  *         cdef u64 m
  *         cdef list out
  *         if g_to_act(&self.s) < 0:             # <<<<<<<<<<<<<<
@@ -20984,7 +21220,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
 */
   }
 
-  /* "src/engine_core/_engine.pxi":274
+  /* "src/engine_core/_engine.pxi":275
  *         if g_to_act(&self.s) < 0:
  *             return []
  *         if g_kinds(&self.s) == A_PLAY:             # <<<<<<<<<<<<<<
@@ -20996,7 +21232,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
   if (__pyx_t_6) {
 
 
-    /* "src/engine_core/_engine.pxi":275
+    /* "src/engine_core/_engine.pxi":276
  *             return []
  *         if g_kinds(&self.s) == A_PLAY:
  *             m = g_legal_cards(&self.s, &self.o)             # <<<<<<<<<<<<<<
@@ -21005,19 +21241,19 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
 */
     __pyx_v_m = __pyx_f_11engine_core_5games_9schafkopf_5rules_g_legal_cards((&__pyx_v_self->s), (&__pyx_v_self->o));
 
-    /* "src/engine_core/_engine.pxi":276
+    /* "src/engine_core/_engine.pxi":277
  *         if g_kinds(&self.s) == A_PLAY:
  *             m = g_legal_cards(&self.s, &self.o)
  *             out = PyList_New(popcount(m))             # <<<<<<<<<<<<<<
  *             i = 0
  *             while m:
 */
-    __pyx_t_1 = PyList_New(__pyx_f_11engine_core_5_bits_popcount(__pyx_v_m)); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 276, __pyx_L1_error)
+    __pyx_t_1 = PyList_New(__pyx_f_11engine_core_5_bits_popcount(__pyx_v_m)); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 277, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __pyx_v_out = ((PyObject*)__pyx_t_1);
     __pyx_t_1 = 0;
 
-    /* "src/engine_core/_engine.pxi":277
+    /* "src/engine_core/_engine.pxi":278
  *             m = g_legal_cards(&self.s, &self.o)
  *             out = PyList_New(popcount(m))
  *             i = 0             # <<<<<<<<<<<<<<
@@ -21026,7 +21262,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
 */
     __pyx_v_i = 0;
 
-    /* "src/engine_core/_engine.pxi":278
+    /* "src/engine_core/_engine.pxi":279
  *             out = PyList_New(popcount(m))
  *             i = 0
  *             while m:             # <<<<<<<<<<<<<<
@@ -21039,7 +21275,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
 
       if (!__pyx_t_6) break;
 
-      /* "src/engine_core/_engine.pxi":279
+      /* "src/engine_core/_engine.pxi":280
  *             i = 0
  *             while m:
  *                 item = _CARD_INTS[lowest(m)]             # <<<<<<<<<<<<<<
@@ -21048,7 +21284,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
 */
       if (unlikely(__pyx_v_11engine_core_5games_9schafkopf_5rules__CARD_INTS == Py_None)) {
         PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-        __PYX_ERR(2, 279, __pyx_L1_error)
+        __PYX_ERR(1, 280, __pyx_L1_error)
       }
       __pyx_t_7 = __pyx_f_11engine_core_5_bits_lowest(__pyx_v_m);
 
@@ -21058,7 +21294,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
       __Pyx_XDECREF_SET(__pyx_v_item, __pyx_t_1);
       __pyx_t_1 = 0;
 
-      /* "src/engine_core/_engine.pxi":280
+      /* "src/engine_core/_engine.pxi":281
  *             while m:
  *                 item = _CARD_INTS[lowest(m)]
  *                 Py_INCREF(item)             # <<<<<<<<<<<<<<
@@ -21067,7 +21303,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
 */
       Py_INCREF(__pyx_v_item);
 
-      /* "src/engine_core/_engine.pxi":281
+      /* "src/engine_core/_engine.pxi":282
  *                 item = _CARD_INTS[lowest(m)]
  *                 Py_INCREF(item)
  *                 PyList_SET_ITEM(out, i, item)             # <<<<<<<<<<<<<<
@@ -21076,7 +21312,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
 */
       PyList_SET_ITEM(__pyx_v_out, __pyx_v_i, __pyx_v_item);
 
-      /* "src/engine_core/_engine.pxi":282
+      /* "src/engine_core/_engine.pxi":283
  *                 Py_INCREF(item)
  *                 PyList_SET_ITEM(out, i, item)
  *                 i += 1             # <<<<<<<<<<<<<<
@@ -21085,7 +21321,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
 */
       __pyx_v_i = (__pyx_v_i + 1);
 
-      /* "src/engine_core/_engine.pxi":283
+      /* "src/engine_core/_engine.pxi":284
  *                 PyList_SET_ITEM(out, i, item)
  *                 i += 1
  *                 m &= m - 1             # <<<<<<<<<<<<<<
@@ -21095,7 +21331,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
       __pyx_v_m = (__pyx_v_m & (__pyx_v_m - 1));
     }
 
-    /* "src/engine_core/_engine.pxi":284
+    /* "src/engine_core/_engine.pxi":285
  *                 i += 1
  *                 m &= m - 1
  *             return out             # <<<<<<<<<<<<<<
@@ -21113,7 +21349,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
     }
     goto __pyx_L0;
 
-    /* "src/engine_core/_engine.pxi":274
+    /* "src/engine_core/_engine.pxi":275
  *         if g_to_act(&self.s) < 0:
  *             return []
  *         if g_kinds(&self.s) == A_PLAY:             # <<<<<<<<<<<<<<
@@ -21122,7 +21358,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
 */
   }
 
-  /* "src/engine_core/_engine.pxi":285
+  /* "src/engine_core/_engine.pxi":286
  *                 m &= m - 1
  *             return out
  *         n = g_legal(&self.s, &self.o, buf)             # <<<<<<<<<<<<<<
@@ -21131,7 +21367,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
 */
   __pyx_v_n = __pyx_f_11engine_core_5games_9schafkopf_5rules_g_legal((&__pyx_v_self->s), (&__pyx_v_self->o), __pyx_v_buf);
 
-  /* "src/engine_core/_engine.pxi":286
+  /* "src/engine_core/_engine.pxi":287
  *             return out
  *         n = g_legal(&self.s, &self.o, buf)
  *         return [buf[i] for i in range(n)]             # <<<<<<<<<<<<<<
@@ -21139,18 +21375,18 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
  *     cpdef bint is_legal(self, i64 code):
 */
   { /* enter inner scope */
-    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 286, __pyx_L1_error)
+    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 287, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
 
     __pyx_t_7 = __pyx_v_n;
     __pyx_t_8 = __pyx_t_7;
 
     for (__pyx_t_9 = 0; __pyx_t_9 < __pyx_t_8; __pyx_t_9+=1) {
-      __pyx_8genexpr8__pyx_v_i = __pyx_t_9;
-      __pyx_t_2 = __Pyx_PyLong_From_int64_t((__pyx_v_buf[__pyx_8genexpr8__pyx_v_i])); if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 286, __pyx_L1_error)
+      __pyx_8genexpr9__pyx_v_i = __pyx_t_9;
+      __pyx_t_2 = __Pyx_PyLong_From_int64_t((__pyx_v_buf[__pyx_8genexpr9__pyx_v_i])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 287, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
       __Pyx_GIVEREF(__pyx_t_2);
-      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_1, __pyx_t_2))) __PYX_ERR(2, 286, __pyx_L1_error)
+      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_1, __pyx_t_2))) __PYX_ERR(1, 287, __pyx_L1_error)
       __pyx_t_2 = 0;
     }
 
@@ -21166,7 +21402,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":266
+  /* "src/engine_core/_engine.pxi":267
  *         return [buf[i] for i in range(n)]
  * 
  *     cpdef list legal_list(self):             # <<<<<<<<<<<<<<
@@ -21246,7 +21482,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_18legal_l
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("legal_list", 0);
-  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list(__pyx_v_self, 1); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 266, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_legal_list(__pyx_v_self, 1); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 267, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -21270,7 +21506,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_18legal_l
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":288
+/* "src/engine_core/_engine.pxi":289
  *         return [buf[i] for i in range(n)]
  * 
  *     cpdef bint is_legal(self, i64 code):             # <<<<<<<<<<<<<<
@@ -21315,13 +21551,13 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_is_legal(struct 
     if (unlikely(!__Pyx_object_dict_version_matches(((PyObject *)__pyx_v_self), __pyx_tp_dict_version, __pyx_obj_dict_version))) {
       PY_UINT64_T __pyx_typedict_guard = __Pyx_get_tp_dict_version(((PyObject *)__pyx_v_self));
       #endif
-      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_is_legal); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 288, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_is_legal); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 289, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       if (!__Pyx_IsSameCFunction(__pyx_t_1, (void(*)(void)) __pyx_pw_11engine_core_5games_9schafkopf_5rules_4Core_21is_legal)) {
         __pyx_t_3 = NULL;
         __Pyx_INCREF(__pyx_t_1);
         __pyx_t_4 = __pyx_t_1; 
-        __pyx_t_5 = __Pyx_PyLong_From_int64_t(__pyx_v_code); if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 288, __pyx_L1_error)
+        __pyx_t_5 = __Pyx_PyLong_From_int64_t(__pyx_v_code); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 289, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_5);
         __pyx_t_6 = 1;
         #if CYTHON_UNPACK_METHODS
@@ -21341,10 +21577,10 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_is_legal(struct 
           __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
           __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
           __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-          if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 288, __pyx_L1_error)
+          if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 289, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_2);
         }
-        __pyx_t_7 = __Pyx_PyObject_IsTrue(__pyx_t_2); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(2, 288, __pyx_L1_error)
+        __pyx_t_7 = __Pyx_PyObject_IsTrue(__pyx_t_2); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 289, __pyx_L1_error)
         __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
         {
           __pyx_r = __pyx_t_7;
@@ -21365,7 +21601,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_is_legal(struct 
     #endif
   }
 
-  /* "src/engine_core/_engine.pxi":289
+  /* "src/engine_core/_engine.pxi":290
  * 
  *     cpdef bint is_legal(self, i64 code):
  *         return legal_code(&self.s, &self.o, code)             # <<<<<<<<<<<<<<
@@ -21378,7 +21614,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_is_legal(struct 
   }
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":288
+  /* "src/engine_core/_engine.pxi":289
  *         return [buf[i] for i in range(n)]
  * 
  *     cpdef bint is_legal(self, i64 code):             # <<<<<<<<<<<<<<
@@ -21441,32 +21677,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_code,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(2, 288, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 289, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 288, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 289, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "is_legal", 0) < (0)) __PYX_ERR(2, 288, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "is_legal", 0) < (0)) __PYX_ERR(1, 289, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("is_legal", 1, 1, 1, i); __PYX_ERR(2, 288, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("is_legal", 1, 1, 1, i); __PYX_ERR(1, 289, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 288, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 289, __pyx_L3_error)
     }
-    __pyx_v_code = __Pyx_PyLong_As_int64_t(values[0]); if (unlikely((__pyx_v_code == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(2, 288, __pyx_L3_error)
+    __pyx_v_code = __Pyx_PyLong_As_int64_t(values[0]); if (unlikely((__pyx_v_code == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(1, 289, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("is_legal", 1, 1, 1, __pyx_nargs); __PYX_ERR(2, 288, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("is_legal", 1, 1, 1, __pyx_nargs); __PYX_ERR(1, 289, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -21497,8 +21733,8 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_20is_lega
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("is_legal", 0);
-  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_is_legal(__pyx_v_self, __pyx_v_code, 1); if (unlikely(PyErr_Occurred())) __PYX_ERR(2, 288, __pyx_L1_error)
-  __pyx_t_2 = __Pyx_PyBool_FromLong(__pyx_t_1); if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 288, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_is_legal(__pyx_v_self, __pyx_v_code, 1); if (unlikely(PyErr_Occurred())) __PYX_ERR(1, 289, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyBool_FromLong(__pyx_t_1); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 289, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
 
   {
@@ -21523,7 +21759,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_20is_lega
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":291
+/* "src/engine_core/_engine.pxi":292
  *         return legal_code(&self.s, &self.o, code)
  * 
  *     cdef inline int _push(self, i64 code) except -1:             # <<<<<<<<<<<<<<
@@ -21549,7 +21785,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__p
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_push", 0);
 
-  /* "src/engine_core/_engine.pxi":292
+  /* "src/engine_core/_engine.pxi":293
  * 
  *     cdef inline int _push(self, i64 code) except -1:
  *         if not legal_code(&self.s, &self.o, code):             # <<<<<<<<<<<<<<
@@ -21561,7 +21797,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__p
   if (unlikely(__pyx_t_1)) {
 
 
-    /* "src/engine_core/_engine.pxi":293
+    /* "src/engine_core/_engine.pxi":294
  *     cdef inline int _push(self, i64 code) except -1:
  *         if not legal_code(&self.s, &self.o, code):
  *             raise ValueError(f"action code {code} is not legal now")             # <<<<<<<<<<<<<<
@@ -21569,7 +21805,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__p
  *             raise ValueError("too many actions for one deal")
 */
     __pyx_t_3 = NULL;
-    __pyx_t_4 = __Pyx_PyUnicode_From_int64_t(__pyx_v_code, 0, ' ', 'd'); if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 293, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyUnicode_From_int64_t(__pyx_v_code, 0, ' ', 'd'); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 294, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_5[0] = __pyx_mstate_global->__pyx_kp_u_action_code;
     __pyx_t_5[1] = __pyx_t_4;
@@ -21580,7 +21816,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__p
     #endif
     __pyx_t_7 = 0;
     __pyx_t_8 = __Pyx_PyUnicode_Join(__pyx_t_5, 3, __pyx_t_6, __pyx_t_7);
-    if (unlikely(!__pyx_t_8)) __PYX_ERR(2, 293, __pyx_L1_error)
+    if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 294, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __pyx_t_9 = 1;
@@ -21589,14 +21825,14 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__p
       __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_9, (2-__pyx_t_9) | (__pyx_t_9*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 293, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 294, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
     }
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(2, 293, __pyx_L1_error)
+    __PYX_ERR(1, 294, __pyx_L1_error)
 
-    /* "src/engine_core/_engine.pxi":292
+    /* "src/engine_core/_engine.pxi":293
  * 
  *     cdef inline int _push(self, i64 code) except -1:
  *         if not legal_code(&self.s, &self.o, code):             # <<<<<<<<<<<<<<
@@ -21605,7 +21841,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__p
 */
   }
 
-  /* "src/engine_core/_engine.pxi":294
+  /* "src/engine_core/_engine.pxi":295
  *         if not legal_code(&self.s, &self.o, code):
  *             raise ValueError(f"action code {code} is not legal now")
  *         if self.n_hist >= G_MAX_ACTIONS:             # <<<<<<<<<<<<<<
@@ -21617,7 +21853,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__p
   if (unlikely(__pyx_t_1)) {
 
 
-    /* "src/engine_core/_engine.pxi":295
+    /* "src/engine_core/_engine.pxi":296
  *             raise ValueError(f"action code {code} is not legal now")
  *         if self.n_hist >= G_MAX_ACTIONS:
  *             raise ValueError("too many actions for one deal")             # <<<<<<<<<<<<<<
@@ -21630,14 +21866,14 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__p
       PyObject *__pyx_callargs[2] = {__pyx_t_8, __pyx_mstate_global->__pyx_kp_u_too_many_actions_for_one_deal};
       __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_9, (2-__pyx_t_9) | (__pyx_t_9*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_8); __pyx_t_8 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 295, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 296, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
     }
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(2, 295, __pyx_L1_error)
+    __PYX_ERR(1, 296, __pyx_L1_error)
 
-    /* "src/engine_core/_engine.pxi":294
+    /* "src/engine_core/_engine.pxi":295
  *         if not legal_code(&self.s, &self.o, code):
  *             raise ValueError(f"action code {code} is not legal now")
  *         if self.n_hist >= G_MAX_ACTIONS:             # <<<<<<<<<<<<<<
@@ -21646,7 +21882,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__p
 */
   }
 
-  /* "src/engine_core/_engine.pxi":296
+  /* "src/engine_core/_engine.pxi":297
  *         if self.n_hist >= G_MAX_ACTIONS:
  *             raise ValueError("too many actions for one deal")
  *         self.hist[self.n_hist] = self.s             # <<<<<<<<<<<<<<
@@ -21658,7 +21894,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__p
   (__pyx_v_self->hist[__pyx_v_self->n_hist]) = __pyx_t_10;
 
 
-  /* "src/engine_core/_engine.pxi":297
+  /* "src/engine_core/_engine.pxi":298
  *             raise ValueError("too many actions for one deal")
  *         self.hist[self.n_hist] = self.s
  *         self.n_hist += 1             # <<<<<<<<<<<<<<
@@ -21667,7 +21903,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__p
 */
   __pyx_v_self->n_hist = (__pyx_v_self->n_hist + 1);
 
-  /* "src/engine_core/_engine.pxi":298
+  /* "src/engine_core/_engine.pxi":299
  *         self.hist[self.n_hist] = self.s
  *         self.n_hist += 1
  *         g_apply(&self.s, &self.o, code)             # <<<<<<<<<<<<<<
@@ -21676,7 +21912,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__p
 */
   __pyx_f_11engine_core_5games_9schafkopf_5rules_g_apply((&__pyx_v_self->s), (&__pyx_v_self->o), __pyx_v_code);
 
-  /* "src/engine_core/_engine.pxi":299
+  /* "src/engine_core/_engine.pxi":300
  *         self.n_hist += 1
  *         g_apply(&self.s, &self.o, code)
  *         return 0             # <<<<<<<<<<<<<<
@@ -21689,7 +21925,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__p
   }
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":291
+  /* "src/engine_core/_engine.pxi":292
  *         return legal_code(&self.s, &self.o, code)
  * 
  *     cdef inline int _push(self, i64 code) except -1:             # <<<<<<<<<<<<<<
@@ -21711,7 +21947,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__p
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":301
+/* "src/engine_core/_engine.pxi":302
  *         return 0
  * 
  *     cpdef apply(self, i64 code):             # <<<<<<<<<<<<<<
@@ -21756,13 +21992,13 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_apply(stru
     if (unlikely(!__Pyx_object_dict_version_matches(((PyObject *)__pyx_v_self), __pyx_tp_dict_version, __pyx_obj_dict_version))) {
       PY_UINT64_T __pyx_typedict_guard = __Pyx_get_tp_dict_version(((PyObject *)__pyx_v_self));
       #endif
-      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_apply); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 301, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_apply); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 302, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       if (!__Pyx_IsSameCFunction(__pyx_t_1, (void(*)(void)) __pyx_pw_11engine_core_5games_9schafkopf_5rules_4Core_23apply)) {
         __pyx_t_3 = NULL;
         __Pyx_INCREF(__pyx_t_1);
         __pyx_t_4 = __pyx_t_1; 
-        __pyx_t_5 = __Pyx_PyLong_From_int64_t(__pyx_v_code); if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 301, __pyx_L1_error)
+        __pyx_t_5 = __Pyx_PyLong_From_int64_t(__pyx_v_code); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 302, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_5);
         __pyx_t_6 = 1;
         #if CYTHON_UNPACK_METHODS
@@ -21782,7 +22018,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_apply(stru
           __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
           __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
           __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-          if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 301, __pyx_L1_error)
+          if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 302, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_2);
         }
         {
@@ -21810,17 +22046,17 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_apply(stru
     #endif
   }
 
-  /* "src/engine_core/_engine.pxi":303
+  /* "src/engine_core/_engine.pxi":304
  *     cpdef apply(self, i64 code):
  *         """Apply a legal code; ValueError (state unchanged) if it is not legal."""
  *         self._push(code)             # <<<<<<<<<<<<<<
  * 
  *     cpdef int step(self, i64 code) except -2:
 */
-  __pyx_t_7 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__push(__pyx_v_self, __pyx_v_code); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(2, 303, __pyx_L1_error)
+  __pyx_t_7 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__push(__pyx_v_self, __pyx_v_code); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(1, 304, __pyx_L1_error)
 
 
-  /* "src/engine_core/_engine.pxi":301
+  /* "src/engine_core/_engine.pxi":302
  *         return 0
  * 
  *     cpdef apply(self, i64 code):             # <<<<<<<<<<<<<<
@@ -21885,32 +22121,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_code,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(2, 301, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 302, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 301, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 302, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "apply", 0) < (0)) __PYX_ERR(2, 301, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "apply", 0) < (0)) __PYX_ERR(1, 302, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("apply", 1, 1, 1, i); __PYX_ERR(2, 301, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("apply", 1, 1, 1, i); __PYX_ERR(1, 302, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 301, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 302, __pyx_L3_error)
     }
-    __pyx_v_code = __Pyx_PyLong_As_int64_t(values[0]); if (unlikely((__pyx_v_code == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(2, 301, __pyx_L3_error)
+    __pyx_v_code = __Pyx_PyLong_As_int64_t(values[0]); if (unlikely((__pyx_v_code == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(1, 302, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("apply", 1, 1, 1, __pyx_nargs); __PYX_ERR(2, 301, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("apply", 1, 1, 1, __pyx_nargs); __PYX_ERR(1, 302, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -21940,7 +22176,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_22apply(s
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("apply", 0);
-  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_apply(__pyx_v_self, __pyx_v_code, 1); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 301, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_apply(__pyx_v_self, __pyx_v_code, 1); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 302, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -21964,7 +22200,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_22apply(s
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":305
+/* "src/engine_core/_engine.pxi":306
  *         self._push(code)
  * 
  *     cpdef int step(self, i64 code) except -2:             # <<<<<<<<<<<<<<
@@ -22009,13 +22245,13 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_step(struct __py
     if (unlikely(!__Pyx_object_dict_version_matches(((PyObject *)__pyx_v_self), __pyx_tp_dict_version, __pyx_obj_dict_version))) {
       PY_UINT64_T __pyx_typedict_guard = __Pyx_get_tp_dict_version(((PyObject *)__pyx_v_self));
       #endif
-      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_step); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 305, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_step); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 306, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       if (!__Pyx_IsSameCFunction(__pyx_t_1, (void(*)(void)) __pyx_pw_11engine_core_5games_9schafkopf_5rules_4Core_25step)) {
         __pyx_t_3 = NULL;
         __Pyx_INCREF(__pyx_t_1);
         __pyx_t_4 = __pyx_t_1; 
-        __pyx_t_5 = __Pyx_PyLong_From_int64_t(__pyx_v_code); if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 305, __pyx_L1_error)
+        __pyx_t_5 = __Pyx_PyLong_From_int64_t(__pyx_v_code); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 306, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_5);
         __pyx_t_6 = 1;
         #if CYTHON_UNPACK_METHODS
@@ -22035,10 +22271,10 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_step(struct __py
           __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
           __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
           __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-          if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 305, __pyx_L1_error)
+          if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 306, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_2);
         }
-        __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(2, 305, __pyx_L1_error)
+        __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 306, __pyx_L1_error)
         __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
         {
           __pyx_r = __pyx_t_7;
@@ -22059,17 +22295,17 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_step(struct __py
     #endif
   }
 
-  /* "src/engine_core/_engine.pxi":308
+  /* "src/engine_core/_engine.pxi":309
  *         """apply(code) and return the seat to act next (-1 when the deal is over): one call
  *         per move for search and learning loops."""
  *         self._push(code)             # <<<<<<<<<<<<<<
  *         return g_to_act(&self.s)
  * 
 */
-  __pyx_t_7 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__push(__pyx_v_self, __pyx_v_code); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(2, 308, __pyx_L1_error)
+  __pyx_t_7 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__push(__pyx_v_self, __pyx_v_code); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(1, 309, __pyx_L1_error)
 
 
-  /* "src/engine_core/_engine.pxi":309
+  /* "src/engine_core/_engine.pxi":310
  *         per move for search and learning loops."""
  *         self._push(code)
  *         return g_to_act(&self.s)             # <<<<<<<<<<<<<<
@@ -22082,7 +22318,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_step(struct __py
   }
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":305
+  /* "src/engine_core/_engine.pxi":306
  *         self._push(code)
  * 
  *     cpdef int step(self, i64 code) except -2:             # <<<<<<<<<<<<<<
@@ -22145,32 +22381,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_code,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(2, 305, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 306, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 305, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 306, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "step", 0) < (0)) __PYX_ERR(2, 305, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "step", 0) < (0)) __PYX_ERR(1, 306, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("step", 1, 1, 1, i); __PYX_ERR(2, 305, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("step", 1, 1, 1, i); __PYX_ERR(1, 306, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 305, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 306, __pyx_L3_error)
     }
-    __pyx_v_code = __Pyx_PyLong_As_int64_t(values[0]); if (unlikely((__pyx_v_code == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(2, 305, __pyx_L3_error)
+    __pyx_v_code = __Pyx_PyLong_As_int64_t(values[0]); if (unlikely((__pyx_v_code == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(1, 306, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("step", 1, 1, 1, __pyx_nargs); __PYX_ERR(2, 305, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("step", 1, 1, 1, __pyx_nargs); __PYX_ERR(1, 306, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -22201,8 +22437,8 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_24step(st
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("step", 0);
-  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_step(__pyx_v_self, __pyx_v_code, 1); if (unlikely(__pyx_t_1 == ((int)-2))) __PYX_ERR(2, 305, __pyx_L1_error)
-  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_t_1); if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 305, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_step(__pyx_v_self, __pyx_v_code, 1); if (unlikely(__pyx_t_1 == ((int)-2))) __PYX_ERR(1, 306, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_t_1); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 306, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
 
   {
@@ -22227,7 +22463,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_24step(st
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":311
+/* "src/engine_core/_engine.pxi":312
  *         return g_to_act(&self.s)
  * 
  *     cpdef list advance(self, i64 code):             # <<<<<<<<<<<<<<
@@ -22272,13 +22508,13 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_advance(st
     if (unlikely(!__Pyx_object_dict_version_matches(((PyObject *)__pyx_v_self), __pyx_tp_dict_version, __pyx_obj_dict_version))) {
       PY_UINT64_T __pyx_typedict_guard = __Pyx_get_tp_dict_version(((PyObject *)__pyx_v_self));
       #endif
-      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_advance); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 311, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_advance); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 312, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       if (!__Pyx_IsSameCFunction(__pyx_t_1, (void(*)(void)) __pyx_pw_11engine_core_5games_9schafkopf_5rules_4Core_27advance)) {
         __pyx_t_3 = NULL;
         __Pyx_INCREF(__pyx_t_1);
         __pyx_t_4 = __pyx_t_1; 
-        __pyx_t_5 = __Pyx_PyLong_From_int64_t(__pyx_v_code); if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 311, __pyx_L1_error)
+        __pyx_t_5 = __Pyx_PyLong_From_int64_t(__pyx_v_code); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 312, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_5);
         __pyx_t_6 = 1;
         #if CYTHON_UNPACK_METHODS
@@ -22298,10 +22534,10 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_advance(st
           __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
           __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
           __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-          if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 311, __pyx_L1_error)
+          if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 312, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_2);
         }
-        if (!(likely(PyList_CheckExact(__pyx_t_2))||((__pyx_t_2) == Py_None) || __Pyx_RaiseUnexpectedTypeError("list", __pyx_t_2))) __PYX_ERR(2, 311, __pyx_L1_error)
+        if (!(likely(PyList_CheckExact(__pyx_t_2))||((__pyx_t_2) == Py_None) || __Pyx_RaiseUnexpectedTypeError("list", __pyx_t_2))) __PYX_ERR(1, 312, __pyx_L1_error)
         {
           PyObject *__pyx_temp;
           {
@@ -22327,24 +22563,24 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_advance(st
     #endif
   }
 
-  /* "src/engine_core/_engine.pxi":314
+  /* "src/engine_core/_engine.pxi":315
  *         """step(code), then the legal codes of the next decision ([] when the deal is over):
  *         one call per move for rollouts (`legal = core.advance(pick(legal))` until empty)."""
  *         self._push(code)             # <<<<<<<<<<<<<<
  *         return self.legal_list()
  * 
 */
-  __pyx_t_7 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__push(__pyx_v_self, __pyx_v_code); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(2, 314, __pyx_L1_error)
+  __pyx_t_7 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__push(__pyx_v_self, __pyx_v_code); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(1, 315, __pyx_L1_error)
 
 
-  /* "src/engine_core/_engine.pxi":315
+  /* "src/engine_core/_engine.pxi":316
  *         one call per move for rollouts (`legal = core.advance(pick(legal))` until empty)."""
  *         self._push(code)
  *         return self.legal_list()             # <<<<<<<<<<<<<<
  * 
  *     cpdef int apply_unchecked(self, i64 code) except -2:
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_11engine_core_5games_9schafkopf_5rules_Core *)__pyx_v_self->__pyx_vtab)->legal_list(__pyx_v_self, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 315, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_11engine_core_5games_9schafkopf_5rules_Core *)__pyx_v_self->__pyx_vtab)->legal_list(__pyx_v_self, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 316, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -22357,7 +22593,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_advance(st
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":311
+  /* "src/engine_core/_engine.pxi":312
  *         return g_to_act(&self.s)
  * 
  *     cpdef list advance(self, i64 code):             # <<<<<<<<<<<<<<
@@ -22420,32 +22656,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_code,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(2, 311, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 312, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 311, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 312, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "advance", 0) < (0)) __PYX_ERR(2, 311, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "advance", 0) < (0)) __PYX_ERR(1, 312, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("advance", 1, 1, 1, i); __PYX_ERR(2, 311, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("advance", 1, 1, 1, i); __PYX_ERR(1, 312, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 311, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 312, __pyx_L3_error)
     }
-    __pyx_v_code = __Pyx_PyLong_As_int64_t(values[0]); if (unlikely((__pyx_v_code == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(2, 311, __pyx_L3_error)
+    __pyx_v_code = __Pyx_PyLong_As_int64_t(values[0]); if (unlikely((__pyx_v_code == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(1, 312, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("advance", 1, 1, 1, __pyx_nargs); __PYX_ERR(2, 311, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("advance", 1, 1, 1, __pyx_nargs); __PYX_ERR(1, 312, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -22475,7 +22711,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_26advance
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("advance", 0);
-  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_advance(__pyx_v_self, __pyx_v_code, 1); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 311, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_advance(__pyx_v_self, __pyx_v_code, 1); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 312, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -22499,7 +22735,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_26advance
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":317
+/* "src/engine_core/_engine.pxi":318
  *         return self.legal_list()
  * 
  *     cpdef int apply_unchecked(self, i64 code) except -2:             # <<<<<<<<<<<<<<
@@ -22544,13 +22780,13 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_apply_unchecked(
     if (unlikely(!__Pyx_object_dict_version_matches(((PyObject *)__pyx_v_self), __pyx_tp_dict_version, __pyx_obj_dict_version))) {
       PY_UINT64_T __pyx_typedict_guard = __Pyx_get_tp_dict_version(((PyObject *)__pyx_v_self));
       #endif
-      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_apply_unchecked); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 317, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_apply_unchecked); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 318, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       if (!__Pyx_IsSameCFunction(__pyx_t_1, (void(*)(void)) __pyx_pw_11engine_core_5games_9schafkopf_5rules_4Core_29apply_unchecked)) {
         __pyx_t_3 = NULL;
         __Pyx_INCREF(__pyx_t_1);
         __pyx_t_4 = __pyx_t_1; 
-        __pyx_t_5 = __Pyx_PyLong_From_int64_t(__pyx_v_code); if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 317, __pyx_L1_error)
+        __pyx_t_5 = __Pyx_PyLong_From_int64_t(__pyx_v_code); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 318, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_5);
         __pyx_t_6 = 1;
         #if CYTHON_UNPACK_METHODS
@@ -22570,10 +22806,10 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_apply_unchecked(
           __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
           __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
           __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-          if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 317, __pyx_L1_error)
+          if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 318, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_2);
         }
-        __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(2, 317, __pyx_L1_error)
+        __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 318, __pyx_L1_error)
         __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
         {
           __pyx_r = __pyx_t_7;
@@ -22594,17 +22830,17 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_apply_unchecked(
     #endif
   }
 
-  /* "src/engine_core/_engine.pxi":320
+  /* "src/engine_core/_engine.pxi":321
  *         """step(code) for codes taken from legal_list / legal_mask. The check costs a mask
  *         test for cards, so it stays: an illegal code raises ValueError and changes nothing."""
  *         self._push(code)             # <<<<<<<<<<<<<<
  *         return g_to_act(&self.s)
  * 
 */
-  __pyx_t_7 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__push(__pyx_v_self, __pyx_v_code); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(2, 320, __pyx_L1_error)
+  __pyx_t_7 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__push(__pyx_v_self, __pyx_v_code); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(1, 321, __pyx_L1_error)
 
 
-  /* "src/engine_core/_engine.pxi":321
+  /* "src/engine_core/_engine.pxi":322
  *         test for cards, so it stays: an illegal code raises ValueError and changes nothing."""
  *         self._push(code)
  *         return g_to_act(&self.s)             # <<<<<<<<<<<<<<
@@ -22617,7 +22853,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_apply_unchecked(
   }
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":317
+  /* "src/engine_core/_engine.pxi":318
  *         return self.legal_list()
  * 
  *     cpdef int apply_unchecked(self, i64 code) except -2:             # <<<<<<<<<<<<<<
@@ -22680,32 +22916,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_code,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(2, 317, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 318, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 317, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 318, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "apply_unchecked", 0) < (0)) __PYX_ERR(2, 317, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "apply_unchecked", 0) < (0)) __PYX_ERR(1, 318, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("apply_unchecked", 1, 1, 1, i); __PYX_ERR(2, 317, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("apply_unchecked", 1, 1, 1, i); __PYX_ERR(1, 318, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 317, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 318, __pyx_L3_error)
     }
-    __pyx_v_code = __Pyx_PyLong_As_int64_t(values[0]); if (unlikely((__pyx_v_code == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(2, 317, __pyx_L3_error)
+    __pyx_v_code = __Pyx_PyLong_As_int64_t(values[0]); if (unlikely((__pyx_v_code == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(1, 318, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("apply_unchecked", 1, 1, 1, __pyx_nargs); __PYX_ERR(2, 317, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("apply_unchecked", 1, 1, 1, __pyx_nargs); __PYX_ERR(1, 318, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -22736,8 +22972,8 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_28apply_u
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("apply_unchecked", 0);
-  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_apply_unchecked(__pyx_v_self, __pyx_v_code, 1); if (unlikely(__pyx_t_1 == ((int)-2))) __PYX_ERR(2, 317, __pyx_L1_error)
-  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_t_1); if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 317, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_apply_unchecked(__pyx_v_self, __pyx_v_code, 1); if (unlikely(__pyx_t_1 == ((int)-2))) __PYX_ERR(1, 318, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_t_1); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 318, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
 
   {
@@ -22762,7 +22998,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_28apply_u
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":323
+/* "src/engine_core/_engine.pxi":324
  *         return g_to_act(&self.s)
  * 
  *     cpdef undo(self):             # <<<<<<<<<<<<<<
@@ -22806,7 +23042,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_undo(struc
     if (unlikely(!__Pyx_object_dict_version_matches(((PyObject *)__pyx_v_self), __pyx_tp_dict_version, __pyx_obj_dict_version))) {
       PY_UINT64_T __pyx_typedict_guard = __Pyx_get_tp_dict_version(((PyObject *)__pyx_v_self));
       #endif
-      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_undo); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 323, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_undo); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 324, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       if (!__Pyx_IsSameCFunction(__pyx_t_1, (void(*)(void)) __pyx_pw_11engine_core_5games_9schafkopf_5rules_4Core_31undo)) {
         __pyx_t_3 = NULL;
@@ -22829,7 +23065,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_undo(struc
           __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_4, __pyx_callargs+__pyx_t_5, (1-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
           __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-          if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 323, __pyx_L1_error)
+          if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 324, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_2);
         }
         {
@@ -22857,7 +23093,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_undo(struc
     #endif
   }
 
-  /* "src/engine_core/_engine.pxi":324
+  /* "src/engine_core/_engine.pxi":325
  * 
  *     cpdef undo(self):
  *         if self.n_hist == 0:             # <<<<<<<<<<<<<<
@@ -22869,7 +23105,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_undo(struc
   if (unlikely(__pyx_t_6)) {
 
 
-    /* "src/engine_core/_engine.pxi":325
+    /* "src/engine_core/_engine.pxi":326
  *     cpdef undo(self):
  *         if self.n_hist == 0:
  *             raise ValueError("nothing to undo")             # <<<<<<<<<<<<<<
@@ -22882,14 +23118,14 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_undo(struc
       PyObject *__pyx_callargs[2] = {__pyx_t_2, __pyx_mstate_global->__pyx_kp_u_nothing_to_undo};
       __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_5, (2-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 325, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 326, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     __Pyx_Raise(__pyx_t_1, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __PYX_ERR(2, 325, __pyx_L1_error)
+    __PYX_ERR(1, 326, __pyx_L1_error)
 
-    /* "src/engine_core/_engine.pxi":324
+    /* "src/engine_core/_engine.pxi":325
  * 
  *     cpdef undo(self):
  *         if self.n_hist == 0:             # <<<<<<<<<<<<<<
@@ -22898,7 +23134,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_undo(struc
 */
   }
 
-  /* "src/engine_core/_engine.pxi":326
+  /* "src/engine_core/_engine.pxi":327
  *         if self.n_hist == 0:
  *             raise ValueError("nothing to undo")
  *         self.n_hist -= 1             # <<<<<<<<<<<<<<
@@ -22907,7 +23143,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_undo(struc
 */
   __pyx_v_self->n_hist = (__pyx_v_self->n_hist - 1);
 
-  /* "src/engine_core/_engine.pxi":327
+  /* "src/engine_core/_engine.pxi":328
  *             raise ValueError("nothing to undo")
  *         self.n_hist -= 1
  *         self.s = self.hist[self.n_hist]             # <<<<<<<<<<<<<<
@@ -22916,7 +23152,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_undo(struc
 */
   __pyx_v_self->s = (__pyx_v_self->hist[__pyx_v_self->n_hist]);
 
-  /* "src/engine_core/_engine.pxi":323
+  /* "src/engine_core/_engine.pxi":324
  *         return g_to_act(&self.s)
  * 
  *     cpdef undo(self):             # <<<<<<<<<<<<<<
@@ -22991,7 +23227,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_30undo(st
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("undo", 0);
-  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_undo(__pyx_v_self, 1); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 323, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_undo(__pyx_v_self, 1); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 324, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -23015,7 +23251,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_30undo(st
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":329
+/* "src/engine_core/_engine.pxi":330
  *         self.s = self.hist[self.n_hist]
  * 
  *     cpdef list scores(self):             # <<<<<<<<<<<<<<
@@ -23032,7 +23268,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
 ); /*proto*/
 static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_scores(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *__pyx_v_self, int __pyx_skip_dispatch) {
   struct __pyx_t_11engine_core_5_game_Score __pyx_v_sc;
-  int __pyx_8genexpr9__pyx_v_i;
+  int __pyx_9genexpr10__pyx_v_i;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -23064,7 +23300,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_scores(str
     if (unlikely(!__Pyx_object_dict_version_matches(((PyObject *)__pyx_v_self), __pyx_tp_dict_version, __pyx_obj_dict_version))) {
       PY_UINT64_T __pyx_typedict_guard = __Pyx_get_tp_dict_version(((PyObject *)__pyx_v_self));
       #endif
-      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_scores); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 329, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_scores); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 330, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       if (!__Pyx_IsSameCFunction(__pyx_t_1, (void(*)(void)) __pyx_pw_11engine_core_5games_9schafkopf_5rules_4Core_33scores)) {
         __pyx_t_3 = NULL;
@@ -23087,10 +23323,10 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_scores(str
           __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_4, __pyx_callargs+__pyx_t_5, (1-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
           __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-          if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 329, __pyx_L1_error)
+          if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 330, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_2);
         }
-        if (!(likely(PyList_CheckExact(__pyx_t_2))||((__pyx_t_2) == Py_None) || __Pyx_RaiseUnexpectedTypeError("list", __pyx_t_2))) __PYX_ERR(2, 329, __pyx_L1_error)
+        if (!(likely(PyList_CheckExact(__pyx_t_2))||((__pyx_t_2) == Py_None) || __Pyx_RaiseUnexpectedTypeError("list", __pyx_t_2))) __PYX_ERR(1, 330, __pyx_L1_error)
         {
           PyObject *__pyx_temp;
           {
@@ -23116,7 +23352,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_scores(str
     #endif
   }
 
-  /* "src/engine_core/_engine.pxi":333
+  /* "src/engine_core/_engine.pxi":334
  *         result() for search code."""
  *         cdef Score sc
  *         if g_to_act(&self.s) >= 0:             # <<<<<<<<<<<<<<
@@ -23128,7 +23364,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_scores(str
   if (__pyx_t_6) {
 
 
-    /* "src/engine_core/_engine.pxi":334
+    /* "src/engine_core/_engine.pxi":335
  *         cdef Score sc
  *         if g_to_act(&self.s) >= 0:
  *             return None             # <<<<<<<<<<<<<<
@@ -23145,7 +23381,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_scores(str
     }
     goto __pyx_L0;
 
-    /* "src/engine_core/_engine.pxi":333
+    /* "src/engine_core/_engine.pxi":334
  *         result() for search code."""
  *         cdef Score sc
  *         if g_to_act(&self.s) >= 0:             # <<<<<<<<<<<<<<
@@ -23154,7 +23390,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_scores(str
 */
   }
 
-  /* "src/engine_core/_engine.pxi":335
+  /* "src/engine_core/_engine.pxi":336
  *         if g_to_act(&self.s) >= 0:
  *             return None
  *         g_score(&self.s, &self.o, &sc)             # <<<<<<<<<<<<<<
@@ -23163,7 +23399,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_scores(str
 */
   __pyx_f_11engine_core_5games_9schafkopf_5rules_g_score((&__pyx_v_self->s), (&__pyx_v_self->o), (&__pyx_v_sc));
 
-  /* "src/engine_core/_engine.pxi":336
+  /* "src/engine_core/_engine.pxi":337
  *             return None
  *         g_score(&self.s, &self.o, &sc)
  *         return [sc.scores[i] for i in range(G_SEATS)]             # <<<<<<<<<<<<<<
@@ -23171,18 +23407,18 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_scores(str
  *     cpdef list random_playout(self, u64 seed):
 */
   { /* enter inner scope */
-    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 336, __pyx_L1_error)
+    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 337, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
 
     __pyx_t_7 = __pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS;
     __pyx_t_8 = __pyx_t_7;
 
     for (__pyx_t_9 = 0; __pyx_t_9 < __pyx_t_8; __pyx_t_9+=1) {
-      __pyx_8genexpr9__pyx_v_i = __pyx_t_9;
-      __pyx_t_2 = __Pyx_PyLong_From_int64_t((__pyx_v_sc.scores[__pyx_8genexpr9__pyx_v_i])); if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 336, __pyx_L1_error)
+      __pyx_9genexpr10__pyx_v_i = __pyx_t_9;
+      __pyx_t_2 = __Pyx_PyLong_From_int64_t((__pyx_v_sc.scores[__pyx_9genexpr10__pyx_v_i])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 337, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
       __Pyx_GIVEREF(__pyx_t_2);
-      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_1, __pyx_t_2))) __PYX_ERR(2, 336, __pyx_L1_error)
+      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_1, __pyx_t_2))) __PYX_ERR(1, 337, __pyx_L1_error)
       __pyx_t_2 = 0;
     }
 
@@ -23198,7 +23434,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_scores(str
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":329
+  /* "src/engine_core/_engine.pxi":330
  *         self.s = self.hist[self.n_hist]
  * 
  *     cpdef list scores(self):             # <<<<<<<<<<<<<<
@@ -23273,7 +23509,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_32scores(
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("scores", 0);
-  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_scores(__pyx_v_self, 1); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 329, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_scores(__pyx_v_self, 1); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 330, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -23297,7 +23533,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_32scores(
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":338
+/* "src/engine_core/_engine.pxi":339
  *         return [sc.scores[i] for i in range(G_SEATS)]
  * 
  *     cpdef list random_playout(self, u64 seed):             # <<<<<<<<<<<<<<
@@ -23346,13 +23582,13 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_random_pla
     if (unlikely(!__Pyx_object_dict_version_matches(((PyObject *)__pyx_v_self), __pyx_tp_dict_version, __pyx_obj_dict_version))) {
       PY_UINT64_T __pyx_typedict_guard = __Pyx_get_tp_dict_version(((PyObject *)__pyx_v_self));
       #endif
-      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_random_playout); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 338, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_random_playout); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 339, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       if (!__Pyx_IsSameCFunction(__pyx_t_1, (void(*)(void)) __pyx_pw_11engine_core_5games_9schafkopf_5rules_4Core_35random_playout)) {
         __pyx_t_3 = NULL;
         __Pyx_INCREF(__pyx_t_1);
         __pyx_t_4 = __pyx_t_1; 
-        __pyx_t_5 = __Pyx_PyLong_From_uint64_t(__pyx_v_seed); if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 338, __pyx_L1_error)
+        __pyx_t_5 = __Pyx_PyLong_From_uint64_t(__pyx_v_seed); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 339, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_5);
         __pyx_t_6 = 1;
         #if CYTHON_UNPACK_METHODS
@@ -23372,10 +23608,10 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_random_pla
           __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
           __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
           __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-          if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 338, __pyx_L1_error)
+          if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 339, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_2);
         }
-        if (!(likely(PyList_CheckExact(__pyx_t_2))||((__pyx_t_2) == Py_None) || __Pyx_RaiseUnexpectedTypeError("list", __pyx_t_2))) __PYX_ERR(2, 338, __pyx_L1_error)
+        if (!(likely(PyList_CheckExact(__pyx_t_2))||((__pyx_t_2) == Py_None) || __Pyx_RaiseUnexpectedTypeError("list", __pyx_t_2))) __PYX_ERR(1, 339, __pyx_L1_error)
         {
           PyObject *__pyx_temp;
           {
@@ -23401,7 +23637,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_random_pla
     #endif
   }
 
-  /* "src/engine_core/_engine.pxi":343
+  /* "src/engine_core/_engine.pxi":344
  *         cdef Rng r
  *         cdef i64 code
  *         r.s = seed             # <<<<<<<<<<<<<<
@@ -23410,7 +23646,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_random_pla
 */
   __pyx_v_r.s = __pyx_v_seed;
 
-  /* "src/engine_core/_engine.pxi":344
+  /* "src/engine_core/_engine.pxi":345
  *         cdef i64 code
  *         r.s = seed
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -23423,7 +23659,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_random_pla
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "src/engine_core/_engine.pxi":345
+        /* "src/engine_core/_engine.pxi":346
  *         r.s = seed
  *         with nogil:
  *             while g_to_act(&self.s) >= 0 and self.n_hist < G_MAX_ACTIONS:             # <<<<<<<<<<<<<<
@@ -23450,7 +23686,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_random_pla
 
           if (!__pyx_t_7) break;
 
-          /* "src/engine_core/_engine.pxi":346
+          /* "src/engine_core/_engine.pxi":347
  *         with nogil:
  *             while g_to_act(&self.s) >= 0 and self.n_hist < G_MAX_ACTIONS:
  *                 code = g_random(&self.s, &self.o, &r, BIDS_UNIFORM)             # <<<<<<<<<<<<<<
@@ -23459,7 +23695,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_random_pla
 */
           __pyx_v_code = __pyx_f_11engine_core_5games_9schafkopf_5rules_g_random((&__pyx_v_self->s), (&__pyx_v_self->o), (&__pyx_v_r), __pyx_e_11engine_core_5_game_BIDS_UNIFORM);
 
-          /* "src/engine_core/_engine.pxi":347
+          /* "src/engine_core/_engine.pxi":348
  *             while g_to_act(&self.s) >= 0 and self.n_hist < G_MAX_ACTIONS:
  *                 code = g_random(&self.s, &self.o, &r, BIDS_UNIFORM)
  *                 self.hist[self.n_hist] = self.s             # <<<<<<<<<<<<<<
@@ -23471,7 +23707,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_random_pla
           (__pyx_v_self->hist[__pyx_v_self->n_hist]) = __pyx_t_9;
 
 
-          /* "src/engine_core/_engine.pxi":348
+          /* "src/engine_core/_engine.pxi":349
  *                 code = g_random(&self.s, &self.o, &r, BIDS_UNIFORM)
  *                 self.hist[self.n_hist] = self.s
  *                 self.n_hist += 1             # <<<<<<<<<<<<<<
@@ -23480,7 +23716,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_random_pla
 */
           __pyx_v_self->n_hist = (__pyx_v_self->n_hist + 1);
 
-          /* "src/engine_core/_engine.pxi":349
+          /* "src/engine_core/_engine.pxi":350
  *                 self.hist[self.n_hist] = self.s
  *                 self.n_hist += 1
  *                 g_apply(&self.s, &self.o, code)             # <<<<<<<<<<<<<<
@@ -23491,7 +23727,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_random_pla
         }
       }
 
-      /* "src/engine_core/_engine.pxi":344
+      /* "src/engine_core/_engine.pxi":345
  *         cdef i64 code
  *         r.s = seed
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -23508,14 +23744,14 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_random_pla
       }
   }
 
-  /* "src/engine_core/_engine.pxi":350
+  /* "src/engine_core/_engine.pxi":351
  *                 self.n_hist += 1
  *                 g_apply(&self.s, &self.o, code)
  *         return self.scores()             # <<<<<<<<<<<<<<
  * 
  *     def result(self):
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_11engine_core_5games_9schafkopf_5rules_Core *)__pyx_v_self->__pyx_vtab)->scores(__pyx_v_self, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 350, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_11engine_core_5games_9schafkopf_5rules_Core *)__pyx_v_self->__pyx_vtab)->scores(__pyx_v_self, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 351, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -23528,7 +23764,7 @@ static PyObject *__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_random_pla
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":338
+  /* "src/engine_core/_engine.pxi":339
  *         return [sc.scores[i] for i in range(G_SEATS)]
  * 
  *     cpdef list random_playout(self, u64 seed):             # <<<<<<<<<<<<<<
@@ -23593,32 +23829,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_seed,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(2, 338, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 339, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 338, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 339, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "random_playout", 0) < (0)) __PYX_ERR(2, 338, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "random_playout", 0) < (0)) __PYX_ERR(1, 339, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("random_playout", 1, 1, 1, i); __PYX_ERR(2, 338, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("random_playout", 1, 1, 1, i); __PYX_ERR(1, 339, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 338, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 339, __pyx_L3_error)
     }
-    __pyx_v_seed = __Pyx_PyLong_As_uint64_t(values[0]); if (unlikely((__pyx_v_seed == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(2, 338, __pyx_L3_error)
+    __pyx_v_seed = __Pyx_PyLong_As_uint64_t(values[0]); if (unlikely((__pyx_v_seed == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(1, 339, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("random_playout", 1, 1, 1, __pyx_nargs); __PYX_ERR(2, 338, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("random_playout", 1, 1, 1, __pyx_nargs); __PYX_ERR(1, 339, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -23648,7 +23884,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_34random_
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("random_playout", 0);
-  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_random_playout(__pyx_v_self, __pyx_v_seed, 1); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 338, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_random_playout(__pyx_v_self, __pyx_v_seed, 1); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 339, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -23672,7 +23908,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_34random_
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":352
+/* "src/engine_core/_engine.pxi":353
  *         return self.scores()
  * 
  *     def result(self):             # <<<<<<<<<<<<<<
@@ -23735,7 +23971,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_36result(
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("result", 0);
 
-  /* "src/engine_core/_engine.pxi":355
+  /* "src/engine_core/_engine.pxi":356
  *         """The records.md Result of the finished deal (None while in progress)."""
  *         cdef Result res
  *         if g_to_act(&self.s) >= 0:             # <<<<<<<<<<<<<<
@@ -23747,7 +23983,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_36result(
   if (__pyx_t_1) {
 
 
-    /* "src/engine_core/_engine.pxi":356
+    /* "src/engine_core/_engine.pxi":357
  *         cdef Result res
  *         if g_to_act(&self.s) >= 0:
  *             return None             # <<<<<<<<<<<<<<
@@ -23764,7 +24000,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_36result(
     }
     goto __pyx_L0;
 
-    /* "src/engine_core/_engine.pxi":355
+    /* "src/engine_core/_engine.pxi":356
  *         """The records.md Result of the finished deal (None while in progress)."""
  *         cdef Result res
  *         if g_to_act(&self.s) >= 0:             # <<<<<<<<<<<<<<
@@ -23773,7 +24009,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_36result(
 */
   }
 
-  /* "src/engine_core/_engine.pxi":357
+  /* "src/engine_core/_engine.pxi":358
  *         if g_to_act(&self.s) >= 0:
  *             return None
  *         g_result(&self.s, &self.o, &res)             # <<<<<<<<<<<<<<
@@ -23782,7 +24018,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_36result(
 */
   __pyx_f_11engine_core_5games_9schafkopf_5rules_g_result((&__pyx_v_self->s), (&__pyx_v_self->o), (&__pyx_v_res));
 
-  /* "src/engine_core/_engine.pxi":358
+  /* "src/engine_core/_engine.pxi":359
  *             return None
  *         g_result(&self.s, &self.o, &res)
  *         return render(&res, _NAMES)             # <<<<<<<<<<<<<<
@@ -23791,7 +24027,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_36result(
 */
   __pyx_t_2 = ((PyObject *)__pyx_v_11engine_core_5games_9schafkopf_5rules__NAMES);
   __Pyx_INCREF(__pyx_t_2);
-  __pyx_t_3 = __pyx_f_11engine_core_7_result_render((&__pyx_v_res), ((struct __pyx_obj_11engine_core_7_result_Names *)__pyx_t_2)); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 358, __pyx_L1_error)
+  __pyx_t_3 = __pyx_f_11engine_core_7_result_render((&__pyx_v_res), ((struct __pyx_obj_11engine_core_7_result_Names *)__pyx_t_2)); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 359, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
   {
@@ -23805,7 +24041,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_36result(
   __pyx_t_3 = 0;
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":352
+  /* "src/engine_core/_engine.pxi":353
  *         return self.scores()
  * 
  *     def result(self):             # <<<<<<<<<<<<<<
@@ -23826,7 +24062,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_36result(
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":360
+/* "src/engine_core/_engine.pxi":361
  *         return render(&res, _NAMES)
  * 
  *     def sort_cards(self, u64 mask):             # <<<<<<<<<<<<<<
@@ -23874,32 +24110,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_mask,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(2, 360, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 361, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 360, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 361, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "sort_cards", 0) < (0)) __PYX_ERR(2, 360, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "sort_cards", 0) < (0)) __PYX_ERR(1, 361, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("sort_cards", 1, 1, 1, i); __PYX_ERR(2, 360, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("sort_cards", 1, 1, 1, i); __PYX_ERR(1, 361, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 360, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 361, __pyx_L3_error)
     }
-    __pyx_v_mask = __Pyx_PyLong_As_uint64_t(values[0]); if (unlikely((__pyx_v_mask == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(2, 360, __pyx_L3_error)
+    __pyx_v_mask = __Pyx_PyLong_As_uint64_t(values[0]); if (unlikely((__pyx_v_mask == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(1, 361, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("sort_cards", 1, 1, 1, __pyx_nargs); __PYX_ERR(2, 360, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("sort_cards", 1, 1, 1, __pyx_nargs); __PYX_ERR(1, 361, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -23925,7 +24161,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_38sort_ca
   struct __pyx_t_11engine_core_6_order_Order const *__pyx_v_order;
   int __pyx_v_c;
   PyObject *__pyx_v_keyed = NULL;
-  PyObject *__pyx_9genexpr10__pyx_v_k = NULL;
+  PyObject *__pyx_9genexpr11__pyx_v_k = NULL;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -23944,7 +24180,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_38sort_ca
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("sort_cards", 0);
 
-  /* "src/engine_core/_engine.pxi":363
+  /* "src/engine_core/_engine.pxi":364
  *         """Card indices of `mask`: trumps first (highest first) in the order in force, then the
  *         plain suits C S H D, each highest first."""
  *         cdef const Order* order = g_order(&self.s)             # <<<<<<<<<<<<<<
@@ -23953,19 +24189,19 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_38sort_ca
 */
   __pyx_v_order = __pyx_f_11engine_core_5games_9schafkopf_5rules_g_order((&__pyx_v_self->s));
 
-  /* "src/engine_core/_engine.pxi":365
+  /* "src/engine_core/_engine.pxi":366
  *         cdef const Order* order = g_order(&self.s)
  *         cdef int c
  *         keyed = []             # <<<<<<<<<<<<<<
  *         for c in range(G_DECK):
  *             if mask >> c & 1:
 */
-  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 365, __pyx_L1_error)
+  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 366, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_keyed = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "src/engine_core/_engine.pxi":366
+  /* "src/engine_core/_engine.pxi":367
  *         cdef int c
  *         keyed = []
  *         for c in range(G_DECK):             # <<<<<<<<<<<<<<
@@ -23979,7 +24215,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_38sort_ca
   for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
     __pyx_v_c = __pyx_t_4;
 
-    /* "src/engine_core/_engine.pxi":367
+    /* "src/engine_core/_engine.pxi":368
  *         keyed = []
  *         for c in range(G_DECK):
  *             if mask >> c & 1:             # <<<<<<<<<<<<<<
@@ -23991,7 +24227,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_38sort_ca
     if (__pyx_t_5) {
 
 
-      /* "src/engine_core/_engine.pxi":368
+      /* "src/engine_core/_engine.pxi":369
  *         for c in range(G_DECK):
  *             if mask >> c & 1:
  *                 keyed.append((0 if order.eff_suit[c] == TRUMP else 1 + order.eff_suit[c],             # <<<<<<<<<<<<<<
@@ -24004,53 +24240,53 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_38sort_ca
         __Pyx_INCREF(__pyx_mstate_global->__pyx_int_0);
         __pyx_t_1 = __pyx_mstate_global->__pyx_int_0;
       } else {
-        __pyx_t_6 = __Pyx_PyLong_From_long((1 + (__pyx_v_order->eff_suit[__pyx_v_c]))); if (unlikely(!__pyx_t_6)) __PYX_ERR(2, 368, __pyx_L1_error)
+        __pyx_t_6 = __Pyx_PyLong_From_long((1 + (__pyx_v_order->eff_suit[__pyx_v_c]))); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 369, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_6);
         __pyx_t_1 = __pyx_t_6;
         __pyx_t_6 = 0;
       }
 
 
-      /* "src/engine_core/_engine.pxi":369
+      /* "src/engine_core/_engine.pxi":370
  *             if mask >> c & 1:
  *                 keyed.append((0 if order.eff_suit[c] == TRUMP else 1 + order.eff_suit[c],
  *                               -order.power[c], c % G_FACES, c))             # <<<<<<<<<<<<<<
  *         return [k[3] for k in sorted(keyed)]
  * 
 */
-      __pyx_t_6 = __Pyx_PyLong_From_int((-(__pyx_v_order->power[__pyx_v_c]))); if (unlikely(!__pyx_t_6)) __PYX_ERR(2, 369, __pyx_L1_error)
+      __pyx_t_6 = __Pyx_PyLong_From_int((-(__pyx_v_order->power[__pyx_v_c]))); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 370, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_6);
-      __pyx_t_7 = __Pyx_PyLong_From_int((__pyx_v_c % __pyx_e_11engine_core_5games_9schafkopf_5rules_G_FACES)); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 369, __pyx_L1_error)
+      __pyx_t_7 = __Pyx_PyLong_From_int((__pyx_v_c % __pyx_e_11engine_core_5games_9schafkopf_5rules_G_FACES)); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 370, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
-      __pyx_t_8 = __Pyx_PyLong_From_int(__pyx_v_c); if (unlikely(!__pyx_t_8)) __PYX_ERR(2, 369, __pyx_L1_error)
+      __pyx_t_8 = __Pyx_PyLong_From_int(__pyx_v_c); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 370, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
 
-      /* "src/engine_core/_engine.pxi":368
+      /* "src/engine_core/_engine.pxi":369
  *         for c in range(G_DECK):
  *             if mask >> c & 1:
  *                 keyed.append((0 if order.eff_suit[c] == TRUMP else 1 + order.eff_suit[c],             # <<<<<<<<<<<<<<
  *                               -order.power[c], c % G_FACES, c))
  *         return [k[3] for k in sorted(keyed)]
 */
-      __pyx_t_9 = PyTuple_New(4); if (unlikely(!__pyx_t_9)) __PYX_ERR(2, 368, __pyx_L1_error)
+      __pyx_t_9 = PyTuple_New(4); if (unlikely(!__pyx_t_9)) __PYX_ERR(1, 369, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_9);
       __Pyx_GIVEREF(__pyx_t_1);
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 0, __pyx_t_1) != (0)) __PYX_ERR(2, 368, __pyx_L1_error);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 0, __pyx_t_1) != (0)) __PYX_ERR(1, 369, __pyx_L1_error);
       __Pyx_GIVEREF(__pyx_t_6);
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 1, __pyx_t_6) != (0)) __PYX_ERR(2, 368, __pyx_L1_error);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 1, __pyx_t_6) != (0)) __PYX_ERR(1, 369, __pyx_L1_error);
       __Pyx_GIVEREF(__pyx_t_7);
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 2, __pyx_t_7) != (0)) __PYX_ERR(2, 368, __pyx_L1_error);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 2, __pyx_t_7) != (0)) __PYX_ERR(1, 369, __pyx_L1_error);
       __Pyx_GIVEREF(__pyx_t_8);
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 3, __pyx_t_8) != (0)) __PYX_ERR(2, 368, __pyx_L1_error);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 3, __pyx_t_8) != (0)) __PYX_ERR(1, 369, __pyx_L1_error);
       __pyx_t_1 = 0;
       __pyx_t_6 = 0;
       __pyx_t_7 = 0;
       __pyx_t_8 = 0;
-      __pyx_t_10 = __Pyx_PyList_Append(__pyx_v_keyed, __pyx_t_9); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(2, 368, __pyx_L1_error)
+      __pyx_t_10 = __Pyx_PyList_Append(__pyx_v_keyed, __pyx_t_9); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(1, 369, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
 
 
-      /* "src/engine_core/_engine.pxi":367
+      /* "src/engine_core/_engine.pxi":368
  *         keyed = []
  *         for c in range(G_DECK):
  *             if mask >> c & 1:             # <<<<<<<<<<<<<<
@@ -24061,7 +24297,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_38sort_ca
   }
 
 
-  /* "src/engine_core/_engine.pxi":370
+  /* "src/engine_core/_engine.pxi":371
  *                 keyed.append((0 if order.eff_suit[c] == TRUMP else 1 + order.eff_suit[c],
  *                               -order.power[c], c % G_FACES, c))
  *         return [k[3] for k in sorted(keyed)]             # <<<<<<<<<<<<<<
@@ -24069,11 +24305,11 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_38sort_ca
  *     def explain(self, i64 code):
 */
   { /* enter inner scope */
-    __pyx_t_9 = PyList_New(0); if (unlikely(!__pyx_t_9)) __PYX_ERR(2, 370, __pyx_L8_error)
+    __pyx_t_9 = PyList_New(0); if (unlikely(!__pyx_t_9)) __PYX_ERR(1, 371, __pyx_L8_error)
     __Pyx_GOTREF(__pyx_t_9);
-    __pyx_t_8 = PySequence_List(__pyx_v_keyed); if (unlikely(!__pyx_t_8)) __PYX_ERR(2, 370, __pyx_L8_error)
+    __pyx_t_8 = PySequence_List(__pyx_v_keyed); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 371, __pyx_L8_error)
     __Pyx_GOTREF(__pyx_t_8);
-    if (unlikely((PyList_Sort(__pyx_t_8) < 0))) __PYX_ERR(2, 370, __pyx_L8_error)
+    if (unlikely((PyList_Sort(__pyx_t_8) < 0))) __PYX_ERR(1, 371, __pyx_L8_error)
     __pyx_t_7 = __pyx_t_8; __Pyx_INCREF(__pyx_t_7);
     __pyx_t_11 = 0;
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
@@ -24081,27 +24317,27 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_38sort_ca
       {
         Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_7);
         #if !CYTHON_ASSUME_SAFE_SIZE
-        if (unlikely((__pyx_temp < 0))) __PYX_ERR(2, 370, __pyx_L8_error)
+        if (unlikely((__pyx_temp < 0))) __PYX_ERR(1, 371, __pyx_L8_error)
         #endif
         if (__pyx_t_11 >= __pyx_temp) break;
       }
       __pyx_t_8 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_7, __pyx_t_11, __Pyx_ReferenceSharing_OwnStrongReference);
       ++__pyx_t_11;
-      if (unlikely(!__pyx_t_8)) __PYX_ERR(2, 370, __pyx_L8_error)
+      if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 371, __pyx_L8_error)
       __Pyx_GOTREF(__pyx_t_8);
-      __Pyx_XDECREF_SET(__pyx_9genexpr10__pyx_v_k, __pyx_t_8);
+      __Pyx_XDECREF_SET(__pyx_9genexpr11__pyx_v_k, __pyx_t_8);
       __pyx_t_8 = 0;
-      __pyx_t_8 = __Pyx_GetItemInt(__pyx_9genexpr10__pyx_v_k, 3, long, 1, __Pyx_PyLong_From_long, 0, 0, 1, __Pyx_ReferenceSharing_SharedReference); if (unlikely(!__pyx_t_8)) __PYX_ERR(2, 370, __pyx_L8_error)
+      __pyx_t_8 = __Pyx_GetItemInt(__pyx_9genexpr11__pyx_v_k, 3, long, 1, __Pyx_PyLong_From_long, 0, 0, 1, __Pyx_ReferenceSharing_SharedReference); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 371, __pyx_L8_error)
       __Pyx_GOTREF(__pyx_t_8);
       __Pyx_GIVEREF(__pyx_t_8);
-      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_9, __pyx_t_8))) __PYX_ERR(2, 370, __pyx_L8_error)
+      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_9, __pyx_t_8))) __PYX_ERR(1, 371, __pyx_L8_error)
       __pyx_t_8 = 0;
     }
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-    __Pyx_XDECREF(__pyx_9genexpr10__pyx_v_k); __pyx_9genexpr10__pyx_v_k = 0;
+    __Pyx_XDECREF(__pyx_9genexpr11__pyx_v_k); __pyx_9genexpr11__pyx_v_k = 0;
     goto __pyx_L12_exit_scope;
     __pyx_L8_error:;
-    __Pyx_XDECREF(__pyx_9genexpr10__pyx_v_k); __pyx_9genexpr10__pyx_v_k = 0;
+    __Pyx_XDECREF(__pyx_9genexpr11__pyx_v_k); __pyx_9genexpr11__pyx_v_k = 0;
     goto __pyx_L1_error;
     __pyx_L12_exit_scope:;
   } /* exit inner scope */
@@ -24116,7 +24352,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_38sort_ca
   __pyx_t_9 = 0;
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":360
+  /* "src/engine_core/_engine.pxi":361
  *         return render(&res, _NAMES)
  * 
  *     def sort_cards(self, u64 mask):             # <<<<<<<<<<<<<<
@@ -24137,13 +24373,13 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_38sort_ca
 
 
   __Pyx_XDECREF(__pyx_v_keyed);
-  __Pyx_XDECREF(__pyx_9genexpr10__pyx_v_k);
+  __Pyx_XDECREF(__pyx_9genexpr11__pyx_v_k);
   __Pyx_XGIVEREF(__pyx_r);
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":372
+/* "src/engine_core/_engine.pxi":373
  *         return [k[3] for k in sorted(keyed)]
  * 
  *     def explain(self, i64 code):             # <<<<<<<<<<<<<<
@@ -24191,32 +24427,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_code,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(2, 372, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 373, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 372, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 373, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "explain", 0) < (0)) __PYX_ERR(2, 372, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "explain", 0) < (0)) __PYX_ERR(1, 373, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("explain", 1, 1, 1, i); __PYX_ERR(2, 372, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("explain", 1, 1, 1, i); __PYX_ERR(1, 373, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 372, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 373, __pyx_L3_error)
     }
-    __pyx_v_code = __Pyx_PyLong_As_int64_t(values[0]); if (unlikely((__pyx_v_code == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(2, 372, __pyx_L3_error)
+    __pyx_v_code = __Pyx_PyLong_As_int64_t(values[0]); if (unlikely((__pyx_v_code == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(1, 373, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("explain", 1, 1, 1, __pyx_nargs); __PYX_ERR(2, 372, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("explain", 1, 1, 1, __pyx_nargs); __PYX_ERR(1, 373, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -24251,7 +24487,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_40explain
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("explain", 0);
 
-  /* "src/engine_core/_engine.pxi":374
+  /* "src/engine_core/_engine.pxi":375
  *     def explain(self, i64 code):
  *         """(reason id, text): why a well-formed action that is not legal now is refused."""
  *         return explain(self, code)             # <<<<<<<<<<<<<<
@@ -24259,9 +24495,9 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_40explain
  *     def public(self, seat):
 */
   __pyx_t_2 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_explain); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 374, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_explain); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 375, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyLong_From_int64_t(__pyx_v_code); if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 374, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_From_int64_t(__pyx_v_code); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 375, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __pyx_t_5 = 1;
   #if CYTHON_UNPACK_METHODS
@@ -24281,7 +24517,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_40explain
     __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(2, 374, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 375, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   {
@@ -24295,7 +24531,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_40explain
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":372
+  /* "src/engine_core/_engine.pxi":373
  *         return [k[3] for k in sorted(keyed)]
  * 
  *     def explain(self, i64 code):             # <<<<<<<<<<<<<<
@@ -24317,7 +24553,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_40explain
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":376
+/* "src/engine_core/_engine.pxi":377
  *         return explain(self, code)
  * 
  *     def public(self, seat):             # <<<<<<<<<<<<<<
@@ -24365,32 +24601,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_seat_2,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(2, 376, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 377, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 376, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 377, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "public", 0) < (0)) __PYX_ERR(2, 376, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "public", 0) < (0)) __PYX_ERR(1, 377, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("public", 1, 1, 1, i); __PYX_ERR(2, 376, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("public", 1, 1, 1, i); __PYX_ERR(1, 377, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 376, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 377, __pyx_L3_error)
     }
     __pyx_v_seat = values[0];
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("public", 1, 1, 1, __pyx_nargs); __PYX_ERR(2, 376, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("public", 1, 1, 1, __pyx_nargs); __PYX_ERR(1, 377, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -24431,7 +24667,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_42public(
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("public", 0);
 
-  /* "src/engine_core/_engine.pxi":378
+  /* "src/engine_core/_engine.pxi":379
  *     def public(self, seat):
  *         """What `seat` (None: a spectator) may see of the deal besides its own hand."""
  *         if seat is not None and not (isinstance(seat, int) and 0 <= seat < G_SEATS):             # <<<<<<<<<<<<<<
@@ -24456,11 +24692,11 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_42public(
 
     goto __pyx_L6_bool_binop_done;
   }
-  __pyx_t_3 = __Pyx_PyObject_CompareBoolLe_int_object(__pyx_mstate_global->__pyx_int_0, __pyx_v_seat, Py_LE); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(2, 378, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_CompareBoolLe_int_object(__pyx_mstate_global->__pyx_int_0, __pyx_v_seat, Py_LE); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(1, 379, __pyx_L1_error)
   if (__pyx_t_3) {
-    __pyx_t_4 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS); if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 378, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 379, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_3 = __Pyx_PyObject_CompareBoolLt_object_int(__pyx_v_seat, __pyx_t_4, Py_LT); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(2, 378, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyObject_CompareBoolLt_object_int(__pyx_v_seat, __pyx_t_4, Py_LT); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(1, 379, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
   }
 
@@ -24477,7 +24713,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_42public(
   if (unlikely(__pyx_t_1)) {
 
 
-    /* "src/engine_core/_engine.pxi":379
+    /* "src/engine_core/_engine.pxi":380
  *         """What `seat` (None: a spectator) may see of the deal besides its own hand."""
  *         if seat is not None and not (isinstance(seat, int) and 0 <= seat < G_SEATS):
  *             raise ValueError(f"seat must be 0..{G_SEATS - 1} or None, got {seat!r}")             # <<<<<<<<<<<<<<
@@ -24485,9 +24721,9 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_42public(
  * 
 */
     __pyx_t_5 = NULL;
-    __pyx_t_6 = __Pyx_PyUnicode_From_long((__pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS - 1), 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(2, 379, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyUnicode_From_long((__pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS - 1), 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 380, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_7 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_seat), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 379, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_seat), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 380, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __pyx_t_8[0] = __pyx_mstate_global->__pyx_kp_u_seat_must_be_0;
     __pyx_t_8[1] = __pyx_t_6;
@@ -24502,7 +24738,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_42public(
     __pyx_t_10 |= __Pyx_PyUnicode_KIND_04(__pyx_t_8[3]);
     #endif
     __pyx_t_11 = __Pyx_PyUnicode_Join(__pyx_t_8, 4, __pyx_t_9, __pyx_t_10);
-    if (unlikely(!__pyx_t_11)) __PYX_ERR(2, 379, __pyx_L1_error)
+    if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 380, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_11);
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -24512,14 +24748,14 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_42public(
       __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_12, (2-__pyx_t_12) | (__pyx_t_12*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
       __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 379, __pyx_L1_error)
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 380, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
     }
     __Pyx_Raise(__pyx_t_4, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __PYX_ERR(2, 379, __pyx_L1_error)
+    __PYX_ERR(1, 380, __pyx_L1_error)
 
-    /* "src/engine_core/_engine.pxi":378
+    /* "src/engine_core/_engine.pxi":379
  *     def public(self, seat):
  *         """What `seat` (None: a spectator) may see of the deal besides its own hand."""
  *         if seat is not None and not (isinstance(seat, int) and 0 <= seat < G_SEATS):             # <<<<<<<<<<<<<<
@@ -24528,7 +24764,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_42public(
 */
   }
 
-  /* "src/engine_core/_engine.pxi":380
+  /* "src/engine_core/_engine.pxi":381
  *         if seat is not None and not (isinstance(seat, int) and 0 <= seat < G_SEATS):
  *             raise ValueError(f"seat must be 0..{G_SEATS - 1} or None, got {seat!r}")
  *         return public(self, seat)             # <<<<<<<<<<<<<<
@@ -24536,7 +24772,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_42public(
  *     def redact(self, int index, action, seat):
 */
   __pyx_t_11 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_public); if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 380, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_public); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 381, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __pyx_t_12 = 1;
   #if CYTHON_UNPACK_METHODS
@@ -24555,7 +24791,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_42public(
     __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_5, __pyx_callargs+__pyx_t_12, (3-__pyx_t_12) | (__pyx_t_12*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_11); __pyx_t_11 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 380, __pyx_L1_error)
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 381, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
   }
   {
@@ -24569,7 +24805,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_42public(
   __pyx_t_4 = 0;
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":376
+  /* "src/engine_core/_engine.pxi":377
  *         return explain(self, code)
  * 
  *     def public(self, seat):             # <<<<<<<<<<<<<<
@@ -24592,7 +24828,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_42public(
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":382
+/* "src/engine_core/_engine.pxi":383
  *         return public(self, seat)
  * 
  *     def redact(self, int index, action, seat):             # <<<<<<<<<<<<<<
@@ -24642,46 +24878,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_index,&__pyx_mstate_global->__pyx_n_u_action,&__pyx_mstate_global->__pyx_n_u_seat_2,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(2, 382, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 383, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(2, 382, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(1, 383, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(2, 382, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(1, 383, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 382, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 383, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "redact", 0) < (0)) __PYX_ERR(2, 382, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "redact", 0) < (0)) __PYX_ERR(1, 383, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("redact", 1, 3, 3, i); __PYX_ERR(2, 382, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("redact", 1, 3, 3, i); __PYX_ERR(1, 383, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 382, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 383, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(2, 382, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(1, 383, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(2, 382, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(1, 383, __pyx_L3_error)
     }
-    __pyx_v_index = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_index == (int)-1) && PyErr_Occurred())) __PYX_ERR(2, 382, __pyx_L3_error)
+    __pyx_v_index = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_index == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 383, __pyx_L3_error)
     __pyx_v_action = values[1];
     __pyx_v_seat = values[2];
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("redact", 1, 3, 3, __pyx_nargs); __PYX_ERR(2, 382, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("redact", 1, 3, 3, __pyx_nargs); __PYX_ERR(1, 383, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -24723,7 +24959,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_44redact(
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("redact", 0);
 
-  /* "src/engine_core/_engine.pxi":384
+  /* "src/engine_core/_engine.pxi":385
  *     def redact(self, int index, action, seat):
  *         """The record action `action` (number `index`) as `seat` (None: a spectator) sees it."""
  *         if seat is not None and not (isinstance(seat, int) and 0 <= seat < G_SEATS):             # <<<<<<<<<<<<<<
@@ -24748,11 +24984,11 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_44redact(
 
     goto __pyx_L6_bool_binop_done;
   }
-  __pyx_t_3 = __Pyx_PyObject_CompareBoolLe_int_object(__pyx_mstate_global->__pyx_int_0, __pyx_v_seat, Py_LE); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(2, 384, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_CompareBoolLe_int_object(__pyx_mstate_global->__pyx_int_0, __pyx_v_seat, Py_LE); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(1, 385, __pyx_L1_error)
   if (__pyx_t_3) {
-    __pyx_t_4 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS); if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 384, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 385, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_3 = __Pyx_PyObject_CompareBoolLt_object_int(__pyx_v_seat, __pyx_t_4, Py_LT); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(2, 384, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyObject_CompareBoolLt_object_int(__pyx_v_seat, __pyx_t_4, Py_LT); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(1, 385, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
   }
 
@@ -24769,7 +25005,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_44redact(
   if (unlikely(__pyx_t_1)) {
 
 
-    /* "src/engine_core/_engine.pxi":385
+    /* "src/engine_core/_engine.pxi":386
  *         """The record action `action` (number `index`) as `seat` (None: a spectator) sees it."""
  *         if seat is not None and not (isinstance(seat, int) and 0 <= seat < G_SEATS):
  *             raise ValueError(f"seat must be 0..{G_SEATS - 1} or None, got {seat!r}")             # <<<<<<<<<<<<<<
@@ -24777,9 +25013,9 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_44redact(
  * 
 */
     __pyx_t_5 = NULL;
-    __pyx_t_6 = __Pyx_PyUnicode_From_long((__pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS - 1), 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(2, 385, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyUnicode_From_long((__pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS - 1), 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 386, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_7 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_seat), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 385, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_seat), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 386, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __pyx_t_8[0] = __pyx_mstate_global->__pyx_kp_u_seat_must_be_0;
     __pyx_t_8[1] = __pyx_t_6;
@@ -24794,7 +25030,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_44redact(
     __pyx_t_10 |= __Pyx_PyUnicode_KIND_04(__pyx_t_8[3]);
     #endif
     __pyx_t_11 = __Pyx_PyUnicode_Join(__pyx_t_8, 4, __pyx_t_9, __pyx_t_10);
-    if (unlikely(!__pyx_t_11)) __PYX_ERR(2, 385, __pyx_L1_error)
+    if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 386, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_11);
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -24804,14 +25040,14 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_44redact(
       __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_12, (2-__pyx_t_12) | (__pyx_t_12*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
       __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 385, __pyx_L1_error)
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 386, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
     }
     __Pyx_Raise(__pyx_t_4, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __PYX_ERR(2, 385, __pyx_L1_error)
+    __PYX_ERR(1, 386, __pyx_L1_error)
 
-    /* "src/engine_core/_engine.pxi":384
+    /* "src/engine_core/_engine.pxi":385
  *     def redact(self, int index, action, seat):
  *         """The record action `action` (number `index`) as `seat` (None: a spectator) sees it."""
  *         if seat is not None and not (isinstance(seat, int) and 0 <= seat < G_SEATS):             # <<<<<<<<<<<<<<
@@ -24820,7 +25056,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_44redact(
 */
   }
 
-  /* "src/engine_core/_engine.pxi":386
+  /* "src/engine_core/_engine.pxi":387
  *         if seat is not None and not (isinstance(seat, int) and 0 <= seat < G_SEATS):
  *             raise ValueError(f"seat must be 0..{G_SEATS - 1} or None, got {seat!r}")
  *         return redact(self, index, action, seat)             # <<<<<<<<<<<<<<
@@ -24828,9 +25064,9 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_44redact(
  * 
 */
   __pyx_t_11 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_redact); if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 386, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_redact); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 387, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_7 = __Pyx_PyLong_From_int(__pyx_v_index); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 386, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_int(__pyx_v_index); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 387, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   __pyx_t_12 = 1;
   #if CYTHON_UNPACK_METHODS
@@ -24850,7 +25086,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_44redact(
     __Pyx_XDECREF(__pyx_t_11); __pyx_t_11 = 0;
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 386, __pyx_L1_error)
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 387, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
   }
   {
@@ -24864,7 +25100,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_44redact(
   __pyx_t_4 = 0;
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":382
+  /* "src/engine_core/_engine.pxi":383
  *         return public(self, seat)
  * 
  *     def redact(self, int index, action, seat):             # <<<<<<<<<<<<<<
@@ -24951,7 +25187,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_46__reduc
  *     raise TypeError, "Pickling of struct members such as self.o,self.s must be explicitly requested with @auto_pickle(True)"
 */
   __Pyx_Raise(((PyObject *)(((PyTypeObject*)PyExc_TypeError))), __pyx_mstate_global->__pyx_kp_u_Pickling_of_struct_members_such, 0, 0);
-  __PYX_ERR(1, 2, __pyx_L1_error)
+  __PYX_ERR(2, 2, __pyx_L1_error)
 
   /* "(tree fragment)":1
  * def __reduce_cython__(self):             # <<<<<<<<<<<<<<
@@ -25015,32 +25251,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_pyx_state,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 3, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(2, 3, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 3, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 3, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__setstate_cython__", 0) < (0)) __PYX_ERR(1, 3, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__setstate_cython__", 0) < (0)) __PYX_ERR(2, 3, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__setstate_cython__", 1, 1, 1, i); __PYX_ERR(1, 3, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__setstate_cython__", 1, 1, 1, i); __PYX_ERR(2, 3, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 3, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(2, 3, __pyx_L3_error)
     }
     __pyx_v___pyx_state = values[0];
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("__setstate_cython__", 1, 1, 1, __pyx_nargs); __PYX_ERR(1, 3, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("__setstate_cython__", 1, 1, 1, __pyx_nargs); __PYX_ERR(2, 3, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -25075,7 +25311,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_48__setst
  *     raise TypeError, "Pickling of struct members such as self.o,self.s must be explicitly requested with @auto_pickle(True)"             # <<<<<<<<<<<<<<
 */
   __Pyx_Raise(((PyObject *)(((PyTypeObject*)PyExc_TypeError))), __pyx_mstate_global->__pyx_kp_u_Pickling_of_struct_members_such, 0, 0);
-  __PYX_ERR(1, 4, __pyx_L1_error)
+  __PYX_ERR(2, 4, __pyx_L1_error)
 
   /* "(tree fragment)":3
  * def __reduce_cython__(self):
@@ -25093,7 +25329,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_4Core_48__setst
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":390
+/* "src/engine_core/_engine.pxi":391
  * 
  * # ---- helpers the games' hooks use ----
  * cdef inline void deal_cards(Rng* r, int dealer, const DealPlan* plan, u64* hands, u64* blind) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -25124,7 +25360,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
   int __pyx_t_9;
   long __pyx_t_10;
 
-  /* "src/engine_core/_engine.pxi":395
+  /* "src/engine_core/_engine.pxi":396
  *     holding one has the first copy, as Game.new_deal numbers the cards of a record."""
  *     cdef int8_t deck[64]
  *     cdef int p, j, pos = 0, seat             # <<<<<<<<<<<<<<
@@ -25133,7 +25369,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
 */
   __pyx_v_pos = 0;
 
-  /* "src/engine_core/_engine.pxi":396
+  /* "src/engine_core/_engine.pxi":397
  *     cdef int8_t deck[64]
  *     cdef int p, j, pos = 0, seat
  *     cdef u64 taken = 0, h, lo, hi, two, one             # <<<<<<<<<<<<<<
@@ -25142,7 +25378,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
 */
   __pyx_v_taken = 0;
 
-  /* "src/engine_core/_engine.pxi":397
+  /* "src/engine_core/_engine.pxi":398
  *     cdef int p, j, pos = 0, seat
  *     cdef u64 taken = 0, h, lo, hi, two, one
  *     shuffle_deck(r, deck, G_DECK)             # <<<<<<<<<<<<<<
@@ -25151,7 +25387,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
 */
   __pyx_f_11engine_core_4_rng_shuffle_deck(__pyx_v_r, __pyx_v_deck, __pyx_e_11engine_core_5games_9schafkopf_5rules_G_DECK);
 
-  /* "src/engine_core/_engine.pxi":398
+  /* "src/engine_core/_engine.pxi":399
  *     cdef u64 taken = 0, h, lo, hi, two, one
  *     shuffle_deck(r, deck, G_DECK)
  *     for seat in range(G_SEATS):             # <<<<<<<<<<<<<<
@@ -25165,7 +25401,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_seat = __pyx_t_3;
 
-    /* "src/engine_core/_engine.pxi":399
+    /* "src/engine_core/_engine.pxi":400
  *     shuffle_deck(r, deck, G_DECK)
  *     for seat in range(G_SEATS):
  *         hands[seat] = 0             # <<<<<<<<<<<<<<
@@ -25176,7 +25412,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
   }
 
 
-  /* "src/engine_core/_engine.pxi":400
+  /* "src/engine_core/_engine.pxi":401
  *     for seat in range(G_SEATS):
  *         hands[seat] = 0
  *     blind[0] = 0             # <<<<<<<<<<<<<<
@@ -25185,7 +25421,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
 */
   (__pyx_v_blind[0]) = 0;
 
-  /* "src/engine_core/_engine.pxi":401
+  /* "src/engine_core/_engine.pxi":402
  *         hands[seat] = 0
  *     blind[0] = 0
  *     for p in range(plan.n):             # <<<<<<<<<<<<<<
@@ -25199,7 +25435,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
   for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
     __pyx_v_p = __pyx_t_5;
 
-    /* "src/engine_core/_engine.pxi":402
+    /* "src/engine_core/_engine.pxi":403
  *     blind[0] = 0
  *     for p in range(plan.n):
  *         for j in range(plan.size[p]):             # <<<<<<<<<<<<<<
@@ -25213,7 +25449,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
     for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
       __pyx_v_j = __pyx_t_8;
 
-      /* "src/engine_core/_engine.pxi":403
+      /* "src/engine_core/_engine.pxi":404
  *     for p in range(plan.n):
  *         for j in range(plan.size[p]):
  *             if pos >= G_DECK:             # <<<<<<<<<<<<<<
@@ -25225,7 +25461,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
       if (__pyx_t_9) {
 
 
-        /* "src/engine_core/_engine.pxi":404
+        /* "src/engine_core/_engine.pxi":405
  *         for j in range(plan.size[p]):
  *             if pos >= G_DECK:
  *                 break             # <<<<<<<<<<<<<<
@@ -25234,7 +25470,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
 */
         goto __pyx_L8_break;
 
-        /* "src/engine_core/_engine.pxi":403
+        /* "src/engine_core/_engine.pxi":404
  *     for p in range(plan.n):
  *         for j in range(plan.size[p]):
  *             if pos >= G_DECK:             # <<<<<<<<<<<<<<
@@ -25243,7 +25479,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
 */
       }
 
-      /* "src/engine_core/_engine.pxi":405
+      /* "src/engine_core/_engine.pxi":406
  *             if pos >= G_DECK:
  *                 break
  *             if plan.target[p] == TO_BLIND:             # <<<<<<<<<<<<<<
@@ -25255,7 +25491,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
       if (__pyx_t_9) {
 
 
-        /* "src/engine_core/_engine.pxi":406
+        /* "src/engine_core/_engine.pxi":407
  *                 break
  *             if plan.target[p] == TO_BLIND:
  *                 blind[0] |= bit(deck[pos])             # <<<<<<<<<<<<<<
@@ -25266,7 +25502,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
         __pyx_t_10 = 0;
         (__pyx_v_blind[__pyx_t_10]) = ((__pyx_v_blind[__pyx_t_10]) | __pyx_f_11engine_core_5_bits_bit((__pyx_v_deck[__pyx_v_pos])));
 
-        /* "src/engine_core/_engine.pxi":405
+        /* "src/engine_core/_engine.pxi":406
  *             if pos >= G_DECK:
  *                 break
  *             if plan.target[p] == TO_BLIND:             # <<<<<<<<<<<<<<
@@ -25276,7 +25512,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
         goto __pyx_L10;
       }
 
-      /* "src/engine_core/_engine.pxi":408
+      /* "src/engine_core/_engine.pxi":409
  *                 blind[0] |= bit(deck[pos])
  *             else:
  *                 hands[(dealer + 1 + plan.target[p]) % G_SEATS] |= bit(deck[pos])             # <<<<<<<<<<<<<<
@@ -25290,7 +25526,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
       }
       __pyx_L10:;
 
-      /* "src/engine_core/_engine.pxi":409
+      /* "src/engine_core/_engine.pxi":410
  *             else:
  *                 hands[(dealer + 1 + plan.target[p]) % G_SEATS] |= bit(deck[pos])
  *             pos += 1             # <<<<<<<<<<<<<<
@@ -25304,7 +25540,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
   }
 
 
-  /* "src/engine_core/_engine.pxi":410
+  /* "src/engine_core/_engine.pxi":411
  *                 hands[(dealer + 1 + plan.target[p]) % G_SEATS] |= bit(deck[pos])
  *             pos += 1
  *     if G_COPIES > 1:             # <<<<<<<<<<<<<<
@@ -25316,7 +25552,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
   if (__pyx_t_9) {
 
 
-    /* "src/engine_core/_engine.pxi":411
+    /* "src/engine_core/_engine.pxi":412
  *             pos += 1
  *     if G_COPIES > 1:
  *         for seat in range(G_SEATS):             # <<<<<<<<<<<<<<
@@ -25330,7 +25566,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
     for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
       __pyx_v_seat = __pyx_t_3;
 
-      /* "src/engine_core/_engine.pxi":412
+      /* "src/engine_core/_engine.pxi":413
  *     if G_COPIES > 1:
  *         for seat in range(G_SEATS):
  *             h = hands[seat]             # <<<<<<<<<<<<<<
@@ -25339,7 +25575,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
 */
       __pyx_v_h = (__pyx_v_hands[__pyx_v_seat]);
 
-      /* "src/engine_core/_engine.pxi":413
+      /* "src/engine_core/_engine.pxi":414
  *         for seat in range(G_SEATS):
  *             h = hands[seat]
  *             lo = h & _FACE_MASK             # <<<<<<<<<<<<<<
@@ -25348,7 +25584,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
 */
       __pyx_v_lo = (__pyx_v_h & __pyx_v_11engine_core_5games_9schafkopf_5rules__FACE_MASK);
 
-      /* "src/engine_core/_engine.pxi":414
+      /* "src/engine_core/_engine.pxi":415
  *             h = hands[seat]
  *             lo = h & _FACE_MASK
  *             hi = (h >> G_FACES) & _FACE_MASK             # <<<<<<<<<<<<<<
@@ -25357,7 +25593,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
 */
       __pyx_v_hi = ((__pyx_v_h >> __pyx_e_11engine_core_5games_9schafkopf_5rules_G_FACES) & __pyx_v_11engine_core_5games_9schafkopf_5rules__FACE_MASK);
 
-      /* "src/engine_core/_engine.pxi":415
+      /* "src/engine_core/_engine.pxi":416
  *             lo = h & _FACE_MASK
  *             hi = (h >> G_FACES) & _FACE_MASK
  *             two = lo & hi             # <<<<<<<<<<<<<<
@@ -25366,7 +25602,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
 */
       __pyx_v_two = (__pyx_v_lo & __pyx_v_hi);
 
-      /* "src/engine_core/_engine.pxi":416
+      /* "src/engine_core/_engine.pxi":417
  *             hi = (h >> G_FACES) & _FACE_MASK
  *             two = lo & hi
  *             one = (lo | hi) & ~two             # <<<<<<<<<<<<<<
@@ -25375,7 +25611,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
 */
       __pyx_v_one = ((__pyx_v_lo | __pyx_v_hi) & (~__pyx_v_two));
 
-      /* "src/engine_core/_engine.pxi":417
+      /* "src/engine_core/_engine.pxi":418
  *             two = lo & hi
  *             one = (lo | hi) & ~two
  *             hands[seat] = two | (two << G_FACES) | (one & ~taken) | ((one & taken) << G_FACES)             # <<<<<<<<<<<<<<
@@ -25384,7 +25620,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
 */
       (__pyx_v_hands[__pyx_v_seat]) = (((__pyx_v_two | (__pyx_v_two << __pyx_e_11engine_core_5games_9schafkopf_5rules_G_FACES)) | (__pyx_v_one & (~__pyx_v_taken))) | ((__pyx_v_one & __pyx_v_taken) << __pyx_e_11engine_core_5games_9schafkopf_5rules_G_FACES));
 
-      /* "src/engine_core/_engine.pxi":418
+      /* "src/engine_core/_engine.pxi":419
  *             one = (lo | hi) & ~two
  *             hands[seat] = two | (two << G_FACES) | (one & ~taken) | ((one & taken) << G_FACES)
  *             taken |= lo | hi             # <<<<<<<<<<<<<<
@@ -25395,7 +25631,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
     }
 
 
-    /* "src/engine_core/_engine.pxi":410
+    /* "src/engine_core/_engine.pxi":411
  *                 hands[(dealer + 1 + plan.target[p]) % G_SEATS] |= bit(deck[pos])
  *             pos += 1
  *     if G_COPIES > 1:             # <<<<<<<<<<<<<<
@@ -25404,7 +25640,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
 */
   }
 
-  /* "src/engine_core/_engine.pxi":390
+  /* "src/engine_core/_engine.pxi":391
  * 
  * # ---- helpers the games' hooks use ----
  * cdef inline void deal_cards(Rng* r, int dealer, const DealPlan* plan, u64* hands, u64* blind) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -25426,7 +25662,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_deal_ca
 
 }
 
-/* "src/engine_core/_engine.pxi":421
+/* "src/engine_core/_engine.pxi":422
  * 
  * 
  * cdef int fill_deal_plan(packets, DealPlan* plan) except -1:             # <<<<<<<<<<<<<<
@@ -25461,21 +25697,21 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(PyObjec
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("fill_deal_plan", 0);
 
-  /* "src/engine_core/_engine.pxi":423
+  /* "src/engine_core/_engine.pxi":424
  * cdef int fill_deal_plan(packets, DealPlan* plan) except -1:
  *     """The C deal plan of a declaration's packets: [(seat offset or None for the blind, size)]."""
  *     if len(packets) > MAX_PACKETS:             # <<<<<<<<<<<<<<
  *         raise ValueError(f"at most {MAX_PACKETS} packets")
  *     plan.n = len(packets)
 */
-  __pyx_t_1 = PyObject_Length(__pyx_v_packets); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(2, 423, __pyx_L1_error)
+  __pyx_t_1 = PyObject_Length(__pyx_v_packets); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(1, 424, __pyx_L1_error)
   __pyx_t_2 = (__pyx_t_1 > __pyx_e_11engine_core_5_game_MAX_PACKETS);
 
 
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "src/engine_core/_engine.pxi":424
+    /* "src/engine_core/_engine.pxi":425
  *     """The C deal plan of a declaration's packets: [(seat offset or None for the blind, size)]."""
  *     if len(packets) > MAX_PACKETS:
  *         raise ValueError(f"at most {MAX_PACKETS} packets")             # <<<<<<<<<<<<<<
@@ -25483,7 +25719,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(PyObjec
  *     for p, (target, size) in enumerate(packets):
 */
     __pyx_t_4 = NULL;
-    __pyx_t_5 = __Pyx_PyUnicode_From___pyx_anon_enum(__pyx_e_11engine_core_5_game_MAX_PACKETS, 0, ' ', 'd'); if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 424, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyUnicode_From___pyx_anon_enum(__pyx_e_11engine_core_5_game_MAX_PACKETS, 0, ' ', 'd'); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 425, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __pyx_t_6[0] = __pyx_mstate_global->__pyx_kp_u_at_most;
     __pyx_t_6[1] = __pyx_t_5;
@@ -25494,7 +25730,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(PyObjec
     #endif
     __pyx_t_7 = 0;
     __pyx_t_8 = __Pyx_PyUnicode_Join(__pyx_t_6, 3, __pyx_t_1, __pyx_t_7);
-    if (unlikely(!__pyx_t_8)) __PYX_ERR(2, 424, __pyx_L1_error)
+    if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 425, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __pyx_t_9 = 1;
@@ -25503,14 +25739,14 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(PyObjec
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_9, (2-__pyx_t_9) | (__pyx_t_9*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 424, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 425, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(2, 424, __pyx_L1_error)
+    __PYX_ERR(1, 425, __pyx_L1_error)
 
-    /* "src/engine_core/_engine.pxi":423
+    /* "src/engine_core/_engine.pxi":424
  * cdef int fill_deal_plan(packets, DealPlan* plan) except -1:
  *     """The C deal plan of a declaration's packets: [(seat offset or None for the blind, size)]."""
  *     if len(packets) > MAX_PACKETS:             # <<<<<<<<<<<<<<
@@ -25519,17 +25755,17 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(PyObjec
 */
   }
 
-  /* "src/engine_core/_engine.pxi":425
+  /* "src/engine_core/_engine.pxi":426
  *     if len(packets) > MAX_PACKETS:
  *         raise ValueError(f"at most {MAX_PACKETS} packets")
  *     plan.n = len(packets)             # <<<<<<<<<<<<<<
  *     for p, (target, size) in enumerate(packets):
  *         plan.target[p] = TO_BLIND if target is None else target
 */
-  __pyx_t_1 = PyObject_Length(__pyx_v_packets); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(2, 425, __pyx_L1_error)
+  __pyx_t_1 = PyObject_Length(__pyx_v_packets); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(1, 426, __pyx_L1_error)
   __pyx_v_plan->n = __pyx_t_1;
 
-  /* "src/engine_core/_engine.pxi":426
+  /* "src/engine_core/_engine.pxi":427
  *         raise ValueError(f"at most {MAX_PACKETS} packets")
  *     plan.n = len(packets)
  *     for p, (target, size) in enumerate(packets):             # <<<<<<<<<<<<<<
@@ -25543,9 +25779,9 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(PyObjec
     __pyx_t_1 = 0;
     __pyx_t_10 = NULL;
   } else {
-    __pyx_t_1 = -1; __pyx_t_8 = PyObject_GetIter(__pyx_v_packets); if (unlikely(!__pyx_t_8)) __PYX_ERR(2, 426, __pyx_L1_error)
+    __pyx_t_1 = -1; __pyx_t_8 = PyObject_GetIter(__pyx_v_packets); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 427, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_8); if (unlikely(!__pyx_t_10)) __PYX_ERR(2, 426, __pyx_L1_error)
+    __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_8); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 427, __pyx_L1_error)
   }
   for (;;) {
     if (likely(!__pyx_t_10)) {
@@ -25553,7 +25789,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(PyObjec
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_8);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(2, 426, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(1, 427, __pyx_L1_error)
           #endif
           if (__pyx_t_1 >= __pyx_temp) break;
         }
@@ -25563,7 +25799,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(PyObjec
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_8);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(2, 426, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(1, 427, __pyx_L1_error)
           #endif
           if (__pyx_t_1 >= __pyx_temp) break;
         }
@@ -25574,13 +25810,13 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(PyObjec
         #endif
         ++__pyx_t_1;
       }
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 426, __pyx_L1_error)
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 427, __pyx_L1_error)
     } else {
       __pyx_t_4 = __pyx_t_10(__pyx_t_8);
       if (unlikely(!__pyx_t_4)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(2, 426, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(1, 427, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
@@ -25593,7 +25829,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(PyObjec
       if (unlikely(size != 2)) {
         if (size > 2) __Pyx_RaiseTooManyValuesError(2);
         else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-        __PYX_ERR(2, 426, __pyx_L1_error)
+        __PYX_ERR(1, 427, __pyx_L1_error)
       }
       #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
       if (likely(PyTuple_CheckExact(sequence))) {
@@ -25603,22 +25839,22 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(PyObjec
         __Pyx_INCREF(__pyx_t_11);
       } else {
         __pyx_t_5 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 426, __pyx_L1_error)
+        if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 427, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_5);
         __pyx_t_11 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_11)) __PYX_ERR(2, 426, __pyx_L1_error)
+        if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 427, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_11);
       }
       #else
-      __pyx_t_5 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 426, __pyx_L1_error)
+      __pyx_t_5 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 427, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
-      __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_11)) __PYX_ERR(2, 426, __pyx_L1_error)
+      __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 427, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_11);
       #endif
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     } else {
       Py_ssize_t index = -1;
-      __pyx_t_12 = PyObject_GetIter(__pyx_t_4); if (unlikely(!__pyx_t_12)) __PYX_ERR(2, 426, __pyx_L1_error)
+      __pyx_t_12 = PyObject_GetIter(__pyx_t_4); if (unlikely(!__pyx_t_12)) __PYX_ERR(1, 427, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_12);
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_12);
@@ -25626,7 +25862,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(PyObjec
       __Pyx_GOTREF(__pyx_t_5);
       index = 1; __pyx_t_11 = __pyx_t_13(__pyx_t_12); if (unlikely(!__pyx_t_11)) goto __pyx_L6_unpacking_failed;
       __Pyx_GOTREF(__pyx_t_11);
-      if (__Pyx_IternextUnpackEndCheck(__pyx_t_13(__pyx_t_12), 2) < (0)) __PYX_ERR(2, 426, __pyx_L1_error)
+      if (__Pyx_IternextUnpackEndCheck(__pyx_t_13(__pyx_t_12), 2) < (0)) __PYX_ERR(1, 427, __pyx_L1_error)
       __pyx_t_13 = NULL;
       __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
       goto __pyx_L7_unpacking_done;
@@ -25634,7 +25870,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(PyObjec
       __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
       __pyx_t_13 = NULL;
       if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-      __PYX_ERR(2, 426, __pyx_L1_error)
+      __PYX_ERR(1, 427, __pyx_L1_error)
       __pyx_L7_unpacking_done:;
     }
     __Pyx_XDECREF_SET(__pyx_v_target, __pyx_t_5);
@@ -25643,13 +25879,13 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(PyObjec
     __pyx_t_11 = 0;
     __Pyx_INCREF(__pyx_t_3);
     __Pyx_XDECREF_SET(__pyx_v_p, __pyx_t_3);
-    __pyx_t_4 = __Pyx_PyLong_AddObjC(__pyx_t_3, __pyx_mstate_global->__pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 426, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_AddObjC(__pyx_t_3, __pyx_mstate_global->__pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 427, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __Pyx_DECREF(__pyx_t_3);
     __pyx_t_3 = __pyx_t_4;
     __pyx_t_4 = 0;
 
-    /* "src/engine_core/_engine.pxi":427
+    /* "src/engine_core/_engine.pxi":428
  *     plan.n = len(packets)
  *     for p, (target, size) in enumerate(packets):
  *         plan.target[p] = TO_BLIND if target is None else target             # <<<<<<<<<<<<<<
@@ -25661,29 +25897,29 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(PyObjec
 
       __pyx_t_14 = __pyx_e_11engine_core_5_game_TO_BLIND;
     } else {
-      __pyx_t_15 = __Pyx_PyLong_As_int8_t(__pyx_v_target); if (unlikely((__pyx_t_15 == ((int8_t)-1)) && PyErr_Occurred())) __PYX_ERR(2, 427, __pyx_L1_error)
+      __pyx_t_15 = __Pyx_PyLong_As_int8_t(__pyx_v_target); if (unlikely((__pyx_t_15 == ((int8_t)-1)) && PyErr_Occurred())) __PYX_ERR(1, 428, __pyx_L1_error)
       __pyx_t_14 = __pyx_t_15;
     }
 
-    __pyx_t_16 = __Pyx_PyIndex_AsSsize_t(__pyx_v_p); if (unlikely((__pyx_t_16 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(2, 427, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyIndex_AsSsize_t(__pyx_v_p); if (unlikely((__pyx_t_16 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 428, __pyx_L1_error)
     (__pyx_v_plan->target[__pyx_t_16]) = __pyx_t_14;
 
 
 
-    /* "src/engine_core/_engine.pxi":428
+    /* "src/engine_core/_engine.pxi":429
  *     for p, (target, size) in enumerate(packets):
  *         plan.target[p] = TO_BLIND if target is None else target
  *         plan.size[p] = size             # <<<<<<<<<<<<<<
  *     return 0
  * 
 */
-    __pyx_t_14 = __Pyx_PyLong_As_int8_t(__pyx_v_size); if (unlikely((__pyx_t_14 == ((int8_t)-1)) && PyErr_Occurred())) __PYX_ERR(2, 428, __pyx_L1_error)
-    __pyx_t_16 = __Pyx_PyIndex_AsSsize_t(__pyx_v_p); if (unlikely((__pyx_t_16 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(2, 428, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyLong_As_int8_t(__pyx_v_size); if (unlikely((__pyx_t_14 == ((int8_t)-1)) && PyErr_Occurred())) __PYX_ERR(1, 429, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyIndex_AsSsize_t(__pyx_v_p); if (unlikely((__pyx_t_16 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 429, __pyx_L1_error)
     (__pyx_v_plan->size[__pyx_t_16]) = __pyx_t_14;
 
 
 
-    /* "src/engine_core/_engine.pxi":426
+    /* "src/engine_core/_engine.pxi":427
  *         raise ValueError(f"at most {MAX_PACKETS} packets")
  *     plan.n = len(packets)
  *     for p, (target, size) in enumerate(packets):             # <<<<<<<<<<<<<<
@@ -25694,7 +25930,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(PyObjec
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
-  /* "src/engine_core/_engine.pxi":429
+  /* "src/engine_core/_engine.pxi":430
  *         plan.target[p] = TO_BLIND if target is None else target
  *         plan.size[p] = size
  *     return 0             # <<<<<<<<<<<<<<
@@ -25707,7 +25943,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(PyObjec
   }
   goto __pyx_L0;
 
-  /* "src/engine_core/_engine.pxi":421
+  /* "src/engine_core/_engine.pxi":422
  * 
  * 
  * cdef int fill_deal_plan(packets, DealPlan* plan) except -1:             # <<<<<<<<<<<<<<
@@ -25734,7 +25970,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_deal_plan(PyObjec
   return __pyx_r;
 }
 
-/* "src/engine_core/_engine.pxi":432
+/* "src/engine_core/_engine.pxi":433
  * 
  * 
  * cdef inline void fill_tricks(const GState* s, Result* r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -25752,7 +25988,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_tr
   int __pyx_t_5;
   int __pyx_t_6;
 
-  /* "src/engine_core/_engine.pxi":435
+  /* "src/engine_core/_engine.pxi":436
  *     """The completed tricks of the state into the Result (leader, cards in play order, winner)."""
  *     cdef int t, k
  *     r.n_tricks = s.trick_no             # <<<<<<<<<<<<<<
@@ -25763,7 +25999,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_tr
 
   __pyx_v_r->n_tricks = __pyx_t_1;
 
-  /* "src/engine_core/_engine.pxi":436
+  /* "src/engine_core/_engine.pxi":437
  *     cdef int t, k
  *     r.n_tricks = s.trick_no
  *     r.trick_size = G_SEATS             # <<<<<<<<<<<<<<
@@ -25772,7 +26008,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_tr
 */
   __pyx_v_r->trick_size = __pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS;
 
-  /* "src/engine_core/_engine.pxi":437
+  /* "src/engine_core/_engine.pxi":438
  *     r.n_tricks = s.trick_no
  *     r.trick_size = G_SEATS
  *     for t in range(s.trick_no):             # <<<<<<<<<<<<<<
@@ -25786,7 +26022,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_tr
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_t = __pyx_t_3;
 
-    /* "src/engine_core/_engine.pxi":438
+    /* "src/engine_core/_engine.pxi":439
  *     r.trick_size = G_SEATS
  *     for t in range(s.trick_no):
  *         r.trick_leader[t] = s.trick_leader[t]             # <<<<<<<<<<<<<<
@@ -25795,7 +26031,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_tr
 */
     (__pyx_v_r->trick_leader[__pyx_v_t]) = (__pyx_v_s->trick_leader[__pyx_v_t]);
 
-    /* "src/engine_core/_engine.pxi":439
+    /* "src/engine_core/_engine.pxi":440
  *     for t in range(s.trick_no):
  *         r.trick_leader[t] = s.trick_leader[t]
  *         r.trick_winner[t] = s.trick_winner[t]             # <<<<<<<<<<<<<<
@@ -25804,7 +26040,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_tr
 */
     (__pyx_v_r->trick_winner[__pyx_v_t]) = (__pyx_v_s->trick_winner[__pyx_v_t]);
 
-    /* "src/engine_core/_engine.pxi":440
+    /* "src/engine_core/_engine.pxi":441
  *         r.trick_leader[t] = s.trick_leader[t]
  *         r.trick_winner[t] = s.trick_winner[t]
  *         for k in range(G_SEATS):             # <<<<<<<<<<<<<<
@@ -25818,7 +26054,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_tr
     for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_v_k = __pyx_t_6;
 
-      /* "src/engine_core/_engine.pxi":441
+      /* "src/engine_core/_engine.pxi":442
  *         r.trick_winner[t] = s.trick_winner[t]
  *         for k in range(G_SEATS):
  *             r.trick_cards[t][k] = s.trick[t][k]             # <<<<<<<<<<<<<<
@@ -25831,7 +26067,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_tr
   }
 
 
-  /* "src/engine_core/_engine.pxi":432
+  /* "src/engine_core/_engine.pxi":433
  * 
  * 
  * cdef inline void fill_tricks(const GState* s, Result* r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -25844,7 +26080,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_tr
 
 }
 
-/* "src/engine_core/_engine.pxi":444
+/* "src/engine_core/_engine.pxi":445
  * 
  * 
  * cdef inline void start_result(Result* r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -25854,7 +26090,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_fill_tr
 
 static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_start_result(struct __pyx_t_11engine_core_5_game_Result *__pyx_v_r) {
 
-  /* "src/engine_core/_engine.pxi":445
+  /* "src/engine_core/_engine.pxi":446
  * 
  * cdef inline void start_result(Result* r) noexcept nogil:
  *     r.n_teams = 0             # <<<<<<<<<<<<<<
@@ -25863,7 +26099,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_start_r
 */
   __pyx_v_r->n_teams = 0;
 
-  /* "src/engine_core/_engine.pxi":446
+  /* "src/engine_core/_engine.pxi":447
  * cdef inline void start_result(Result* r) noexcept nogil:
  *     r.n_teams = 0
  *     r.n_items = 0             # <<<<<<<<<<<<<<
@@ -25872,7 +26108,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_start_r
 */
   __pyx_v_r->n_items = 0;
 
-  /* "src/engine_core/_engine.pxi":447
+  /* "src/engine_core/_engine.pxi":448
  *     r.n_teams = 0
  *     r.n_items = 0
  *     r.n_contract = 0             # <<<<<<<<<<<<<<
@@ -25881,7 +26117,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_start_r
 */
   __pyx_v_r->n_contract = 0;
 
-  /* "src/engine_core/_engine.pxi":448
+  /* "src/engine_core/_engine.pxi":449
  *     r.n_items = 0
  *     r.n_contract = 0
  *     r.n_extra = 0             # <<<<<<<<<<<<<<
@@ -25890,7 +26126,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_start_r
 */
   __pyx_v_r->n_extra = 0;
 
-  /* "src/engine_core/_engine.pxi":449
+  /* "src/engine_core/_engine.pxi":450
  *     r.n_contract = 0
  *     r.n_extra = 0
  *     r.n_tricks = 0             # <<<<<<<<<<<<<<
@@ -25898,14 +26134,14 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_start_r
 */
   __pyx_v_r->n_tricks = 0;
 
-  /* "src/engine_core/_engine.pxi":450
+  /* "src/engine_core/_engine.pxi":451
  *     r.n_extra = 0
  *     r.n_tricks = 0
  *     r.trick_size = G_SEATS             # <<<<<<<<<<<<<<
 */
   __pyx_v_r->trick_size = __pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS;
 
-  /* "src/engine_core/_engine.pxi":444
+  /* "src/engine_core/_engine.pxi":445
  * 
  * 
  * cdef inline void start_result(Result* r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -26323,7 +26559,7 @@ static PyTypeObject __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scop
 };
 #endif
 
-static PyObject *__pyx_tp_new__initialisation_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds(PyObject *o, 
+static PyObject *__pyx_tp_new__initialisation_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr(PyObject *o, 
 #if CYTHON_VECTORCALL_TPNEW
     CYTHON_UNUSED PyObject *const *args, CYTHON_UNUSED Py_ssize_t nargs, CYTHON_UNUSED PyObject *kwnames
 #else
@@ -26333,7 +26569,7 @@ static PyObject *__pyx_tp_new__initialisation_11engine_core_5games_9schafkopf_5r
   return o;
 }
 
-static PyObject *__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds(PyTypeObject *t, 
+static PyObject *__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr(PyTypeObject *t, 
 #if CYTHON_VECTORCALL_TPNEW
     PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
 #else
@@ -26342,13 +26578,236 @@ static PyObject *__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules_
 ) {
   PyObject *o;
   #if CYTHON_USE_FREELISTS
-  if (likely((int)(__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds > 0) & __PYX_CHECK_FINAL_TYPE_FOR_FREELISTS(t, __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds, sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds))))
+  if (likely((int)(__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr > 0) & __PYX_CHECK_FINAL_TYPE_FOR_FREELISTS(t, __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr, sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr))))
   {
-    o = (PyObject*)__pyx_mstate_global->__pyx_freelist_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds[--__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds];
+    o = (PyObject*)__pyx_mstate_global->__pyx_freelist_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr[--__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr];
     #if CYTHON_USE_TYPE_SPECS
     Py_DECREF(Py_TYPE(o));
     #endif
-    memset(o, 0, sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds));
+    memset(o, 0, sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr));
+    #if CYTHON_COMPILING_IN_LIMITED_API
+    (void) PyObject_Init(o, t);
+    #else
+    (void) PyObject_INIT(o, t);
+    #endif
+    PyObject_GC_Track(o);
+  } else
+  #endif
+  {
+    o = __Pyx_AllocateExtensionType(t, 1);
+  }
+  if (unlikely(!o)) return 0;
+  return __pyx_tp_new__initialisation_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr(o, 
+#if CYTHON_VECTORCALL_TPNEW
+    args, nargs, kwnames
+#else
+    a, k
+#endif
+);
+}
+
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject *__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr(PyTypeObject *t, PyObject *a, PyObject *k) {
+  return __Pyx_CallTpnewAsVectorcall(__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr, t, a, k);
+}
+#endif
+
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject *__pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+  if (unlikely((PyTypeObject*)t != __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr || __Pyx_PyType_HasFeature((PyTypeObject*)t, Py_TPFLAGS_IS_ABSTRACT))) {
+    return __Pyx_CallNewInitFromVectorcall((PyTypeObject*)t, args, nargsf, kwnames);
+  }
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  PyObject *o = __pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr((PyTypeObject*)t, args, nargs, kwnames);
+  return o;
+}
+#endif
+
+static void __pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr(PyObject *o) {
+  struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr *p = (struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr *)o;
+  #if CYTHON_USE_TP_FINALIZE
+  if (unlikely(__Pyx_PyObject_GetSlot(o, tp_finalize, destructor)) && !__Pyx_PyObject_GC_IsFinalized(o)) {
+    if (__Pyx_PyObject_GetSlot(o, tp_dealloc, destructor) == __pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr) {
+      if (PyObject_CallFinalizerFromDealloc(o)) return;
+    }
+  }
+  #endif
+  PyObject_GC_UnTrack(o);
+  Py_CLEAR(p->__pyx_genexpr_arg_0);
+  Py_CLEAR(p->__pyx_v_i);
+  Py_CLEAR(p->__pyx_v_name);
+  Py_CLEAR(p->__pyx_t_0);
+  Py_CLEAR(p->__pyx_t_1);
+  #if CYTHON_USE_FREELISTS
+  if (likely((int)(__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr < 8) & __PYX_CHECK_FINAL_TYPE_FOR_FREELISTS(Py_TYPE(o), __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr, sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr))))
+  {
+    __pyx_mstate_global->__pyx_freelist_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr[__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr++] = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr *)o);
+  } else
+  #endif
+  {
+    PyTypeObject *tp = Py_TYPE(o);
+    #if CYTHON_USE_TYPE_SLOTS
+    (*tp->tp_free)(o);
+    #else
+    {
+      freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+      if (tp_free) tp_free(o);
+    }
+    #endif
+    #if CYTHON_USE_TYPE_SPECS
+    Py_DECREF(tp);
+    #endif
+  }
+}
+
+static int __pyx_tp_traverse_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr(PyObject *o, visitproc v, void *a) {
+  int e;
+  struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr *p = (struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr *)o;
+  {
+    e = __Pyx_call_type_traverse(o, 1, v, a);
+    if (e) return e;
+  }
+  if (p->__pyx_genexpr_arg_0) {
+    e = (*v)(p->__pyx_genexpr_arg_0, a); if (e) return e;
+  }
+  if (p->__pyx_v_i) {
+    e = (*v)(p->__pyx_v_i, a); if (e) return e;
+  }
+  if (p->__pyx_v_name) {
+    e = (*v)(p->__pyx_v_name, a); if (e) return e;
+  }
+  if (p->__pyx_t_0) {
+    e = (*v)(p->__pyx_t_0, a); if (e) return e;
+  }
+  if (p->__pyx_t_1) {
+    e = (*v)(p->__pyx_t_1, a); if (e) return e;
+  }
+  return 0;
+}
+#if CYTHON_USE_TYPE_SPECS
+static PyType_Slot __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr_slots[] = {
+  {Py_tp_dealloc, (void *)__pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr},
+  {Py_tp_traverse, (void *)__pyx_tp_traverse_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr},
+  {Py_tp_new, (void *)__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr},
+  #if (!CYTHON_COMPILING_IN_PYPY || PYPY_VERSION_NUM >= 0x07030800) && (!CYTHON_COMPILING_IN_LIMITED_API || __PYX_LIMITED_VERSION_HEX >= 0x030E0000)
+  #if CYTHON_VECTORCALL_TPNEW
+  {Py_tp_vectorcall, (void *)__pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr},
+  #endif
+  #endif
+  {0, 0},
+};
+static PyType_Spec __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr_spec = {
+  "engine_core.games.schafkopf.rules.__pyx_scope_struct_1_genexpr",
+  sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr),
+  0,
+  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_HAVE_GC,
+  __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr_slots,
+};
+#else
+
+static PyTypeObject __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr = {
+  PyVarObject_HEAD_INIT(0, 0)
+  "engine_core.games.schafkopf.rules.""__pyx_scope_struct_1_genexpr", /*tp_name*/
+  sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr), /*tp_basicsize*/
+  0, /*tp_itemsize*/
+  __pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr, /*tp_dealloc*/
+  0, /*tp_vectorcall_offset*/
+  0, /*tp_getattr*/
+  0, /*tp_setattr*/
+  0, /*tp_as_async*/
+  0, /*tp_repr*/
+  0, /*tp_as_number*/
+  0, /*tp_as_sequence*/
+  0, /*tp_as_mapping*/
+  0, /*tp_hash*/
+  0, /*tp_call*/
+  0, /*tp_str*/
+  0, /*tp_getattro*/
+  0, /*tp_setattro*/
+  0, /*tp_as_buffer*/
+  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_HAVE_GC, /*tp_flags*/
+  0, /*tp_doc*/
+  __pyx_tp_traverse_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr, /*tp_traverse*/
+  0, /*tp_clear*/
+  0, /*tp_richcompare*/
+  0, /*tp_weaklistoffset*/
+  0, /*tp_iter*/
+  0, /*tp_iternext*/
+  0, /*tp_methods*/
+  0, /*tp_members*/
+  0, /*tp_getset*/
+  0, /*tp_base*/
+  0, /*tp_dict*/
+  0, /*tp_descr_get*/
+  0, /*tp_descr_set*/
+  #if !CYTHON_USE_TYPE_SPECS
+  0, /*tp_dictoffset*/
+  #endif
+  0, /*tp_init*/
+  0, /*tp_alloc*/
+  __pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr, /*tp_new*/
+  0, /*tp_free*/
+  0, /*tp_is_gc*/
+  0, /*tp_bases*/
+  0, /*tp_mro*/
+  0, /*tp_cache*/
+  0, /*tp_subclasses*/
+  0, /*tp_weaklist*/
+  0, /*tp_del*/
+  0, /*tp_version_tag*/
+  #if CYTHON_USE_TP_FINALIZE
+  0, /*tp_finalize*/
+  #else
+  NULL, /*tp_finalize*/
+  #endif
+  #if (!CYTHON_COMPILING_IN_PYPY || PYPY_VERSION_NUM >= 0x07030800) && (!CYTHON_COMPILING_IN_LIMITED_API || __PYX_LIMITED_VERSION_HEX >= 0x030E0000)
+  #if CYTHON_VECTORCALL_TPNEW
+  __pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr, /*tp_vectorcall*/
+  #else
+  NULL, /*tp_vectorcall*/
+  #endif
+  #endif
+  #if __PYX_NEED_TP_PRINT_SLOT == 1
+  0, /*tp_print*/
+  #endif
+  #if PY_VERSION_HEX >= 0x030C0000
+  0, /*tp_watched*/
+  #endif
+  #if PY_VERSION_HEX >= 0x030d00A4
+  0, /*tp_versions_used*/
+  #endif
+  #if CYTHON_COMPILING_IN_PYPY && PY_VERSION_HEX < 0x030a0000
+  0, /*tp_pypy_flags*/
+  #endif
+};
+#endif
+
+static PyObject *__pyx_tp_new__initialisation_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds(PyObject *o, 
+#if CYTHON_VECTORCALL_TPNEW
+    CYTHON_UNUSED PyObject *const *args, CYTHON_UNUSED Py_ssize_t nargs, CYTHON_UNUSED PyObject *kwnames
+#else
+    CYTHON_UNUSED PyObject *a, CYTHON_UNUSED PyObject *k
+#endif
+) {
+  return o;
+}
+
+static PyObject *__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds(PyTypeObject *t, 
+#if CYTHON_VECTORCALL_TPNEW
+    PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
+#else
+    PyObject *a, PyObject *k
+#endif
+) {
+  PyObject *o;
+  #if CYTHON_USE_FREELISTS
+  if (likely((int)(__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds > 0) & __PYX_CHECK_FINAL_TYPE_FOR_FREELISTS(t, __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds, sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds))))
+  {
+    o = (PyObject*)__pyx_mstate_global->__pyx_freelist_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds[--__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds];
+    #if CYTHON_USE_TYPE_SPECS
+    Py_DECREF(Py_TYPE(o));
+    #endif
+    memset(o, 0, sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds));
     #if CYTHON_COMPILING_IN_LIMITED_API
     (void) PyObject_Init(o, t);
     #else
@@ -26360,7 +26819,7 @@ static PyObject *__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules_
     o = __Pyx_AllocateExtensionType(t, 1);
   }
   if (unlikely(!o)) return 0;
-  return __pyx_tp_new__initialisation_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds(o, 
+  return __pyx_tp_new__initialisation_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds(o, 
 #if CYTHON_VECTORCALL_TPNEW
     args, nargs, kwnames
 #else
@@ -26370,34 +26829,34 @@ static PyObject *__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules_
 }
 
 #if CYTHON_VECTORCALL_TPNEW
-static PyObject *__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds(PyTypeObject *t, PyObject *a, PyObject *k) {
-  return __Pyx_CallTpnewAsVectorcall(__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds, t, a, k);
+static PyObject *__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds(PyTypeObject *t, PyObject *a, PyObject *k) {
+  return __Pyx_CallTpnewAsVectorcall(__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds, t, a, k);
 }
 #endif
 
 #if CYTHON_VECTORCALL_TPNEW
-static PyObject *__pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
-  if (unlikely((PyTypeObject*)t != __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds || __Pyx_PyType_HasFeature((PyTypeObject*)t, Py_TPFLAGS_IS_ABSTRACT))) {
+static PyObject *__pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+  if (unlikely((PyTypeObject*)t != __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds || __Pyx_PyType_HasFeature((PyTypeObject*)t, Py_TPFLAGS_IS_ABSTRACT))) {
     return __Pyx_CallNewInitFromVectorcall((PyTypeObject*)t, args, nargsf, kwnames);
   }
   Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-  PyObject *o = __pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds((PyTypeObject*)t, args, nargs, kwnames);
+  PyObject *o = __pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds((PyTypeObject*)t, args, nargs, kwnames);
   return o;
 }
 #endif
 
-static void __pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds(PyObject *o) {
+static void __pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds(PyObject *o) {
   #if CYTHON_USE_TP_FINALIZE
   if (unlikely(__Pyx_PyObject_GetSlot(o, tp_finalize, destructor)) && (!PyType_IS_GC(Py_TYPE(o)) || !__Pyx_PyObject_GC_IsFinalized(o))) {
-    if (__Pyx_PyObject_GetSlot(o, tp_dealloc, destructor) == __pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds) {
+    if (__Pyx_PyObject_GetSlot(o, tp_dealloc, destructor) == __pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds) {
       if (PyObject_CallFinalizerFromDealloc(o)) return;
     }
   }
   #endif
   #if CYTHON_USE_FREELISTS
-  if (likely((int)(__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds < 8) & __PYX_CHECK_FINAL_TYPE_FOR_FREELISTS(Py_TYPE(o), __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds, sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds))))
+  if (likely((int)(__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds < 8) & __PYX_CHECK_FINAL_TYPE_FOR_FREELISTS(Py_TYPE(o), __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds, sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds))))
   {
-    __pyx_mstate_global->__pyx_freelist_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds[__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds++] = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds *)o);
+    __pyx_mstate_global->__pyx_freelist_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds[__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds++] = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds *)o);
   } else
   #endif
   {
@@ -26416,31 +26875,31 @@ static void __pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_
   }
 }
 #if CYTHON_USE_TYPE_SPECS
-static PyType_Slot __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds_slots[] = {
-  {Py_tp_dealloc, (void *)__pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds},
-  {Py_tp_new, (void *)__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds},
+static PyType_Slot __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds_slots[] = {
+  {Py_tp_dealloc, (void *)__pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds},
+  {Py_tp_new, (void *)__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds},
   #if (!CYTHON_COMPILING_IN_PYPY || PYPY_VERSION_NUM >= 0x07030800) && (!CYTHON_COMPILING_IN_LIMITED_API || __PYX_LIMITED_VERSION_HEX >= 0x030E0000)
   #if CYTHON_VECTORCALL_TPNEW
-  {Py_tp_vectorcall, (void *)__pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds},
+  {Py_tp_vectorcall, (void *)__pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds},
   #endif
   #endif
   {0, 0},
 };
-static PyType_Spec __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds_spec = {
-  "engine_core.games.schafkopf.rules.__pyx_scope_struct_1_phase_kinds",
-  sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds),
+static PyType_Spec __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds_spec = {
+  "engine_core.games.schafkopf.rules.__pyx_scope_struct_2_phase_kinds",
+  sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds),
   0,
   Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG,
-  __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds_slots,
+  __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds_slots,
 };
 #else
 
-static PyTypeObject __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds = {
+static PyTypeObject __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds = {
   PyVarObject_HEAD_INIT(0, 0)
-  "engine_core.games.schafkopf.rules.""__pyx_scope_struct_1_phase_kinds", /*tp_name*/
-  sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds), /*tp_basicsize*/
+  "engine_core.games.schafkopf.rules.""__pyx_scope_struct_2_phase_kinds", /*tp_name*/
+  sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds), /*tp_basicsize*/
   0, /*tp_itemsize*/
-  __pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds, /*tp_dealloc*/
+  __pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds, /*tp_dealloc*/
   0, /*tp_vectorcall_offset*/
   0, /*tp_getattr*/
   0, /*tp_setattr*/
@@ -26475,7 +26934,7 @@ static PyTypeObject __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scop
   #endif
   0, /*tp_init*/
   0, /*tp_alloc*/
-  __pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds, /*tp_new*/
+  __pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds, /*tp_new*/
   0, /*tp_free*/
   0, /*tp_is_gc*/
   0, /*tp_bases*/
@@ -26492,7 +26951,7 @@ static PyTypeObject __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scop
   #endif
   #if (!CYTHON_COMPILING_IN_PYPY || PYPY_VERSION_NUM >= 0x07030800) && (!CYTHON_COMPILING_IN_LIMITED_API || __PYX_LIMITED_VERSION_HEX >= 0x030E0000)
   #if CYTHON_VECTORCALL_TPNEW
-  __pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds, /*tp_vectorcall*/
+  __pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds, /*tp_vectorcall*/
   #else
   NULL, /*tp_vectorcall*/
   #endif
@@ -26512,7 +26971,7 @@ static PyTypeObject __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scop
 };
 #endif
 
-static PyObject *__pyx_tp_new__initialisation_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr(PyObject *o, 
+static PyObject *__pyx_tp_new__initialisation_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr(PyObject *o, 
 #if CYTHON_VECTORCALL_TPNEW
     CYTHON_UNUSED PyObject *const *args, CYTHON_UNUSED Py_ssize_t nargs, CYTHON_UNUSED PyObject *kwnames
 #else
@@ -26522,7 +26981,7 @@ static PyObject *__pyx_tp_new__initialisation_11engine_core_5games_9schafkopf_5r
   return o;
 }
 
-static PyObject *__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr(PyTypeObject *t, 
+static PyObject *__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr(PyTypeObject *t, 
 #if CYTHON_VECTORCALL_TPNEW
     PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
 #else
@@ -26531,13 +26990,13 @@ static PyObject *__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules_
 ) {
   PyObject *o;
   #if CYTHON_USE_FREELISTS
-  if (likely((int)(__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr > 0) & __PYX_CHECK_FINAL_TYPE_FOR_FREELISTS(t, __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr, sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr))))
+  if (likely((int)(__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr > 0) & __PYX_CHECK_FINAL_TYPE_FOR_FREELISTS(t, __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr, sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr))))
   {
-    o = (PyObject*)__pyx_mstate_global->__pyx_freelist_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr[--__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr];
+    o = (PyObject*)__pyx_mstate_global->__pyx_freelist_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr[--__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr];
     #if CYTHON_USE_TYPE_SPECS
     Py_DECREF(Py_TYPE(o));
     #endif
-    memset(o, 0, sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr));
+    memset(o, 0, sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr));
     #if CYTHON_COMPILING_IN_LIMITED_API
     (void) PyObject_Init(o, t);
     #else
@@ -26550,7 +27009,7 @@ static PyObject *__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules_
     o = __Pyx_AllocateExtensionType(t, 1);
   }
   if (unlikely(!o)) return 0;
-  return __pyx_tp_new__initialisation_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr(o, 
+  return __pyx_tp_new__initialisation_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr(o, 
 #if CYTHON_VECTORCALL_TPNEW
     args, nargs, kwnames
 #else
@@ -26560,27 +27019,27 @@ static PyObject *__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules_
 }
 
 #if CYTHON_VECTORCALL_TPNEW
-static PyObject *__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr(PyTypeObject *t, PyObject *a, PyObject *k) {
-  return __Pyx_CallTpnewAsVectorcall(__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr, t, a, k);
+static PyObject *__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr(PyTypeObject *t, PyObject *a, PyObject *k) {
+  return __Pyx_CallTpnewAsVectorcall(__pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr, t, a, k);
 }
 #endif
 
 #if CYTHON_VECTORCALL_TPNEW
-static PyObject *__pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
-  if (unlikely((PyTypeObject*)t != __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr || __Pyx_PyType_HasFeature((PyTypeObject*)t, Py_TPFLAGS_IS_ABSTRACT))) {
+static PyObject *__pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+  if (unlikely((PyTypeObject*)t != __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr || __Pyx_PyType_HasFeature((PyTypeObject*)t, Py_TPFLAGS_IS_ABSTRACT))) {
     return __Pyx_CallNewInitFromVectorcall((PyTypeObject*)t, args, nargsf, kwnames);
   }
   Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-  PyObject *o = __pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr((PyTypeObject*)t, args, nargs, kwnames);
+  PyObject *o = __pyx_tp_new_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr((PyTypeObject*)t, args, nargs, kwnames);
   return o;
 }
 #endif
 
-static void __pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr(PyObject *o) {
-  struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr *p = (struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr *)o;
+static void __pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr(PyObject *o) {
+  struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr *p = (struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr *)o;
   #if CYTHON_USE_TP_FINALIZE
   if (unlikely(__Pyx_PyObject_GetSlot(o, tp_finalize, destructor)) && !__Pyx_PyObject_GC_IsFinalized(o)) {
-    if (__Pyx_PyObject_GetSlot(o, tp_dealloc, destructor) == __pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr) {
+    if (__Pyx_PyObject_GetSlot(o, tp_dealloc, destructor) == __pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr) {
       if (PyObject_CallFinalizerFromDealloc(o)) return;
     }
   }
@@ -26592,9 +27051,9 @@ static void __pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_
   Py_CLEAR(p->__pyx_v_name);
   Py_CLEAR(p->__pyx_t_0);
   #if CYTHON_USE_FREELISTS
-  if (likely((int)(__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr < 8) & __PYX_CHECK_FINAL_TYPE_FOR_FREELISTS(Py_TYPE(o), __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr, sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr))))
+  if (likely((int)(__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr < 8) & __PYX_CHECK_FINAL_TYPE_FOR_FREELISTS(Py_TYPE(o), __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr, sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr))))
   {
-    __pyx_mstate_global->__pyx_freelist_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr[__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr++] = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr *)o);
+    __pyx_mstate_global->__pyx_freelist_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr[__pyx_mstate_global->__pyx_freecount_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr++] = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr *)o);
   } else
   #endif
   {
@@ -26613,9 +27072,9 @@ static void __pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_
   }
 }
 
-static int __pyx_tp_traverse_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr(PyObject *o, visitproc v, void *a) {
+static int __pyx_tp_traverse_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr(PyObject *o, visitproc v, void *a) {
   int e;
-  struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr *p = (struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr *)o;
+  struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr *p = (struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr *)o;
   {
     e = __Pyx_call_type_traverse(o, 1, v, a);
     if (e) return e;
@@ -26638,32 +27097,32 @@ static int __pyx_tp_traverse_11engine_core_5games_9schafkopf_5rules___pyx_scope_
   return 0;
 }
 #if CYTHON_USE_TYPE_SPECS
-static PyType_Slot __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr_slots[] = {
-  {Py_tp_dealloc, (void *)__pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr},
-  {Py_tp_traverse, (void *)__pyx_tp_traverse_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr},
-  {Py_tp_new, (void *)__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr},
+static PyType_Slot __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr_slots[] = {
+  {Py_tp_dealloc, (void *)__pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr},
+  {Py_tp_traverse, (void *)__pyx_tp_traverse_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr},
+  {Py_tp_new, (void *)__pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr},
   #if (!CYTHON_COMPILING_IN_PYPY || PYPY_VERSION_NUM >= 0x07030800) && (!CYTHON_COMPILING_IN_LIMITED_API || __PYX_LIMITED_VERSION_HEX >= 0x030E0000)
   #if CYTHON_VECTORCALL_TPNEW
-  {Py_tp_vectorcall, (void *)__pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr},
+  {Py_tp_vectorcall, (void *)__pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr},
   #endif
   #endif
   {0, 0},
 };
-static PyType_Spec __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr_spec = {
-  "engine_core.games.schafkopf.rules.__pyx_scope_struct_2_genexpr",
-  sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr),
+static PyType_Spec __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr_spec = {
+  "engine_core.games.schafkopf.rules.__pyx_scope_struct_3_genexpr",
+  sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr),
   0,
   Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_HAVE_GC,
-  __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr_slots,
+  __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr_slots,
 };
 #else
 
-static PyTypeObject __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr = {
+static PyTypeObject __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr = {
   PyVarObject_HEAD_INIT(0, 0)
-  "engine_core.games.schafkopf.rules.""__pyx_scope_struct_2_genexpr", /*tp_name*/
-  sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr), /*tp_basicsize*/
+  "engine_core.games.schafkopf.rules.""__pyx_scope_struct_3_genexpr", /*tp_name*/
+  sizeof(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr), /*tp_basicsize*/
   0, /*tp_itemsize*/
-  __pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr, /*tp_dealloc*/
+  __pyx_tp_dealloc_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr, /*tp_dealloc*/
   0, /*tp_vectorcall_offset*/
   0, /*tp_getattr*/
   0, /*tp_setattr*/
@@ -26680,7 +27139,7 @@ static PyTypeObject __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scop
   0, /*tp_as_buffer*/
   Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_HAVE_GC, /*tp_flags*/
   0, /*tp_doc*/
-  __pyx_tp_traverse_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr, /*tp_traverse*/
+  __pyx_tp_traverse_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr, /*tp_traverse*/
   0, /*tp_clear*/
   0, /*tp_richcompare*/
   0, /*tp_weaklistoffset*/
@@ -26698,7 +27157,7 @@ static PyTypeObject __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scop
   #endif
   0, /*tp_init*/
   0, /*tp_alloc*/
-  __pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr, /*tp_new*/
+  __pyx_tp_new_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr, /*tp_new*/
   0, /*tp_free*/
   0, /*tp_is_gc*/
   0, /*tp_bases*/
@@ -26715,7 +27174,7 @@ static PyTypeObject __pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scop
   #endif
   #if (!CYTHON_COMPILING_IN_PYPY || PYPY_VERSION_NUM >= 0x07030800) && (!CYTHON_COMPILING_IN_LIMITED_API || __PYX_LIMITED_VERSION_HEX >= 0x030E0000)
   #if CYTHON_VECTORCALL_TPNEW
-  __pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr, /*tp_vectorcall*/
+  __pyx_tp_vectorcall_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr, /*tp_vectorcall*/
   #else
   NULL, /*tp_vectorcall*/
   #endif
@@ -26749,8 +27208,9 @@ static CYTHON_SMALL_CODE int __Pyx_modinit_Variable_export_code(__pyx_mstatetype
 static CYTHON_SMALL_CODE int __Pyx_modinit_Function_export_code(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules_Core(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct__genexpr(__pyx_mstatetype *__pyx_mstate); /*proto*/
-static CYTHON_SMALL_CODE int __Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds(__pyx_mstatetype *__pyx_mstate); /*proto*/
-static CYTHON_SMALL_CODE int __Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr(__pyx_mstatetype *__pyx_mstate); /*proto*/
+static CYTHON_SMALL_CODE int __Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr(__pyx_mstatetype *__pyx_mstate); /*proto*/
+static CYTHON_SMALL_CODE int __Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds(__pyx_mstatetype *__pyx_mstate); /*proto*/
+static CYTHON_SMALL_CODE int __Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Type_import_code(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Variable_import_code(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Function_import_code(__pyx_mstatetype *__pyx_mstate); /*proto*/
@@ -26813,14 +27273,14 @@ static int __Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rule
   __pyx_vtable_11engine_core_5games_9schafkopf_5rules_Core.scores = (PyObject *(*)(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *, int __pyx_skip_dispatch))__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_scores;
   __pyx_vtable_11engine_core_5games_9schafkopf_5rules_Core.random_playout = (PyObject *(*)(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *, __pyx_t_11engine_core_5_bits_u64, int __pyx_skip_dispatch))__pyx_f_11engine_core_5games_9schafkopf_5rules_4Core_random_playout;
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_11engine_core_5games_9schafkopf_5rules_Core_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core)) __PYX_ERR(2, 193, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_11engine_core_5games_9schafkopf_5rules_Core_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core)) __PYX_ERR(1, 194, __pyx_L1_error)
   #else
   __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core = &__pyx_type_11engine_core_5games_9schafkopf_5rules_Core;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core) < (0)) __PYX_ERR(2, 193, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core) < (0)) __PYX_ERR(1, 194, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core);
@@ -26830,9 +27290,9 @@ static int __Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rule
     __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core->tp_getattro = PyObject_GenericGetAttr;
   }
   #endif
-  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_vtabptr_11engine_core_5games_9schafkopf_5rules_Core) < (0)) __PYX_ERR(2, 193, __pyx_L1_error)
-  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Core, (PyObject *) __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core) < (0)) __PYX_ERR(2, 193, __pyx_L1_error)
-  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core) < (0)) __PYX_ERR(2, 193, __pyx_L1_error)
+  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_vtabptr_11engine_core_5games_9schafkopf_5rules_Core) < (0)) __PYX_ERR(1, 194, __pyx_L1_error)
+  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Core, (PyObject *) __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core) < (0)) __PYX_ERR(1, 194, __pyx_L1_error)
+  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core) < (0)) __PYX_ERR(1, 194, __pyx_L1_error)
   __Pyx_RefNannyFinishContext();
   return 0;
   __pyx_L1_error:;
@@ -26873,30 +27333,30 @@ static int __Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rule
   return -1;
 }
 
-static int __Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds(__pyx_mstatetype *__pyx_mstate) {
+static int __Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr(__pyx_mstatetype *__pyx_mstate) {
   __Pyx_RefNannyDeclarations
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
-  __Pyx_RefNannySetupContext("__Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds", 0);
-  /*--- Exttype __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds ---*/
+  __Pyx_RefNannySetupContext("__Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr", 0);
+  /*--- Exttype __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr ---*/
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds)) __PYX_ERR(2, 246, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr)) __PYX_ERR(1, 158, __pyx_L1_error)
   #else
-  __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds = &__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds;
+  __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr = &__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds) < (0)) __PYX_ERR(2, 246, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr) < (0)) __PYX_ERR(1, 158, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds);
+  PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr);
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
-  if ((CYTHON_USE_TYPE_SLOTS && CYTHON_USE_PYTYPE_LOOKUP) && likely(!__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds->tp_dictoffset && __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds->tp_getattro == PyObject_GenericGetAttr)) {
-    __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds->tp_getattro = PyObject_GenericGetAttr;
+  if ((CYTHON_USE_TYPE_SLOTS && CYTHON_USE_PYTYPE_LOOKUP) && likely(!__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr->tp_dictoffset && __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr->tp_getattro == PyObject_GenericGetAttr)) {
+    __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr->tp_getattro = PyObject_GenericGetAttr;
   }
   #endif
   __Pyx_RefNannyFinishContext();
@@ -26906,30 +27366,63 @@ static int __Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rule
   return -1;
 }
 
-static int __Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr(__pyx_mstatetype *__pyx_mstate) {
+static int __Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds(__pyx_mstatetype *__pyx_mstate) {
   __Pyx_RefNannyDeclarations
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
-  __Pyx_RefNannySetupContext("__Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr", 0);
-  /*--- Exttype __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr ---*/
+  __Pyx_RefNannySetupContext("__Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds", 0);
+  /*--- Exttype __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds ---*/
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr)) __PYX_ERR(2, 250, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds)) __PYX_ERR(1, 247, __pyx_L1_error)
   #else
-  __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr = &__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr;
+  __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds = &__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr) < (0)) __PYX_ERR(2, 250, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds) < (0)) __PYX_ERR(1, 247, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr);
+  PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds);
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
-  if ((CYTHON_USE_TYPE_SLOTS && CYTHON_USE_PYTYPE_LOOKUP) && likely(!__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr->tp_dictoffset && __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr->tp_getattro == PyObject_GenericGetAttr)) {
-    __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr->tp_getattro = PyObject_GenericGetAttr;
+  if ((CYTHON_USE_TYPE_SLOTS && CYTHON_USE_PYTYPE_LOOKUP) && likely(!__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds->tp_dictoffset && __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds->tp_getattro == PyObject_GenericGetAttr)) {
+    __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds->tp_getattro = PyObject_GenericGetAttr;
+  }
+  #endif
+  __Pyx_RefNannyFinishContext();
+  return 0;
+  __pyx_L1_error:;
+  __Pyx_RefNannyFinishContext();
+  return -1;
+}
+
+static int __Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr(__pyx_mstatetype *__pyx_mstate) {
+  __Pyx_RefNannyDeclarations
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  CYTHON_UNUSED_VAR(__pyx_mstate);
+  __Pyx_RefNannySetupContext("__Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr", 0);
+  /*--- Exttype __pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr ---*/
+  #if CYTHON_USE_TYPE_SPECS
+  __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr)) __PYX_ERR(1, 251, __pyx_L1_error)
+  #else
+  __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr = &__pyx_type_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr;
+  #endif
+  #if !CYTHON_COMPILING_IN_LIMITED_API
+  #endif
+  #if !CYTHON_USE_TYPE_SPECS
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr) < (0)) __PYX_ERR(1, 251, __pyx_L1_error)
+  #endif
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr);
+  #endif
+  #if !CYTHON_COMPILING_IN_LIMITED_API
+  if ((CYTHON_USE_TYPE_SLOTS && CYTHON_USE_PYTYPE_LOOKUP) && likely(!__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr->tp_dictoffset && __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr->tp_getattro == PyObject_GenericGetAttr)) {
+    __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr->tp_getattro = PyObject_GenericGetAttr;
   }
   #endif
   __Pyx_RefNannyFinishContext();
@@ -27329,8 +27822,9 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
   /*--- Type init code ---*/
   if (unlikely((__Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules_Core(__pyx_mstate) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
   if (unlikely((__Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct__genexpr(__pyx_mstate) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
-  if (unlikely((__Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_phase_kinds(__pyx_mstate) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
-  if (unlikely((__Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_genexpr(__pyx_mstate) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
+  if (unlikely((__Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_1_genexpr(__pyx_mstate) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
+  if (unlikely((__Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_2_phase_kinds(__pyx_mstate) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
+  if (unlikely((__Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rules___pyx_scope_struct_3_genexpr(__pyx_mstate) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
   if (unlikely((__Pyx_modinit_Type_import_code(__pyx_mstate) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
   (void)__Pyx_modinit_Variable_import_code(__pyx_mstate);
   if (unlikely((__Pyx_modinit_Function_import_code(__pyx_mstate) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
@@ -27344,31 +27838,31 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     @classmethod
  *     def _missing_(cls, value):
 */
-  __pyx_t_2 = PyImport_Import(__pyx_mstate_global->__pyx_n_u_enum); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 7, __pyx_L1_error)
+  __pyx_t_2 = PyImport_Import(__pyx_mstate_global->__pyx_n_u_enum); if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 7, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_IntEnum); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 7, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_IntEnum); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 7, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
   {
     PyObject* __pyx_temp[1] = {__pyx_t_3};
-    __pyx_t_2 = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 7, __pyx_L1_error)
+    __pyx_t_2 = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 7, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
   }
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   __pyx_t_3 = __pyx_t_2;
   __Pyx_INCREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PEP560_update_bases(__pyx_t_3); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 7, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PEP560_update_bases(__pyx_t_3); if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 7, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = __Pyx_CalculateMetaclass(NULL, __pyx_t_4); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 7, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_CalculateMetaclass(NULL, __pyx_t_4); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 7, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_5 = __Pyx_Py3MetaclassPrepare(__pyx_t_3, __pyx_t_4, __pyx_mstate_global->__pyx_n_u_Pyx_FlexibleEnumBase, __pyx_mstate_global->__pyx_n_u_Pyx_FlexibleEnumBase, (PyObject *) NULL, __pyx_mstate_global->__pyx_n_u_EnumBase, (PyObject *) NULL); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 7, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_Py3MetaclassPrepare(__pyx_t_3, __pyx_t_4, __pyx_mstate_global->__pyx_n_u_Pyx_FlexibleEnumBase, __pyx_mstate_global->__pyx_n_u_Pyx_FlexibleEnumBase, (PyObject *) NULL, __pyx_mstate_global->__pyx_n_u_EnumBase, (PyObject *) NULL); if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 7, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   if (__pyx_t_4 != __pyx_t_2) {
-    if (unlikely((PyDict_SetItemString(__pyx_t_5, "__orig_bases__", __pyx_t_2) < 0))) __PYX_ERR(1, 7, __pyx_L1_error)
+    if (unlikely((PyDict_SetItemString(__pyx_t_5, "__orig_bases__", __pyx_t_2) < 0))) __PYX_ERR(2, 7, __pyx_L1_error)
   }
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 7, __pyx_L1_error)
+  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 7, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
 
   /* "EnumBase":8
@@ -27378,15 +27872,15 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     def _missing_(cls, value):
  * 
 */
-  __pyx_t_6 = __Pyx_CyFunction_New(&__pyx_mdef_8EnumBase_22__Pyx_FlexibleEnumBase_1_missing_, __Pyx_CYFUNCTION_CLASSMETHOD, __pyx_mstate_global->__pyx_n_u_Pyx_FlexibleEnumBase__missing, NULL, __pyx_mstate_global->__pyx_n_u_EnumBase, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 8, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_CyFunction_New(&__pyx_mdef_8EnumBase_22__Pyx_FlexibleEnumBase_1_missing_, __Pyx_CYFUNCTION_CLASSMETHOD, __pyx_mstate_global->__pyx_n_u_Pyx_FlexibleEnumBase__missing, NULL, __pyx_mstate_global->__pyx_n_u_EnumBase, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_6)) __PYX_ERR(2, 8, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_6);
   #endif
-  __pyx_t_7 = __Pyx_Method_ClassMethod(__pyx_t_6); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 8, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_Method_ClassMethod(__pyx_t_6); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 8, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-  if (__Pyx_SetNameInClass(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_missing, __pyx_t_7) < (0)) __PYX_ERR(1, 8, __pyx_L1_error)
+  if (__Pyx_SetNameInClass(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_missing, __pyx_t_7) < (0)) __PYX_ERR(2, 8, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
   /* "EnumBase":23
@@ -27396,13 +27890,13 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *         if self._name_ is None:
  * 
 */
-  __pyx_t_7 = __Pyx_CyFunction_New(&__pyx_mdef_8EnumBase_22__Pyx_FlexibleEnumBase_3__repr__, 0, __pyx_mstate_global->__pyx_n_u_Pyx_FlexibleEnumBase___repr, NULL, __pyx_mstate_global->__pyx_n_u_EnumBase, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 23, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_CyFunction_New(&__pyx_mdef_8EnumBase_22__Pyx_FlexibleEnumBase_3__repr__, 0, __pyx_mstate_global->__pyx_n_u_Pyx_FlexibleEnumBase___repr, NULL, __pyx_mstate_global->__pyx_n_u_EnumBase, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 23, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_7);
   #endif
   PyList_Append(__pyx_t_2, __pyx_t_7);
-  if (__Pyx_SetNameInClass(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_repr, __pyx_t_7) < (0)) __PYX_ERR(1, 23, __pyx_L1_error)
+  if (__Pyx_SetNameInClass(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_repr, __pyx_t_7) < (0)) __PYX_ERR(2, 23, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
   /* "EnumBase":7
@@ -27412,12 +27906,12 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     @classmethod
  *     def _missing_(cls, value):
 */
-  __pyx_t_7 = __Pyx_Py3ClassCreate(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_Pyx_FlexibleEnumBase, __pyx_t_4, __pyx_t_5, NULL, 0, 0); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 7, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_Py3ClassCreate(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_Pyx_FlexibleEnumBase, __pyx_t_4, __pyx_t_5, NULL, 0, 0); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 7, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_7);
   #endif
-  if (__Pyx_CyFunction_InitClassCell(__pyx_t_2, __pyx_t_7) < (0)) __PYX_ERR(1, 7, __pyx_L1_error)
+  if (__Pyx_CyFunction_InitClassCell(__pyx_t_2, __pyx_t_7) < (0)) __PYX_ERR(2, 7, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
   __Pyx_INCREF(__pyx_t_7);
   __Pyx_XGOTREF(__Pyx_FlexibleEnumBase);
@@ -27446,11 +27940,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('BID_RUFSPIEL_C', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_RUFSPIEL_C)),
  *     ('BID_RUFSPIEL_S', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_RUFSPIEL_S)),
 */
-  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_PASS); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 42, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_PASS); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 42, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_BID_PASS, __pyx_t_7};
-    __pyx_t_2 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 42, __pyx_L1_error)
+    __pyx_t_2 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_2)) __PYX_ERR(2, 42, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -27462,11 +27956,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('BID_RUFSPIEL_S', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_RUFSPIEL_S)),
  *     ('BID_RUFSPIEL_H', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_RUFSPIEL_H)),
 */
-  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_RUFSPIEL_C); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 43, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_RUFSPIEL_C); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 43, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_BID_RUFSPIEL_C, __pyx_t_7};
-    __pyx_t_6 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 43, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_6)) __PYX_ERR(2, 43, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -27478,11 +27972,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('BID_RUFSPIEL_H', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_RUFSPIEL_H)),
  *     ('BID_RUFSPIEL_D', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_RUFSPIEL_D)),
 */
-  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_RUFSPIEL_S); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 44, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_RUFSPIEL_S); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 44, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_BID_RUFSPIEL_S, __pyx_t_7};
-    __pyx_t_8 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 44, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_8)) __PYX_ERR(2, 44, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -27494,11 +27988,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('BID_RUFSPIEL_D', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_RUFSPIEL_D)),
  *     ('BID_WENZ', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_WENZ)),
 */
-  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_RUFSPIEL_H); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 45, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_RUFSPIEL_H); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 45, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_BID_RUFSPIEL_H, __pyx_t_7};
-    __pyx_t_9 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_9)) __PYX_ERR(1, 45, __pyx_L1_error)
+    __pyx_t_9 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_9)) __PYX_ERR(2, 45, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_9);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -27510,11 +28004,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('BID_WENZ', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_WENZ)),
  *     ('BID_FARBSOLO_C', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_FARBSOLO_C)),
 */
-  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_RUFSPIEL_D); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 46, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_RUFSPIEL_D); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 46, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_BID_RUFSPIEL_D, __pyx_t_7};
-    __pyx_t_10 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 46, __pyx_L1_error)
+    __pyx_t_10 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_10)) __PYX_ERR(2, 46, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_10);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -27526,11 +28020,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('BID_FARBSOLO_C', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_FARBSOLO_C)),
  *     ('BID_FARBSOLO_S', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_FARBSOLO_S)),
 */
-  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_WENZ); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 47, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_WENZ); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 47, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_BID_WENZ, __pyx_t_7};
-    __pyx_t_11 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 47, __pyx_L1_error)
+    __pyx_t_11 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_11)) __PYX_ERR(2, 47, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_11);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -27542,11 +28036,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('BID_FARBSOLO_S', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_FARBSOLO_S)),
  *     ('BID_FARBSOLO_H', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_FARBSOLO_H)),
 */
-  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_FARBSOLO_C); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 48, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_FARBSOLO_C); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 48, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_BID_FARBSOLO_C, __pyx_t_7};
-    __pyx_t_12 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_12)) __PYX_ERR(1, 48, __pyx_L1_error)
+    __pyx_t_12 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_12)) __PYX_ERR(2, 48, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_12);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -27558,11 +28052,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('BID_FARBSOLO_H', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_FARBSOLO_H)),
  *     ('BID_FARBSOLO_D', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_FARBSOLO_D)),
 */
-  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_FARBSOLO_S); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 49, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_FARBSOLO_S); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 49, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_BID_FARBSOLO_S, __pyx_t_7};
-    __pyx_t_13 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_13)) __PYX_ERR(1, 49, __pyx_L1_error)
+    __pyx_t_13 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_13)) __PYX_ERR(2, 49, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_13);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -27574,11 +28068,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('BID_FARBSOLO_D', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_FARBSOLO_D)),
  *     ('BID_WENZ_TOUT', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_WENZ_TOUT)),
 */
-  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_FARBSOLO_H); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 50, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_FARBSOLO_H); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 50, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_BID_FARBSOLO_H, __pyx_t_7};
-    __pyx_t_14 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_14)) __PYX_ERR(1, 50, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_14)) __PYX_ERR(2, 50, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_14);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -27590,11 +28084,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('BID_WENZ_TOUT', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_WENZ_TOUT)),
  *     ('BID_SOLO_TOUT_C', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_SOLO_TOUT_C)),
 */
-  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_FARBSOLO_D); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 51, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_FARBSOLO_D); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 51, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_BID_FARBSOLO_D, __pyx_t_7};
-    __pyx_t_15 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_15)) __PYX_ERR(1, 51, __pyx_L1_error)
+    __pyx_t_15 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_15)) __PYX_ERR(2, 51, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_15);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -27606,11 +28100,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('BID_SOLO_TOUT_C', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_SOLO_TOUT_C)),
  *     ('BID_SOLO_TOUT_S', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_SOLO_TOUT_S)),
 */
-  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_WENZ_TOUT); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 52, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_WENZ_TOUT); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 52, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_BID_WENZ_TOUT, __pyx_t_7};
-    __pyx_t_16 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 52, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 52, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_16);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -27622,11 +28116,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('BID_SOLO_TOUT_S', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_SOLO_TOUT_S)),
  *     ('BID_SOLO_TOUT_H', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_SOLO_TOUT_H)),
 */
-  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_SOLO_TOUT_C); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 53, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_SOLO_TOUT_C); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 53, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_BID_SOLO_TOUT_C, __pyx_t_7};
-    __pyx_t_17 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_17)) __PYX_ERR(1, 53, __pyx_L1_error)
+    __pyx_t_17 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 53, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_17);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -27638,11 +28132,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('BID_SOLO_TOUT_H', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_SOLO_TOUT_H)),
  *     ('BID_SOLO_TOUT_D', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_SOLO_TOUT_D)),
 */
-  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_SOLO_TOUT_S); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 54, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_SOLO_TOUT_S); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 54, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_BID_SOLO_TOUT_S, __pyx_t_7};
-    __pyx_t_18 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 54, __pyx_L1_error)
+    __pyx_t_18 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_18)) __PYX_ERR(2, 54, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_18);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -27654,11 +28148,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('BID_SOLO_TOUT_D', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_SOLO_TOUT_D)),
  *     ('BID_SIE', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_SIE)),
 */
-  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_SOLO_TOUT_H); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 55, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_SOLO_TOUT_H); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 55, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_BID_SOLO_TOUT_H, __pyx_t_7};
-    __pyx_t_19 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 55, __pyx_L1_error)
+    __pyx_t_19 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_19)) __PYX_ERR(2, 55, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_19);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -27670,11 +28164,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('BID_SIE', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(BID_SIE)),
  *     ('ANNOUNCE_PASS', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(ANNOUNCE_PASS)),
 */
-  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_SOLO_TOUT_D); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 56, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_SOLO_TOUT_D); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 56, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_BID_SOLO_TOUT_D, __pyx_t_7};
-    __pyx_t_20 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_20)) __PYX_ERR(1, 56, __pyx_L1_error)
+    __pyx_t_20 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_20)) __PYX_ERR(2, 56, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_20);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -27686,11 +28180,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('ANNOUNCE_PASS', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(ANNOUNCE_PASS)),
  *     ('ANNOUNCE_KONTRA', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(ANNOUNCE_KONTRA)),
 */
-  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_SIE); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 57, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_BID_SIE); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 57, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_BID_SIE, __pyx_t_7};
-    __pyx_t_21 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_21)) __PYX_ERR(1, 57, __pyx_L1_error)
+    __pyx_t_21 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_21)) __PYX_ERR(2, 57, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_21);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -27702,11 +28196,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('ANNOUNCE_KONTRA', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(ANNOUNCE_KONTRA)),
  *     ('ANNOUNCE_RE', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(ANNOUNCE_RE)),
 */
-  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_ANNOUNCE_PASS); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 58, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_ANNOUNCE_PASS); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 58, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_ANNOUNCE_PASS, __pyx_t_7};
-    __pyx_t_22 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_22)) __PYX_ERR(1, 58, __pyx_L1_error)
+    __pyx_t_22 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_22)) __PYX_ERR(2, 58, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_22);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -27718,11 +28212,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('ANNOUNCE_RE', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(ANNOUNCE_RE)),
  * 
 */
-  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_ANNOUNCE_KONTRA); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 59, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_ANNOUNCE_KONTRA); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 59, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_ANNOUNCE_KONTRA, __pyx_t_7};
-    __pyx_t_23 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 59, __pyx_L1_error)
+    __pyx_t_23 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_23)) __PYX_ERR(2, 59, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_23);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -27734,11 +28228,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  * 
  * ], module=globals().get("__module__", 'engine_core.games.schafkopf.rules'))
 */
-  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_ANNOUNCE_RE); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 60, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Call(__pyx_e_11engine_core_5games_9schafkopf_5rules_ANNOUNCE_RE); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 60, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_ANNOUNCE_RE, __pyx_t_7};
-    __pyx_t_24 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_24)) __PYX_ERR(1, 60, __pyx_L1_error)
+    __pyx_t_24 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_24)) __PYX_ERR(2, 60, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_24);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -27752,7 +28246,7 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
 */
   {
     PyObject* __pyx_temp[19] = {__pyx_t_2, __pyx_t_6, __pyx_t_8, __pyx_t_9, __pyx_t_10, __pyx_t_11, __pyx_t_12, __pyx_t_13, __pyx_t_14, __pyx_t_15, __pyx_t_16, __pyx_t_17, __pyx_t_18, __pyx_t_19, __pyx_t_20, __pyx_t_21, __pyx_t_22, __pyx_t_23, __pyx_t_24};
-    __pyx_t_7 = __Pyx_PyList_FromArray(__pyx_temp, 19); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 41, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyList_FromArray(__pyx_temp, 19); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 41, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
   }
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
@@ -27780,12 +28274,12 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  * 
  * ], module=globals().get("__module__", 'engine_core.games.schafkopf.rules'))             # <<<<<<<<<<<<<<
 */
-  __pyx_t_24 = __Pyx_Globals(); if (unlikely(!__pyx_t_24)) __PYX_ERR(1, 62, __pyx_L1_error)
+  __pyx_t_24 = __Pyx_Globals(); if (unlikely(!__pyx_t_24)) __PYX_ERR(2, 62, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_24);
-  __pyx_t_23 = __Pyx_PyObject_GetAttrStr(__pyx_t_24, __pyx_mstate_global->__pyx_n_u_get); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 62, __pyx_L1_error)
+  __pyx_t_23 = __Pyx_PyObject_GetAttrStr(__pyx_t_24, __pyx_mstate_global->__pyx_n_u_get); if (unlikely(!__pyx_t_23)) __PYX_ERR(2, 62, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_23);
   __Pyx_DECREF(__pyx_t_24); __pyx_t_24 = 0;
-  __pyx_t_24 = __Pyx_PyObject_Call(__pyx_t_23, __pyx_mstate_global->__pyx_tuple[7], NULL); if (unlikely(!__pyx_t_24)) __PYX_ERR(1, 62, __pyx_L1_error)
+  __pyx_t_24 = __Pyx_PyObject_Call(__pyx_t_23, __pyx_mstate_global->__pyx_tuple[7], NULL); if (unlikely(!__pyx_t_24)) __PYX_ERR(2, 62, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_24);
   __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
   #if CYTHON_VECTORCALL
@@ -27803,13 +28297,13 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
     PyObject *__pyx_callargs[4] = {__pyx_t_3, __pyx_mstate_global->__pyx_n_u_Call, __pyx_t_7, __pyx_t_24};
     #if CYTHON_VECTORCALL
     __pyx_t_23 = __pyx_mstate_global->__pyx_tuple[8];
-    if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 41, __pyx_L1_error)
+    if (unlikely(!__pyx_t_23)) __PYX_ERR(2, 41, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_23);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_module_2};
       __pyx_t_23 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+3, 1);
-      if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 41, __pyx_L1_error)
+      if (unlikely(!__pyx_t_23)) __PYX_ERR(2, 41, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_23);
     }
     #endif
@@ -27821,10 +28315,10 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
     __Pyx_DECREF(__pyx_t_24); __pyx_t_24 = 0;
     __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 41, __pyx_L1_error)
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 41, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
   }
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_Call, __pyx_t_4) < (0)) __PYX_ERR(1, 41, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_Call, __pyx_t_4) < (0)) __PYX_ERR(2, 41, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
   /* "EnumType":33
@@ -27853,11 +28347,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('K_RUFSPIEL', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(K_RUFSPIEL)),
  *     ('K_WENZ', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(K_WENZ)),
 */
-  __pyx_t_24 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(__pyx_e_11engine_core_5games_9schafkopf_5rules_K_NONE); if (unlikely(!__pyx_t_24)) __PYX_ERR(1, 42, __pyx_L1_error)
+  __pyx_t_24 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(__pyx_e_11engine_core_5games_9schafkopf_5rules_K_NONE); if (unlikely(!__pyx_t_24)) __PYX_ERR(2, 42, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_24);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_K_NONE, __pyx_t_24};
-    __pyx_t_7 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 42, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 42, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
   }
   __Pyx_DECREF(__pyx_t_24); __pyx_t_24 = 0;
@@ -27869,11 +28363,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('K_WENZ', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(K_WENZ)),
  *     ('K_FARBSOLO', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(K_FARBSOLO)),
 */
-  __pyx_t_24 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(__pyx_e_11engine_core_5games_9schafkopf_5rules_K_RUFSPIEL); if (unlikely(!__pyx_t_24)) __PYX_ERR(1, 43, __pyx_L1_error)
+  __pyx_t_24 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(__pyx_e_11engine_core_5games_9schafkopf_5rules_K_RUFSPIEL); if (unlikely(!__pyx_t_24)) __PYX_ERR(2, 43, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_24);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_K_RUFSPIEL, __pyx_t_24};
-    __pyx_t_3 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 43, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 43, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
   }
   __Pyx_DECREF(__pyx_t_24); __pyx_t_24 = 0;
@@ -27885,11 +28379,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('K_FARBSOLO', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(K_FARBSOLO)),
  *     ('K_WENZ_TOUT', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(K_WENZ_TOUT)),
 */
-  __pyx_t_24 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(__pyx_e_11engine_core_5games_9schafkopf_5rules_K_WENZ); if (unlikely(!__pyx_t_24)) __PYX_ERR(1, 44, __pyx_L1_error)
+  __pyx_t_24 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(__pyx_e_11engine_core_5games_9schafkopf_5rules_K_WENZ); if (unlikely(!__pyx_t_24)) __PYX_ERR(2, 44, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_24);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_K_WENZ, __pyx_t_24};
-    __pyx_t_22 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_22)) __PYX_ERR(1, 44, __pyx_L1_error)
+    __pyx_t_22 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_22)) __PYX_ERR(2, 44, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_22);
   }
   __Pyx_DECREF(__pyx_t_24); __pyx_t_24 = 0;
@@ -27901,11 +28395,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('K_WENZ_TOUT', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(K_WENZ_TOUT)),
  *     ('K_SOLO_TOUT', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(K_SOLO_TOUT)),
 */
-  __pyx_t_24 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(__pyx_e_11engine_core_5games_9schafkopf_5rules_K_FARBSOLO); if (unlikely(!__pyx_t_24)) __PYX_ERR(1, 45, __pyx_L1_error)
+  __pyx_t_24 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(__pyx_e_11engine_core_5games_9schafkopf_5rules_K_FARBSOLO); if (unlikely(!__pyx_t_24)) __PYX_ERR(2, 45, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_24);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_K_FARBSOLO, __pyx_t_24};
-    __pyx_t_21 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_21)) __PYX_ERR(1, 45, __pyx_L1_error)
+    __pyx_t_21 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_21)) __PYX_ERR(2, 45, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_21);
   }
   __Pyx_DECREF(__pyx_t_24); __pyx_t_24 = 0;
@@ -27917,11 +28411,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('K_SOLO_TOUT', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(K_SOLO_TOUT)),
  *     ('K_SIE', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(K_SIE)),
 */
-  __pyx_t_24 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(__pyx_e_11engine_core_5games_9schafkopf_5rules_K_WENZ_TOUT); if (unlikely(!__pyx_t_24)) __PYX_ERR(1, 46, __pyx_L1_error)
+  __pyx_t_24 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(__pyx_e_11engine_core_5games_9schafkopf_5rules_K_WENZ_TOUT); if (unlikely(!__pyx_t_24)) __PYX_ERR(2, 46, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_24);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_K_WENZ_TOUT, __pyx_t_24};
-    __pyx_t_20 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_20)) __PYX_ERR(1, 46, __pyx_L1_error)
+    __pyx_t_20 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_20)) __PYX_ERR(2, 46, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_20);
   }
   __Pyx_DECREF(__pyx_t_24); __pyx_t_24 = 0;
@@ -27933,11 +28427,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('K_SIE', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(K_SIE)),
  *     ('K_RAMSCH', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(K_RAMSCH)),
 */
-  __pyx_t_24 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(__pyx_e_11engine_core_5games_9schafkopf_5rules_K_SOLO_TOUT); if (unlikely(!__pyx_t_24)) __PYX_ERR(1, 47, __pyx_L1_error)
+  __pyx_t_24 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(__pyx_e_11engine_core_5games_9schafkopf_5rules_K_SOLO_TOUT); if (unlikely(!__pyx_t_24)) __PYX_ERR(2, 47, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_24);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_K_SOLO_TOUT, __pyx_t_24};
-    __pyx_t_19 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 47, __pyx_L1_error)
+    __pyx_t_19 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_19)) __PYX_ERR(2, 47, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_19);
   }
   __Pyx_DECREF(__pyx_t_24); __pyx_t_24 = 0;
@@ -27949,11 +28443,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('K_RAMSCH', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(K_RAMSCH)),
  *     ('K_THROWN_IN', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(K_THROWN_IN)),
 */
-  __pyx_t_24 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(__pyx_e_11engine_core_5games_9schafkopf_5rules_K_SIE); if (unlikely(!__pyx_t_24)) __PYX_ERR(1, 48, __pyx_L1_error)
+  __pyx_t_24 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(__pyx_e_11engine_core_5games_9schafkopf_5rules_K_SIE); if (unlikely(!__pyx_t_24)) __PYX_ERR(2, 48, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_24);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_K_SIE, __pyx_t_24};
-    __pyx_t_18 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 48, __pyx_L1_error)
+    __pyx_t_18 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_18)) __PYX_ERR(2, 48, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_18);
   }
   __Pyx_DECREF(__pyx_t_24); __pyx_t_24 = 0;
@@ -27965,11 +28459,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('K_THROWN_IN', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(K_THROWN_IN)),
  * 
 */
-  __pyx_t_24 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(__pyx_e_11engine_core_5games_9schafkopf_5rules_K_RAMSCH); if (unlikely(!__pyx_t_24)) __PYX_ERR(1, 49, __pyx_L1_error)
+  __pyx_t_24 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(__pyx_e_11engine_core_5games_9schafkopf_5rules_K_RAMSCH); if (unlikely(!__pyx_t_24)) __PYX_ERR(2, 49, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_24);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_K_RAMSCH, __pyx_t_24};
-    __pyx_t_17 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_17)) __PYX_ERR(1, 49, __pyx_L1_error)
+    __pyx_t_17 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 49, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_17);
   }
   __Pyx_DECREF(__pyx_t_24); __pyx_t_24 = 0;
@@ -27981,11 +28475,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  * 
  * ], module=globals().get("__module__", 'engine_core.games.schafkopf.rules'))
 */
-  __pyx_t_24 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(__pyx_e_11engine_core_5games_9schafkopf_5rules_K_THROWN_IN); if (unlikely(!__pyx_t_24)) __PYX_ERR(1, 50, __pyx_L1_error)
+  __pyx_t_24 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Contract(__pyx_e_11engine_core_5games_9schafkopf_5rules_K_THROWN_IN); if (unlikely(!__pyx_t_24)) __PYX_ERR(2, 50, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_24);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_K_THROWN_IN, __pyx_t_24};
-    __pyx_t_16 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 50, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 50, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_16);
   }
   __Pyx_DECREF(__pyx_t_24); __pyx_t_24 = 0;
@@ -27999,7 +28493,7 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
 */
   {
     PyObject* __pyx_temp[9] = {__pyx_t_7, __pyx_t_3, __pyx_t_22, __pyx_t_21, __pyx_t_20, __pyx_t_19, __pyx_t_18, __pyx_t_17, __pyx_t_16};
-    __pyx_t_24 = __Pyx_PyList_FromArray(__pyx_temp, 9); if (unlikely(!__pyx_t_24)) __PYX_ERR(1, 41, __pyx_L1_error)
+    __pyx_t_24 = __Pyx_PyList_FromArray(__pyx_temp, 9); if (unlikely(!__pyx_t_24)) __PYX_ERR(2, 41, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_24);
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -28017,12 +28511,12 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  * 
  * ], module=globals().get("__module__", 'engine_core.games.schafkopf.rules'))             # <<<<<<<<<<<<<<
 */
-  __pyx_t_16 = __Pyx_Globals(); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 52, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_Globals(); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 52, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_16);
-  __pyx_t_17 = __Pyx_PyObject_GetAttrStr(__pyx_t_16, __pyx_mstate_global->__pyx_n_u_get); if (unlikely(!__pyx_t_17)) __PYX_ERR(1, 52, __pyx_L1_error)
+  __pyx_t_17 = __Pyx_PyObject_GetAttrStr(__pyx_t_16, __pyx_mstate_global->__pyx_n_u_get); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 52, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
   __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
-  __pyx_t_16 = __Pyx_PyObject_Call(__pyx_t_17, __pyx_mstate_global->__pyx_tuple[7], NULL); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 52, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_PyObject_Call(__pyx_t_17, __pyx_mstate_global->__pyx_tuple[7], NULL); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 52, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_16);
   __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
   #if CYTHON_VECTORCALL
@@ -28040,13 +28534,13 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
     PyObject *__pyx_callargs[4] = {__pyx_t_5, __pyx_mstate_global->__pyx_n_u_Contract, __pyx_t_24, __pyx_t_16};
     #if CYTHON_VECTORCALL
     __pyx_t_17 = __pyx_mstate_global->__pyx_tuple[8];
-    if (unlikely(!__pyx_t_17)) __PYX_ERR(1, 41, __pyx_L1_error)
+    if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 41, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_17);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_module_2};
       __pyx_t_17 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+3, 1);
-      if (unlikely(!__pyx_t_17)) __PYX_ERR(1, 41, __pyx_L1_error)
+      if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 41, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_17);
     }
     #endif
@@ -28058,10 +28552,10 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
     __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
     __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
     __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
-    if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 41, __pyx_L1_error)
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 41, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
   }
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_Contract, __pyx_t_4) < (0)) __PYX_ERR(1, 41, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_Contract, __pyx_t_4) < (0)) __PYX_ERR(2, 41, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
   /* "EnumType":33
@@ -28090,11 +28584,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('I_LAUFENDE', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_LAUFENDE)),
  *     ('I_TOUT', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_TOUT)),
 */
-  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_GAME); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 42, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_GAME); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 42, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_16);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_I_GAME, __pyx_t_16};
-    __pyx_t_24 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_24)) __PYX_ERR(1, 42, __pyx_L1_error)
+    __pyx_t_24 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_24)) __PYX_ERR(2, 42, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_24);
   }
   __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
@@ -28106,11 +28600,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('I_TOUT', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_TOUT)),
  *     ('I_SCHNEIDER', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_SCHNEIDER)),
 */
-  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_LAUFENDE); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 43, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_LAUFENDE); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 43, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_16);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_I_LAUFENDE, __pyx_t_16};
-    __pyx_t_5 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 43, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_5)) __PYX_ERR(2, 43, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
   }
   __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
@@ -28122,11 +28616,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('I_SCHNEIDER', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_SCHNEIDER)),
  *     ('I_SCHWARZ', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_SCHWARZ)),
 */
-  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_TOUT); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 44, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_TOUT); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 44, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_16);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_I_TOUT, __pyx_t_16};
-    __pyx_t_18 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 44, __pyx_L1_error)
+    __pyx_t_18 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_18)) __PYX_ERR(2, 44, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_18);
   }
   __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
@@ -28138,11 +28632,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('I_SCHWARZ', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_SCHWARZ)),
  *     ('I_SIE', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_SIE)),
 */
-  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_SCHNEIDER); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 45, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_SCHNEIDER); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 45, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_16);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_I_SCHNEIDER, __pyx_t_16};
-    __pyx_t_19 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 45, __pyx_L1_error)
+    __pyx_t_19 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_19)) __PYX_ERR(2, 45, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_19);
   }
   __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
@@ -28154,11 +28648,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('I_SIE', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_SIE)),
  *     ('I_KONTRA', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_KONTRA)),
 */
-  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_SCHWARZ); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 46, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_SCHWARZ); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 46, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_16);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_I_SCHWARZ, __pyx_t_16};
-    __pyx_t_20 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_20)) __PYX_ERR(1, 46, __pyx_L1_error)
+    __pyx_t_20 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_20)) __PYX_ERR(2, 46, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_20);
   }
   __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
@@ -28170,11 +28664,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('I_KONTRA', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_KONTRA)),
  *     ('I_RE', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_RE)),
 */
-  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_SIE); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 47, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_SIE); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 47, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_16);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_I_SIE, __pyx_t_16};
-    __pyx_t_21 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_21)) __PYX_ERR(1, 47, __pyx_L1_error)
+    __pyx_t_21 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_21)) __PYX_ERR(2, 47, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_21);
   }
   __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
@@ -28186,11 +28680,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('I_RE', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_RE)),
  *     ('I_RAMSCH', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_RAMSCH)),
 */
-  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_KONTRA); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 48, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_KONTRA); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 48, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_16);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_I_KONTRA, __pyx_t_16};
-    __pyx_t_22 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_22)) __PYX_ERR(1, 48, __pyx_L1_error)
+    __pyx_t_22 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_22)) __PYX_ERR(2, 48, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_22);
   }
   __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
@@ -28202,11 +28696,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('I_RAMSCH', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_RAMSCH)),
  *     ('I_JUNGFRAU', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_JUNGFRAU)),
 */
-  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_RE); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 49, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_RE); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 49, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_16);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_I_RE, __pyx_t_16};
-    __pyx_t_3 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 49, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 49, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
   }
   __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
@@ -28218,11 +28712,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('I_JUNGFRAU', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_JUNGFRAU)),
  *     ('I_DURCHMARSCH', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_DURCHMARSCH)),
 */
-  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_RAMSCH); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 50, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_RAMSCH); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 50, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_16);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_I_RAMSCH, __pyx_t_16};
-    __pyx_t_7 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 50, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 50, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
   }
   __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
@@ -28234,11 +28728,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('I_DURCHMARSCH', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_DURCHMARSCH)),
  *     ('I_TOTAL', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_TOTAL)),
 */
-  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_JUNGFRAU); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 51, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_JUNGFRAU); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 51, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_16);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_I_JUNGFRAU, __pyx_t_16};
-    __pyx_t_15 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_15)) __PYX_ERR(1, 51, __pyx_L1_error)
+    __pyx_t_15 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_15)) __PYX_ERR(2, 51, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_15);
   }
   __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
@@ -28250,11 +28744,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('I_TOTAL', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(I_TOTAL)),
  * 
 */
-  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_DURCHMARSCH); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 52, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_DURCHMARSCH); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 52, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_16);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_I_DURCHMARSCH, __pyx_t_16};
-    __pyx_t_14 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_14)) __PYX_ERR(1, 52, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_14)) __PYX_ERR(2, 52, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_14);
   }
   __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
@@ -28266,11 +28760,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  * 
  * ], module=globals().get("__module__", 'engine_core.games.schafkopf.rules'))
 */
-  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_TOTAL); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 53, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Item(__pyx_e_11engine_core_5games_9schafkopf_5rules_I_TOTAL); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 53, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_16);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_I_TOTAL, __pyx_t_16};
-    __pyx_t_13 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_13)) __PYX_ERR(1, 53, __pyx_L1_error)
+    __pyx_t_13 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_13)) __PYX_ERR(2, 53, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_13);
   }
   __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
@@ -28284,7 +28778,7 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
 */
   {
     PyObject* __pyx_temp[12] = {__pyx_t_24, __pyx_t_5, __pyx_t_18, __pyx_t_19, __pyx_t_20, __pyx_t_21, __pyx_t_22, __pyx_t_3, __pyx_t_7, __pyx_t_15, __pyx_t_14, __pyx_t_13};
-    __pyx_t_16 = __Pyx_PyList_FromArray(__pyx_temp, 12); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 41, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyList_FromArray(__pyx_temp, 12); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 41, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_16);
   }
   __Pyx_DECREF(__pyx_t_24); __pyx_t_24 = 0;
@@ -28305,12 +28799,12 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  * 
  * ], module=globals().get("__module__", 'engine_core.games.schafkopf.rules'))             # <<<<<<<<<<<<<<
 */
-  __pyx_t_13 = __Pyx_Globals(); if (unlikely(!__pyx_t_13)) __PYX_ERR(1, 55, __pyx_L1_error)
+  __pyx_t_13 = __Pyx_Globals(); if (unlikely(!__pyx_t_13)) __PYX_ERR(2, 55, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
-  __pyx_t_14 = __Pyx_PyObject_GetAttrStr(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_get); if (unlikely(!__pyx_t_14)) __PYX_ERR(1, 55, __pyx_L1_error)
+  __pyx_t_14 = __Pyx_PyObject_GetAttrStr(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_get); if (unlikely(!__pyx_t_14)) __PYX_ERR(2, 55, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_14);
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-  __pyx_t_13 = __Pyx_PyObject_Call(__pyx_t_14, __pyx_mstate_global->__pyx_tuple[7], NULL); if (unlikely(!__pyx_t_13)) __PYX_ERR(1, 55, __pyx_L1_error)
+  __pyx_t_13 = __Pyx_PyObject_Call(__pyx_t_14, __pyx_mstate_global->__pyx_tuple[7], NULL); if (unlikely(!__pyx_t_13)) __PYX_ERR(2, 55, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
   __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
   #if CYTHON_VECTORCALL
@@ -28328,13 +28822,13 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
     PyObject *__pyx_callargs[4] = {__pyx_t_23, __pyx_mstate_global->__pyx_n_u_Item, __pyx_t_16, __pyx_t_13};
     #if CYTHON_VECTORCALL
     __pyx_t_14 = __pyx_mstate_global->__pyx_tuple[8];
-    if (unlikely(!__pyx_t_14)) __PYX_ERR(1, 41, __pyx_L1_error)
+    if (unlikely(!__pyx_t_14)) __PYX_ERR(2, 41, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_14);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_module_2};
       __pyx_t_14 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+3, 1);
-      if (unlikely(!__pyx_t_14)) __PYX_ERR(1, 41, __pyx_L1_error)
+      if (unlikely(!__pyx_t_14)) __PYX_ERR(2, 41, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_14);
     }
     #endif
@@ -28346,10 +28840,10 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
     __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
     __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
     __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
-    if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 41, __pyx_L1_error)
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 41, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
   }
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_Item, __pyx_t_4) < (0)) __PYX_ERR(1, 41, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_Item, __pyx_t_4) < (0)) __PYX_ERR(2, 41, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
   /* "EnumType":33
@@ -28378,11 +28872,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('P_KONTRA', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Phase(P_KONTRA)),
  *     ('P_RE', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Phase(P_RE)),
 */
-  __pyx_t_13 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Phase(__pyx_e_11engine_core_5games_9schafkopf_5rules_P_AUCTION); if (unlikely(!__pyx_t_13)) __PYX_ERR(1, 42, __pyx_L1_error)
+  __pyx_t_13 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Phase(__pyx_e_11engine_core_5games_9schafkopf_5rules_P_AUCTION); if (unlikely(!__pyx_t_13)) __PYX_ERR(2, 42, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_P_AUCTION, __pyx_t_13};
-    __pyx_t_16 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 42, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 42, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_16);
   }
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
@@ -28394,11 +28888,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('P_RE', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Phase(P_RE)),
  *     ('P_PLAY', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Phase(P_PLAY)),
 */
-  __pyx_t_13 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Phase(__pyx_e_11engine_core_5games_9schafkopf_5rules_P_KONTRA); if (unlikely(!__pyx_t_13)) __PYX_ERR(1, 43, __pyx_L1_error)
+  __pyx_t_13 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Phase(__pyx_e_11engine_core_5games_9schafkopf_5rules_P_KONTRA); if (unlikely(!__pyx_t_13)) __PYX_ERR(2, 43, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_P_KONTRA, __pyx_t_13};
-    __pyx_t_23 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 43, __pyx_L1_error)
+    __pyx_t_23 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_23)) __PYX_ERR(2, 43, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_23);
   }
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
@@ -28410,11 +28904,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('P_PLAY', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Phase(P_PLAY)),
  *     ('P_OVER', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Phase(P_OVER)),
 */
-  __pyx_t_13 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Phase(__pyx_e_11engine_core_5games_9schafkopf_5rules_P_RE); if (unlikely(!__pyx_t_13)) __PYX_ERR(1, 44, __pyx_L1_error)
+  __pyx_t_13 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Phase(__pyx_e_11engine_core_5games_9schafkopf_5rules_P_RE); if (unlikely(!__pyx_t_13)) __PYX_ERR(2, 44, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_P_RE, __pyx_t_13};
-    __pyx_t_15 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_15)) __PYX_ERR(1, 44, __pyx_L1_error)
+    __pyx_t_15 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_15)) __PYX_ERR(2, 44, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_15);
   }
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
@@ -28426,11 +28920,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('P_OVER', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Phase(P_OVER)),
  * 
 */
-  __pyx_t_13 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Phase(__pyx_e_11engine_core_5games_9schafkopf_5rules_P_PLAY); if (unlikely(!__pyx_t_13)) __PYX_ERR(1, 45, __pyx_L1_error)
+  __pyx_t_13 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Phase(__pyx_e_11engine_core_5games_9schafkopf_5rules_P_PLAY); if (unlikely(!__pyx_t_13)) __PYX_ERR(2, 45, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_P_PLAY, __pyx_t_13};
-    __pyx_t_7 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 45, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 45, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
   }
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
@@ -28442,11 +28936,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  * 
  * ], module=globals().get("__module__", 'engine_core.games.schafkopf.rules'))
 */
-  __pyx_t_13 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Phase(__pyx_e_11engine_core_5games_9schafkopf_5rules_P_OVER); if (unlikely(!__pyx_t_13)) __PYX_ERR(1, 46, __pyx_L1_error)
+  __pyx_t_13 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Phase(__pyx_e_11engine_core_5games_9schafkopf_5rules_P_OVER); if (unlikely(!__pyx_t_13)) __PYX_ERR(2, 46, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_P_OVER, __pyx_t_13};
-    __pyx_t_3 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 46, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 46, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
   }
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
@@ -28460,7 +28954,7 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
 */
   {
     PyObject* __pyx_temp[5] = {__pyx_t_16, __pyx_t_23, __pyx_t_15, __pyx_t_7, __pyx_t_3};
-    __pyx_t_13 = __Pyx_PyList_FromArray(__pyx_temp, 5); if (unlikely(!__pyx_t_13)) __PYX_ERR(1, 41, __pyx_L1_error)
+    __pyx_t_13 = __Pyx_PyList_FromArray(__pyx_temp, 5); if (unlikely(!__pyx_t_13)) __PYX_ERR(2, 41, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_13);
   }
   __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
@@ -28474,12 +28968,12 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  * 
  * ], module=globals().get("__module__", 'engine_core.games.schafkopf.rules'))             # <<<<<<<<<<<<<<
 */
-  __pyx_t_3 = __Pyx_Globals(); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 48, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_Globals(); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 48, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_get); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 48, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_get); if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 48, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = __Pyx_PyObject_Call(__pyx_t_7, __pyx_mstate_global->__pyx_tuple[7], NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 48, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_Call(__pyx_t_7, __pyx_mstate_global->__pyx_tuple[7], NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 48, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
   #if CYTHON_VECTORCALL
@@ -28497,13 +28991,13 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
     PyObject *__pyx_callargs[4] = {__pyx_t_17, __pyx_mstate_global->__pyx_n_u_Phase, __pyx_t_13, __pyx_t_3};
     #if CYTHON_VECTORCALL
     __pyx_t_7 = __pyx_mstate_global->__pyx_tuple[8];
-    if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 41, __pyx_L1_error)
+    if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 41, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_7);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_module_2};
       __pyx_t_7 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+3, 1);
-      if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 41, __pyx_L1_error)
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(2, 41, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
     }
     #endif
@@ -28515,10 +29009,10 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
     __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
-    if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 41, __pyx_L1_error)
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 41, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
   }
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_Phase, __pyx_t_4) < (0)) __PYX_ERR(1, 41, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_Phase, __pyx_t_4) < (0)) __PYX_ERR(2, 41, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
   /* "EnumType":33
@@ -28547,11 +29041,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('W_PARTNER', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Word(W_PARTNER)),
  *     ('W_KONTRA', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Word(W_KONTRA)),
 */
-  __pyx_t_3 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Word(__pyx_e_11engine_core_5games_9schafkopf_5rules_W_SUIT); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 42, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Word(__pyx_e_11engine_core_5games_9schafkopf_5rules_W_SUIT); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 42, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_W_SUIT, __pyx_t_3};
-    __pyx_t_13 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_13)) __PYX_ERR(1, 42, __pyx_L1_error)
+    __pyx_t_13 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_13)) __PYX_ERR(2, 42, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_13);
   }
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
@@ -28563,11 +29057,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('W_KONTRA', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Word(W_KONTRA)),
  *     ('W_RE', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Word(W_RE)),
 */
-  __pyx_t_3 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Word(__pyx_e_11engine_core_5games_9schafkopf_5rules_W_PARTNER); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 43, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Word(__pyx_e_11engine_core_5games_9schafkopf_5rules_W_PARTNER); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 43, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_W_PARTNER, __pyx_t_3};
-    __pyx_t_17 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_17)) __PYX_ERR(1, 43, __pyx_L1_error)
+    __pyx_t_17 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 43, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_17);
   }
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
@@ -28579,11 +29073,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('W_RE', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Word(W_RE)),
  *     ('W_WINNERS', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Word(W_WINNERS)),
 */
-  __pyx_t_3 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Word(__pyx_e_11engine_core_5games_9schafkopf_5rules_W_KONTRA); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 44, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Word(__pyx_e_11engine_core_5games_9schafkopf_5rules_W_KONTRA); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 44, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_W_KONTRA, __pyx_t_3};
-    __pyx_t_15 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_15)) __PYX_ERR(1, 44, __pyx_L1_error)
+    __pyx_t_15 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_15)) __PYX_ERR(2, 44, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_15);
   }
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
@@ -28595,11 +29089,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     ('W_WINNERS', __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Word(W_WINNERS)),
  * 
 */
-  __pyx_t_3 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Word(__pyx_e_11engine_core_5games_9schafkopf_5rules_W_RE); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 45, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Word(__pyx_e_11engine_core_5games_9schafkopf_5rules_W_RE); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 45, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_W_RE, __pyx_t_3};
-    __pyx_t_23 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 45, __pyx_L1_error)
+    __pyx_t_23 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_23)) __PYX_ERR(2, 45, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_23);
   }
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
@@ -28611,11 +29105,11 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  * 
  * ], module=globals().get("__module__", 'engine_core.games.schafkopf.rules'))
 */
-  __pyx_t_3 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Word(__pyx_e_11engine_core_5games_9schafkopf_5rules_W_WINNERS); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 46, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_enum____pyx_t_11engine_core_5games_9schafkopf_5rules_Word(__pyx_e_11engine_core_5games_9schafkopf_5rules_W_WINNERS); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 46, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_W_WINNERS, __pyx_t_3};
-    __pyx_t_16 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 46, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 46, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_16);
   }
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
@@ -28629,7 +29123,7 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
 */
   {
     PyObject* __pyx_temp[5] = {__pyx_t_13, __pyx_t_17, __pyx_t_15, __pyx_t_23, __pyx_t_16};
-    __pyx_t_3 = __Pyx_PyList_FromArray(__pyx_temp, 5); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 41, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyList_FromArray(__pyx_temp, 5); if (unlikely(!__pyx_t_3)) __PYX_ERR(2, 41, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
   }
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
@@ -28643,12 +29137,12 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  * 
  * ], module=globals().get("__module__", 'engine_core.games.schafkopf.rules'))             # <<<<<<<<<<<<<<
 */
-  __pyx_t_16 = __Pyx_Globals(); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 48, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_Globals(); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 48, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_16);
-  __pyx_t_23 = __Pyx_PyObject_GetAttrStr(__pyx_t_16, __pyx_mstate_global->__pyx_n_u_get); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 48, __pyx_L1_error)
+  __pyx_t_23 = __Pyx_PyObject_GetAttrStr(__pyx_t_16, __pyx_mstate_global->__pyx_n_u_get); if (unlikely(!__pyx_t_23)) __PYX_ERR(2, 48, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_23);
   __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
-  __pyx_t_16 = __Pyx_PyObject_Call(__pyx_t_23, __pyx_mstate_global->__pyx_tuple[7], NULL); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 48, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_PyObject_Call(__pyx_t_23, __pyx_mstate_global->__pyx_tuple[7], NULL); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 48, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_16);
   __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
   #if CYTHON_VECTORCALL
@@ -28666,13 +29160,13 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
     PyObject *__pyx_callargs[4] = {__pyx_t_14, __pyx_mstate_global->__pyx_n_u_Word, __pyx_t_3, __pyx_t_16};
     #if CYTHON_VECTORCALL
     __pyx_t_23 = __pyx_mstate_global->__pyx_tuple[8];
-    if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 41, __pyx_L1_error)
+    if (unlikely(!__pyx_t_23)) __PYX_ERR(2, 41, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_23);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_module_2};
       __pyx_t_23 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+3, 1);
-      if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 41, __pyx_L1_error)
+      if (unlikely(!__pyx_t_23)) __PYX_ERR(2, 41, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_23);
     }
     #endif
@@ -28684,10 +29178,10 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
     __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
     __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-    if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 41, __pyx_L1_error)
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 41, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
   }
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_Word, __pyx_t_4) < (0)) __PYX_ERR(1, 41, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_Word, __pyx_t_4) < (0)) __PYX_ERR(2, 41, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
   /* "engine_core/games/schafkopf/rules.pyx":26
@@ -28952,7 +29446,7 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     cdef SkState* s = &core.s
  *     cdef int seat = s.to_act, call
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_1explain, 0, __pyx_mstate_global->__pyx_n_u_explain, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 681, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_1explain, 0, __pyx_mstate_global->__pyx_n_u_explain, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 681, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
@@ -28967,7 +29461,7 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     """The contract (the Rufspiel partner only once known, or to himself), the trick in play,
  *     the tricks and tricks won: everything in Schafkopf is public but the hands."""
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_3public, 0, __pyx_mstate_global->__pyx_n_u_public, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 745, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_3public, 0, __pyx_mstate_global->__pyx_n_u_public, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 745, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
@@ -28982,7 +29476,7 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     """Every Schafkopf action is public."""
  *     return action
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_5redact, 0, __pyx_mstate_global->__pyx_n_u_redact, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 766, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_5redact, 0, __pyx_mstate_global->__pyx_n_u_redact, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 766, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
@@ -28997,7 +29491,7 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  *     """A Schafkopf result has no face-down cards."""
  *     return result
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_7redact_result, 0, __pyx_mstate_global->__pyx_n_u_redact_result, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 771, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_7redact_result, 0, __pyx_mstate_global->__pyx_n_u_redact_result, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 771, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
@@ -29018,10 +29512,10 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
     PyObject *__pyx_callargs[2] = {__pyx_t_17, __pyx_mstate_global->__pyx_int_64};
     __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)(&PyRange_Type), __pyx_callargs+__pyx_t_25, (2-__pyx_t_25) | (__pyx_t_25*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_17); __pyx_t_17 = 0;
-    if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 29, __pyx_L1_error)
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 29, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
   }
-  __pyx_t_17 = PySequence_Tuple(__pyx_t_4); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 29, __pyx_L1_error)
+  __pyx_t_17 = PySequence_Tuple(__pyx_t_4); if (unlikely(!__pyx_t_17)) __PYX_ERR(1, 29, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
   __Pyx_XGOTREF(__pyx_v_11engine_core_5games_9schafkopf_5rules__CARD_INTS);
@@ -29064,48 +29558,48 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  * 
  * 
 */
-  __pyx_t_17 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_11engine_core_5_game_A_BID); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 32, __pyx_L1_error)
+  __pyx_t_17 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_11engine_core_5_game_A_BID); if (unlikely(!__pyx_t_17)) __PYX_ERR(1, 32, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
   {
     PyObject* __pyx_temp[2] = {__pyx_t_17, __pyx_mstate_global->__pyx_n_u_bid};
-    __pyx_t_4 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_4)) __PYX_ERR(2, 32, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 32, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
   }
   __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
-  __pyx_t_17 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_11engine_core_5_game_A_EXCHANGE); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 32, __pyx_L1_error)
+  __pyx_t_17 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_11engine_core_5_game_A_EXCHANGE); if (unlikely(!__pyx_t_17)) __PYX_ERR(1, 32, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
   {
     PyObject* __pyx_temp[2] = {__pyx_t_17, __pyx_mstate_global->__pyx_n_u_exchange};
-    __pyx_t_14 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_14)) __PYX_ERR(2, 32, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_14)) __PYX_ERR(1, 32, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_14);
   }
   __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
-  __pyx_t_17 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_11engine_core_5_game_A_ANNOUNCE); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 32, __pyx_L1_error)
+  __pyx_t_17 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_11engine_core_5_game_A_ANNOUNCE); if (unlikely(!__pyx_t_17)) __PYX_ERR(1, 32, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
   {
     PyObject* __pyx_temp[2] = {__pyx_t_17, __pyx_mstate_global->__pyx_n_u_announce};
-    __pyx_t_16 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_16)) __PYX_ERR(2, 32, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 32, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_16);
   }
   __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
-  __pyx_t_17 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_11engine_core_5_game_A_PLAY); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 32, __pyx_L1_error)
+  __pyx_t_17 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_11engine_core_5_game_A_PLAY); if (unlikely(!__pyx_t_17)) __PYX_ERR(1, 32, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
   {
     PyObject* __pyx_temp[2] = {__pyx_t_17, __pyx_mstate_global->__pyx_n_u_play};
-    __pyx_t_23 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_23)) __PYX_ERR(2, 32, __pyx_L1_error)
+    __pyx_t_23 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 32, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_23);
   }
   __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
   {
     PyObject* __pyx_temp[4] = {__pyx_t_4, __pyx_t_14, __pyx_t_16, __pyx_t_23};
-    __pyx_t_17 = __Pyx_PyTuple_FromArray(__pyx_temp, 4); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 32, __pyx_L1_error)
+    __pyx_t_17 = __Pyx_PyTuple_FromArray(__pyx_temp, 4); if (unlikely(!__pyx_t_17)) __PYX_ERR(1, 32, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_17);
   }
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
   __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
   __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
   __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_KINDS, __pyx_t_17) < (0)) __PYX_ERR(2, 32, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_KINDS, __pyx_t_17) < (0)) __PYX_ERR(1, 32, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
 
   /* "src/engine_core/_engine.pxi":144
@@ -29221,7 +29715,7 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  * _HOOKS.to_act = _hook_to_act
  * _HOOKS.playout = g_playout             # <<<<<<<<<<<<<<
  * HOOKS = PyCapsule_New(&_HOOKS, "engine_core.GameHooks", NULL)
- * 
+ * BIDS = tuple(name for i, name in enumerate(("uniform", "cheapest")) if G_BIDS >> i & 1)
 */
   __pyx_v_11engine_core_5games_9schafkopf_5rules__HOOKS.playout = __pyx_f_11engine_core_5games_9schafkopf_5rules_g_playout;
 
@@ -29229,386 +29723,401 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  * _HOOKS.to_act = _hook_to_act
  * _HOOKS.playout = g_playout
  * HOOKS = PyCapsule_New(&_HOOKS, "engine_core.GameHooks", NULL)             # <<<<<<<<<<<<<<
+ * BIDS = tuple(name for i, name in enumerate(("uniform", "cheapest")) if G_BIDS >> i & 1)
+ * 
+*/
+  __pyx_t_17 = PyCapsule_New((&__pyx_v_11engine_core_5games_9schafkopf_5rules__HOOKS), __pyx_k_engine_core_GameHooks, NULL); if (unlikely(!__pyx_t_17)) __PYX_ERR(1, 157, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_17);
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_HOOKS, __pyx_t_17) < (0)) __PYX_ERR(1, 157, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+
+  /* "src/engine_core/_engine.pxi":158
+ * _HOOKS.playout = g_playout
+ * HOOKS = PyCapsule_New(&_HOOKS, "engine_core.GameHooks", NULL)
+ * BIDS = tuple(name for i, name in enumerate(("uniform", "cheapest")) if G_BIDS >> i & 1)             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_17 = PyCapsule_New((&__pyx_v_11engine_core_5games_9schafkopf_5rules__HOOKS), __pyx_k_engine_core_GameHooks, NULL); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 157, __pyx_L1_error)
+  __pyx_t_17 = __pyx_pf_11engine_core_5games_9schafkopf_5rules_12genexpr(NULL, __pyx_mstate_global->__pyx_tuple[9]); if (unlikely(!__pyx_t_17)) __PYX_ERR(1, 158, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_HOOKS, __pyx_t_17) < (0)) __PYX_ERR(2, 157, __pyx_L1_error)
+  __pyx_t_23 = __Pyx_PySequence_Tuple(__pyx_t_17); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 158, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_BIDS, __pyx_t_23) < (0)) __PYX_ERR(1, 158, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":168
+  /* "src/engine_core/_engine.pxi":169
  * 
  * 
  * def c_options(options, packets):             # <<<<<<<<<<<<<<
  *     """The game's C options of resolved Options with the deal's packets, as bytes (for
  *     engine_core.batch)."""
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_9c_options, 0, __pyx_mstate_global->__pyx_n_u_c_options, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 168, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_9c_options, 0, __pyx_mstate_global->__pyx_n_u_c_options, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 169, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_c_options, __pyx_t_17) < (0)) __PYX_ERR(2, 168, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_c_options, __pyx_t_23) < (0)) __PYX_ERR(1, 169, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":176
+  /* "src/engine_core/_engine.pxi":177
  * 
  * 
  * def deal_masks(options, packets, u64 seed, int dealer):             # <<<<<<<<<<<<<<
  *     """The dealt hands and the blind (card masks) of the seeded deal: the deal function, version
  *     1, with the declaration's packets (Game.deal and batch playouts both deal here)."""
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_11deal_masks, 0, __pyx_mstate_global->__pyx_n_u_deal_masks, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 176, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_11deal_masks, 0, __pyx_mstate_global->__pyx_n_u_deal_masks, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 177, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_deal_masks, __pyx_t_17) < (0)) __PYX_ERR(2, 176, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_deal_masks, __pyx_t_23) < (0)) __PYX_ERR(1, 177, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":228
+  /* "src/engine_core/_engine.pxi":229
  *         self.n_hist = 0
  * 
  *     cpdef Core copy(self):             # <<<<<<<<<<<<<<
  *         cdef Core c = Core.__new__(Core)
  *         c.s = self.s
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_3copy, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_copy, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 228, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_3copy, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_copy, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 229, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_copy, __pyx_t_17) < (0)) __PYX_ERR(2, 228, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_copy, __pyx_t_23) < (0)) __PYX_ERR(1, 229, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":236
+  /* "src/engine_core/_engine.pxi":237
  *         return c
  * 
  *     cpdef int to_act(self):             # <<<<<<<<<<<<<<
  *         """The seat to act, -1 when the deal is over."""
  *         return g_to_act(&self.s)
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_5to_act, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_to_act, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 236, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_5to_act, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_to_act, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 237, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_to_act, __pyx_t_17) < (0)) __PYX_ERR(2, 236, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_to_act, __pyx_t_23) < (0)) __PYX_ERR(1, 237, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":240
+  /* "src/engine_core/_engine.pxi":241
  *         return g_to_act(&self.s)
  * 
  *     cpdef bint is_over(self):             # <<<<<<<<<<<<<<
  *         return g_to_act(&self.s) < 0
  * 
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_7is_over, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_is_over, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 240, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_7is_over, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_is_over, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 241, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_is_over, __pyx_t_17) < (0)) __PYX_ERR(2, 240, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_is_over, __pyx_t_23) < (0)) __PYX_ERR(1, 241, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":243
+  /* "src/engine_core/_engine.pxi":244
  *         return g_to_act(&self.s) < 0
  * 
  *     def phase(self):             # <<<<<<<<<<<<<<
  *         return PHASE_NAMES[g_phase(&self.s)]
  * 
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_9phase, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_phase, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 243, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_9phase, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_phase, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 244, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_phase, __pyx_t_17) < (0)) __PYX_ERR(2, 243, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_phase, __pyx_t_23) < (0)) __PYX_ERR(1, 244, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":246
+  /* "src/engine_core/_engine.pxi":247
  *         return PHASE_NAMES[g_phase(&self.s)]
  * 
  *     def phase_kinds(self):             # <<<<<<<<<<<<<<
  *         """The action types this phase knows, legal now or not (so that a refused one gets its
  *         precise reason)."""
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_11phase_kinds, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_phase_kinds, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 246, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_11phase_kinds, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_phase_kinds, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 247, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_phase_kinds, __pyx_t_17) < (0)) __PYX_ERR(2, 246, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_phase_kinds, __pyx_t_23) < (0)) __PYX_ERR(1, 247, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":252
+  /* "src/engine_core/_engine.pxi":253
  *         return tuple(name for b, name in _KINDS if k & b)
  * 
  *     cpdef u64 hand(self, int seat):             # <<<<<<<<<<<<<<
  *         if not 0 <= seat < G_SEATS:
  *             raise ValueError(f"seat must be 0..{G_SEATS - 1}, got {seat}")
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_13hand, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_hand, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 252, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_13hand, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_hand, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[16])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 253, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_hand_2, __pyx_t_17) < (0)) __PYX_ERR(2, 252, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_hand_2, __pyx_t_23) < (0)) __PYX_ERR(1, 253, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":257
+  /* "src/engine_core/_engine.pxi":258
  *         return self.s.hand[seat]
  * 
  *     cpdef u64 legal_mask(self):             # <<<<<<<<<<<<<<
  *         """Legal cards as a mask (0 outside the card play)."""
  *         return g_legal_cards(&self.s, &self.o) if g_to_act(&self.s) >= 0 else 0
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_15legal_mask, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_legal_mask, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[16])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 257, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_15legal_mask, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_legal_mask, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[17])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 258, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_legal_mask, __pyx_t_17) < (0)) __PYX_ERR(2, 257, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_legal_mask, __pyx_t_23) < (0)) __PYX_ERR(1, 258, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":261
+  /* "src/engine_core/_engine.pxi":262
  *         return g_legal_cards(&self.s, &self.o) if g_to_act(&self.s) >= 0 else 0
  * 
  *     cpdef list legal_codes(self):             # <<<<<<<<<<<<<<
  *         cdef i64 buf[MAX_LEGAL]
  *         cdef int n = g_legal(&self.s, &self.o, buf) if g_to_act(&self.s) >= 0 else 0
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_17legal_codes, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_legal_codes, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[17])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 261, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_17legal_codes, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_legal_codes, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[18])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 262, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_legal_codes, __pyx_t_17) < (0)) __PYX_ERR(2, 261, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_legal_codes, __pyx_t_23) < (0)) __PYX_ERR(1, 262, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":266
+  /* "src/engine_core/_engine.pxi":267
  *         return [buf[i] for i in range(n)]
  * 
  *     cpdef list legal_list(self):             # <<<<<<<<<<<<<<
  *         """The legal codes as a small list (the step API; same as legal_codes)."""
  *         cdef i64 buf[MAX_LEGAL]
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_19legal_list, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_legal_list, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[18])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 266, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_19legal_list, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_legal_list, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[19])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 267, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_legal_list, __pyx_t_17) < (0)) __PYX_ERR(2, 266, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_legal_list, __pyx_t_23) < (0)) __PYX_ERR(1, 267, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":288
+  /* "src/engine_core/_engine.pxi":289
  *         return [buf[i] for i in range(n)]
  * 
  *     cpdef bint is_legal(self, i64 code):             # <<<<<<<<<<<<<<
  *         return legal_code(&self.s, &self.o, code)
  * 
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_21is_legal, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_is_legal, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[19])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 288, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_21is_legal, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_is_legal, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[20])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 289, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_is_legal, __pyx_t_17) < (0)) __PYX_ERR(2, 288, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_is_legal, __pyx_t_23) < (0)) __PYX_ERR(1, 289, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":301
+  /* "src/engine_core/_engine.pxi":302
  *         return 0
  * 
  *     cpdef apply(self, i64 code):             # <<<<<<<<<<<<<<
  *         """Apply a legal code; ValueError (state unchanged) if it is not legal."""
  *         self._push(code)
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_23apply, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_apply, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[20])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 301, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_23apply, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_apply, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[21])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 302, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_apply, __pyx_t_17) < (0)) __PYX_ERR(2, 301, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_apply, __pyx_t_23) < (0)) __PYX_ERR(1, 302, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":305
+  /* "src/engine_core/_engine.pxi":306
  *         self._push(code)
  * 
  *     cpdef int step(self, i64 code) except -2:             # <<<<<<<<<<<<<<
  *         """apply(code) and return the seat to act next (-1 when the deal is over): one call
  *         per move for search and learning loops."""
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_25step, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_step, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[21])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 305, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_25step, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_step, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[22])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 306, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_step, __pyx_t_17) < (0)) __PYX_ERR(2, 305, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_step, __pyx_t_23) < (0)) __PYX_ERR(1, 306, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":311
+  /* "src/engine_core/_engine.pxi":312
  *         return g_to_act(&self.s)
  * 
  *     cpdef list advance(self, i64 code):             # <<<<<<<<<<<<<<
  *         """step(code), then the legal codes of the next decision ([] when the deal is over):
  *         one call per move for rollouts (`legal = core.advance(pick(legal))` until empty)."""
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_27advance, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_advance, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[22])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 311, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_27advance, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_advance, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[23])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 312, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_advance, __pyx_t_17) < (0)) __PYX_ERR(2, 311, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_advance, __pyx_t_23) < (0)) __PYX_ERR(1, 312, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":317
+  /* "src/engine_core/_engine.pxi":318
  *         return self.legal_list()
  * 
  *     cpdef int apply_unchecked(self, i64 code) except -2:             # <<<<<<<<<<<<<<
  *         """step(code) for codes taken from legal_list / legal_mask. The check costs a mask
  *         test for cards, so it stays: an illegal code raises ValueError and changes nothing."""
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_29apply_unchecked, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_apply_unchecked, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[23])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 317, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_29apply_unchecked, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_apply_unchecked, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[24])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 318, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_apply_unchecked, __pyx_t_17) < (0)) __PYX_ERR(2, 317, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_apply_unchecked, __pyx_t_23) < (0)) __PYX_ERR(1, 318, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":323
+  /* "src/engine_core/_engine.pxi":324
  *         return g_to_act(&self.s)
  * 
  *     cpdef undo(self):             # <<<<<<<<<<<<<<
  *         if self.n_hist == 0:
  *             raise ValueError("nothing to undo")
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_31undo, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_undo, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[24])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 323, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_31undo, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_undo, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[25])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 324, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_undo, __pyx_t_17) < (0)) __PYX_ERR(2, 323, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_undo, __pyx_t_23) < (0)) __PYX_ERR(1, 324, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":329
+  /* "src/engine_core/_engine.pxi":330
  *         self.s = self.hist[self.n_hist]
  * 
  *     cpdef list scores(self):             # <<<<<<<<<<<<<<
  *         """Per-seat scores of the finished deal (None while in progress): the cheap part of
  *         result() for search code."""
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_33scores, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_scores, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[25])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 329, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_33scores, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_scores, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[26])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 330, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_scores, __pyx_t_17) < (0)) __PYX_ERR(2, 329, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_scores, __pyx_t_23) < (0)) __PYX_ERR(1, 330, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":338
+  /* "src/engine_core/_engine.pxi":339
  *         return [sc.scores[i] for i in range(G_SEATS)]
  * 
  *     cpdef list random_playout(self, u64 seed):             # <<<<<<<<<<<<<<
  *         """Finish the deal with uniformly random legal actions (SplitMix64 seeded with `seed`),
  *         entirely in C; returns the per-seat scores. The moves are undoable one by one."""
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_35random_playout, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_random_playout, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[26])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 338, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_35random_playout, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_random_playout, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[27])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 339, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_random_playout, __pyx_t_17) < (0)) __PYX_ERR(2, 338, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_random_playout, __pyx_t_23) < (0)) __PYX_ERR(1, 339, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":352
+  /* "src/engine_core/_engine.pxi":353
  *         return self.scores()
  * 
  *     def result(self):             # <<<<<<<<<<<<<<
  *         """The records.md Result of the finished deal (None while in progress)."""
  *         cdef Result res
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_37result, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_result, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[27])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 352, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_37result, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_result, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[28])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 353, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_result, __pyx_t_17) < (0)) __PYX_ERR(2, 352, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_result, __pyx_t_23) < (0)) __PYX_ERR(1, 353, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":360
+  /* "src/engine_core/_engine.pxi":361
  *         return render(&res, _NAMES)
  * 
  *     def sort_cards(self, u64 mask):             # <<<<<<<<<<<<<<
  *         """Card indices of `mask`: trumps first (highest first) in the order in force, then the
  *         plain suits C S H D, each highest first."""
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_39sort_cards, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_sort_cards, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[28])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 360, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_39sort_cards, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_sort_cards, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[29])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 361, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_sort_cards, __pyx_t_17) < (0)) __PYX_ERR(2, 360, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_sort_cards, __pyx_t_23) < (0)) __PYX_ERR(1, 361, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":372
+  /* "src/engine_core/_engine.pxi":373
  *         return [k[3] for k in sorted(keyed)]
  * 
  *     def explain(self, i64 code):             # <<<<<<<<<<<<<<
  *         """(reason id, text): why a well-formed action that is not legal now is refused."""
  *         return explain(self, code)
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_41explain, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_explain, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[29])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 372, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_41explain, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_explain, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[30])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 373, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_explain, __pyx_t_17) < (0)) __PYX_ERR(2, 372, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_explain, __pyx_t_23) < (0)) __PYX_ERR(1, 373, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":376
+  /* "src/engine_core/_engine.pxi":377
  *         return explain(self, code)
  * 
  *     def public(self, seat):             # <<<<<<<<<<<<<<
  *         """What `seat` (None: a spectator) may see of the deal besides its own hand."""
  *         if seat is not None and not (isinstance(seat, int) and 0 <= seat < G_SEATS):
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_43public, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_public, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[30])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 376, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_43public, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_public, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[31])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 377, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_public, __pyx_t_17) < (0)) __PYX_ERR(2, 376, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_public, __pyx_t_23) < (0)) __PYX_ERR(1, 377, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_engine.pxi":382
+  /* "src/engine_core/_engine.pxi":383
  *         return public(self, seat)
  * 
  *     def redact(self, int index, action, seat):             # <<<<<<<<<<<<<<
  *         """The record action `action` (number `index`) as `seat` (None: a spectator) sees it."""
  *         if seat is not None and not (isinstance(seat, int) and 0 <= seat < G_SEATS):
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_45redact, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_redact, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[31])); if (unlikely(!__pyx_t_17)) __PYX_ERR(2, 382, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_45redact, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core_redact, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[32])); if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 383, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_redact, __pyx_t_17) < (0)) __PYX_ERR(2, 382, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, __pyx_mstate_global->__pyx_n_u_redact, __pyx_t_23) < (0)) __PYX_ERR(1, 383, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
   /* "(tree fragment)":1
  * def __reduce_cython__(self):             # <<<<<<<<<<<<<<
  *     raise TypeError, "Pickling of struct members such as self.o,self.s must be explicitly requested with @auto_pickle(True)"
  * def __setstate_cython__(self, __pyx_state):
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_47__reduce_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core___reduce_cython, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[32])); if (unlikely(!__pyx_t_17)) __PYX_ERR(1, 1, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_47__reduce_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core___reduce_cython, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[33])); if (unlikely(!__pyx_t_23)) __PYX_ERR(2, 1, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_reduce_cython, __pyx_t_17) < (0)) __PYX_ERR(1, 1, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_reduce_cython, __pyx_t_23) < (0)) __PYX_ERR(2, 1, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
   /* "(tree fragment)":3
  * def __reduce_cython__(self):
@@ -29616,23 +30125,23 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
  * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
  *     raise TypeError, "Pickling of struct members such as self.o,self.s must be explicitly requested with @auto_pickle(True)"
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_49__setstate_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core___setstate_cython, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[33])); if (unlikely(!__pyx_t_17)) __PYX_ERR(1, 3, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_4Core_49__setstate_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Core___setstate_cython, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[34])); if (unlikely(!__pyx_t_23)) __PYX_ERR(2, 3, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_setstate_cython, __pyx_t_17) < (0)) __PYX_ERR(1, 3, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_setstate_cython, __pyx_t_23) < (0)) __PYX_ERR(2, 3, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
   /* "engine_core/games/schafkopf/rules.pyx":1
  * # cython: language_level=3             # <<<<<<<<<<<<<<
  * """Schafkopf's rule hooks (typed, nogil) over card masks; the engine around them is the shared
  * `_engine.pxi`, included at the end. The rules as implemented: docs/rules/schafkopf.md.
 */
-  __pyx_t_17 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 1, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_17);
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_test, __pyx_t_17) < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  __pyx_t_23 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_23)) __PYX_ERR(0, 1, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_23);
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_test, __pyx_t_23) < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
   /*--- Wrapped vars code ---*/
 
@@ -29696,7 +30205,7 @@ static int __Pyx_InitCachedBuiltins(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   __pyx_builtin_enumerate = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_enumerate); if (!__pyx_builtin_enumerate) __PYX_ERR(0, 161, __pyx_L1_error)
-  __pyx_builtin_super = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_super); if (!__pyx_builtin_super) __PYX_ERR(1, 27, __pyx_L1_error)
+  __pyx_builtin_super = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_super); if (!__pyx_builtin_super) __PYX_ERR(2, 27, __pyx_L1_error)
 
   /* Cached unbound methods */
   __pyx_mstate->__pyx_umethod_PyDict_Type_items.type = (PyObject*)&PyDict_Type;
@@ -29824,7 +30333,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_module, __pyx_mstate_global->__pyx_kp_u_engine_core_games_schafkopf_rule};
-    __pyx_mstate_global->__pyx_tuple[7] = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_mstate_global->__pyx_tuple[7])) __PYX_ERR(1, 62, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[7] = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_mstate_global->__pyx_tuple[7])) __PYX_ERR(2, 62, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[7]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[7]);
@@ -29838,14 +30347,28 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_module_2};
-    __pyx_mstate_global->__pyx_tuple[8] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[8])) __PYX_ERR(1, 41, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[8] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[8])) __PYX_ERR(2, 41, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[8]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[8]);
+
+  /* "src/engine_core/_engine.pxi":158
+ * _HOOKS.playout = g_playout
+ * HOOKS = PyCapsule_New(&_HOOKS, "engine_core.GameHooks", NULL)
+ * BIDS = tuple(name for i, name in enumerate(("uniform", "cheapest")) if G_BIDS >> i & 1)             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+    PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_uniform, __pyx_mstate_global->__pyx_n_u_cheapest};
+    __pyx_mstate_global->__pyx_tuple[9] = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_mstate_global->__pyx_tuple[9])) __PYX_ERR(1, 158, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[9]);
+  }
+  __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[9]);
   #if CYTHON_IMMORTAL_CONSTANTS
   {
     PyObject **table = __pyx_mstate->__pyx_tuple;
-    for (Py_ssize_t i=0; i<9; ++i) {
+    for (Py_ssize_t i=0; i<10; ++i) {
       #if PY_VERSION_HEX >= 0x030F0000
       PyUnstable_SetImmortal(table[i]);
       #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -29879,38 +30402,38 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 8; } str_length_index[] = {{0},{1},{35},{84},{62},{6},{25},{31},{22},{12},{24},{20},{30},{19},{17},{75},{11},{14},{8},{3},{15},{2},{6},{1},{2},{46},{11},{1},{1},{1},{4},{179},{101},{48},{67},{58},{63},{60},{12},{8},{8},{25},{7},{6},{33},{2},{5},{58},{67},{9},{39},{5},{15},{30},{62},{32},{58},{47},{51},{5},{16},{49},{41},{38},{39},{20},{37},{15},{89},{72},{24},{91},{63},{29},{12},{13},{16},{17},{15},{13},{11},{14},{14},{14},{14},{8},{14},{14},{14},{14},{7},{15},{15},{15},{15},{8},{13},{15},{15},{20},{21},{10},{9},{4},{8},{4},{22},{24},{12},{10},{20},{9},{12},{9},{13},{12},{16},{15},{15},{10},{16},{11},{19},{11},{11},{11},{15},{9},{11},{9},{8},{19},{5},{2},{13},{6},{10},{8},{10},{8},{4},{11},{9},{5},{7},{6},{7},{4},{21},{17},{2},{10},{6},{8},{10},{5},{11},{11},{6},{11},{16},{11},{5},{15},{22},{11},{6},{2},{9},{8},{6},{6},{4},{5},{7},{20},{20},{13},{5},{10},{2},{8},{9},{4},{6},{9},{4},{6},{22},{31},{32},{20},{12},{9},{17},{7},{8},{12},{8},{13},{10},{15},{8},{7},{11},{11},{14},{12},{10},{17},{13},{8},{12},{12},{19},{8},{30},{13},{9},{6},{18},{7},{6},{7},{8},{5},{15},{18},{1},{4},{3},{5},{1},{9},{4},{5},{5},{18},{5},{3},{4},{8},{4},{4},{10},{6},{18},{17},{33},{4},{9},{8},{7},{5},{7},{3},{4},{5},{1},{5},{8},{7},{5},{1},{5},{6},{6},{11},{10},{10},{4},{6},{4},{5},{4},{1},{8},{7},{5},{7},{5},{11},{28},{4},{3},{13},{6},{1},{6},{14},{6},{13},{3},{6},{1},{14},{6},{4},{4},{4},{4},{10},{10},{4},{4},{5},{1},{16},{15},{11},{5},{6},{5},{6},{10},{5},{4},{5},{16},{6}};
-    const struct { const unsigned int length: 9; } bytes_length_index[] = {{135},{9},{427},{7},{260},{30},{113},{50},{44},{43},{19},{23},{19},{66},{67},{71},{11},{13},{15},{37},{61},{60},{22},{26},{121},{70},{89},{116},{177},{2},{2},{29},{29}};
+    const struct { const unsigned int length: 8; } str_length_index[] = {{0},{1},{35},{84},{62},{6},{25},{31},{22},{12},{24},{20},{30},{19},{17},{75},{11},{14},{8},{3},{15},{2},{6},{1},{2},{46},{11},{1},{1},{1},{4},{179},{101},{48},{67},{58},{63},{60},{12},{8},{8},{25},{7},{6},{33},{2},{5},{58},{67},{9},{39},{5},{15},{30},{62},{32},{58},{47},{51},{5},{16},{49},{41},{38},{39},{20},{37},{15},{89},{72},{24},{91},{63},{29},{12},{13},{16},{17},{15},{13},{11},{4},{14},{14},{14},{14},{8},{14},{14},{14},{14},{7},{15},{15},{15},{15},{8},{13},{15},{15},{20},{21},{10},{9},{4},{8},{4},{22},{24},{12},{10},{20},{9},{12},{9},{13},{12},{16},{15},{15},{10},{16},{11},{19},{11},{11},{11},{15},{9},{11},{9},{8},{19},{5},{2},{13},{6},{10},{8},{10},{8},{4},{11},{9},{5},{7},{6},{7},{4},{21},{17},{2},{10},{6},{8},{10},{5},{11},{11},{6},{11},{16},{11},{5},{15},{22},{11},{6},{2},{9},{8},{6},{6},{4},{5},{7},{20},{20},{13},{5},{10},{2},{8},{9},{4},{6},{9},{4},{6},{22},{31},{32},{20},{12},{9},{17},{7},{8},{12},{8},{13},{10},{15},{8},{7},{11},{11},{14},{12},{10},{17},{13},{8},{12},{12},{19},{8},{30},{13},{9},{6},{18},{7},{6},{7},{8},{5},{15},{18},{1},{4},{3},{5},{1},{9},{4},{5},{5},{8},{18},{5},{3},{4},{8},{4},{4},{10},{6},{18},{17},{33},{4},{9},{8},{7},{5},{7},{3},{4},{5},{1},{5},{8},{7},{5},{1},{5},{6},{6},{11},{10},{10},{4},{6},{4},{5},{4},{1},{8},{7},{5},{7},{5},{11},{28},{4},{3},{13},{6},{1},{6},{14},{6},{13},{3},{6},{1},{14},{6},{4},{4},{4},{4},{10},{10},{4},{4},{5},{1},{16},{15},{11},{5},{6},{5},{6},{10},{5},{4},{7},{5},{16},{6}};
+    const struct { const unsigned int length: 9; } bytes_length_index[] = {{135},{9},{427},{7},{260},{30},{113},{50},{44},{43},{19},{23},{19},{66},{67},{71},{11},{13},{15},{37},{61},{60},{22},{26},{121},{70},{89},{116},{177},{2},{2},{2},{29},{29}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (3510 bytes) */
-static const char cstring[] = "x\332\255XKw\333V\222\266\0229\226m%\266l\311\236\364d\332\340\330\023\313n\r=J\313\355\264\322\223\036\230\244$6\025\276e%>\223\203\003\022\227\022\"\210 \001\320\022\3731\343%\227Xb\211%\227\\r\311\245\226\\r\351\237\320?a\276\252\013\276\344<\346\234\231\034\213\270\217\252\272\365\370\252n\335(\212^\025J\333n9\256\260j\333JU\267,E\257\217W\025K\257\236(\025\263n\2704\335V\316L\357X\251\2113\341(\3361\350j\340\004\223\203}\273\246\230\236\253\270-\323c\326S\275\255XB7\210\320\223\313v\335jK\021\314\243\330\336\361XP\256\"\034\027\047\033\312A\335\303pCqm\026S\325\353u\333\223\212\261$RM\236(\177y\261n+\307\304|l[\357m\310Sf\266\r[\270\n\t\265[^\3054\024W\200\220\tp\354\221\315c\350b9\320\276\255\270:HN\354\272\347\350\357\257;B1\245,\035\006\273\047\344\005\357\030K\206\250\236<v\225\311\256e\331g\302\300\370l\274d\211#\335\342\005\362\024\255T\204b\230.)\017\312\212\250\331\220\016\335\021\004\327S<\307D(\316\216MKL\375L\372HNQ\207@C9m\201\224\254T\024\333Q\262v]D\0265\020H\341\271Pi\335s\204Pj\216~t*\352\336\223\rER\304\267\225m\031 ]q\3510\017\303c\363\210|We\353\253\036k\n-\353\372\2510\2669<|\326\037\276\376#\035\225\265=!\275\236h{\307v]a?X&B\253{\002\342\244\334q\310\363\251\374\277n}\271\305Aw\304\017\242\312VU\2520\327\025\214\247J\313\264<\263\256x\355\206p\343J\272\306G\326\005\014\365l\230\344\3161\300Uu\304\322c\237=f\330\350\236i\3275\260\233\365\243\307p\256\203C\3147\202\270wt\313\025\361<\234ja\223N\203v-\262Q\2342\026\335V\365X\201\177)1\342\366\006\177\\\351`\270@\2347,\263j\222\223\034\321l\t\327\203R\014\355\377\320[\236\2555H\260X/;-\361DW\212\255\232\3330\205\3050v\307\tFz\322\002\0342\201$\371s\206\236l\005}\224.\265)\213!\001P\021\256i\200\365r\372\350J\311\024cnd\016\347\351\224h\262$\251\025\370\030\361\343\024\320\025J\t6\223\302\374sh\340(\222F\320\302\243|\255\351\310\221\206\245\267A\305\022j6\341^\202x\2542\360\327:m@J\253\216\200\303\301t2\355<\201L\204\013;\006\2165\014\r\376\240\314<\265!\311\020\2725\226Za\255h\353\337\342qd""\214^\261\200\177\371{d\326\205VE\346\304\217\240\275\033w\253\307z\355\304n\324\342N\313\022\356QU\326\001\241;t8%\030i\303\036\230\272}{\\n\004\307\t~Ol(%\312\250\344/r\3160E\264Q\005\253\214#g\272RY#**\310\022\256%\234|\246\364h\264\345\300I\006\343\035\022\216\t\247@.\226\354(Q\rQ\023u\203\374\242SAjG|?\277\373\025\237@a\"\201\204\037&`&\312)\036\374(\t\311p\304/\355\177u\371\350\211dY-\3373\026\313l\350\206\242\327\250:\350\221\242\216\030\027\234\3775\013\243\202\177\306H\001D\\\247\372l\006\031\317\030\031\317&\310x\026\217\323?M\222\304\033\347\346/10\224\342\215\3669\007\033\321m\325\253\202\252\351\334\005\301E\371T7\004\247\010\252\214\361\363w\305\224lZ\305\307\371>\346\264\033\220\t\0140\037\333\211\013d\246(\314\225\0259\375\377\273].\027\037\250@cHbA5\323!I\346\251\220W\003[A\030Q~D\301Y\200\223 \373\215p\030SH\231z\204\233\250{\230?t\332C\\\222\272\3763m\311\2239\321?\245\327\031] \023\353\241\224\264\210,\267mhTGRq\211r\331f\252[T\226&\327`\335\236^\211$z\342\204\250\014\252\373\305\224\232\374NS\263\331\334A6\221J\216\007Z&\227-\027\325\3114\257\226J\223I1\3652\235\324v\324\342\313Rn?\247%\346f\311\271\331\336\334\254D3\022E\337\342\301N)\237N\355K\376\311,97\333\233\2331_)\315\307\263\300r\356\240,\371\247\323\344\374to~\312\"\016S\331\327\343//\047\324\375\375TRSa\334^j?93\335\207\177f\246\337\034\224\312Z~_\375nf-\013\243\323\245\204ZdB\255\254\276\334O%\330}\211r)\201`&\242\353)\001\200\323_\\\323\034a\264\252\310e\356J4-ZE\253\340\242C\270\264\256\033otd\263\0347\032V{:\322\220\346\307\310Ua\360Z\325n\310M\352\005t\263\316c\272^x`\272\032wx\343\t\001\234\307\274\252\321%\347\316\314-\323\365f\246T\037x\332@\022\212\351H;\241^\\\316[(\026U\036:8\324>\325\010\323hi\345\2220\"\037`\350\266,9t\251\234Iv\327v<\215SDN=\321\340\001z\2271#]4\251z\353\364%\016\336K\251\305r\t\336\007\002\340w\362\372^.\227)\245\265\264\226<(&\366\276Q\213\245\304^Z\333U\277I\245\265?\035dww\212\352A:\202vZ\333W\017vR\331$\366\212\3527LY\304\030\203l*\235L\025yx\250""\026_\247\tri\340\244\254\356\247\031.\351\272GZ\244=q*\205i\311\024\213*\226\264\\v\377\273h\261\210tIj\271W\251bF\313L\262 \003\225\263\251Lthf\202\356\014\035\223\231B5\243\225\367\212\271\303\254\226\316f\030\251\231)^\031\206;\271\375\375\334\241V:H\3139\326\001\352,\254-\221ST\332\005D\263\220\201$\005<\265\334\216\026\341\226\230\362{j\t\350%\372|\272p\220*\347\265\274\246\036$\312\351\\6\037y)\317\352\347\031\362y\370\047O!G\315(\345\262\245b\212\215\325\324\235r\252\030\321c\215H\323\331]X\223\224\0040K\313\246R\311\022\251D\007\227\350G\036|\250\035F\234\207(\014\305r6U<\3041\322*l\246\263X)\035\332\216\241e\322Y\210\320\362\355sm\307\022\347&\372\2251\024~|\225\323\254\341h\332Om\237\232\256\213n!\332\317\267\223h*\265\2548\367\212\242\246iQ\273.\210\237\033\372\351\340Hx&bO\013\206]\245O\r\211H\337\243q\006\343\277Sd \177\205\247O\004\234\332\006\256j\03696.x\\s\2027\250\265\345\2578\243O\003\252\243\335\340!\224\213\204\322\360\215G\255\032m4[\2725f\213\n\212\366^i\231,\210s9\221\036A\251\231\034\351\316(\375^\t\3224\017\2754>QM\341\234\216\377\301\262qM\271_\307\217D\035\033\216\206z\202LF\256S\2132q\254<\341\215n\265\304\027\362\025\003\2574\242\025M^]Qy\0337-\\\327.\0257\335m\327\253\246\035\237\234\340V\250\301\307\263\200\273\223jU\263\033|\013\322\325\311\017\032.#U\213\224\201\312T}E\005\357\315\252e\273\242\212m\324\272\361\243\201\212&\025!\2728\271\312\271\262\263\237\355\334\331\020wv\205\017\370\305\346^\000k\374G\317MqN\255\376\221\210\034Y\203Nn\344>\300\206\3124?\370MX\004\244F\305:\252\323\0047\367\344D\264\307=:u\"\302\231\251\334\323\242=\255\327\374\307\200#\375\331\006\034\207\326\241V\303KQ\267\"\257!\273\204\023=\307\271\246\317\024\366\231\341{A\047$4\354F\303\025-\303\326d|\345\035\3408\372)\\1\177\013\310\013@\376j\362\n\300\257\034\270\240\256\013t\355\216\306\216\343[\201\272I\227\036\214x\350\302\225\370z\350\342u\"\237\\\025tKPs\344\266\032h\327<\3351k5\204\274\352p\367\033\315\235\350-\024M]\333\302\333\305A\233\3127\013w""\232\374\343\312_\355\214\\\214\247\024]7\014\325\313\010\346\271\233o\347*\364?\t\224\247\353\321K]f\250\247mn\316@C{\256\0218\264\"[J\217U4`O7\2249\036\273\362\303%\256\027\221\217\264,\305My\372\344\312\025\207_0\321G\033\003\370\355\302h\361F\3477~\201\006\367|\335\367\202\315\321\342\252\257\372\205\321\342\265\267\255\316\313\216>Z\272\325\371[\240\006\257\302\347]P\335\354\374\316_\363+\001\017\267\375\202/\202\315@\225\324\211Ns\264t\263\263\331\331\365\177\353\233\201\007\216\017\273\233\243\345\273\303\273\277\301w\262%\202\255\240\025&\302&o\255C,\266\236\373\037\372\240\275\325i\372K\301\207\320\343\366\375\341\375\215\356no\263\247\366\nL\271\321U\245\220\244\244e\346k\335fo\241\267\0025\207\267\036C$4ivn\342\224J\260\030\244\303BX\353&\272\355\376B\177\245\037#[\376\034\254\0041\210\047\372\007\201\023\256\014\377\371\337\373\205\276\336\377\257\213\302\2051,\226\206\245\362\350A,\\\t\037\205\225\356bW\355\276\352m\365\232\375\245\301\002\311n\373\013\376=\337\rXV\313\177\351\3533\312C\241\247\335\230\3241\345\257\370\237\007\037\004\017\203B`\2041\366\036\021|\036\332\275B\357\207\301\302`m\240\017\232\254\307\323n\034\n\376j\2609H]\254\\\304\336M\275\211M%$_\017o\376:\250\204\013\341\312\333\205w\360\374\346\333\205\277\177t\345\352}\0313\032\336\356D\266\337\360\037\"|K\034E\322n\r\237*\214\376\227\341\203g\360\325\207\260\246\325\337\035<\277X\274H\r\013\345a\371`x\360j\264t\327\377#\264\334\014S\335\225\321\342U\346\037-\255\300\210\247\010\376w\241\t\326\217z\242\277\331W\373\257\240\250:x}\321\034\346\301\376\355\360\333\357\207\337W\206\225\352\260j\014\r1Z]\363\017\203D\360W\n\371\035?\346oB\223\357!{+lv?\352\n\016\350+\010z\t\247{\203\255A\213\364(\016\213\207\303C\310\022CQ\033\326\216Fw\357\373\255 \2050@\251\321\022\201\263\031|\024\350\201\213\270\210\356s\2129|\260t\345\352\047\235B\307\364\333\344\233\321\3422\000\266\211\250\000\240\330]\276r\365\236_ wz\235/:%\377z\000\234|\322\371!X\030~\272\005-\276\355\027\373\347\203\346\005\034""\374\361\254\224\253o\017:\261\321\365\033c\375\023\376y\320\304\326}\2116\202\276\014\360C\277\034\254\005\002n\313t\233o\031\235[\035\307\277\353\357\002a\313w\310w\303\177\"\257/\365?\350\257\017b\003\302]\307\363\277\360\017\010\204c\216s\006\224\244\017\020\273\345N\306o\322\047\345\2572\345V\320\234\243}\267|\027\010\247\330o\207\377\331[\351=\352\351c<\232\222\364\026\010\233\301B\260\032\224\303;\341\246\\\222\330\337Bfn\206I\302\266\\\376\013\026_p\360\223\335\005Z\272\347\033\301\272t\374\365\316Z\307\360cs\203_\371[\244\336\047\035\035\311z\rJ\274@L\216\273\025x\006\322p\374;N\211k\010`2\274\032\276\216\240\263\325w\006w\007\273\027\357yf\270\375\247\213\330\005\273\346\r\300Z\013\324\377\273\210\335\360\313\356&\211Y\356\354P\014ix\253s\006\237\275\t\nr2vP4\245\"G\251\372(\324C\257\373\242\267\336\217\001\244\311\301\342 18\273\320\211\210\200=K\264\325=\357\235\367\233\310\345\325A\371\342\356\305.\325\016r\001\225\003\240\306\013\236C\371B\010f\244\350\365\345\316\227\234\014e\034Z\n\251\034\240h,\335FEY\361\037\301\345\343\320\250c3t\230\257J\336\217\245\031\022>_\005\221\304{\023\205\242z\204\234\227;\017\303\307\335\225n\014*6\337\321\021\022Mk\224FTd[\320\316\t\356P\231%\243^\002\303\317\273\327\201\244\207\275R\377\346\340\213A\021i\231Fa\030\276:\034\375\372\001\312\365\016\013szwz\277\357\253\322\310\205I\006\324B5\244\203\227~\312HI\276\212\325\225\340\021\327\303h\361\003\3771\226\036\002\245kH\353M\202$I\371\024W\300\227Q5b\330S\344\376;\324G\313\237\006\377H\016Z\363_\007M2\3643\206\356\363\341\372\327}*\305\303\233\237!\366\300\307g\303\3176\272\031\024\356k\375f\004\313\277\337\270r\375\006`\254\217>\376\204\000\264N9\010|-\342.r\272\253\335r\357\037\372w\372t\363D\371\276\032\226\341\304G]\243\027\353\375\026)v{\325O\261\001\047\240.\3204\0234\211|\234iti\030\335\230\214\322\213 \2063\227\347]R\014\232\221Knv^pqI\342\236J\320\352m\377c\204R\007\004\250R\";\307\025\341[\202\020\355/\320J\214\016\3743\216\372\274\273\000\357\334\376\224""\222zt\373\0014\276\032\226p\313 \242\005\372)\"\302+\321a\262.J\025\"\374\376(P\375B\250\016\027q[_\302\334$W\206\213\277\353\351?\265\371?l\230L\326";
-    PyObject *data = __Pyx_DecompressString(cstring, 3510, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (3525 bytes) */
+static const char cstring[] = "x\332\255XKw\033Wr\026m\312\242$\332\022%R\212\047\316\250\021)\026\245a\240\300C\215<\364\304\223\026\000\222\030\320xS\264u\342\323\247\201\276 \333\004\320@wC$\346\221h\211e/{\331K,\261\304\022K.\261\304R?a~B\276\252\333xQ~\344\234\304GD\337GU\335z|U\267\256\025E\257\010\245c\265mG\324\252;JE\257\325\024\2751YUjz\345T)\233\r\303\241\351\216rf\272\047JU\234\t[qO@W\005\047\230l\354[U\305t\035\305i\233.\263\326\365\216R\023\272A\204\256\\\266\032\265\216\024\301<\212\345\236L\004e\313\302vp\262\241\0346\\\014\267\024\307b1\025\275\321\260\\\251\030K\"\325\344\211\362\227\027\033\226rB\314\047V\355\275\ry\312\334\266a\tG!\241V\333-\233\206\342\010\0202\001\216=\266x\014]j6\264\357(\216\016\222S\253\341\332\372\373\353\266PL)K\207\301\316)y\301=\301\222!*\247\217\035e\272[\253Yg\302\300\370l\262T\023\307z\215\027\310S\264R\026\212a:\244<(\313\242jA:tG\020\034Wqm\023\2418;1kb\346g\322Gr\212\006\004\032J\275\rR\262RQ,[\311X\r\021Z\324D \205\353@\245M\327\026B\251\332\372q]4\334\047[\212\244\210\356(;2@\272\342\320a.\206\047\3461\371\256\302\326W\\\326\024Z6\364\2720v8<|\326\037\276\376#\035\225\261\\!\275\036\357\270\047VCa?\324L\204Vw\005\304I\271\223\220\347\222\271\177\335\376r\233\203n\213\037D\205\255*W`\256#\030O\345\266Ys\315\206\342v\232\302\211*\251*\037\331\0200\324\265`\222\263\300\000W5\020K\227}\366\230a\243\273\246\325\320\300n6\216\037\303\2716\0161\337\010\342\336\325k\216\210\346\340\324\0326\3514h\327&\033E\235\261\350\264+\047\n\374K\211\021\265\266\370\343H\007\303\005\342\274Y3+&9\311\026\255\266p\\(\305\320\376\017\275\355ZZ\223\004\213\315\222\335\026Ot\245\320\256:MS\324\030\306\316$\301HOZ\200C\246\220$\177\316\321\223\255\240\017\323\245:c1$\000\312\3021\r\260^N\037])\232b\302\215\314\341<\235\021M\227$\265\002\037#~\234\002\272B)\301fR\230\177\016\r\034E\322\010Z\270\224\257U\0359\322\254\351\035P\261\204\252E\270\227 \236\250\014\374\265\353MHi7\020p8\230N\246\235\047\220\211pa\307\300\261\206\241\301\037\224\231u\013\222\014\241\327&R\313""\254\025m\375[4\212\214\321\3135\340_\376\036\233\r\241U\2209\321ch\357D\235\312\211^=\265\232\325\250\335\256\t\347\270\"\353\200\320m:\234\022\214\264a\017\314\334\2763)7\202\343\004\277\307\267\224\"eT\342\0279\347\230B\332\260\202\225\047\2213\035\251\254\021\026\025d\t\327\022N>Sz4\334\262\341$\203\361\016\t\047\204S \027KV\230\250\206\250\212\206A~\321\251 uB\276\237\337\375\212O\2400\221@\302\017\0230\023\345\024\017~\224\204d\330\342\227\366\277\272|\364T\262\254\226\357\031\213e6tK\321\253T\035\364PQ[L\n\316\377\232\205Q\301?\023\244\000\"\216]y6\207\214g\214\214gSd<\213F\351\237&I\242\315s\363\227\030\030J\321f\347\234\203\215\350\266\033\025A\325t\341\202\340\242\\\327\r\301)\202*c\374\374]1#\233U\361I\276O8\255&d\002\003\314\307v\342\002\231+\n\013eEN\377\377n\227\313\305\007*\320\030\222XP\325\264I\222Y\027\362j`+\010#\312\217(8\017p\022d\275\0216c\n)\323\010q\023v\017\213\207\316z\210KR7\177\246-y\262 \372\247\364:\243\013dj=\224\222\026\221\345\226\005\215\032H*.Q\016\333Lu\213\312\322\364\032lX\263+\221DO\235\020\226A\365\240\220T\023\337ij&\223=\314\304\223\211\311@Kg3\245\202:\235\346\324bq:)$_\246\022E\374i\273j\341e1{\220\325\342\013\263\304\302l\177a\306|$\216\276\205\303\335b.\225<\220\374\323Yba\266\2770c\276b*\311\037\022X\312\036\226$\377l\232X\234\356/NY\304Q2\363z\362\345\345\270zp\220Lh*\014\334O\036$\346\246\007\360\321\334\364\233\303bI\313\035\250\337\315\255e`t\252\030W\013L\250\225\324\227\007\3118\2730^*\306\021\320xxE\305\001r\372\213j\232-\214v\005\371\314\235\211\246\205\253h\027\034t\t\227\326u\343\215\216\214\226\343f\263\326\231\2154\244\372\t\362U\030\274V\261\232r\223\372\001\335l\360\230\256\030\036\230\216\306]\336dB \3471\257jt\3219s\363\232\351\270sS\252\021<m\"\021\305l\244\235R?.\347m\024\214\n\017m\034j\3255\3025\332Z\271$\214\320\007\030:\355\232\034:T\322$\273c\331\256\306i\"\247\256h\362\000\375\313\204\221.\233d\243]\177\211\203\367\223j\241T\204\367\201\000\370\235\274\276\237\315\246\213)-\245%\016\013\361\375o""\324B1\276\237\322\366\324o\222)\355O\207\231\275\335\202z\230\n\341\235\322\016\324\303\335d&\201\275\202\372\rS\0260\306 \223L%\222\005\036\036\251\205\327)\202\\\n8)\251\007)\206K\252\341\222\026)W\324\2450-\221dQ\205\242\226\315\034|\027.\026\2202\t-\373*YHk\351i\026\244\241r&\231\016\017MO\321\235\246c\3223\250\246\265\322~!{\224\321R\2314#5=\303+\303p7{p\220=\322\212\207)9\307:@\235\201\265Er\212J\273\200h\0062\220\244\200\247\226\335\325B\334\022Sn_-\002\275D\237K\345\017\223\245\234\226\323\324\303x)\225\315\344B/\345X\375\034C>\007\377\344(\344\250\033\305l\246XH\262\261\232\272[J\026Bz\254\021i*\263\007k\022\222\000fi\231d2Q$\225\350\340\"\375\310\203\217\264\243\220\363\010\205\241P\312$\013G8FZ\205\315T\006+\305#\3136\264t*\003\021Z\256s\256\355\326\304\271\211\236e\002\205\037_\3454k\332\232\366S\333u\323q\3201\204\373\271N\002\215\245\226\021\347nAT5-l\331\005\361sS?\033\034\013\327D\354i\301\260*\364\251\"\021\351{<\311`\374WG\006\362W\270\372T@\3352p]\363\310\266p\311\343\252\023\274A\355-\177\305\031}\232P\035-\007\017\241\\(\224\206o\\j\327h\243\325\326k\023\266\260\240h\357\225\226\351\2028\227\023\351\021\224\232\351\221\316\234\322\357\225 Ms\321O\343\023\326\024\316\351\350\037j\026\256*\347\353\350\261h`\303\326PO\220\311\310ujS\246\216\225\047\274\321km\361\205|\311\300+\315pE\223\327WX\336&\215\013\327\265K\305Mw:\215\212iE\247\0478ej\362\3614\340\016\245R\321\254&\337\204t}\362\243\206\313\010\270u<\325\334J\215\224\202\352T\205E\031o\317J\315rD\005d\250y\223\007\004\025O*Ft\211r\265sd\227?\337\305\263A\316\374\n\037\364\213\215\276\000\346\370\217\236\236\342\234\332\376c\021:\264\n\235\234\320\215\200\017\225k~\374\233\260\014\210\r\213vX\257\tv\316\351\251\350L\372u\352J\204=W\301g\305{V\267\371\217\201G\372\263\r8\016mD\265\212W\243^\013\275\207,\023v\3704\347\332>W\340\347\206\357\005\237\020\321\264\232MG\264\rK\223q\226w\201m\353u\270b\3616\220\027\201\374\325\344U\200_9p@\335\020\350\340m\215\035\307\267\003u\226\016=\036\361\350""\205+\361u\321\321\353D>\2752\350\266\240F\311i7\321\272\271\272mV\253\010y\305\346N8\234\333\341\273(\234:V\r\357\030\033-+\3370\334u\362\217#\177\2653r1\236Ut\355\264\033&\332\254:#\3672\240y\356\344:\3312\375\177\003\345\351f\370x\227\t\353j\261\330\034B\264\347\032aD+\260\301\364~EO\366tKY\340\261\312?\\\342z\021\272J\313P\370\224\247O\256\\\261\371Q\023~\264\t\216\337.\215\227ot\177\343\345ip\317\323=\327\217\215\227\327=\325\313\217\227\257\275mw_v\365\361\312\255\356\337|\325\177\025<\357\201\352f\367w\336\206W\366y\270\343\345=\341\307|UR\307\273\255\361\312\315n\254\273\347\375\3263}\027\034\037\366b\343\325\273\243\273\277\301w\272%\374m\277\035\304\203\026omB,\266\236{\037z\240\275\325my+\376\207\320\343\366\375\321\375\255\336^?\326W\373y\246\334\352\251RHB\3222\363\265^\253\277\324_\203\232\243[\217!\022\232\264\2727qJ\331_\366SA>\250\366\342\275\316`i\2606\210\220-\177\366\327\374\010\304\023\375\003\337\016\326F\377\374\357\203\374@\037\374\327E\376\302\030\025\212\243bi\374 \022\254\005\217\202ro\271\247\366^\365\267\373\255\301\312p\211dw\274%\357\236\347\370,\253\355\275\364\3649\345\241\320\323^D\352\230\364\326\274\317\375\017\374\207~\3367\202\010{\217\010>\017\254~\276\377\303pi\2701\324\207-\326\343i/\n\005\1775\214\r\223\027k\027\221w3obS\t\310\327\243\233\277\366\313\301R\260\366v\351\035<\037{\273\364\367\217\256\\\275/cF\303\333\335\320\366\033\336C\204o\205\243H\332m\340S\201\321\3772z\360\014\276\372\020\326\264\007{\303\347\027\313\027\311Q\2764*\035\216\016_\215W\356z\177\204\226\261 \331[\033/_e\376\361\312\032\214x\212\340\177\027\230`\375\250/\006\261\201:x\005E\325\341\353\213\326(\007\366oG\337~?\372\276<*WF\025cd\210\361\372\206w\344\307\375\277R\310\357x\021/\006M\276\207\354\355\240\325\373\250\0478\240\257 \350%\234\356\016\267\207m\322\2430*\034\215\216 K\214DuT=\036\337\275\357\265\375$\302\000\245\306+\004\316\226\377\221\257\373\016\342\"z\317)\346\360\301\312\225\253\237t\363]\323\353\220o\306\313\253\000X\014Q\001@\261""\273z\345\352=/O\356t\273_t\213\336u\0378\371\244\373\203\2774\372t\033Z|;(\014\316\207\255\0138\370\343y)W\337\036v#\343\3537&\372\307\275s\277\205\255\373\022m\004}\031\340\207^\311\337\360\005\334\226\356\265\3362:\267\273\266w\327\333\003\302V\357\220\357F\377D^_\031|0\330\034F\206\204\273\256\353}\341\035\022\010\047\034\347\014(I\357#v\253\335\264\327\242O\322[g\312m\277\265@\373n\365.\020N\261\337\t\376\263\277\326\177\324\327\047x4%\351-\020\266\374%\177\335/\005w\202\230\\\222\330\337Ff\306\202\004a[.\377\005\213/8\370\211\336\022-\335\363\014\177S:\376zw\243kx\221\205\301\257\274mR\357\223\256\216d\275\006%^ &\047\2752<\003i8\376\035\247\3045\0040\021\\\r^\207\320\331\036\330\303\273\303\275\213\367<3\332\371\323E\344\202]\363\006`\255\372\352\377]\304^\360e/FbV\273\273\024C\032\336\352\236\301go\374\274\234L\034\024N\251\310Q\252>\n\364\300\355\275\350o\016\"\000ib\270<\214\017\317.t\"\"`\317\023m\367\316\373\347\203\026ry}X\272\270{\261G\265\203\\@\345\000\250q\375\347P>\037\200\031)z}\265\373%\047C\t\207\026\003*\007(\032+\267QQ\326\274Gp\371$4\352\304\014\035\346\253\222\367ci\206\204\317W~(\361\336T\241\260\036!\347\345\316\303\340qo\255\027\201\212\255wt\204D\323\006\245\021\025\3316\264\263\375;Tf\311\250\227\300\360\363\336u \351a\2778\2709\374bX@Z\246P\030F\257\216\306\277~\200r\275\313\302\354\376\235\376\357\007\2524ri\232\001\325@\r\350\340\225\2372R\222\257cu\315\177\304\3650\\\374\300{\214\245\207@\351\006\322:F\220$)\237\342\n\3702\254F\014{\212\334\177\007\372x\365S\377\037\311A\033\336k\277E\206~\306\320}>\332\374z@\245xt\3633\304\036\370\370l\364\331V/\215\302}m\320\na\371\367\033W\256\337\000\214\365\361\307\237\020\2006)\007\201\257e\334Evo\275W\352\377\303\340\316\200n\2360\337\327\203\022\234\370\250g\364#\375\337\"\305n\257{I6\340\024\324y\232\246\375\026\221O2\215.\r\243\027\221Qz\341Gp\346\352\242K\n~+t\311\315\356\013..\t\334SqZ\275\355}\214P\352\200\000UJd\347\244\"|K\020\242\375%Z\211\320\201\177\306Q\237\367\226\340\235\333""\237RR\217o?\200\306W\203\"n\031D4O?\005Dx-<L\326E\251B\210\337\037\005j7\357\345\003u\264\214\373\372\022\352\246\3312Z\376]_\377\251\315\377\001\047\357U\036";
+    PyObject *data = __Pyx_DecompressString(cstring, 3525, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (4753 bytes) */
-static const char cstring[] = "\377  ace yo\377urself: \177call an\016\005\377 lack bi\367nds!\001: wi\377th fewer\227 th%\000f7\0002\000r\376\035\000of its \357suitM\001 ma\277y lead%\001t\236\021\003only=\003/\002 \367othA\005Ober}sw\000d Unt\010\000\357, soB\002can\247not\223\003p\000t\254\002cqan\001\000\003\020\002no \214\000\037d hol\250\000\013\013`\003\276\024\010does Q\001o\377utbid se\367at ;\002s, g\331o\007\002\211\000lr\273\000y \373sa \000kontryaa\000\t\014re iF\003\335a\356\000sk \203 th\376\020\000deck\047s ~\025\006lloweds\000}w)\005legal\014\002\374\246!\340\001be dis<\330\001\047\000befo[\000\237 ~\202@st tri\210@\337while\336\047ha\336\303\003been\352 d \363mu(\000\201!  or_ None\313\004p\306@\367ets\220\000(tre\377e fragme\337nt), \356\003.:w : \234Ba si\001]t\251@hig\236Ac\371\002\363ct\317B\243\000namesd:\341Bg\002<>?g\001\357Note\350CCyt\367hon\227!deli\216\330@ate\370@R\003\264eP\277EP-484\360Br\357ejec\271bbcl\347ass\236@\315`bui\377ltin typ\277es. If\324bn=e\306 to p%\000\354`\344(\006\312`n\311@\250 he \375\047\262bation_^<\000ing\047\332 rb\000\373iv\242\000o Fal/se.P\322 l\032\000\264A\332\363\000u\340\001em\207\204\002su\347ch \335 \225\205\001.o,\362\002\002s\333#\246@expl\367ici\241!requ\347est\333@\231\205\002@au\357to_pU\001e(T\377rue)a Ru\277fspiel\333\205\002s8\331\205\005\330A\355\205\001er \212\204\006\275\204\001\334%\010\350\001s a\250\205\004f \372*\006d\343\205\003besid\367es \257\205\ra Si;e 7\004ll \243\206\002\332\205\007\211a\013\005\347\205\003 \341 \250`\276\205\002a\021 \217\205\001\303b\343A \363X\375\206\002\235\204\001\372\203\000t\254\206\001fara \277player\204\204\003f\231o\364\204\001\261\002le\254\004\375`u\377mp countqs\335!v\001\262\207\001)ac\253A\376\027\000de add_\365n\315`a\362`ost /dealN\005b\034\000\257\206\003\3770..disab\357leen\000\003gin\377e_core.g\373am\262`schaf\377kopf.rul\357esgc\241\207\003ear\024y\001\335\205\001r\213\000s\376\001\235G\201\211\004\374\370\205\001\233\211\001of C, \rS\316\205\001Dh\032\035*\010%\004\273""\210\004{be\331\211\002edis\247\003\215d\316\207\004is\336\207\003\231\211\002\352\204\001h\253e \351\207\004r\242 d\353\204\002n\367oth\244\204\001to u\367ndo\242\206\004defe+nd\352!a\245\210\001y1\004\000\033\001;\301b\243A\365\204\001\274a\247\212\002\230\212\002\320\205\001\370\241\212\002\364\207\001\022\016say r=e\000\035; a \214\nQ\006\270\250\211\003\314\211\002\341\tre \344\002,\377 after a\006\370\004re\351\207\005\n&\306\212\002\313\212\002\205\211\002\367be \240`src/\253en\221f/\225b/\221f/\333..\000\000/_\035\003.p\363xi\021\035\306b.pyx\376\235bnnouncex\312\211\001\224\213\n\220\212\002made\236\205\002\017lind\216\213\033\035\007\274\212\007\233\207\005\376\336\213\005open to9 \337\213\002\263\214\002now\212\207\010\312\216\001\330\000\014\224\213G\355\207\ris\357\213\002fo\276\211\217\001e fir\244\214\001i#me\225\213\003\207\214\002\212\207\001 \216\020\325\204\t\336\277\215\001over\357bar\203tn\312\204\004\267\217\004\260\205\005\264\217\r\350\014(\342\374\217\030)N\n\240\215\001\204\021whe\355n\272\220\007is\313\004led\377too many9 \235\210\003\027\000or \256\211\001\223\210\001wyou\363\217\002 no\211\215\007\360\264\216\001\025\001\214\216\002\200\211\004ALRE\377ADY_ANNO\337UNCED\001\005_K\337ONTRA\006\006PA\373SS\023\006REBID\377_FARBSOLWO_C\001\nD\017\nH\035\n\361S4\001G\001<\001RUFSOPIEL:\003\005\006D\017\n\231H\035\n;\002SIz\002v\002T\007OUTz\003\005\007|\002\024\007}\002<#\007~\002WENZ\277\001\004\001\375_@\001CALLED\377_ACE_HEL\345D\004\010L\235 \023\010MUS\277T_PLAY\047\010N\377O_DISCAR\3763\002_TABLEC\376\272\"CTSCall\275C\246\220\004Core\000\001.\377__reduce\333_c\221\220\002__\017\004se\337tstat\t\014ad\357vanc4\003app\363ly?\002\005\002_unc\277heckedS\002csop\027\003\210\217\001ainh\002\034\202\224\001q\002is_\335\222\002\005\005\335\204\001\374\212\002\363\222\002_codes\336\005\010list\024\010ma\373sk\270\002phase\346\000\007_k\210\226\001\024\003ubl\373ic\335\002rando\233m_\366\215\001ouA\003\360\000a]c\003\005sulW\003s\226\215\001>q""\003sort_\303\225\002\240\"\357step\251\"to_|1\005\345\213\001EnumB\200\000\377HEARTS_N\361O\377@\274@\362!HOOK\377SI_I_DUR\377CHMARSCH\377I_GAMEI_\377JUNGFRAU\375I\324\204\004I_LAUFwEND\031\000RAM%\002\371R%\0000\000NEIDE\367RI_;\000WARZ\372\006\000I>\000TOTAL\335I\252bInt\202\001It\273em\242\205\003_DEF\002R\277S_ONLY\016\004R\377OUND_OVE\257RK_K\247\205\006K\260\000N\307EK_o\003\005\000\201\205\004K_\363SI\024\000\317\204\006K_TH\377ROWN_INK\341_\256\204\001\000\003\253\204\002\202\204\002FOL\377LOW_SUIT\376\222\204\002OUTBIDNj\353\000S\221!A\032\001ED\236 \357WNO_\233\204\001_OF\371_\343\204\0041\001PHASE\375_+\002PIQUET\377P_P_AUCT\257IONP\372\206\004P\272\002P\276\356\204\002P_REP\371AR\377EASONSRE~\350\002_AFTER\252\207\004\\\021\000\232\205\001ING\313\000D\033\003\373SIc\000EEDS_\227ALL\252\001S\257\001s\003W\273_W\344\207\004W_P\315@N\307ERWd\000\320\003\032\000IN\376\017\000SWord_K\373IN@\000_Pyx_\377Flexible\362\203e_\001\022\342\205\002pr__\376\007\025missing\376\031\004PyDict_\377NextRef_\305_\250\226\004e<\001\375\226\002\000\006_g\347eti\371@V\001doc.]\001fun\003\002g\272\206\005s\000\357mainy\001met}a8\006modulO\002\377mro_entr\307ies\237\001\276\230\001\003\002ew~\256\001preparx\002ip\357\000\221\207\003_\007\001vt\332\223\001\236\322\001qual/\005\312\207\004_\214\312\207\016\343\207\006ex\206!T\000\215\"s\227et_k\005s\252\010\362\207\016_\037_test\302 \315\207\004\317\206\002\377.<locals\177>.genex\342 ;is\340\224\001out\352\224\001\320&\376\317\003value2m~\301\230\002_map__\r\002\211_\330\225\003\330\210\004a\256\220\004\335\210\002\316\210\014a\377syncio.c\333or\\\003sb\335\226\001bi\373db\301\220\001cc_op\342\324\231\001s\251\237\001\255\237\001\256\234\002scl\374\367\225\001\202@traceb\377ackclose\007cls\350\210\001\273\233\005\261\211\001\233\226\001\314\226\001N\233\000sks\324\226\003\225\222\010.\246\"\341s\006\t\353\236\002\027\t\310\226\022enu\375m\000\001eratee\355x\347\226\001ge\226\212\004fac\303es\270$\316`\251\237\001\255\237\001si""\337index\245\212\005is\371_\205\220\001\353askkey\031e\235\226\004\304\240\001er\257\212\010\277\212\003\261\212\001@\311\212\003\254\212\001\260\212\001\353c\234\235\001\240\235\001s\253@\377tooffici\373al\257$order\200\210\236\004\331\212\002\336\212\002\323\212\003\000\010\344N\324\231\001p\377oppseudo\365_\332Cp\377\212\002rram\307sch\370\212\013\373\212\003\201\213\003_r\361e\377\212\001\003\000\003\003ssch\177neider_\221\231\002\274\221\213\002\202\241\001seed\205\243\001s\373en\005\000tdefa\307ult\241\213\007\242\213\001\335\242\001su\377perttari\177ff_incr\371\224\002\362\t\004r\346\234\004\030\004solo\037throw\324\213\003\303\240\002\310\240\002\336\341\237\002ks_w\330\241\001um\341p\324\230\001\270\204\002\262\204\r\315\204\002sPy\273Ob\241\237\001 *(\243\236\004_\336\235\206\002t_11\323\226\010_5\355_\366\232\001_R\356\002 co\177nst *, \047\n\327obj\047\0147\235$_N~\263\233\001 *)\000\000r\326\231\002\372\000\004_\374\240\005\200\001\330\004\n\357\210+\220Q\005\001\026\220a\377\220t\2301\330\004\024\220\377A\220Q\330\004\007\200u\377\210B\210a\330\010\017\210\377}\230A\230V\2405\250\376,\000\013\2106\220\025\220b\375\230\006\002:\220Q\220e\230\3671\230A(\003C\210q\330\377\010\013\2101\210G\2203\357\220i\230t/\000\003\2501?\330\014\023\320\023+\005\000\022\006\377e\2304\230u\240C\240\345q\026\002(T\0003\0005\220\003\375\220)\000\017\210q\220\010\230\375\003\205\000\020\027\320\027,\250\177G\2601\260A\260Q@\002\227,\250AZ\003D&\003U\000(\377\250\007\250q\260\001\260\021\316\244\000\320\017\047P\000\265\000q\210\375\013~\000b\230\004\230I\240\377Q\240f\250C\250y\270\337\001\270\021\270!\310\001z\230\367\021\230!\344\000\010\017\320\017\377\037\230r\240\021\320\"=\377\270Q\270a\270~\310Q\377\310d\320RS\320ST\377\330\037!\240\021\240$\240\377b\250\004\250A\250V\260\2774\260q\270\010\300\252 \007\377\200y\220\001\220\026\220s\275\230G\002u\220B\220\236 \013\273\2105\210\006*\250!\376\003E\377\220\021\220&\230\002\230#?\230Q\230d\240!\271\"\206!\377&\240o\260Q""\260j\300\177\001\300\025\300a\300q\263\002\367*\250.\236\000\032\3001\300?E\310\021\310!\340\367\"\311\"\366\242\000 \240\363!\320\013\036\230\377b\240\001\240\021\200\001\340\375\004\341 \200\001\360\006\000\005\311\027\256C\007\001\020\372 \367\002\n\220\245#\274@\010\301B\232\001\025\242@c^\362\000%\320\037/\251 \003\313\000\377u\270G\3005\310\004\310\377E\320QT\320TU\320\177UV\330\010\023\220?\243\000\3771\240E\250\021\330\004\005]\330<\001\330\010\021\302\000*\372@\367Y\240i\344 \006\260e\270\3371\270A\270V\246\000A\300\337Z\310q\320P<\000X\320\377X]\320]b\320bc\377\320cd\320de\330\024\177\025\220W\230C\230|\357A_\022\220!\2201\315`]\377\000\1774\240q\250\006\250e\314B\365VF\000B\362 t\3004\300\375u\204\001R\320RW\320W\376I\000e\320ef\320fg\177\330\023\027\220u\230E\204@\337!\2401\330\010\231\204\001q\230\337\006\230a\230s\225@e\250\3715\360A\201 \010\000\005\016\210\337Q\210i\220y\230!\330\004u\014\371`1\223@b\230\001\237 \277\014\000\005\026\220Q\313!t\177\2102\210S\220\t\230\245`\377\016\210j\230\001\320\0314\376\324`X\270R\270x\300q\337\310\001\330\004\r:\t\005\200\377U\210!\330\t\n\330\010\276\272\003C\220x\230q\372 \027\352\350c\330\375!\210\335A#\220T\377\230\025\230e\2401\240K\367\250q\200\231\204\0024\210r\220\377\023\220G\2301\330\014\022\355\220\271 \320\035\362!\010\270\002\337\270(\300!\300\310\000\017\210\237t\2202\220U\201\204\001*\005x\374\314b*\003\230Q\330\010\014\210wK\220q\003\001E\220\024%\002\3674\230q\037\n\340\014\023\220\3753\253\206\002:\240\\\260\021\260\323$\260\243\206\002\214\204\001i%\003\017\210\377x\220q\230\001\230\024\230\337T\240\022\2401\230\001\017\210.\366\204\0034\230t\256\000D\330\204\001\021\003\337{\230!\2307\370BD\250}\001\302\001\026\220d\230(\212a\377\330\010\t\210\025\210d\220\271!\000\006\016\001\032\2204\233\001\016\377\210a\210q\220\007\220t\376:\000$\240h\250b\260\001\324\251\207\001\205 \340\313\206\002\007\276@D\240\367\005\240Z\264d4\270r\300\357\023\300G\310\211.\320:J\367\310!\310\226\"v\220Q\220\337f""\230A\200A\003=G\240+8\250\363\000\340\311 F\200\204\001N\001\377\017\210w\220a\220v\230\301Q\007\003\231%\010\004\341\210\001\247\206\001$\240\377a\240t\2507\260(\270\377!\2701\270D\300\004\300\237C\300w\310a\217\001\325\204\001A\375\230\033\0074\250x\260x\270\377q\300\001\300\024\300T\310\327\023\310G\270\207\001\010\277\210\001\003\220\1771\220C\220t\2305\375\000\373Q\240:\000\360\006\000\t\014\353\2108\210\205\002T\223@S\240\001\375\330\302@1\330\010\020\220\001o\220\021\220$\360 !\230\225C9A\360\211\001\206!a\220u\210!8\001\363\r\210\302\002\212\212\001t\220;\230\236K\004\026\220W\230\213\003\211\210\004A\371\220\332\000h\001#\240\047\250\021\177\250!\2504\250q\340_\001\356\310c\025\220a\326`\014\017\210\235u\233\000r\230\022\343\211\001\252\206\001B\277\230e\2405\250\t\307`#\377\260S\270\013\3002\300R\377\300u\310I\320UV\320\377VW\330\036\037\230u\240\375FH\002r\260\022\2609\270\362\234\002q\263\002\374\204\003f\240A\240\362u\001\010\315\025\323\212\001\001\220\024\220\237T\230\021\230$\213\211\002\205\205\002q\377\220\002\220\047\230\021\230#\377\230T\240\025\240e\2501\365\250\370@\360C\000\031\230\003\230{8\240\210\210\003\010\013\2104\265B\377\177\240a\330\014\031\230\033\377\240A\330\010\025\220Z\230\365q\321!\034\266\204\0025\320(>\375\270\207\212\001\320\013\034\230G\240\3771\330\014\034\320\034,\250\177K\260q\270\007\270q\220\204\004\377\360\n\000\t\n\210\025\210\257a\330\r\016\232\206\001(\205\213\001\230\377D\240\004\240C\240r\250\377\024\250T\260\030\270\022\270\3571\330\020\027\351\206\004\024\240T\376\302 $\250d\260!\2603\177\260a\330\020\024\220E\274\002uk+\000Q\013\001K\230q+\001\344\342\205\005\261\213\001d\376\212\001\341\206\0017\230!/\200A\360\014\352KR.\000\362C\367\013\2107\230\211\002D\230\004\230\375C\022\001\020\220\r\230Q\230\357a\230t\240\246\211\001\004\250An\273\207\004\230X\240\300`\330\014\246`\372\320\207\001!\234\001z\240\021\240&\177\250\001\250\021\330\020\031\315\214\001\377\330\020\037\230q\240\005\240\177S\250\001\330\020""\025\220\231\000\177\025\220R\220r\230\021\336d\246\222\211\003A\220\367a\336\204\004\330\225\204\021\220\377Q\240A\320\004+\2501|\345l\243\205\006\320\0046\260a\005\025";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 4753, 7042);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (4776 bytes) */
+static const char cstring[] = "\377  ace yo\377urself: \177call an\016\005\377 lack bi\367nds!\001: wi\377th fewer\227 th%\000f7\0002\000r\376\035\000of its \357suitM\001 ma\277y lead%\001t\236\021\003only=\003/\002 \367othA\005Ober}sw\000d Unt\010\000\357, soB\002can\247not\223\003p\000t\254\002cqan\001\000\003\020\002no \214\000\037d hol\250\000\013\013`\003\276\024\010does Q\001o\377utbid se\367at ;\002s, g\331o\007\002\211\000lr\273\000y \373sa \000kontryaa\000\t\014re iF\003\335a\356\000sk \203 th\376\020\000deck\047s ~\025\006lloweds\000}w)\005legal\014\002\374\246!\340\001be dis<\330\001\047\000befo[\000\237 ~\202@st tri\210@\337while\336\047ha\336\303\003been\352 d \363mu(\000\201!  or_ None\313\004p\306@\367ets\220\000(tre\377e fragme\337nt), \356\003.:w : \234Ba si\001]t\251@hig\236Ac\371\002\363ct\317B\243\000namesd:\341Bg\002<>?g\001\357Note\350CCyt\367hon\227!deli\216\330@ate\370@R\003\264eP\277EP-484\360Br\357ejec\271bbcl\347ass\236@\315`bui\377ltin typ\277es. If\324bn=e\306 to p%\000\354`\344(\006\312`n\311@\250 he \375\047\262bation_^<\000ing\047\332 rb\000\373iv\242\000o Fal/se.P\322 l\032\000\264A\332\363\000u\340\001em\207\204\002su\347ch \335 \225\205\001.o,\362\002\002s\333#\246@expl\367ici\241!requ\347est\333@\231\205\002@au\357to_pU\001e(T\377rue)a Ru\277fspiel\333\205\002s8\331\205\005\330A\355\205\001er \212\204\006\275\204\001\334%\010\350\001s a\250\205\004f \372*\006d\343\205\003besid\367es \257\205\ra Si;e 7\004ll \243\206\002\332\205\007\211a\013\005\347\205\003 \341 \250`\276\205\002a\021 \217\205\001\303b\343A \363X\375\206\002\235\204\001\372\203\000t\254\206\001fara \277player\204\204\003f\231o\364\204\001\261\002le\254\004\375`u\377mp countqs\335!v\001\262\207\001)ac\253A\376\027\000de add_\365n\315`a\362`ost /dealN\005b\034\000\257\206\003\3770..disab\357leen\000\003gin\377e_core.g\373am\262`schaf\377kopf.rul\357esgc\241\207\003ear\024y\001\335\205\001r\213\000s\376\001\235G\201\211\004\374\370\205\001\233\211\001of C, \rS\316\205\001Dh\032\035*\010%\004\273""\210\004{be\331\211\002edis\247\003\215d\316\207\004is\336\207\003\231\211\002\352\204\001h\253e \351\207\004r\242 d\353\204\002n\367oth\244\204\001to u\367ndo\242\206\004defe+nd\352!a\245\210\001y1\004\000\033\001;\301b\243A\365\204\001\274a\247\212\002\230\212\002\320\205\001\370\241\212\002\364\207\001\022\016say r=e\000\035; a \214\nQ\006\270\250\211\003\314\211\002\341\tre \344\002,\377 after a\006\370\004re\351\207\005\n&\306\212\002\313\212\002\205\211\002\367be \240`src/\253en\221f/\225b/\221f/\333..\000\000/_\035\003.p\363xi\021\035\306b.pyx\376\235bnnouncex\312\211\001\224\213\n\220\212\002made\236\205\002\017lind\216\213\033\035\007\274\212\007\233\207\005\376\336\213\005open to9 \337\213\002\263\214\002now\212\207\010\312\216\001\330\000\014\224\213G\355\207\ris\357\213\002fo\276\211\217\001e fir\244\214\001i#me\225\213\003\207\214\002\212\207\001 \216\020\325\204\t\336\277\215\001over\357bar\203tn\312\204\004\267\217\004\260\205\005\264\217\r\350\014(\342\374\217\030)N\n\240\215\001\204\021whe\355n\272\220\007is\313\004led\377too many9 \235\210\003\027\000or \256\211\001\223\210\001wyou\363\217\002 no\211\215\007\360\264\216\001\025\001\214\216\002\200\211\004ALRE\377ADY_ANNO\337UNCED\001\005_K\337ONTRA\006\006PA\373SS\023\006REBID\375S\001\000_FARBS_OLO_C\001\nD\017\n\341H\035\n3\002K\001<\001RUF\237SPIEL:\003\005\006D\262\017\nH\035\ns\002SI\177\001_\036v\002TOUTz\003\005\007|\002\360\024\007}\002#\007\266\002WENZ\364\277\001\004\001_@\001CALL\377ED_ACE_H\227ELD\004\010L\241 \023\010M\377UST_PLAY\376\047\010NO_DISC\373AR3\002_TABL\373EC\276\"CTSCa\367llC\252\220\004Core\376\000\001.__reduoce_c\225\220\002__\017\004\177setstat\t\014\277advanc4\003a\317pply?\002\005\002_u\377nchecked\316S\002cop\027\003\214\217\001aiqnh\002\206\224\001q\002is_\341\222\002\360\005\005\341\204\001\212\002\367\222\002_cod{es\005\010list\024\010\357mask\270\002pha\233se\000\007_k\214\226\001\024\003u\357blic\335\002ranodom_\372\215\001ouA\003v\360\000ac\003\005sulW\003\371s""\232\215\001q\003sort_\274\307\225\002\240\"step\251\"t\363o_1\005\351\213\001Enum\375B\200\000HEARTS\307_NO\377@\274@\362!HO\377OKSI_I_D\377URCHMARS\377CHI_GAME\377I_JUNGFR\367AUI\330\204\004I_LA\337UFEND\031\000RA\345M%\002R%\0000\000NEI\337DERI_;\000WA\353RZ\006\000I>\000TOTwALI\252bInt\202\001\357Item\246\205\003_DE\376F\002RS_ONLY\376\016\004ROUND_O\277VERK_K\247\205\006K\036\260\000NEK_o\003\005\000\201\205\004\317K_SI\024\000\317\204\006K_\377THROWN_I\207NK_\256\204\001\000\003\253\204\002\202\204\002F\377OLLOW_SU\373IT\222\204\002OUTBI\253DN\353\000S\221!A\032\001E\275D\236 WNO_\233\204\001_\347OF_\343\204\0041\001PHA\367SE_+\002PIQU\377ETP_P_AU\277CTIONP\376\206\004P\372\272\002P\356\204\002P_REP\376\371AREASONS\373RE\350\002_AFTEqR\256\207\004\021\000\232\205\001ING\313\000\355D\033\003SIc\000EED_S_ALL\252\001S\257\001\356s\003W_W\350\207\004W_P\036\315@NERWd\000\320\003\032\000\373IN\017\000SWord\357_KIN@\000_Py\377x_Flexib\313le\203e_\001\022\342\205\002pr\373__\007\025missi\373ng\031\004PyDic\377t_NextRe\027f__\254\226\004e<\001\201\227\002\000\006\237_geti\371@V\001d\273oc]\001fun\003\002g\274\272\206\005s\000mainy\001m\367eta8\006modu\375lO\002mro_en\037tries\237\001\302\230\001\003\002\373ew\256\001prepa\245rx\002p\357\000\221\207\003_\007\001vyt\336\223\001\322\001qual/\0052\312\207\004_\312\207\016\343\207\006ex\206!T\000^\215\"set_k\005s\252\010~\362\207\016__test\302 \374\315\207\004\317\206\002.<loca\377ls>.gene\355x\342 is\344\224\001out\370\356\224\001\320&\317\003value\3732m\305\230\002_map_%_\r\002_\334\225\003\330\210\004a\262\220\004\335\210\002\376\316\210\014asyncioo.cor\\\003sb\341\226\001\357bidb\305\220\001cc_\213op\330\231\001s\255\237\001\261\237\001\262\234\002s\377cheapest\363cl\203\226\001\212@trac\377ebackclo\037secls\360\210\001\307\233\005\271\211\0018\247\226\001\330\226\001\243\000sks\340\226\003\241\222\010\205.\256\"s\006\t\367\236\002\027\t\324\226\022e\367num\000\001erat\267eex\363\226\001ge\236\212\004f\017aces\300$""\326`\265\237\001\271\237\001\177siindex\255\212\005\347is_\221\220\001\363askkgeye\251\226\004\320\240\001er\267\212\010\000\307\212\003\271\212\001\321\212\003\264\212\001\270\212\001\363c\250\235\001\254\235\001\375s\263@tooffi\357cial\267$ord\003er\224\236\004\341\212\002\346\212\002\333\212\003\000\010\354N\376\340\231\001poppseu\327do_\342Cp\207\213\002rr\037amsch\200\213\013\203\213\003\211\213\003\307_re\207\213\001\003\000\003\003ss\377chneider\361_\235\231\002\231\213\002\216\241\001seed\356\221\243\001sen\005\000tde\037fault\251\213\007\252\213\001\351\242\001\377supertta\377riff_inc\311r\205\225\002\t\004r\362\234\004\030\004so\177lothrow\334\213\003x\317\240\002\324\240\002\355\237\002ks_w\344\241\001\367ump\340\230\001unif\307orm\307\204\002\301\204\r\334\204\002sPwyOb\264\237\001 *(\266\236\004\275_\254\206\002t_11\346\226\010_\3335_\211\233\001_R\365\002 c\377onst *, \256\047\nobj\047\0147\244$_\375N\306\233\001 *)\000\000r\364\351\231\002\000\004_\217\241\005\200\001\330\004\337\n\210+\220Q\005\001\026\220\377a\220t\2301\330\004\024\377\220A\220Q\330\004\007\200\377u\210B\210a\330\010\017\377\210}\230A\230V\2405\375\250,\000\013\2106\220\025\220\373b\230\006\002:\220Q\220e\357\2301\230A(\003C\210q\377\330\010\013\2101\210G\220\3373\220i\230t/\000\003\250\1771\330\014\023\320\023+\005\000\376\022\006e\2304\230u\240C\313\240q\026\002(T\0003\0005\220\373\003\220)\000\017\210q\220\010\373\230\003\205\000\020\027\320\027,\377\250G\2601\260A\260Q.@\002,\250AZ\003D&\003U\000\377(\250\007\250q\260\001\260\235\021\244\000\320\017\047P\000\265\000q\373\210\013~\000b\230\004\230I\377\240Q\240f\250C\250y\277\270\001\270\021\270!\310\001z\357\230\021\230!\344\000\010\017\320\377\017\037\230r\240\021\320\"\377=\270Q\270a\270~\310\377Q\310d\320RS\320S\377T\330\037!\240\021\240$\377\240b\250\004\250A\250V\177\2604\260q\270\010\300\252 \377\007\200y\220\001\220\026\220{s\230G\002u\220B\220\236 w\013\2105\210\006*\250!\376\003\377E\220\021\220&\230\002\230\177#\230Q""\230d\240!\271\"\376\206!&\240o\260Q\260j\377\300\001\300\025\300a\300q\356\263\002*\250.\236\000\032\3001\177\300E\310\021\310!\340\367\"\354\311\"\242\000 \240\363!\320\013\036\377\230b\240\001\240\021\200\001\373\340\004\341 \200\001\360\006\000\223\005\027\256C\007\001\020\372 \367\002\nK\220#\274@\010\301B\232\001\025\242@\275c\362\000%\320\037/\251 \003\376\313\000u\270G\3005\310\004\377\310E\320QT\320TU\377\320UV\330\010\023\220?\376\243\0001\240E\250\021\330\004\273\005\330<\001\330\010\021\302\000*\356\372@Y\240i\344 \006\260e\277\2701\270A\270V\246\000A\277\300Z\310q\320P<\000X\377\320X]\320]b\320b\377c\320cd\320de\330\377\024\025\220W\230C\230|\276\357A\022\220!\2201\315`]\376\377\0004\240q\250\006\250e\352\314BVF\000B\362 t\3004\373\300u\204\001R\320RW\320\375WI\000e\320ef\320f\377g\330\023\027\220u\230E\276\204@!\2401\330\010\231\204\001q\277\230\006\230a\230s\225@e\363\2505\360A\201 \010\000\005\016\277\210Q\210i\220y\230!\330\353\004\014\371`1\223@b\230\001~\237 \014\000\005\026\220Q\313!\377t\2102\210S\220\t\230\376\245`\016\210j\230\001\320\031\3754\324`X\270R\270x\300\277q\310\001\330\004\r:\t\005\377\200U\210!\330\t\n\330}\010\272\003C\220x\230q\372 \325\027\350c\330\375!\210\335A#\220\377T\230\025\230e\2401\240\357K\250q\200\231\204\0024\210r\377\220\023\220G\2301\330\014\333\022\220\271 \320\035\362!\010\270\277\002\270(\300!\300\310\000\017?\210t\2202\220U\201\204\001*\005\371x\314b*\003\230Q\330\010\014\357\210K\220q\003\001E\220\024\356%\0024\230q\037\n\340\014\023\373\2203\253\206\002:\240\\\260\021\247\260$\260\243\206\002\214\204\001i%\003\017\377\210x\220q\230\001\230\024\277\230T\240\022\2401\230\001\017]\210\366\204\0034\230t\256\000D\330\204\001\276\021\003{\230!\2307\370BD\373\250\001\302\001\026\220d\230(\376\212a\330\010\t\210\025\210ds\220!\000\006\016\001\032\2204\233\001\377\016\210a\210q\220\007\220\375t:\000$\240h\250b\260\251\001\251\207\001\205 \340\313\206\002\007\276@D\357\240\005\240Z\264d4\270r\337\300\023\300G\310\211.""\320:\357J\310!\310\226\"v\220Q\277\220f\230A\200A\003=GW\2408\250\363\000\340\311 F\200\204\001\376N\001\017\210w\220a\220v\203\230Q\007\003\231%\010\004\341\210\001\247\206\001$\377\240a\240t\2507\260(\377\270!\2701\270D\300\004?\300C\300w\310a\217\001\325\204\001\373A\230\033\0074\250x\260x\377\270q\300\001\300\024\300T\257\310\023\310G\270\207\001\010\277\210\001\003\377\2201\220C\220t\2305\366\375\000Q\240:\000\360\006\000\t\327\014\2108\210\205\002T\223@S\240\373\001\330\302@1\330\010\020\220\337\001\220\021\220$\360 !\230r\225CA\360\211\001\206!a\220u\210!\3468\001\r\210\302\002\212\212\001t\220;=\230K\004\026\220W\230\213\003\211\210\004\363A\220\332\000h\001#\240\047\250\377\021\250!\2504\250q\340\334_\001\310c\025\220a\326`\014\017;\210u\233\000r\230\022\343\211\001\252\206\001\177B\230e\2405\250\t\307`\377#\260S\270\013\3002\300\377R\300u\310I\320UV\377\320VW\330\036\037\230u\373\240FH\002r\260\022\2609\345\270\234\002q\263\002\374\204\003f\240A\345\240u\001\010\315\025\323\212\001\001\220\024?\220T\230\021\230$\213\211\002\205\205\002\377q\220\002\220\047\230\021\230\377#\230T\240\025\240e\250\3531\250\370@\360C\000\031\230\003\367\2308\240\210\210\003\010\013\2104\376\265B\177\240a\330\014\031\230\377\033\240A\330\010\025\220Z\353\230q\321!\034\266\204\0025\320(\373>\270\207\212\001\320\013\034\230G\377\2401\330\014\034\320\034,\377\250K\260q\270\007\270q\376\220\204\004\360\n\000\t\n\210\025_\210a\330\r\016\232\206\001(\205\213\001\377\230D\240\004\240C\240r\377\250\024\250T\260\030\270\022\337\2701\330\020\027\351\206\004\024\240\375T\302 $\250d\260!\260\3773\260a\330\020\024\220E\352\274\002k+\000Q\013\001K\230q\310+\001\342\205\005\261\213\001d\376\212\001\341\206\0017\230_!\200A\360\014\352KR.\000\356\362C\013\2107\230\211\002D\230\004\373\230C\022\001\020\220\r\230Q\337\230a\230t\240\246\211\001\004\250\335A\273\207\004\230X\240\300`\330\014\364\246`\320\207\001!\234\001z\240\021\240\377&\250\001\250\021\330\020\031\376\315\214\001\330\020\037""\230q\240\005\377\240S\250\001\330\020\025\220\376\231\000\025\220R\220r\230\021L\336d\222\211\003A\220\367a\336\204\004\330\225\204\021\377\210Q\220Q\240A\320\004\347+\2501\347l\245\205\006\320\0046\003\260a\005\025";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 4776, 7063);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (7042 bytes) */
-static const char bytes[] = "  ace yourself: call an ace you lack binds you: with fewer than four cards of its suit you may lead that suit only with  card other than Obers and Unters, so you cannot call that ace cards cards that no hand holds cards that no other hand holds does not outbid seat  hands, got  has already said kontra has already said re is not a mask of this deck\047s  is not allowed now is not legal now may not be discarded before the last trick while its suit has not been led must hold  or None, got  packets\047s (tree fragment), , got .: : only a strictly higher contract may be named: you hold <>?NoneNote that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.Pickling of struct members such as self.o,self.s must be explicitly requested with @auto_pickle(True)a Rufspiel calls an ace the caller does not holda Rufspiel needs a card of the called suit besides Obers and Untersa Sie needs all four Obers and all four Unters in one handa bid must name a strictly higher contract than the best so fara player must follow the led suit (trump counts as one suit)action code add_noteat most dealer must be a seat 0..disableenableengine_core.games.schafkopf.rulesgchand hearts are trumps in a Rufspiel: call the ace of C, S or Dhearts are trumps in a Rufspiel: the ace of hearts cannot be calledisenabledkontra is said only in the kontra roundneed nothing to undoonly a defender may say kontraonly a defender may say kontra; the playing side may only passonly the playing side may say reonly the playing side may say re; a defender may only passre is said only in the re round, after a kontrare may be said only in the re round, after a kontraseat seat must be 0..src/engine_core/games/schafkopf/../../_engine.pxisrc/engine_core/games/schafkopf/rules.pyxthe announcement has already been madethe blind is not a mask of this deck\047s the blind must hold the call is not open to this seat"" nowthe called ace the called ace may not be discarded before the last trick while its suit has not been ledthe called suit is led for the first time: you must play the called ace the kontra round is overthe partner may lead the called suit only with the called ace (fewer than four cards of it)the partner must play the called ace when its suit is first ledtoo many actions for one dealyou hold no you hold the you must follow ALREADY_ANNOUNCEDANNOUNCE_KONTRAANNOUNCE_PASSANNOUNCE_REBID_FARBSOLO_CBID_FARBSOLO_DBID_FARBSOLO_HBID_FARBSOLO_SBID_PASSBID_RUFSPIEL_CBID_RUFSPIEL_DBID_RUFSPIEL_HBID_RUFSPIEL_SBID_SIEBID_SOLO_TOUT_CBID_SOLO_TOUT_DBID_SOLO_TOUT_HBID_SOLO_TOUT_SBID_WENZBID_WENZ_TOUTCALLED_ACE_HELDCALLED_ACE_LEADCALLED_ACE_MUST_PLAYCALLED_ACE_NO_DISCARDCALL_TABLECONTRACTSCallContractCoreCore.__reduce_cython__Core.__setstate_cython__Core.advanceCore.applyCore.apply_uncheckedCore.copyCore.explainCore.handCore.is_legalCore.is_overCore.legal_codesCore.legal_listCore.legal_maskCore.phaseCore.phase_kindsCore.publicCore.random_playoutCore.redactCore.resultCore.scoresCore.sort_cardsCore.stepCore.to_actCore.undoEnumBaseHEARTS_NOT_CALLABLEHOOKSI_I_DURCHMARSCHI_GAMEI_JUNGFRAUI_KONTRAI_LAUFENDEI_RAMSCHI_REI_SCHNEIDERI_SCHWARZI_SIEI_TOTALI_TOUTIntEnumItemKONTRA_DEFENDERS_ONLYKONTRA_ROUND_OVERK_K_FARBSOLOK_NONEK_RAMSCHK_RUFSPIELK_SIEK_SOLO_TOUTK_THROWN_INK_WENZK_WENZ_TOUTMUST_FOLLOW_SUITMUST_OUTBIDNAMESNOT_ALLOWED_NOWNO_CARD_OF_CALLED_SUITPHASE_NAMESPIQUETP_P_AUCTIONP_KONTRAP_OVERP_PLAYP_REPhaseREASONSRE_ONLY_AFTER_KONTRARE_PLAYING_SIDE_ONLYSIE_NEEDS_ALLSUITSSUIT_NAMESW_W_KONTRAW_PARTNERW_REW_SUITW_WINNERSWord_KINDS__Pyx_FlexibleEnumBase__Pyx_FlexibleEnumBase.__repr____Pyx_FlexibleEnumBase._missing___Pyx_PyDict_NextRef__annotate____class____class_getitem____doc____func____getstate____main____metaclass____module____mro_entries____name____new____prepare____pyx_state__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____repr____set_name____setstate____setstate_cython___""_test___explain_play.<locals>.genexpr_is_coroutine_missing__name__value2member_map__value_actionadvanceannounceapplyapply_uncheckedasyncio.coroutinesbbestbidblindcc_optionscallcallscardscline_in_tracebackcloseclscodecontractcopycoredeal_masksdealerengine_core._namesengine_core.cardsengine_core.games.schafkopf.rulesenumenumerateexchangeexplainfacesgenexprgethandhandsiindexis_legalis_overitemskkeyedkontraleaderlegal_codeslegal_listlegal_maskmaskmodulenamenamesnextoofficialoptionsorderpacketsphasephase_kindsphase_kinds.<locals>.genexprplaypoppseudo_memberpublicrramschrandom_playoutredactredact_resultresresultsschneider_rulescoresseatseedselfsendsetdefaultsort_cardsstepsuitsuperttariff_incrementtariff_rufspieltariff_solothrowto_acttricktrickstricks_wontrumpundovaluevalue2member_mapvaluesPyObject *(struct __pyx_t_11engine_core_5_game_Result const *, struct __pyx_obj_11engine_core_7_result_Names *)\000\000render\000render_contract\200\001\330\004\n\210+\220Q\200\001\330\004\026\220a\220t\2301\330\004\024\220A\220Q\330\004\007\200u\210B\210a\330\010\017\210}\230A\230V\2405\250\001\330\004\013\2106\220\025\220b\230\001\330\004\013\210:\220Q\220e\2301\230A\330\004\007\200u\210C\210q\330\010\013\2101\210G\2203\220i\230t\2405\250\003\2501\330\014\023\320\023+\2501\330\010\013\2101\210G\2203\220e\2304\230u\240C\240q\330\014\023\320\023(\250\001\330\010\013\2105\220\003\2201\330\014\017\210q\220\010\230\003\2301\330\020\027\320\027,\250G\2601\260A\260Q\330\014\023\320\023,\250A\330\010\013\2101\210D\220\003\2201\330\014\023\320\023(\250\007\250q\260\001\260\021\330\010\017\320\017\047\240q\330\004\007\200q\210\013\2203\220b\230\004\230I\240Q\240f\250C\250y\270\001\270\021\270!\330\010\017\210z\230\021\230!\2301\330\010\017\320\017\037\230r\240\021\320\"=\270Q\270a\270~\310Q\310d\320RS\320ST\330\037!\240\021\240$\240b\250\004\250A\250V\2604\260q\270\010\300\001\330\004\007\200y\220\001\220\026\220s\230!\330\010\017\210u\220B\220a\330\010\013\2105\220\003\2201\330\014\023\320\023*""\250!\330\010\013\2101\210E\220\021\220&\230\002\230#\230Q\230d\240!\2405\250\001\330\014\023\320\023&\240o\260Q\260j\300\001\300\025\300a\300q\330\010\017\320\017*\250.\270\001\270\032\3001\300E\310\021\310!\340\004\007\200u\210C\210q\330\010\017\320\017 \240\001\330\004\013\320\013\036\230b\240\001\240\021\200\001\340\004\013\2101\200\001\360\006\000\005\027\220a\220t\2301\360\006\000\005\020\210q\330\004\007\200q\210\n\220#\220Q\330\010\024\220A\220Q\220a\330\010\025\220Q\220c\230\021\230%\320\037/\250q\260\003\2604\260u\270G\3005\310\004\310E\320QT\320TU\320UV\330\010\023\220?\240!\2401\240E\250\021\330\004\005\330\010\024\220A\330\010\021\220\021\220*\230A\230Y\240i\250q\260\006\260e\2701\270A\270V\3001\300A\300Z\310q\320PT\320TX\320X]\320]b\320bc\320cd\320de\330\024\025\220W\230C\230|\2501\330\010\022\220!\2201\220A\220]\240!\2404\240q\250\006\250e\2601\260A\260V\2701\270B\270a\270t\3004\300u\310E\320QR\320RW\320WX\320Xe\320ef\320fg\330\023\027\220u\230E\240\021\240!\2401\330\010\026\220a\220q\230\006\230a\230s\240$\240e\2505\260\001\260\021\200\001\360\010\000\005\016\210Q\210i\220y\240\001\240\021\330\004\014\210G\2201\220B\220b\230\001\200\001\360\014\000\005\026\220Q\340\004\007\200t\2102\210S\220\t\230\021\330\010\016\210j\230\001\320\0314\260A\260X\270R\270x\300q\310\001\330\004\r\210Q\210i\220y\240\001\240\021\330\004\005\200U\210!\330\t\n\330\010\022\220!\2201\220C\220x\230q\240\001\240\027\250\007\250q\260\001\330\004\013\2101\210E\220\021\220#\220T\230\025\230e\2401\240K\250q\200A\330\010\013\2104\210r\220\023\220G\2301\330\014\022\220*\230A\320\035/\250q\260\010\270\002\270(\300!\3001\330\010\017\210t\2202\220U\230!\2301\200A\330\010\013\2104\210x\220s\230!\330\014\022\220*\230A\230Q\330\010\014\210K\220q\330\010\014\210E\220\024\220U\230!\2304\230q\200A\330\010\013\2104\210x\220s\230!\340\014\023\2203\220a\220t\230:\240\\\260\021\260$\260a\330\010\017\210u\220B\220i\230q\200A\330\010\017\210x\220q\230\001\230\024\230T\240\022\2401\200A\330\010\017""\210z\230\021\230!\2304\230t\2401\240D\250\004\250A\200A\330\010\017\210{\230!\2307\240!\2401\240D\250\001\200A\330\010\026\220d\230(\240!\2401\330\010\t\210\025\210d\220!\330\010\t\210\025\210d\220!\330\010\t\210\032\2204\220q\330\010\016\210a\210q\220\007\220t\2307\240$\240h\250b\260\001\330\010\017\210q\200A\340\010\013\2105\220\007\220u\230D\240\005\240Z\250q\260\006\260e\2704\270r\300\023\300G\3101\330\014\022\220*\230A\320\035/\250q\260\010\270\002\320:J\310!\3101\330\010\017\210v\220Q\220f\230A\200A\340\010\013\2105\220\007\220u\230D\240\005\240Z\250q\260\006\260e\2704\270r\300\023\300G\3101\330\014\022\220*\230A\320\035/\250q\260\010\270\002\320:J\310!\3101\330\010\017\210v\220Q\220f\230G\2408\2501\200A\340\010\014\210F\220!\2201\200A\340\010\017\210w\220a\220v\230Q\200A\340\010\017\210x\220q\230\001\230\024\230Q\200A\340\010\017\210}\230A\230Q\230d\240$\240a\240t\2507\260(\270!\2701\270D\300\004\300C\300w\310a\200A\340\010\025\220W\230A\230Q\230d\240$\240a\240t\2504\250x\260x\270q\300\001\300\024\300T\310\023\310G\320ST\330\010\017\210q\220\003\2201\220C\220t\2305\240\005\240Q\240a\200A\360\006\000\t\014\2108\2201\220A\220T\230\024\230S\240\001\330\014\023\2201\330\010\020\220\001\220\021\220$\220d\230!\2304\230t\2401\240A\330\010\017\210v\220Q\220a\220u\230A\200A\360\006\000\t\r\210F\220!\2201\330\010\017\210t\220;\230a\200A\360\006\000\t\026\220W\230A\230Q\230d\240!\330\010\017\210u\220A\220Q\200A\360\006\000\t#\240\047\250\021\250!\2504\250q\340\010\020\220\001\330\010\014\210E\220\025\220a\220q\330\014\017\210u\220C\220r\230\022\2301\330\020\025\220W\230B\230e\2405\250\t\260\021\260#\260S\270\013\3002\300R\300u\310I\320UV\320VW\330\036\037\230u\240F\250!\2504\250r\260\022\2609\270A\330\010\017\210q\220\001\220\021\220#\220T\230\025\230f\240A\240Q\200A\360\010\000\t\014\2108\2201\220A\220T\230\024\230S\240\001\330\014\023\2201\330\010\017\210q\220\001\220\024\220T\230\021\230$\230d\240!\2401\330\010\017\210q\220\002\220\047\230\021\230#\230T\240\025\240e""\2501\250A\200A\360\010\000\t\031\230\003\2308\2401\240E\250\021\330\010\013\2104\210w\220a\220\177\240a\330\014\031\230\033\240A\330\010\025\220Z\230q\360\006\000\t\034\2307\240!\2405\320(>\270a\330\010\013\320\013\034\230G\2401\330\014\034\320\034,\250K\260q\270\007\270q\330\010\017\210q\200A\360\n\000\t\n\210\025\210a\330\r\016\330\014\022\220(\230!\2301\230D\240\004\240C\240r\250\024\250T\260\030\270\022\2701\330\020\027\220x\230q\240\001\240\024\240T\250\021\250$\250d\260!\2603\260a\330\020\024\220E\230\021\230$\230k\250\024\250Q\330\020\024\220K\230q\330\020\027\220q\230\001\230\024\230T\240\021\240$\240d\250!\330\010\017\210t\2207\230!\200A\360\014\000\t\014\2108\2201\220A\220T\230\024\230R\230q\330\014\023\2201\330\010\013\2107\220!\2201\220D\230\004\230C\230q\330\014\020\220\r\230Q\230a\230t\2404\240q\250\004\250A\330\014\022\220*\230A\230X\240Q\240a\330\014\020\220\001\330\014\022\220!\330\020\027\220z\240\021\240&\250\001\250\021\330\020\031\230\021\230!\330\020\037\230q\240\005\240S\250\001\330\020\025\220Q\330\020\025\220R\220r\230\021\330\014\023\2201\330\010\014\210G\2201\220A\220T\230\024\230Q\230d\240$\240a\330\010\017\210q\220\003\2201\220C\220t\2305\240\005\240Q\240a\220Q\240A\320\004+\2501\360\006\000\t\r\210F\220!\2201\330\010\017\210x\220q\230\001\230\024\230Q\320\0046\260a\360\006\000\t\r\210F\220!\2201\330\010\017\210x\220q\230\001\230\024\230Q";
+    #else /* compression: none (7063 bytes) */
+static const char bytes[] = "  ace yourself: call an ace you lack binds you: with fewer than four cards of its suit you may lead that suit only with  card other than Obers and Unters, so you cannot call that ace cards cards that no hand holds cards that no other hand holds does not outbid seat  hands, got  has already said kontra has already said re is not a mask of this deck\047s  is not allowed now is not legal now may not be discarded before the last trick while its suit has not been led must hold  or None, got  packets\047s (tree fragment), , got .: : only a strictly higher contract may be named: you hold <>?NoneNote that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.Pickling of struct members such as self.o,self.s must be explicitly requested with @auto_pickle(True)a Rufspiel calls an ace the caller does not holda Rufspiel needs a card of the called suit besides Obers and Untersa Sie needs all four Obers and all four Unters in one handa bid must name a strictly higher contract than the best so fara player must follow the led suit (trump counts as one suit)action code add_noteat most dealer must be a seat 0..disableenableengine_core.games.schafkopf.rulesgchand hearts are trumps in a Rufspiel: call the ace of C, S or Dhearts are trumps in a Rufspiel: the ace of hearts cannot be calledisenabledkontra is said only in the kontra roundneed nothing to undoonly a defender may say kontraonly a defender may say kontra; the playing side may only passonly the playing side may say reonly the playing side may say re; a defender may only passre is said only in the re round, after a kontrare may be said only in the re round, after a kontraseat seat must be 0..src/engine_core/games/schafkopf/../../_engine.pxisrc/engine_core/games/schafkopf/rules.pyxthe announcement has already been madethe blind is not a mask of this deck\047s the blind must hold the call is not open to this seat"" nowthe called ace the called ace may not be discarded before the last trick while its suit has not been ledthe called suit is led for the first time: you must play the called ace the kontra round is overthe partner may lead the called suit only with the called ace (fewer than four cards of it)the partner must play the called ace when its suit is first ledtoo many actions for one dealyou hold no you hold the you must follow ALREADY_ANNOUNCEDANNOUNCE_KONTRAANNOUNCE_PASSANNOUNCE_REBIDSBID_FARBSOLO_CBID_FARBSOLO_DBID_FARBSOLO_HBID_FARBSOLO_SBID_PASSBID_RUFSPIEL_CBID_RUFSPIEL_DBID_RUFSPIEL_HBID_RUFSPIEL_SBID_SIEBID_SOLO_TOUT_CBID_SOLO_TOUT_DBID_SOLO_TOUT_HBID_SOLO_TOUT_SBID_WENZBID_WENZ_TOUTCALLED_ACE_HELDCALLED_ACE_LEADCALLED_ACE_MUST_PLAYCALLED_ACE_NO_DISCARDCALL_TABLECONTRACTSCallContractCoreCore.__reduce_cython__Core.__setstate_cython__Core.advanceCore.applyCore.apply_uncheckedCore.copyCore.explainCore.handCore.is_legalCore.is_overCore.legal_codesCore.legal_listCore.legal_maskCore.phaseCore.phase_kindsCore.publicCore.random_playoutCore.redactCore.resultCore.scoresCore.sort_cardsCore.stepCore.to_actCore.undoEnumBaseHEARTS_NOT_CALLABLEHOOKSI_I_DURCHMARSCHI_GAMEI_JUNGFRAUI_KONTRAI_LAUFENDEI_RAMSCHI_REI_SCHNEIDERI_SCHWARZI_SIEI_TOTALI_TOUTIntEnumItemKONTRA_DEFENDERS_ONLYKONTRA_ROUND_OVERK_K_FARBSOLOK_NONEK_RAMSCHK_RUFSPIELK_SIEK_SOLO_TOUTK_THROWN_INK_WENZK_WENZ_TOUTMUST_FOLLOW_SUITMUST_OUTBIDNAMESNOT_ALLOWED_NOWNO_CARD_OF_CALLED_SUITPHASE_NAMESPIQUETP_P_AUCTIONP_KONTRAP_OVERP_PLAYP_REPhaseREASONSRE_ONLY_AFTER_KONTRARE_PLAYING_SIDE_ONLYSIE_NEEDS_ALLSUITSSUIT_NAMESW_W_KONTRAW_PARTNERW_REW_SUITW_WINNERSWord_KINDS__Pyx_FlexibleEnumBase__Pyx_FlexibleEnumBase.__repr____Pyx_FlexibleEnumBase._missing___Pyx_PyDict_NextRef__annotate____class____class_getitem____doc____func____getstate____main____metaclass____module____mro_entries____name____new____prepare____pyx_state__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____repr____set_name____setstate____setstate_cytho""n____test___explain_play.<locals>.genexpr_is_coroutine_missing__name__value2member_map__value_actionadvanceannounceapplyapply_uncheckedasyncio.coroutinesbbestbidblindcc_optionscallcallscardscheapestcline_in_tracebackcloseclscodecontractcopycoredeal_masksdealerengine_core._namesengine_core.cardsengine_core.games.schafkopf.rulesenumenumerateexchangeexplainfacesgenexprgethandhandsiindexis_legalis_overitemskkeyedkontraleaderlegal_codeslegal_listlegal_maskmaskmodulenamenamesnextoofficialoptionsorderpacketsphasephase_kindsphase_kinds.<locals>.genexprplaypoppseudo_memberpublicrramschrandom_playoutredactredact_resultresresultsschneider_rulescoresseatseedselfsendsetdefaultsort_cardsstepsuitsuperttariff_incrementtariff_rufspieltariff_solothrowto_acttricktrickstricks_wontrumpundouniformvaluevalue2member_mapvaluesPyObject *(struct __pyx_t_11engine_core_5_game_Result const *, struct __pyx_obj_11engine_core_7_result_Names *)\000\000render\000render_contract\200\001\330\004\n\210+\220Q\200\001\330\004\026\220a\220t\2301\330\004\024\220A\220Q\330\004\007\200u\210B\210a\330\010\017\210}\230A\230V\2405\250\001\330\004\013\2106\220\025\220b\230\001\330\004\013\210:\220Q\220e\2301\230A\330\004\007\200u\210C\210q\330\010\013\2101\210G\2203\220i\230t\2405\250\003\2501\330\014\023\320\023+\2501\330\010\013\2101\210G\2203\220e\2304\230u\240C\240q\330\014\023\320\023(\250\001\330\010\013\2105\220\003\2201\330\014\017\210q\220\010\230\003\2301\330\020\027\320\027,\250G\2601\260A\260Q\330\014\023\320\023,\250A\330\010\013\2101\210D\220\003\2201\330\014\023\320\023(\250\007\250q\260\001\260\021\330\010\017\320\017\047\240q\330\004\007\200q\210\013\2203\220b\230\004\230I\240Q\240f\250C\250y\270\001\270\021\270!\330\010\017\210z\230\021\230!\2301\330\010\017\320\017\037\230r\240\021\320\"=\270Q\270a\270~\310Q\310d\320RS\320ST\330\037!\240\021\240$\240b\250\004\250A\250V\2604\260q\270\010\300\001\330\004\007\200y\220\001\220\026\220s\230!\330\010\017\210u\220B\220a\330\010\013\2105\220\003\2201""\330\014\023\320\023*\250!\330\010\013\2101\210E\220\021\220&\230\002\230#\230Q\230d\240!\2405\250\001\330\014\023\320\023&\240o\260Q\260j\300\001\300\025\300a\300q\330\010\017\320\017*\250.\270\001\270\032\3001\300E\310\021\310!\340\004\007\200u\210C\210q\330\010\017\320\017 \240\001\330\004\013\320\013\036\230b\240\001\240\021\200\001\340\004\013\2101\200\001\360\006\000\005\027\220a\220t\2301\360\006\000\005\020\210q\330\004\007\200q\210\n\220#\220Q\330\010\024\220A\220Q\220a\330\010\025\220Q\220c\230\021\230%\320\037/\250q\260\003\2604\260u\270G\3005\310\004\310E\320QT\320TU\320UV\330\010\023\220?\240!\2401\240E\250\021\330\004\005\330\010\024\220A\330\010\021\220\021\220*\230A\230Y\240i\250q\260\006\260e\2701\270A\270V\3001\300A\300Z\310q\320PT\320TX\320X]\320]b\320bc\320cd\320de\330\024\025\220W\230C\230|\2501\330\010\022\220!\2201\220A\220]\240!\2404\240q\250\006\250e\2601\260A\260V\2701\270B\270a\270t\3004\300u\310E\320QR\320RW\320WX\320Xe\320ef\320fg\330\023\027\220u\230E\240\021\240!\2401\330\010\026\220a\220q\230\006\230a\230s\240$\240e\2505\260\001\260\021\200\001\360\010\000\005\016\210Q\210i\220y\240\001\240\021\330\004\014\210G\2201\220B\220b\230\001\200\001\360\014\000\005\026\220Q\340\004\007\200t\2102\210S\220\t\230\021\330\010\016\210j\230\001\320\0314\260A\260X\270R\270x\300q\310\001\330\004\r\210Q\210i\220y\240\001\240\021\330\004\005\200U\210!\330\t\n\330\010\022\220!\2201\220C\220x\230q\240\001\240\027\250\007\250q\260\001\330\004\013\2101\210E\220\021\220#\220T\230\025\230e\2401\240K\250q\200A\330\010\013\2104\210r\220\023\220G\2301\330\014\022\220*\230A\320\035/\250q\260\010\270\002\270(\300!\3001\330\010\017\210t\2202\220U\230!\2301\200A\330\010\013\2104\210x\220s\230!\330\014\022\220*\230A\230Q\330\010\014\210K\220q\330\010\014\210E\220\024\220U\230!\2304\230q\200A\330\010\013\2104\210x\220s\230!\340\014\023\2203\220a\220t\230:\240\\\260\021\260$\260a\330\010\017\210u\220B\220i\230q\200A\330\010\017\210x\220q\230\001\230\024\230T\240\022""\2401\200A\330\010\017\210z\230\021\230!\2304\230t\2401\240D\250\004\250A\200A\330\010\017\210{\230!\2307\240!\2401\240D\250\001\200A\330\010\026\220d\230(\240!\2401\330\010\t\210\025\210d\220!\330\010\t\210\025\210d\220!\330\010\t\210\032\2204\220q\330\010\016\210a\210q\220\007\220t\2307\240$\240h\250b\260\001\330\010\017\210q\200A\340\010\013\2105\220\007\220u\230D\240\005\240Z\250q\260\006\260e\2704\270r\300\023\300G\3101\330\014\022\220*\230A\320\035/\250q\260\010\270\002\320:J\310!\3101\330\010\017\210v\220Q\220f\230A\200A\340\010\013\2105\220\007\220u\230D\240\005\240Z\250q\260\006\260e\2704\270r\300\023\300G\3101\330\014\022\220*\230A\320\035/\250q\260\010\270\002\320:J\310!\3101\330\010\017\210v\220Q\220f\230G\2408\2501\200A\340\010\014\210F\220!\2201\200A\340\010\017\210w\220a\220v\230Q\200A\340\010\017\210x\220q\230\001\230\024\230Q\200A\340\010\017\210}\230A\230Q\230d\240$\240a\240t\2507\260(\270!\2701\270D\300\004\300C\300w\310a\200A\340\010\025\220W\230A\230Q\230d\240$\240a\240t\2504\250x\260x\270q\300\001\300\024\300T\310\023\310G\320ST\330\010\017\210q\220\003\2201\220C\220t\2305\240\005\240Q\240a\200A\360\006\000\t\014\2108\2201\220A\220T\230\024\230S\240\001\330\014\023\2201\330\010\020\220\001\220\021\220$\220d\230!\2304\230t\2401\240A\330\010\017\210v\220Q\220a\220u\230A\200A\360\006\000\t\r\210F\220!\2201\330\010\017\210t\220;\230a\200A\360\006\000\t\026\220W\230A\230Q\230d\240!\330\010\017\210u\220A\220Q\200A\360\006\000\t#\240\047\250\021\250!\2504\250q\340\010\020\220\001\330\010\014\210E\220\025\220a\220q\330\014\017\210u\220C\220r\230\022\2301\330\020\025\220W\230B\230e\2405\250\t\260\021\260#\260S\270\013\3002\300R\300u\310I\320UV\320VW\330\036\037\230u\240F\250!\2504\250r\260\022\2609\270A\330\010\017\210q\220\001\220\021\220#\220T\230\025\230f\240A\240Q\200A\360\010\000\t\014\2108\2201\220A\220T\230\024\230S\240\001\330\014\023\2201\330\010\017\210q\220\001\220\024\220T\230\021\230$\230d\240!\2401\330\010\017\210q\220\002\220\047\230\021""\230#\230T\240\025\240e\2501\250A\200A\360\010\000\t\031\230\003\2308\2401\240E\250\021\330\010\013\2104\210w\220a\220\177\240a\330\014\031\230\033\240A\330\010\025\220Z\230q\360\006\000\t\034\2307\240!\2405\320(>\270a\330\010\013\320\013\034\230G\2401\330\014\034\320\034,\250K\260q\270\007\270q\330\010\017\210q\200A\360\n\000\t\n\210\025\210a\330\r\016\330\014\022\220(\230!\2301\230D\240\004\240C\240r\250\024\250T\260\030\270\022\2701\330\020\027\220x\230q\240\001\240\024\240T\250\021\250$\250d\260!\2603\260a\330\020\024\220E\230\021\230$\230k\250\024\250Q\330\020\024\220K\230q\330\020\027\220q\230\001\230\024\230T\240\021\240$\240d\250!\330\010\017\210t\2207\230!\200A\360\014\000\t\014\2108\2201\220A\220T\230\024\230R\230q\330\014\023\2201\330\010\013\2107\220!\2201\220D\230\004\230C\230q\330\014\020\220\r\230Q\230a\230t\2404\240q\250\004\250A\330\014\022\220*\230A\230X\240Q\240a\330\014\020\220\001\330\014\022\220!\330\020\027\220z\240\021\240&\250\001\250\021\330\020\031\230\021\230!\330\020\037\230q\240\005\240S\250\001\330\020\025\220Q\330\020\025\220R\220r\230\021\330\014\023\2201\330\010\014\210G\2201\220A\220T\230\024\230Q\230d\240$\240a\330\010\017\210q\220\003\2201\220C\220t\2305\240\005\240Q\240a\210Q\220Q\240A\320\004+\2501\360\006\000\t\r\210F\220!\2201\330\010\017\210x\220q\230\001\230\024\230Q\320\0046\260a\360\006\000\t\r\210F\220!\2201\330\010\017\210x\220q\230\001\230\024\230Q";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 320; i++) {
+    for (int i = 0; i < 323; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
       if (likely(string) && i >= 77) PyUnicode_InternInPlace(&string);
@@ -29921,8 +30444,8 @@ static const char bytes[] = "  ace yourself: call an ace you lack binds you: wit
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 320; i < 353; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-320].length;
+    for (int i = 323; i < 357; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-323].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -29932,15 +30455,15 @@ static const char bytes[] = "  ace yourself: call an ace you lack binds you: wit
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 353; i++) {
+    for (Py_ssize_t i = 0; i < 357; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 320;
-      for (Py_ssize_t i=0; i<33; ++i) {
+      PyObject **table = stringtab + 323;
+      for (Py_ssize_t i=0; i<34; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
         #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -30026,174 +30549,179 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
   PyObject* tuple_dedup_map = PyDict_New();
   if (unlikely(!tuple_dedup_map)) return -1;
   {
-    const __Pyx_PyCode_New_function_description descr = {0, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS|CO_GENERATOR), 731};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_i};
-    __pyx_mstate_global->__pyx_codeobj_tab[0] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_genexpr, __pyx_mstate->__pyx_kp_b_iso88591_A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[0])) goto bad;
+    const __Pyx_PyCode_New_function_description descr = {0, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS|CO_GENERATOR), 158};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_name_3};
+    __pyx_mstate_global->__pyx_codeobj_tab[0] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_genexpr, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[0])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {0, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS|CO_GENERATOR), 250};
+    const __Pyx_PyCode_New_function_description descr = {0, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS|CO_GENERATOR), 731};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_i};
+    __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_genexpr, __pyx_mstate->__pyx_kp_b_iso88591_A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {0, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS|CO_GENERATOR), 251};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_b, __pyx_mstate->__pyx_n_u_name_3};
-    __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_genexpr, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_genexpr, __pyx_mstate->__pyx_kp_b_iso88591_Q_2, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 8};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_cls, __pyx_mstate->__pyx_n_u_value, __pyx_mstate->__pyx_n_u_pseudo_member, __pyx_mstate->__pyx_n_u_value2member_map_2};
-    __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_n_u_EnumBase, __pyx_mstate->__pyx_n_u_missing, __pyx_mstate->__pyx_kp_b_iso88591_A_81E_4wa_a_A_Zq_7_5_a_G1_Kq_q_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_n_u_EnumBase, __pyx_mstate->__pyx_n_u_missing, __pyx_mstate->__pyx_kp_b_iso88591_A_81E_4wa_a_A_Zq_7_5_a_G1_Kq_q_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 23};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_n_u_EnumBase, __pyx_mstate->__pyx_n_u_repr, __pyx_mstate->__pyx_kp_b_iso88591_A_4xs_3at_a_uBiq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_n_u_EnumBase, __pyx_mstate->__pyx_n_u_repr, __pyx_mstate->__pyx_kp_b_iso88591_A_4xs_3at_a_uBiq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 681};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_core, __pyx_mstate->__pyx_n_u_code, __pyx_mstate->__pyx_n_u_s_2, __pyx_mstate->__pyx_n_u_seat_2, __pyx_mstate->__pyx_n_u_call, __pyx_mstate->__pyx_n_u_name_3, __pyx_mstate->__pyx_n_u_best, __pyx_mstate->__pyx_n_u_suit};
-    __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_explain, __pyx_mstate->__pyx_kp_b_iso88591_at1_AQ_uBa_AV5_6_b_Qe1A_uCq_1G3, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_explain, __pyx_mstate->__pyx_kp_b_iso88591_at1_AQ_uBa_AV5_6_b_Qe1A_uCq_1G3, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 10, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 745};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_core, __pyx_mstate->__pyx_n_u_seat_2, __pyx_mstate->__pyx_n_u_s_2, __pyx_mstate->__pyx_n_u_res, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_contract, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_k};
-    __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_public, __pyx_mstate->__pyx_kp_b_iso88591_at1_q_q_Q_AQa_Qc_q_4uG5_EQTTUUV, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_public, __pyx_mstate->__pyx_kp_b_iso88591_at1_q_q_Q_AQa_Qc_q_4uG5_EQTTUUV, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 766};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_core, __pyx_mstate->__pyx_n_u_index, __pyx_mstate->__pyx_n_u_action, __pyx_mstate->__pyx_n_u_seat_2};
-    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_redact, __pyx_mstate->__pyx_kp_b_iso88591_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_redact, __pyx_mstate->__pyx_kp_b_iso88591_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 771};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_core, __pyx_mstate->__pyx_n_u_result, __pyx_mstate->__pyx_n_u_seat_2};
-    __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_redact_result, __pyx_mstate->__pyx_kp_b_iso88591_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[8] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_redact_result, __pyx_mstate->__pyx_kp_b_iso88591_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[8])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 168};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 169};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_options, __pyx_mstate->__pyx_n_u_packets, __pyx_mstate->__pyx_n_u_o};
-    __pyx_mstate_global->__pyx_codeobj_tab[8] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_c_options, __pyx_mstate->__pyx_kp_b_iso88591_Qiy_G1Bb, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[8])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[9] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_c_options, __pyx_mstate->__pyx_kp_b_iso88591_Qiy_G1Bb, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[9])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 10, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 176};
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 10, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 177};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_options, __pyx_mstate->__pyx_n_u_packets, __pyx_mstate->__pyx_n_u_seed, __pyx_mstate->__pyx_n_u_dealer, __pyx_mstate->__pyx_n_u_o, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_hands, __pyx_mstate->__pyx_n_u_blind, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_i};
-    __pyx_mstate_global->__pyx_codeobj_tab[9] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_deal_masks, __pyx_mstate->__pyx_kp_b_iso88591_Q_t2S_j_4AXRxq_Qiy_U_1Cxq_q_1E, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[9])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[10] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_deal_masks, __pyx_mstate->__pyx_kp_b_iso88591_Q_t2S_j_4AXRxq_Qiy_U_1Cxq_q_1E, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[10])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 228};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 229};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[10] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_copy, __pyx_mstate->__pyx_kp_b_iso88591_A_d_1_d_d_4q_aq_t7_hb_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[10])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[11] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_copy, __pyx_mstate->__pyx_kp_b_iso88591_A_d_1_d_d_4q_aq_t7_hb_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[11])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 236};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 237};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[11] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_to_act, __pyx_mstate->__pyx_kp_b_iso88591_A_xq_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[11])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[12] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_to_act, __pyx_mstate->__pyx_kp_b_iso88591_A_xq_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[12])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 240};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 241};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[12] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_is_over, __pyx_mstate->__pyx_kp_b_iso88591_A_xq_T_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[12])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[13] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_is_over, __pyx_mstate->__pyx_kp_b_iso88591_A_xq_T_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[13])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 243};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 244};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[13] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_phase, __pyx_mstate->__pyx_kp_b_iso88591_A_7_1D, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[13])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[14] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_phase, __pyx_mstate->__pyx_kp_b_iso88591_A_7_1D, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[14])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 246};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 247};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_genexpr, __pyx_mstate->__pyx_n_u_genexpr};
-    __pyx_mstate_global->__pyx_codeobj_tab[14] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_phase_kinds, __pyx_mstate->__pyx_kp_b_iso88591_A_WAQd_uAQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[14])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[15] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_phase_kinds, __pyx_mstate->__pyx_kp_b_iso88591_A_WAQd_uAQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[15])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 252};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 253};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_seat_2};
-    __pyx_mstate_global->__pyx_codeobj_tab[15] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_hand_2, __pyx_mstate->__pyx_kp_b_iso88591_A_4r_G1_A_q_1_t2U_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[15])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[16] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_hand_2, __pyx_mstate->__pyx_kp_b_iso88591_A_4r_G1_A_q_1_t2U_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[16])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 257};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 258};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[16] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_legal_mask, __pyx_mstate->__pyx_kp_b_iso88591_A_AQd_at7_1D_Cwa, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[16])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[17] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_legal_mask, __pyx_mstate->__pyx_kp_b_iso88591_A_AQd_at7_1D_Cwa, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[17])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 261};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 262};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[17] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_legal_codes, __pyx_mstate->__pyx_kp_b_iso88591_A_WAQd_at4xxq_T_GST_q_1Ct5_Qa, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[17])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[18] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_legal_codes, __pyx_mstate->__pyx_kp_b_iso88591_A_WAQd_at4xxq_T_GST_q_1Ct5_Qa, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[18])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 266};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 267};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[18] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_legal_list, __pyx_mstate->__pyx_kp_b_iso88591_A_81AT_Rq_1_7_1D_Cq_Qat4q_A_AXQa, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[18])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[19] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_legal_list, __pyx_mstate->__pyx_kp_b_iso88591_A_81AT_Rq_1_7_1D_Cq_Qat4q_A_AXQa, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[19])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 288};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 289};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_code};
-    __pyx_mstate_global->__pyx_codeobj_tab[19] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_is_legal, __pyx_mstate->__pyx_kp_b_iso88591_A_z_4t1D_A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[19])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[20] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_is_legal, __pyx_mstate->__pyx_kp_b_iso88591_A_z_4t1D_A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[20])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 301};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 302};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_code};
-    __pyx_mstate_global->__pyx_codeobj_tab[20] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_apply, __pyx_mstate->__pyx_kp_b_iso88591_A_F_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[20])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[21] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_apply, __pyx_mstate->__pyx_kp_b_iso88591_A_F_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[21])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 305};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 306};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_code};
-    __pyx_mstate_global->__pyx_codeobj_tab[21] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_step, __pyx_mstate->__pyx_kp_b_iso88591_1_F_1_xq_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[21])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[22] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_step, __pyx_mstate->__pyx_kp_b_iso88591_1_F_1_xq_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[22])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 311};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 312};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_code};
-    __pyx_mstate_global->__pyx_codeobj_tab[22] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_advance, __pyx_mstate->__pyx_kp_b_iso88591_A_F_1_t_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[22])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[23] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_advance, __pyx_mstate->__pyx_kp_b_iso88591_A_F_1_t_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[23])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 317};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 318};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_code};
-    __pyx_mstate_global->__pyx_codeobj_tab[23] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_apply_unchecked, __pyx_mstate->__pyx_kp_b_iso88591_6a_F_1_xq_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[23])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[24] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_apply_unchecked, __pyx_mstate->__pyx_kp_b_iso88591_6a_F_1_xq_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[24])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 323};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 324};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[24] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_undo, __pyx_mstate->__pyx_kp_b_iso88591_A_4xs_AQ_Kq_E_U_4q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[24])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[25] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_undo, __pyx_mstate->__pyx_kp_b_iso88591_A_4xs_AQ_Kq_E_U_4q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[25])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 329};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 330};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[25] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_scores, __pyx_mstate->__pyx_kp_b_iso88591_A_81AT_S_1_q_T_d_1_q_T_e1A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[25])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[26] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_scores, __pyx_mstate->__pyx_kp_b_iso88591_A_81AT_S_1_q_T_d_1_q_T_e1A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[26])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 338};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 339};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_seed};
-    __pyx_mstate_global->__pyx_codeobj_tab[26] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_random_playout, __pyx_mstate->__pyx_kp_b_iso88591_A_a_1D_Cr_T_1_xq_T_d_3a_E_k_Q_Kq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[26])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[27] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_random_playout, __pyx_mstate->__pyx_kp_b_iso88591_A_a_1D_Cr_T_1_xq_T_d_3a_E_k_Q_Kq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[27])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 352};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 353};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_res};
-    __pyx_mstate_global->__pyx_codeobj_tab[27] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_result, __pyx_mstate->__pyx_kp_b_iso88591_A_81AT_S_1_d_4t1A_vQauA, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[27])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[28] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_result, __pyx_mstate->__pyx_kp_b_iso88591_A_81AT_S_1_d_4t1A_vQauA, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[28])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 360};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 361};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_c, __pyx_mstate->__pyx_n_u_keyed, __pyx_mstate->__pyx_n_u_k};
-    __pyx_mstate_global->__pyx_codeobj_tab[28] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_sort_cards, __pyx_mstate->__pyx_kp_b_iso88591_A_4q_E_aq_uCr_1_WBe5_S_2RuIUVVW, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[28])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[29] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_sort_cards, __pyx_mstate->__pyx_kp_b_iso88591_A_4q_E_aq_uCr_1_WBe5_S_2RuIUVVW, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[29])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 372};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 373};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_code};
-    __pyx_mstate_global->__pyx_codeobj_tab[29] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_explain, __pyx_mstate->__pyx_kp_b_iso88591_A_wavQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[29])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[30] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_explain, __pyx_mstate->__pyx_kp_b_iso88591_A_wavQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[30])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 376};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 377};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_seat_2};
-    __pyx_mstate_global->__pyx_codeobj_tab[30] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_public, __pyx_mstate->__pyx_kp_b_iso88591_A_5_uD_Zq_e4r_G1_A_q_J_1_vQfA, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[30])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[31] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_public, __pyx_mstate->__pyx_kp_b_iso88591_A_5_uD_Zq_e4r_G1_A_q_J_1_vQfA, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[31])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 382};
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 383};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_index, __pyx_mstate->__pyx_n_u_action, __pyx_mstate->__pyx_n_u_seat_2};
-    __pyx_mstate_global->__pyx_codeobj_tab[31] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_2, __pyx_mstate->__pyx_n_u_redact, __pyx_mstate->__pyx_kp_b_iso88591_A_5_uD_Zq_e4r_G1_A_q_J_1_vQfG81, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[31])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[32] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf, __pyx_mstate->__pyx_n_u_redact, __pyx_mstate->__pyx_kp_b_iso88591_A_5_uD_Zq_e4r_G1_A_q_J_1_vQfG81, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[32])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 1};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[32] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q_2, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[32])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[33] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q_3, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[33])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 3};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_pyx_state};
-    __pyx_mstate_global->__pyx_codeobj_tab[33] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q_2, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[33])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[34] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q_3, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[34])) goto bad;
   }
   Py_DECREF(tuple_dedup_map);
   return 0;
@@ -30550,6 +31078,322 @@ static PyObject *__Pyx_GetBuiltinName(PyObject *name) {
             "name '%U' is not defined", name);
     }
     return result;
+}
+
+/* RaiseUnboundLocalError */
+static void __Pyx_RaiseUnboundLocalError(const char *varname) {
+    PyErr_Format(PyExc_UnboundLocalError, "local variable '%s' referenced before assignment", varname);
+}
+
+/* PyLongBinop */
+#if !CYTHON_COMPILING_IN_PYPY
+static PyObject* __Pyx_Fallback___Pyx_PyLong_AddObjC(PyObject *op1, PyObject *op2, int inplace) {
+    return (inplace ? PyNumber_InPlaceAdd : PyNumber_Add)(op1, op2);
+}
+#if CYTHON_USE_PYLONG_INTERNALS
+static PyObject* __Pyx_Unpacked___Pyx_PyLong_AddObjC(PyObject *op1, PyObject *op2, long intval, int inplace, int zerodivision_check) {
+    CYTHON_MAYBE_UNUSED_VAR(inplace);
+    CYTHON_UNUSED_VAR(zerodivision_check);
+    const long b = intval;
+    long a;
+    const PY_LONG_LONG llb = intval;
+    PY_LONG_LONG lla;
+    if (unlikely(__Pyx_PyLong_IsZero(op1))) {
+        return __Pyx_NewRef(op2);
+    }
+    const int is_positive = __Pyx_PyLong_IsPos(op1);
+    const digit* digits = __Pyx_PyLong_Digits(op1);
+    const Py_ssize_t size = __Pyx_PyLong_DigitCount(op1);
+    if (likely(size == 1)) {
+        a = (long) digits[0];
+        if (!is_positive) a *= -1;
+    } else {
+        if (size == 2 && 8 * sizeof(long) - 1 > 2 * PyLong_SHIFT) {
+            a = (long) (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+            if (!is_positive) a *= -1;
+            goto calculate_long;
+        } else if (size == 2 && 8 * sizeof(PY_LONG_LONG) - 1 > 2 * PyLong_SHIFT) {
+            lla = (PY_LONG_LONG) (((((unsigned PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[0]));
+            if (!is_positive) lla *= -1;
+            goto calculate_long_long;
+        } else
+        if (size == 3 && 8 * sizeof(long) - 1 > 3 * PyLong_SHIFT) {
+            a = (long) (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+            if (!is_positive) a *= -1;
+            goto calculate_long;
+        } else if (size == 3 && 8 * sizeof(PY_LONG_LONG) - 1 > 3 * PyLong_SHIFT) {
+            lla = (PY_LONG_LONG) (((((((unsigned PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[0]));
+            if (!is_positive) lla *= -1;
+            goto calculate_long_long;
+        } else
+        if (size == 4 && 8 * sizeof(long) - 1 > 4 * PyLong_SHIFT) {
+            a = (long) (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+            if (!is_positive) a *= -1;
+            goto calculate_long;
+        } else if (size == 4 && 8 * sizeof(PY_LONG_LONG) - 1 > 4 * PyLong_SHIFT) {
+            lla = (PY_LONG_LONG) (((((((((unsigned PY_LONG_LONG)digits[3]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[0]));
+            if (!is_positive) lla *= -1;
+            goto calculate_long_long;
+        } else
+        {}
+        return PyLong_Type.tp_as_number->nb_add(op1, op2);
+    }
+    calculate_long:
+        {
+            long x;
+            x = a + b;
+            return PyLong_FromLong(x);
+        }
+    calculate_long_long:
+        {
+            PY_LONG_LONG llx;
+            llx = lla + llb;
+            return PyLong_FromLongLong(llx);
+        }
+    
+}
+#endif
+static PyObject* __Pyx_Float___Pyx_PyLong_AddObjC(PyObject *float_val, long intval, int zerodivision_check) {
+    CYTHON_UNUSED_VAR(zerodivision_check);
+    const long b = intval;
+    double a = __Pyx_PyFloat_AS_DOUBLE(float_val);
+        double result;
+        
+        result = ((double)a) + (double)b;
+        return PyFloat_FromDouble(result);
+}
+static CYTHON_INLINE PyObject* __Pyx_PyLong_AddObjC(PyObject *op1, PyObject *op2, long intval, int inplace, int zerodivision_check) {
+    CYTHON_MAYBE_UNUSED_VAR(intval);
+    CYTHON_UNUSED_VAR(zerodivision_check);
+    #if CYTHON_USE_PYLONG_INTERNALS
+    if (likely(PyLong_CheckExact(op1))) {
+        return __Pyx_Unpacked___Pyx_PyLong_AddObjC(op1, op2, intval, inplace, zerodivision_check);
+    }
+    #endif
+    if (PyFloat_CheckExact(op1)) {
+        return __Pyx_Float___Pyx_PyLong_AddObjC(op1, intval, zerodivision_check);
+    }
+    return __Pyx_Fallback___Pyx_PyLong_AddObjC(op1, op2, inplace);
+}
+#endif
+
+/* PyLongBinop */
+#if !CYTHON_COMPILING_IN_PYPY
+static PyObject* __Pyx_Fallback___Pyx_PyLong_AndObjC(PyObject *op1, PyObject *op2, int inplace) {
+    return (inplace ? PyNumber_InPlaceAnd : PyNumber_And)(op1, op2);
+}
+#if CYTHON_USE_PYLONG_INTERNALS
+static PyObject* __Pyx_Unpacked___Pyx_PyLong_AndObjC(PyObject *op1, PyObject *op2, long intval, int inplace, int zerodivision_check) {
+    CYTHON_MAYBE_UNUSED_VAR(inplace);
+    CYTHON_UNUSED_VAR(zerodivision_check);
+    const long b = intval;
+    long a;
+    const PY_LONG_LONG llb = intval;
+    PY_LONG_LONG lla;
+    if (unlikely(__Pyx_PyLong_IsZero(op1))) {
+        return __Pyx_NewRef(op1);
+    }
+    const int is_positive = __Pyx_PyLong_IsPos(op1);
+    if ((intval & PyLong_MASK) == intval) {
+        long last_digit = (long) __Pyx_PyLong_Digits(op1)[0];
+        long result = intval & (likely(is_positive) ? last_digit : (PyLong_MASK - last_digit + 1));
+        return PyLong_FromLong(result);
+    }
+    const digit* digits = __Pyx_PyLong_Digits(op1);
+    const Py_ssize_t size = __Pyx_PyLong_DigitCount(op1);
+    if (likely(size == 1)) {
+        a = (long) digits[0];
+        if (!is_positive) a *= -1;
+    } else {
+        if (size == 2 && 8 * sizeof(long) - 1 > 2 * PyLong_SHIFT) {
+            a = (long) (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+            if (!is_positive) a *= -1;
+            goto calculate_long;
+        } else if (size == 2 && 8 * sizeof(PY_LONG_LONG) - 1 > 2 * PyLong_SHIFT) {
+            lla = (PY_LONG_LONG) (((((unsigned PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[0]));
+            if (!is_positive) lla *= -1;
+            goto calculate_long_long;
+        } else
+        if (size == 3 && 8 * sizeof(long) - 1 > 3 * PyLong_SHIFT) {
+            a = (long) (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+            if (!is_positive) a *= -1;
+            goto calculate_long;
+        } else if (size == 3 && 8 * sizeof(PY_LONG_LONG) - 1 > 3 * PyLong_SHIFT) {
+            lla = (PY_LONG_LONG) (((((((unsigned PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[0]));
+            if (!is_positive) lla *= -1;
+            goto calculate_long_long;
+        } else
+        if (size == 4 && 8 * sizeof(long) - 1 > 4 * PyLong_SHIFT) {
+            a = (long) (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+            if (!is_positive) a *= -1;
+            goto calculate_long;
+        } else if (size == 4 && 8 * sizeof(PY_LONG_LONG) - 1 > 4 * PyLong_SHIFT) {
+            lla = (PY_LONG_LONG) (((((((((unsigned PY_LONG_LONG)digits[3]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[0]));
+            if (!is_positive) lla *= -1;
+            goto calculate_long_long;
+        } else
+        {}
+        return PyLong_Type.tp_as_number->nb_and(op1, op2);
+    }
+    calculate_long:
+        {
+            long x;
+            x = a & b;
+            return PyLong_FromLong(x);
+        }
+    calculate_long_long:
+        {
+            PY_LONG_LONG llx;
+            llx = lla & llb;
+            return PyLong_FromLongLong(llx);
+        }
+    
+}
+#endif
+static CYTHON_INLINE PyObject* __Pyx_PyLong_AndObjC(PyObject *op1, PyObject *op2, long intval, int inplace, int zerodivision_check) {
+    CYTHON_MAYBE_UNUSED_VAR(intval);
+    CYTHON_UNUSED_VAR(zerodivision_check);
+    #if CYTHON_USE_PYLONG_INTERNALS
+    if (likely(PyLong_CheckExact(op1))) {
+        return __Pyx_Unpacked___Pyx_PyLong_AndObjC(op1, op2, intval, inplace, zerodivision_check);
+    }
+    #endif
+    return __Pyx_Fallback___Pyx_PyLong_AndObjC(op1, op2, inplace);
+}
+#endif
+
+/* GetException (used by pep479) */
+#if CYTHON_FAST_THREAD_STATE
+static int __Pyx__GetException(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb)
+#else
+static int __Pyx_GetException(PyObject **type, PyObject **value, PyObject **tb)
+#endif
+{
+    PyObject *local_type = NULL, *local_value, *local_tb = NULL;
+#if CYTHON_FAST_THREAD_STATE
+    PyObject *tmp_type, *tmp_value, *tmp_tb;
+  #if PY_VERSION_HEX >= 0x030C0000
+    local_value = tstate->current_exception;
+    tstate->current_exception = 0;
+  #else
+    local_type = tstate->curexc_type;
+    local_value = tstate->curexc_value;
+    local_tb = tstate->curexc_traceback;
+    tstate->curexc_type = 0;
+    tstate->curexc_value = 0;
+    tstate->curexc_traceback = 0;
+  #endif
+#elif __PYX_LIMITED_VERSION_HEX >= 0x030C0000
+    local_value = PyErr_GetRaisedException();
+#else
+    PyErr_Fetch(&local_type, &local_value, &local_tb);
+#endif
+#if __PYX_LIMITED_VERSION_HEX >= 0x030C0000
+    if (likely(local_value)) {
+        local_type = (PyObject*) Py_TYPE(local_value);
+        Py_INCREF(local_type);
+        local_tb = PyException_GetTraceback(local_value);
+    }
+#else
+    PyErr_NormalizeException(&local_type, &local_value, &local_tb);
+#if CYTHON_FAST_THREAD_STATE
+    if (unlikely(tstate->curexc_type))
+#else
+    if (unlikely(PyErr_Occurred()))
+#endif
+        goto bad;
+    if (local_tb) {
+        if (unlikely(PyException_SetTraceback(local_value, local_tb) < 0))
+            goto bad;
+    }
+#endif // __PYX_LIMITED_VERSION_HEX >= 0x030C0000
+    Py_XINCREF(local_tb);
+    Py_XINCREF(local_type);
+    Py_XINCREF(local_value);
+    *type = local_type;
+    *value = local_value;
+    *tb = local_tb;
+#if CYTHON_FAST_THREAD_STATE
+    #if CYTHON_USE_EXC_INFO_STACK
+    {
+        _PyErr_StackItem *exc_info = tstate->exc_info;
+      #if PY_VERSION_HEX >= 0x030B00a4
+        tmp_value = exc_info->exc_value;
+        exc_info->exc_value = local_value;
+        tmp_type = NULL;
+        tmp_tb = NULL;
+        Py_XDECREF(local_type);
+        Py_XDECREF(local_tb);
+      #else
+        tmp_type = exc_info->exc_type;
+        tmp_value = exc_info->exc_value;
+        tmp_tb = exc_info->exc_traceback;
+        exc_info->exc_type = local_type;
+        exc_info->exc_value = local_value;
+        exc_info->exc_traceback = local_tb;
+      #endif
+    }
+    #else
+    tmp_type = tstate->exc_type;
+    tmp_value = tstate->exc_value;
+    tmp_tb = tstate->exc_traceback;
+    tstate->exc_type = local_type;
+    tstate->exc_value = local_value;
+    tstate->exc_traceback = local_tb;
+    #endif
+    Py_XDECREF(tmp_type);
+    Py_XDECREF(tmp_value);
+    Py_XDECREF(tmp_tb);
+#elif __PYX_LIMITED_VERSION_HEX >= 0x030b0000
+    PyErr_SetHandledException(local_value);
+    Py_XDECREF(local_value);
+    Py_XDECREF(local_type);
+    Py_XDECREF(local_tb);
+#else
+    PyErr_SetExcInfo(local_type, local_value, local_tb);
+#endif
+    return 0;
+#if __PYX_LIMITED_VERSION_HEX < 0x030C0000
+bad:
+    *type = 0;
+    *value = 0;
+    *tb = 0;
+    Py_XDECREF(local_type);
+    Py_XDECREF(local_value);
+    Py_XDECREF(local_tb);
+    return -1;
+#endif
+}
+
+/* pep479 */
+static void __Pyx_Generator_Replace_StopIteration(int in_async_gen) {
+    PyObject *exc, *val, *tb, *cur_exc, *new_exc;
+    __Pyx_PyThreadState_declare
+    int is_async_stopiteration = 0;
+    CYTHON_MAYBE_UNUSED_VAR(in_async_gen);
+    __Pyx_PyThreadState_assign
+    cur_exc = __Pyx_PyErr_CurrentExceptionType();
+    if (likely(!__Pyx_PyErr_GivenExceptionMatches(cur_exc, PyExc_StopIteration))) {
+        if (in_async_gen && unlikely(__Pyx_PyErr_GivenExceptionMatches(cur_exc, PyExc_StopAsyncIteration))) {
+            is_async_stopiteration = 1;
+        } else {
+            return;
+        }
+    }
+    __Pyx_GetException(&exc, &val, &tb);
+    Py_XDECREF(exc);
+    Py_XDECREF(tb);
+    new_exc = PyObject_CallFunction(PyExc_RuntimeError, "s",
+        is_async_stopiteration ? "async generator raised StopAsyncIteration" :
+        in_async_gen ? "async generator raised StopIteration" :
+        "generator raised StopIteration");
+    if (!new_exc) {
+        Py_XDECREF(val);
+        return;
+    }
+    PyException_SetCause(new_exc, val); // steals ref to val
+    PyErr_SetObject(PyExc_RuntimeError, new_exc);
+    Py_DECREF(new_exc);
 }
 
 /* IgnoreException (used by GetModuleGlobalName) */
@@ -32433,11 +33277,6 @@ static CYTHON_INLINE PyObject *__Pyx_PyUnicode_ConcatInPlaceImpl(PyObject **p_le
   }
 #endif
 
-/* RaiseUnboundLocalError */
-static void __Pyx_RaiseUnboundLocalError(const char *varname) {
-    PyErr_Format(PyExc_UnboundLocalError, "local variable '%s' referenced before assignment", varname);
-}
-
 /* ListAppendAndDecrefInternal (used by ListCompAppendAndDecref) */
 #if CYTHON_USE_PYLIST_INTERNALS && CYTHON_ASSUME_SAFE_MACROS && CYTHON_ASSUME_SAFE_SIZE
 static CYTHON_INLINE void __Pyx__ListComp_AppendAndDecref(PyObject* list, Py_ssize_t len, PyObject* x) {
@@ -32466,140 +33305,6 @@ static CYTHON_INLINE int __Pyx_ListComp_AppendAndDecref(PyObject* list, PyObject
     return result;
 }
 #endif
-
-/* GetException (used by pep479) */
-#if CYTHON_FAST_THREAD_STATE
-static int __Pyx__GetException(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb)
-#else
-static int __Pyx_GetException(PyObject **type, PyObject **value, PyObject **tb)
-#endif
-{
-    PyObject *local_type = NULL, *local_value, *local_tb = NULL;
-#if CYTHON_FAST_THREAD_STATE
-    PyObject *tmp_type, *tmp_value, *tmp_tb;
-  #if PY_VERSION_HEX >= 0x030C0000
-    local_value = tstate->current_exception;
-    tstate->current_exception = 0;
-  #else
-    local_type = tstate->curexc_type;
-    local_value = tstate->curexc_value;
-    local_tb = tstate->curexc_traceback;
-    tstate->curexc_type = 0;
-    tstate->curexc_value = 0;
-    tstate->curexc_traceback = 0;
-  #endif
-#elif __PYX_LIMITED_VERSION_HEX >= 0x030C0000
-    local_value = PyErr_GetRaisedException();
-#else
-    PyErr_Fetch(&local_type, &local_value, &local_tb);
-#endif
-#if __PYX_LIMITED_VERSION_HEX >= 0x030C0000
-    if (likely(local_value)) {
-        local_type = (PyObject*) Py_TYPE(local_value);
-        Py_INCREF(local_type);
-        local_tb = PyException_GetTraceback(local_value);
-    }
-#else
-    PyErr_NormalizeException(&local_type, &local_value, &local_tb);
-#if CYTHON_FAST_THREAD_STATE
-    if (unlikely(tstate->curexc_type))
-#else
-    if (unlikely(PyErr_Occurred()))
-#endif
-        goto bad;
-    if (local_tb) {
-        if (unlikely(PyException_SetTraceback(local_value, local_tb) < 0))
-            goto bad;
-    }
-#endif // __PYX_LIMITED_VERSION_HEX >= 0x030C0000
-    Py_XINCREF(local_tb);
-    Py_XINCREF(local_type);
-    Py_XINCREF(local_value);
-    *type = local_type;
-    *value = local_value;
-    *tb = local_tb;
-#if CYTHON_FAST_THREAD_STATE
-    #if CYTHON_USE_EXC_INFO_STACK
-    {
-        _PyErr_StackItem *exc_info = tstate->exc_info;
-      #if PY_VERSION_HEX >= 0x030B00a4
-        tmp_value = exc_info->exc_value;
-        exc_info->exc_value = local_value;
-        tmp_type = NULL;
-        tmp_tb = NULL;
-        Py_XDECREF(local_type);
-        Py_XDECREF(local_tb);
-      #else
-        tmp_type = exc_info->exc_type;
-        tmp_value = exc_info->exc_value;
-        tmp_tb = exc_info->exc_traceback;
-        exc_info->exc_type = local_type;
-        exc_info->exc_value = local_value;
-        exc_info->exc_traceback = local_tb;
-      #endif
-    }
-    #else
-    tmp_type = tstate->exc_type;
-    tmp_value = tstate->exc_value;
-    tmp_tb = tstate->exc_traceback;
-    tstate->exc_type = local_type;
-    tstate->exc_value = local_value;
-    tstate->exc_traceback = local_tb;
-    #endif
-    Py_XDECREF(tmp_type);
-    Py_XDECREF(tmp_value);
-    Py_XDECREF(tmp_tb);
-#elif __PYX_LIMITED_VERSION_HEX >= 0x030b0000
-    PyErr_SetHandledException(local_value);
-    Py_XDECREF(local_value);
-    Py_XDECREF(local_type);
-    Py_XDECREF(local_tb);
-#else
-    PyErr_SetExcInfo(local_type, local_value, local_tb);
-#endif
-    return 0;
-#if __PYX_LIMITED_VERSION_HEX < 0x030C0000
-bad:
-    *type = 0;
-    *value = 0;
-    *tb = 0;
-    Py_XDECREF(local_type);
-    Py_XDECREF(local_value);
-    Py_XDECREF(local_tb);
-    return -1;
-#endif
-}
-
-/* pep479 */
-static void __Pyx_Generator_Replace_StopIteration(int in_async_gen) {
-    PyObject *exc, *val, *tb, *cur_exc, *new_exc;
-    __Pyx_PyThreadState_declare
-    int is_async_stopiteration = 0;
-    CYTHON_MAYBE_UNUSED_VAR(in_async_gen);
-    __Pyx_PyThreadState_assign
-    cur_exc = __Pyx_PyErr_CurrentExceptionType();
-    if (likely(!__Pyx_PyErr_GivenExceptionMatches(cur_exc, PyExc_StopIteration))) {
-        if (in_async_gen && unlikely(__Pyx_PyErr_GivenExceptionMatches(cur_exc, PyExc_StopAsyncIteration))) {
-            is_async_stopiteration = 1;
-        } else {
-            return;
-        }
-    }
-    __Pyx_GetException(&exc, &val, &tb);
-    Py_XDECREF(exc);
-    Py_XDECREF(tb);
-    new_exc = PyObject_CallFunction(PyExc_RuntimeError, "s",
-        is_async_stopiteration ? "async generator raised StopAsyncIteration" :
-        in_async_gen ? "async generator raised StopIteration" :
-        "generator raised StopIteration");
-    if (!new_exc) {
-        Py_XDECREF(val);
-        return;
-    }
-    PyException_SetCause(new_exc, val); // steals ref to val
-    PyErr_SetObject(PyExc_RuntimeError, new_exc);
-    Py_DECREF(new_exc);
-}
 
 /* PyUnicode_Unicode */
 static CYTHON_INLINE PyObject* __Pyx_PyUnicode_Unicode(PyObject *obj) {
@@ -33927,98 +34632,6 @@ __pyx_return_true:
 __pyx_return_false:
     return 0;
 }
-
-/* PyLongBinop */
-#if !CYTHON_COMPILING_IN_PYPY
-static PyObject* __Pyx_Fallback___Pyx_PyLong_AddObjC(PyObject *op1, PyObject *op2, int inplace) {
-    return (inplace ? PyNumber_InPlaceAdd : PyNumber_Add)(op1, op2);
-}
-#if CYTHON_USE_PYLONG_INTERNALS
-static PyObject* __Pyx_Unpacked___Pyx_PyLong_AddObjC(PyObject *op1, PyObject *op2, long intval, int inplace, int zerodivision_check) {
-    CYTHON_MAYBE_UNUSED_VAR(inplace);
-    CYTHON_UNUSED_VAR(zerodivision_check);
-    const long b = intval;
-    long a;
-    const PY_LONG_LONG llb = intval;
-    PY_LONG_LONG lla;
-    if (unlikely(__Pyx_PyLong_IsZero(op1))) {
-        return __Pyx_NewRef(op2);
-    }
-    const int is_positive = __Pyx_PyLong_IsPos(op1);
-    const digit* digits = __Pyx_PyLong_Digits(op1);
-    const Py_ssize_t size = __Pyx_PyLong_DigitCount(op1);
-    if (likely(size == 1)) {
-        a = (long) digits[0];
-        if (!is_positive) a *= -1;
-    } else {
-        if (size == 2 && 8 * sizeof(long) - 1 > 2 * PyLong_SHIFT) {
-            a = (long) (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-            if (!is_positive) a *= -1;
-            goto calculate_long;
-        } else if (size == 2 && 8 * sizeof(PY_LONG_LONG) - 1 > 2 * PyLong_SHIFT) {
-            lla = (PY_LONG_LONG) (((((unsigned PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[0]));
-            if (!is_positive) lla *= -1;
-            goto calculate_long_long;
-        } else
-        if (size == 3 && 8 * sizeof(long) - 1 > 3 * PyLong_SHIFT) {
-            a = (long) (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-            if (!is_positive) a *= -1;
-            goto calculate_long;
-        } else if (size == 3 && 8 * sizeof(PY_LONG_LONG) - 1 > 3 * PyLong_SHIFT) {
-            lla = (PY_LONG_LONG) (((((((unsigned PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[0]));
-            if (!is_positive) lla *= -1;
-            goto calculate_long_long;
-        } else
-        if (size == 4 && 8 * sizeof(long) - 1 > 4 * PyLong_SHIFT) {
-            a = (long) (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-            if (!is_positive) a *= -1;
-            goto calculate_long;
-        } else if (size == 4 && 8 * sizeof(PY_LONG_LONG) - 1 > 4 * PyLong_SHIFT) {
-            lla = (PY_LONG_LONG) (((((((((unsigned PY_LONG_LONG)digits[3]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[0]));
-            if (!is_positive) lla *= -1;
-            goto calculate_long_long;
-        } else
-        {}
-        return PyLong_Type.tp_as_number->nb_add(op1, op2);
-    }
-    calculate_long:
-        {
-            long x;
-            x = a + b;
-            return PyLong_FromLong(x);
-        }
-    calculate_long_long:
-        {
-            PY_LONG_LONG llx;
-            llx = lla + llb;
-            return PyLong_FromLongLong(llx);
-        }
-    
-}
-#endif
-static PyObject* __Pyx_Float___Pyx_PyLong_AddObjC(PyObject *float_val, long intval, int zerodivision_check) {
-    CYTHON_UNUSED_VAR(zerodivision_check);
-    const long b = intval;
-    double a = __Pyx_PyFloat_AS_DOUBLE(float_val);
-        double result;
-        
-        result = ((double)a) + (double)b;
-        return PyFloat_FromDouble(result);
-}
-static CYTHON_INLINE PyObject* __Pyx_PyLong_AddObjC(PyObject *op1, PyObject *op2, long intval, int inplace, int zerodivision_check) {
-    CYTHON_MAYBE_UNUSED_VAR(intval);
-    CYTHON_UNUSED_VAR(zerodivision_check);
-    #if CYTHON_USE_PYLONG_INTERNALS
-    if (likely(PyLong_CheckExact(op1))) {
-        return __Pyx_Unpacked___Pyx_PyLong_AddObjC(op1, op2, intval, inplace, zerodivision_check);
-    }
-    #endif
-    if (PyFloat_CheckExact(op1)) {
-        return __Pyx_Float___Pyx_PyLong_AddObjC(op1, intval, zerodivision_check);
-    }
-    return __Pyx_Fallback___Pyx_PyLong_AddObjC(op1, op2, inplace);
-}
-#endif
 
 /* AllocateExtensionType */
 static PyObject *__Pyx_AllocateExtensionType(PyTypeObject *t, int is_final) {
