@@ -60,3 +60,59 @@ def test_sheepshead_doubler_redeals_with_the_same_dealer_at_double_stake():
     assert result["contract"]["type"] == "doubler"
     assert match.counted == 0 and match.dealer == 0
     assert match.game.options.multiplier == 2
+
+
+def _random_to_end(match, rng):
+    while not match.is_over():
+        state = match.deal()
+        while not state.is_over():
+            match.apply(rng.choice(state.legal_actions()))
+        yield match
+
+
+@pytest.mark.parametrize("game", games.available())
+def test_resume_from_progress_continues_the_same_match(game):
+    """progress() after any deal and Match.resume give the same deals, dealers, carried options
+    and totals as the match played straight through; keep_results=False keeps one result."""
+    g = games.get(game, {"deals_per_match": 4})
+    straight = Match(g, seed=21)
+    rng = random.Random(4)
+    seen = []
+    for m in _random_to_end(straight, rng):
+        seen.append((m.progress(), m.current.record(), m.current))
+    for k, (progress, _, last) in enumerate(seen[:-1]):
+        resumed = Match.resume(g, 21, progress, last=last)
+        assert resumed.view(0) == Match.resume(g, 21, progress, last=last).view(0)
+        assert resumed.results == [last.result()] and resumed.status == "waiting_for_deal"
+        state = resumed.deal()
+        record = seen[k + 1][1]
+        assert state.record()["hands"] == record["hands"] and state.dealer == record["dealer"]
+        assert state.game.options == games.get(game, record["options"]).options
+        for action in record["actions"]:
+            resumed.apply(action)
+        assert resumed.progress() == seen[k + 1][0] and len(resumed.results) == 1
+    assert straight.keep_results and len(straight.results) == straight.dealt
+
+
+def test_progress_is_refused_mid_deal_and_resume_checks_its_input():
+    g = games.get("schafkopf", {"deals_per_match": 2})
+    match = Match(g, seed=1)
+    match.deal()
+    with pytest.raises(ValueError, match="in progress"):
+        match.progress()
+    for bad in ({}, {"dealt": 1, "counted": 2, "dealer": 0, "totals": [0] * 4, "carry": {}},
+                {"dealt": 1, "counted": 0, "dealer": 4, "totals": [0] * 4, "carry": {}},
+                {"dealt": 1, "counted": 0, "dealer": 0, "totals": [0] * 3, "carry": {}},
+                {"dealt": True, "counted": 0, "dealer": 0, "totals": [0] * 4, "carry": {}}):
+        with pytest.raises(ValueError):
+            Match.resume(g, 1, bad)
+
+
+def test_copy_is_independent():
+    g = games.get("schafkopf", {"deals_per_match": 1})
+    match = Match(g, seed=2)
+    state = match.deal()
+    other = match.copy()
+    other.apply(other.current.legal_actions()[0])
+    assert len(state.actions) == 0 and len(other.current.actions) == 1
+    assert match.current is state and other.current is not state

@@ -5,7 +5,10 @@ and the running totals. Deal k (0-based) uses the seed `deal_seed(seed, k)` (= s
 a daily match is the same for everyone.
 
 The service holds one Match per table: it asks the match for views and results and never
-re-derives its progress.
+re-derives its progress. A long-lived holder keeps only what the deal to come needs:
+`keep_results=False` keeps the last result only, `progress()` is the match's state between
+deals (a small dict to store) and `Match.resume(game, seed, progress)` continues from it, so
+restoring a match costs its current deal, not its history.
 """
 from __future__ import annotations
 
@@ -23,7 +26,8 @@ MAX_DEALS_PER_MATCH = 1000
 class Match:
     """`deals_per_match` counted deals of one game (None: the game's `deals_per_match`)."""
 
-    def __init__(self, game: Game, seed: int, first_dealer: int = 0, deals_per_match: int | None = None):
+    def __init__(self, game: Game, seed: int, first_dealer: int = 0, deals_per_match: int | None = None,
+                 keep_results: bool = True):
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
             raise ValueError(f"seed must be an integer 0..2^64-1, got {seed!r}")
         if not (isinstance(first_dealer, int) and 0 <= first_dealer < game.seats):
@@ -38,10 +42,13 @@ class Match:
         self.counted = 0                 # finished deals that count toward the match
         self.dealt = 0                   # deals started (redeals included)
         self.totals = [0] * game.seats
-        self.results: list[dict] = []    # every finished deal's result, in order
+        self.keep_results = keep_results
+        self.results: list[dict] = []    # every finished deal's result, in order (the last only
+        #                                  without keep_results)
         self.carry: dict[str, Any] = {}  # options the next deal carries
         self.current: State | None = None
         self._game = game
+        self._booked = False             # the current deal's result is booked
 
     @property
     def game(self) -> Game:
@@ -67,6 +74,7 @@ class Match:
             raise IllegalActionError("the current deal is not finished", reason_id="DEAL_IN_PROGRESS")
         self.current = self._game.deal(deal_seed(self.seed, self.dealt), self.dealer)
         self.dealt += 1
+        self._booked = False
         return self.current
 
     def apply(self, action: Any) -> dict | None:
@@ -87,6 +95,9 @@ class Match:
     def _book(self) -> dict:
         state = self.current
         result = state.result()
+        self._booked = True
+        if not self.keep_results:
+            self.results.clear()
         self.results.append(result)
         self.totals = [t + s for t, s in zip(self.totals, result["scores"])]
         nxt = state.game.spec.next_deal(result, state.dealer, state.game.options)
@@ -107,7 +118,7 @@ class Match:
         state = self.current
         if state is None or not state.is_over():
             raise IllegalActionError("no finished deal to book", reason_id="NO_DEAL")
-        if len(self.results) < self.dealt:
+        if not self._booked:
             return self._book()
         return self.results[-1]
 
@@ -120,3 +131,60 @@ class Match:
         if self.current is not None:
             out["deal"] = self.current.view(seat)
         return out
+
+    # ---- between deals: what to store, and continuing from it ----------------------------
+    def progress(self) -> dict:
+        """The match's state between deals, as JSON-ready data: deals dealt and counted, the
+        next dealer, the totals and the carried options. With `seed`, `deals_per_match` and the
+        game it is everything the deals to come depend on (`Match.resume`). Only defined when
+        no deal is in progress."""
+        if self.status == IN_DEAL:
+            raise IllegalActionError("a deal is in progress: the match has no progress between deals "
+                                     "to give", reason_id="DEAL_IN_PROGRESS")
+        if self.current is not None and not self._booked:
+            self._book()
+        return {"dealt": self.dealt, "counted": self.counted, "dealer": self.dealer,
+                "totals": list(self.totals), "carry": dict(self.carry)}
+
+    @classmethod
+    def resume(cls, game: Game, seed: int, progress: dict, deals_per_match: int | None = None,
+               keep_results: bool = False, last: State | None = None) -> "Match":
+        """The match that `progress()` described, waiting for its next deal (`deal()` deals
+        deal `progress["dealt"]` of the seed). `game` is the match's game (its base options,
+        without carried ones); `last`, if given, is the finished deal that progress follows
+        (already booked in it: `view()` shows it and `results` holds its result until the next
+        deal). ValueError if the progress does not fit the game."""
+        match = cls(game, seed, 0, deals_per_match, keep_results)
+        try:
+            dealt, counted, dealer = progress["dealt"], progress["counted"], progress["dealer"]
+            totals, carry = list(progress["totals"]), dict(progress["carry"])
+        except (KeyError, TypeError) as err:
+            raise ValueError(f"not a match progress: {err!r}"[:200]) from None
+        ints = (dealt, counted, dealer, *totals)
+        if any(isinstance(v, bool) or not isinstance(v, int) for v in ints):
+            raise ValueError("a match progress holds integers")
+        if not (0 <= counted <= dealt and counted <= match.deals_per_match
+                and 0 <= dealer < game.seats and len(totals) == game.seats):
+            raise ValueError("the match progress does not fit this game and match length")
+        match.dealt, match.counted, match.dealer, match.totals = dealt, counted, dealer, totals
+        match.carry = carry
+        if carry:
+            from . import games
+            match._game = games.get(game.name, {**game.options.as_dict(), **carry})
+        if last is not None:
+            if not last.is_over() or last.game.name != game.name:
+                raise ValueError("`last` must be a finished deal of this game")
+            match.current = last
+            match.results = [last.result()]
+            match._booked = True
+        return match
+
+    def copy(self) -> "Match":
+        """An independent copy (the current deal's state copied too), e.g. to try actions on."""
+        other = Match.__new__(Match)
+        other.__dict__.update(self.__dict__)
+        other.totals = list(self.totals)
+        other.results = list(self.results)
+        other.carry = dict(self.carry)
+        other.current = self.current.copy() if self.current is not None else None
+        return other
