@@ -5,24 +5,25 @@ PY      = $(VENV)/bin/python
 PIP     = $(PY) -m pip
 STAMP   = $(VENV)/.installed
 
-.PHONY: run test dev build bench bench-report demo evaluate clean gen lint serve
+.PHONY: run test dev build bench bench-report demo evaluate clean gen lint serve adversary
 
-# Create the virtualenv and install stich (building the Cython extensions) with dev extras.
-$(STAMP): pyproject.toml setup.py tools/gen_proto.py $(wildcard src/engine_core/*.pyx src/engine_core/*.pxd src/engine_core/*.py proto/stich/v1/*.proto)
+# Create the virtualenv and install both packages for development: the client (clients/python,
+# with the generated gRPC code) and stich (building the Cython extensions) with dev extras.
+$(STAMP): pyproject.toml setup.py clients/python/pyproject.toml $(wildcard src/engine_core/*.pyx src/engine_core/*.pxd src/engine_core/*.py src/engine_core/games/*/*.pyx)
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or PYTHON=...)"; exit 1; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip setuptools "Cython>=3.0.10"
-	$(PIP) install --quiet -e ".[dev]"
+	$(PIP) install --quiet -e ./clients/python -e ".[dev]"
 	touch $(STAMP)
 
 dev: $(STAMP)
 
 # Rebuild the extensions in place after editing .pyx files.
 build: $(STAMP)
-	$(PIP) install --quiet --no-build-isolation -e ".[dev]"
+	$(PIP) install --quiet --no-build-isolation -e ./clients/python -e ".[dev]"
 
 # The main job: the gRPC server on 127.0.0.1:50051 (STICH_ADDRESS / STICH_DATA_DIR, or
-# ARGS="--address ... --data-dir ..."), with an embedded SQLite store under ./data.
+# ARGS="--address ... --data-dir ..."; every limit: docs/service.md), with SQLite under ./data.
 run: $(STAMP)
 	$(PY) -m service $(ARGS)
 
@@ -45,7 +46,7 @@ bench-report: $(STAMP)
 evaluate: $(STAMP)
 	$(PY) -m engine_core evaluate --legal
 
-# Regenerate src/service/gen from proto/stich/v1 (the build does this too).
+# Regenerate the gRPC code from proto/stich/v1 into clients/python/stich_client/gen (committed).
 gen: $(STAMP)
 	$(PY) tools/gen_proto.py
 
@@ -55,5 +56,9 @@ lint: $(STAMP)
 
 serve: run
 
+# The service's long adversarial runs (tools/adversary.py; docs/service.md gives the figures).
+adversary: $(STAMP)
+	$(PY) tools/adversary.py $(ADVERSARY_ARGS)
+
 clean:
-	rm -rf build $(VENV) src/*.egg-info src/engine_core/*.c src/engine_core/*.so src/service/gen
+	rm -rf build $(VENV) src/*.egg-info clients/python/*.egg-info src/engine_core/*.c src/engine_core/*.so

@@ -1,8 +1,15 @@
 """Python client of the stich gRPC service: `StichClient` (typed calls, deadlines by default,
-errors raised as the engine's exception types) and the `stich` command."""
-from .client import Action, Event, Score, StichClient, TableHandle, View
-from .errors import (NotFoundError, PermissionDeniedError, ServiceError, StaleVersionError,
-                     InvalidRequestError)
+a request id on every action, its own exception types) and the `stich` command. It installs
+without the engine or the server (`pip install ./clients/python`)."""
+from .client import Action, Event, Score, StichClient, TableHandle, View, new_request_id
+from .errors import (ActionError, DataLossError, IllegalActionError, InvalidActionError,
+                     InvalidRecordError, InvalidRequestError, NotFoundError, OptionError,
+                     PermissionDeniedError, PreconditionError, ResourceExhaustedError, ServiceError,
+                     StaleVersionError, StichError, UnavailableError)
 
-__all__ = ["StichClient", "TableHandle", "View", "Event", "Score", "Action", "ServiceError", "NotFoundError", "PermissionDeniedError",
-           "StaleVersionError", "InvalidRequestError"]
+__all__ = ["StichClient", "TableHandle", "View", "Event", "Score", "Action", "new_request_id",
+           "StichError", "ServiceError", "InvalidRequestError", "OptionError", "InvalidRecordError",
+           "PreconditionError", "ActionError", "InvalidActionError", "IllegalActionError",
+           "NotFoundError", "PermissionDeniedError", "StaleVersionError", "ResourceExhaustedError",
+           "DataLossError", "UnavailableError"]
+__version__ = "0.1.0"

@@ -15,9 +15,8 @@ import time
 
 import grpc
 
-from engine_core.errors import IllegalActionError, StichError
-
 from .client import DEFAULT_TARGET, StichClient
+from .errors import IllegalActionError, StichError
 
 
 # ---- play -------------------------------------------------------------------------------------
@@ -117,7 +116,7 @@ def play(client: StichClient, game: str, options: dict, deals: int, seed: int | 
             try:
                 view = client.act(table.table_id, token, action, expected_version=view["version"])
             except IllegalActionError as err:       # cannot happen for a listed action
-                print(f"   not allowed: {err.reason}", file=out)
+                print(f"   not allowed: {err.message}", file=out)
         show_score(client.score(table.table_id, token), out)
     final = client.score(table.table_id, token)
     print(f"\nmatch over: totals {final['match_scores']} (you: {final['match_scores'][seat]})", file=out)
@@ -136,10 +135,10 @@ def evaluate(client: StichClient, path: str, with_legal: bool, output: str | Non
     total, done, rejected = len(lines), 0, 0
     started = last = time.perf_counter()
     try:
-        for answer in client.evaluate(lines, with_legal):
-            out.write(json.dumps(answer, separators=(",", ":")) + "\n")
+        for answer in client.evaluate(lines, with_legal, raw=True):
+            out.write(answer + "\n")                      # the server's line, as written
             done += 1
-            rejected += "error" in answer
+            rejected += "error" in json.loads(answer)
             now = time.perf_counter()
             if now - last > 0.1 or done == total:
                 last = now

@@ -1,27 +1,31 @@
 """A typed wrapper of the stich.v1 StichService.
 
-Every call has a deadline (`timeout`, 10 s by default); a failed call raises the engine's
-exception types (see errors.py). Views, events and results come back as the plain dicts the
-engine uses (records.md shapes)."""
+Every call has a deadline (`timeout`, 10 s by default). Every action and every `deal` carries a
+fresh `request_id` (AIP-155), and a call that got no answer (UNAVAILABLE) is retried with the
+same id, `retries` times: the server answers a retry with the original answer and never applies
+it twice. A refused call raises the client's exception types (errors.py). Views, events and
+results come back as the plain dicts of records.md."""
 from __future__ import annotations
 
 import json
+import time
+import uuid
 from dataclasses import dataclass
 from typing import Iterable, Iterator, TypedDict
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from service import convert
-from service.gen.stich.v1 import stich_service_pb2 as pb, stich_service_pb2_grpc as pb_grpc, tables_pb2
-
+from . import convert
 from .errors import from_rpc_error
+from .gen.stich.v1 import stich_service_pb2 as pb, stich_service_pb2_grpc as pb_grpc, tables_pb2
 
 DEFAULT_TARGET = "127.0.0.1:50051"
-MAX_MESSAGE = 64 * 1024 * 1024           # batched answers with legal actions can be large
+MAX_MESSAGE = 64 * 1024 * 1024           # answers with legal actions can be large
 CHANNEL_OPTIONS = [("grpc.max_receive_message_length", MAX_MESSAGE),
                    ("grpc.max_send_message_length", MAX_MESSAGE)]
 _SEAT_KINDS = {"human": tables_pb2.SEAT_KIND_HUMAN, "bot": tables_pb2.SEAT_KIND_BOT}
+_RETRY = (grpc.StatusCode.UNAVAILABLE,)
 
 
 class Action(TypedDict, total=False):
@@ -44,6 +48,7 @@ class View(TypedDict):
     status: str                      # "waiting_for_deal" | "in_deal" | "match_over"
     deal_number: int
     deals_per_match: int
+    deals_counted: int
     dealer: int | None
     phase: str
     to_act: int | None
@@ -92,11 +97,16 @@ class TableHandle:
     view: View
 
 
+def new_request_id() -> str:
+    return str(uuid.uuid4())
+
+
 class StichClient:
     def __init__(self, target: str = DEFAULT_TARGET, timeout: float = 10.0,
-                 channel: grpc.Channel | None = None):
+                 channel: grpc.Channel | None = None, retries: int = 3):
         self.target = target
         self.timeout = timeout
+        self.retries = retries
         self.channel = channel or grpc.insecure_channel(target, options=CHANNEL_OPTIONS)
         self.stub = pb_grpc.StichServiceStub(self.channel)
         self._health = health_pb2_grpc.HealthStub(self.channel)
@@ -110,11 +120,16 @@ class StichClient:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _call(self, method, request, timeout: float | None = None):
-        try:
-            return method(request, timeout=self.timeout if timeout is None else timeout)
-        except grpc.RpcError as err:
-            raise from_rpc_error(err) from None
+    def _call(self, method, request, timeout: float | None = None, retry: bool = False):
+        attempts = 1 + (self.retries if retry else 0)
+        for attempt in range(attempts):
+            try:
+                return method(request, timeout=self.timeout if timeout is None else timeout)
+            except grpc.RpcError as err:
+                if attempt + 1 < attempts and err.code() in _RETRY:
+                    time.sleep(min(0.1 * 2 ** attempt, 2.0))
+                    continue
+                raise from_rpc_error(err) from None
 
     # ---- games and tables ---------------------------------------------------------------------
     def list_games(self) -> list[dict]:
@@ -128,6 +143,8 @@ class StichClient:
                     opt["allowed"] = [convert.from_value(v) for v in o.allowed]
                 if o.HasField("minimum"):
                     opt["minimum"] = o.minimum
+                if o.HasField("maximum"):
+                    opt["maximum"] = o.maximum
                 options.append(opt)
             out.append({"name": g.name, "seats": g.seats, "hand_size": g.hand_size,
                         "blind_size": g.blind_size, "options": options})
@@ -149,60 +166,67 @@ class StichClient:
         return TableHandle(r.table_id, {t.seat: t.token for t in r.seat_tokens}, r.spectator_id,
                            convert.view_dict(r.view))
 
-    def deal(self, table_id: str, token: str = "", expected_version: int | None = None) -> View:
-        request = pb.DealRequest(table_id=table_id, token=token)
+    def deal(self, table_id: str, token: str = "", expected_version: int | None = None,
+             request_id: str | None = None) -> View:
+        request = pb.DealRequest(table_id=table_id, token=token,
+                                 request_id=request_id or new_request_id())
         if expected_version is not None:
             request.expected_version = expected_version
-        return convert.view_dict(self._call(self.stub.Deal, request).view)
+        return convert.view_dict(self._call(self.stub.Deal, request, retry=True).view)
 
     def view(self, table_id: str, token: str) -> View:
-        r = self._call(self.stub.GetView, pb.GetViewRequest(table_id=table_id, token=token))
+        r = self._call(self.stub.GetView, pb.GetViewRequest(table_id=table_id, token=token), retry=True)
         return convert.view_dict(r.view)
 
     # ---- actions --------------------------------------------------------------------------------
     def bid(self, table_id: str, token: str, call: str, suit: str = "",
-            expected_version: int | None = None) -> View:
+            expected_version: int | None = None, request_id: str | None = None) -> View:
         return self._act(self.stub.Bid, pb.BidRequest(table_id=table_id, token=token, call=call, suit=suit),
-                         expected_version)
+                         expected_version, request_id)
 
     def exchange(self, table_id: str, token: str, call: str, cards: list[str],
-                 expected_version: int | None = None) -> View:
+                 expected_version: int | None = None, request_id: str | None = None) -> View:
         return self._act(self.stub.Exchange,
                          pb.ExchangeRequest(table_id=table_id, token=token, call=call, cards=cards),
-                         expected_version)
+                         expected_version, request_id)
 
-    def announce(self, table_id: str, token: str, call: str, expected_version: int | None = None) -> View:
+    def announce(self, table_id: str, token: str, call: str, expected_version: int | None = None,
+                 request_id: str | None = None) -> View:
         return self._act(self.stub.Announce, pb.AnnounceRequest(table_id=table_id, token=token, call=call),
-                         expected_version)
+                         expected_version, request_id)
 
-    def play(self, table_id: str, token: str, card: str, expected_version: int | None = None) -> View:
+    def play(self, table_id: str, token: str, card: str, expected_version: int | None = None,
+             request_id: str | None = None) -> View:
         return self._act(self.stub.Play, pb.PlayRequest(table_id=table_id, token=token, card=card),
-                         expected_version)
+                         expected_version, request_id)
 
-    def act(self, table_id: str, token: str, action: dict, expected_version: int | None = None) -> View:
+    def act(self, table_id: str, token: str, action: dict, expected_version: int | None = None,
+            request_id: str | None = None) -> View:
         """Send a records.md action object through the RPC of its type (its seat comes from
         the token)."""
         kind = action.get("type")
         if kind == "play":
-            return self.play(table_id, token, action.get("card", ""), expected_version)
+            return self.play(table_id, token, action.get("card", ""), expected_version, request_id)
         if kind == "bid":
-            return self.bid(table_id, token, action.get("call", ""), action.get("suit", ""), expected_version)
+            return self.bid(table_id, token, action.get("call", ""), action.get("suit", ""),
+                            expected_version, request_id)
         if kind == "announce":
-            return self.announce(table_id, token, action.get("call", ""), expected_version)
+            return self.announce(table_id, token, action.get("call", ""), expected_version, request_id)
         if kind == "exchange":
             return self.exchange(table_id, token, action.get("call", ""), list(action.get("cards", [])),
-                                 expected_version)
+                                 expected_version, request_id)
         raise ValueError(f"unknown action type {kind!r}")
 
-    def _act(self, method, request, expected_version) -> View:
+    def _act(self, method, request, expected_version, request_id) -> View:
         if expected_version is not None:
             request.expected_version = expected_version
-        return convert.view_dict(self._call(method, request).view)
+        request.request_id = request_id or new_request_id()
+        return convert.view_dict(self._call(method, request, retry=True).view)
 
     # ---- results and events ---------------------------------------------------------------------
     def score(self, table_id: str, token: str, deal_number: int = 0) -> Score:
         r = self._call(self.stub.Score, pb.ScoreRequest(table_id=table_id, token=token,
-                                                        deal_number=deal_number))
+                                                        deal_number=deal_number), retry=True)
         return {"deal_number": r.deal_number, "result": convert.result_dict(r.result),
                 "match_scores": list(r.match_scores), "deals_finished": r.deals_finished,
                 "deals_per_match": r.deals_per_match, "match_over": r.match_over}
@@ -222,12 +246,14 @@ class StichClient:
 
     # ---- batch ----------------------------------------------------------------------------------
     def evaluate(self, lines: Iterable[str | dict], with_legal: bool = False,
-                 timeout: float | None = None, chunk: int | None = None) -> Iterator[dict]:
+                 timeout: float | None = None, chunk: int | None = None,
+                 raw: bool = False) -> Iterator[dict] | Iterator[str]:
         """One answer per record (as `python -m engine_core evaluate` prints them), in order.
         `lines` are JSON lines or record dicts, sent `chunk` to a message (default 64, 8 with
         legal actions; lazily, so a long or endless input streams); the stream has no deadline
-        unless given."""
+        unless given. `raw=True` yields each answer's JSON line as the server wrote it."""
         chunk = chunk or (8 if with_legal else 64)
+
         def requests():
             batch: list[str] = []
             for line in lines:
@@ -237,10 +263,11 @@ class StichClient:
                     batch = []
             if batch:
                 yield pb.EvaluateRecordsRequest(lines=batch, with_legal=with_legal)
+
         try:
             for r in self.stub.EvaluateRecords(requests(), timeout=timeout):
                 for a in r.answers:
-                    yield json.loads(a.json)
+                    yield a.json if raw else json.loads(a.json)
         except grpc.RpcError as err:
             raise from_rpc_error(err) from None
 
