@@ -1,9 +1,14 @@
-"""Helpers of the service tests: a hidden-card checker and a mirror of a table's deals.
+"""Helpers of the service tests: the hidden-card rule as a checker, independent of the
+engine's redaction.
 
-The checker looks at every string of a message (any field, any depth, Struct keys included)
-that is a card code, and requires each to be one the viewer may know: a card it held at some
-point, a card played to a trick, or (once the deal is over) a card its result shows. Values
-under a key naming a called card (e.g. `called_card`) are public calls, not cards' places.
+The rule (docs/service.md, "Hidden information"): a seat may see a card only if it held that
+card at some moment of the deal (its hand as dealt, the blind it picked, cards handed to it)
+or the card was played face up; a spectator only the cards played face up. A face-down card
+(Sheepshead's buried cards and unknown card, Doppelkopf's Armut exchange) never becomes
+public, not even after the deal. The checker reads every string of a message (any field, any
+depth, Struct keys included) and every card code in the text of an error, and requires each
+card to be one the viewer may know. Values under a key naming a called card (`called_card`)
+are public calls, not cards' places.
 """
 from __future__ import annotations
 
@@ -13,10 +18,11 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 CARD = re.compile(r"^[ATKQJ987][CSHD]$")
+CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])[ATKQJ987][CSHD](?![A-Za-z0-9])")
 
 
 def card_strings(obj) -> set[str]:
-    """Every card code anywhere in a message or JSON value."""
+    """Every card code anywhere in a message or JSON value (and in free text)."""
     if isinstance(obj, Message):
         obj = json_format.MessageToDict(obj)
     found: set[str] = set()
@@ -26,10 +32,10 @@ def card_strings(obj) -> set[str]:
         if isinstance(x, str):
             if CARD.match(x):
                 found.add(x)
+            elif len(x) > 2:
+                found.update(CARD_IN_TEXT.findall(x))
         elif isinstance(x, dict):
-            # a card *named* by a public call (Sheepshead's called ace) says nothing of where
-            # it lies: not a hidden card
-            stack.extend(k for k in x.keys())
+            stack.extend(x.keys())
             stack.extend(v for k, v in x.items() if "called" not in str(k))
         elif isinstance(x, (list, tuple)):
             stack.extend(x)
@@ -37,36 +43,34 @@ def card_strings(obj) -> set[str]:
 
 
 class Mirror:
-    """The truth of one deal, kept by the test from the engine itself: what each seat may
-    know at each moment (its hands over time, the cards played, the result once over)."""
+    """The truth of one deal, kept by the test on its own copy of the engine state: which
+    cards each seat has held, which were played face up."""
 
-    def __init__(self, state, seats: int):
+    def __init__(self, state):
         self.state = state
-        self.seats = seats
-        self.known = [set(state.hands[s]) for s in range(seats)]
+        self.seats = state.game.seats
+        self.held = [set(state.hands[s]) for s in range(self.seats)]
         self.public: set[str] = set()
-        self._note()
+        self.face_down: set[str] = set()
 
     def apply(self, action: dict) -> None:
         self.state.apply(action)
-        if action["type"] == "play":
+        if action["type"] == "exchange" and action["call"] == "unknown":
+            self.face_down |= set(action["cards"])       # Sheepshead: played face down later
+        if action["type"] == "play" and action["card"] not in self.face_down:
             self.public.add(action["card"])
-        self._note()
-
-    def _note(self) -> None:
         deck = self.state.game.deck
         for s in range(self.seats):
-            self.known[s] |= set(deck.codes(self.state.core.hand(s)))
-        result = self.state.result()
-        if result is not None:
-            self.public |= card_strings(result)
+            self.held[s] |= set(deck.codes(self.state.core.hand(s)))
 
     def allowed(self, seat: int | None) -> set[str]:
         """Cards `seat` (None: a spectator) may see now."""
-        return self.public | (self.known[seat] if seat is not None else set())
+        return self.public | (self.held[seat] if seat is not None else set())
 
-    def check(self, message, seat: int | None, allowed: set[str] | None = None) -> None:
+    def check(self, message, seat: int | None, allowed: set[str] | None = None, where: str = "") -> int:
+        """Assert no hidden card in `message`; returns how many card strings were checked."""
         seen = card_strings(message)
         ok = self.allowed(seat) if allowed is None else allowed
         leaked = seen - ok
-        assert not leaked, f"seat {seat} was shown hidden cards {sorted(leaked)}"
+        assert not leaked, f"{where}: seat {seat} was shown hidden cards {sorted(leaked)}"
+        return len(seen)

@@ -83,12 +83,12 @@ class _Child:
 
 class ServerProcess(_Child):
     """`python -m service --memory` on a free loopback port (no SQLite commits: the figures
-    are the RPC and the engine, not the disk)."""
+    are the RPC and the engine, not the disk); `args`: more flags (config.py)."""
 
-    def __init__(self, workers: int = 64, data_dir: str | None = None):
+    def __init__(self, data_dir: str | None = None, args: tuple[str, ...] = ()):
         store = ["--data-dir", data_dir] if data_dir else ["--memory"]
         super().__init__([sys.executable, "-m", "service", "--address", f"{LOOPBACK}:0",
-                          "--workers", str(workers), "--grace", "2", *store])
+                          "--grace", "2", *store, *args])
 
 
 class EchoProcess(_Child):

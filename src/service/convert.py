@@ -1,60 +1,57 @@
-"""Between the engine's JSON-shaped dicts (records.md) and the stich.v1 messages.
+"""From the engine's JSON-shaped dicts (records.md) to the stich.v1 messages: the only
+conversion the server makes (the client package converts back).
 
 Everything game-specific travels as the records' strings or in Struct fields, so a new game
-needs no change here. Struct numbers are doubles on the wire: `plain()` turns integral
-doubles back into ints so options and results compare equal to the engine's.
+needs no change here. Structs are filled by exact type (`fill_struct`), which is most of the
+time a result's conversion takes.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from google.protobuf import json_format, struct_pb2
+from google.protobuf import struct_pb2
 
-from .gen.stich.v1 import actions_pb2, results_pb2, tables_pb2
+from stich_client.gen.stich.v1 import actions_pb2, results_pb2, tables_pb2
 
 HIDDEN = "??"          # a card the viewer may not see
 _ACTION_KEYS = ("seat", "type", "call", "suit", "card", "cards")
 _ITEM_INTS = ("value", "count", "factor")
 _RESULT_KEYS = ("contract", "teams", "tricks", "card_points", "scores", "breakdown")
-
-
-# ---- JSON values <-> Struct / Value ------------------------------------------------------
-def plain(value: Any) -> Any:
-    """A JSON value from protobuf's Struct form: integral floats become ints."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
-        return int(value)
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    return value
-
-
-def struct(d: dict | None) -> struct_pb2.Struct:
-    s = struct_pb2.Struct()
-    if d:
-        s.update(d)
-    return s
+_VIEW_KEYS = ("game", "seat", "dealer", "phase", "to_act", "hand", "legal", "actions")
+MAX_ID_DEPTH = 32
 
 
 def value(v: Any) -> struct_pb2.Value:
-    # the common ids (ints, strings) directly; anything else through json_format
-    t = type(v)
-    if t is int and abs(v) < 2**53:
-        return struct_pb2.Value(number_value=v)
-    if t is str:
-        return struct_pb2.Value(string_value=v)
+    """A JSON value as a Value (ints, strings and None directly, anything else by type)."""
     out = struct_pb2.Value()
-    json_format.ParseDict(v, out)
+    _fill_value(out, v)
     return out
 
 
-def from_struct(s: struct_pb2.Struct) -> dict:
-    return plain(json_format.MessageToDict(s))
+def id_value(v: Any) -> struct_pb2.Value:
+    """A record id as a Value: exactly, or (an integer beyond 2^53, nesting deeper than
+    MAX_ID_DEPTH) as its JSON text."""
+    if type(v) is int and abs(v) <= 2**53:
+        return struct_pb2.Value(number_value=v)
+    if type(v) is str:
+        return struct_pb2.Value(string_value=v)
+    if _exact(v, 0):
+        return value(v)
+    import orjson
+    return struct_pb2.Value(string_value=orjson.dumps(v).decode())
 
 
-def from_value(v: struct_pb2.Value) -> Any:
-    return plain(json_format.MessageToDict(v))
+def _exact(v: Any, depth: int) -> bool:
+    if depth > MAX_ID_DEPTH:
+        return False
+    t = type(v)
+    if t is int:
+        return abs(v) <= 2**53
+    if t is dict:
+        return all(_exact(x, depth + 1) for x in v.values())
+    if t is list:
+        return all(_exact(x, depth + 1) for x in v)
+    return t in (str, float, bool) or v is None
 
 
 # ---- actions and tricks ---------------------------------------------------------------------
@@ -76,31 +73,12 @@ def action_msg(a: dict) -> actions_pb2.Action:
     return msg
 
 
-def action_dict(msg: actions_pb2.Action) -> dict:
-    a: dict = {"seat": msg.seat, "type": msg.type}
-    if msg.type == "play":
-        a["card"] = msg.card
-    else:
-        a["call"] = msg.call
-        if msg.suit:
-            a["suit"] = msg.suit
-        if msg.type == "exchange":
-            a["cards"] = list(msg.cards)
-    if msg.HasField("extra"):
-        a.update(from_struct(msg.extra))
-    return a
-
-
 def trick_msg(t) -> actions_pb2.Trick:
     """A completed trick `[leader, cards, winner]` or a trick in progress {leader, cards}."""
     if isinstance(t, dict):
         return actions_pb2.Trick(leader=t["leader"], cards=t["cards"])
     leader, cards, winner = t
     return actions_pb2.Trick(leader=leader, cards=cards, winner=winner)
-
-
-def trick_list(msg: actions_pb2.Trick) -> list:
-    return [msg.leader, list(msg.cards), msg.winner]
 
 
 # ---- results ----------------------------------------------------------------------------------
@@ -180,75 +158,67 @@ def _fill_value(vm: struct_pb2.Value, v: Any) -> None:
         vm.CopyFrom(tmp.fields["v"])
 
 
-def result_dict(msg: results_pb2.DealResult) -> dict:
-    """The records.md Result again (key order: common fields, then the game's extra keys)."""
-    out: dict = {
-        "contract": from_struct(msg.contract) if msg.HasField("contract") else None,
-        "teams": [list(t.seats) for t in msg.teams],
-        "tricks": [trick_list(t) for t in msg.tricks],
-        "card_points": list(msg.card_points),
-        "scores": list(msg.scores),
-        "breakdown": [],
-    }
-    for b in msg.breakdown:
-        item: dict = {"item": b.item}
-        for k in ("value", "count", "factor", "team"):
-            if b.HasField(k):
-                item[k] = getattr(b, k)
-        if b.HasField("extra"):
-            item.update(from_struct(b.extra))
-        out["breakdown"].append(item)
-    if msg.HasField("extra"):
-        out.update(from_struct(msg.extra))
-    return out
-
-
 # ---- table views and events -----------------------------------------------------------------
 def _status(name: str) -> int:
     return tables_pb2.TableStatus.Value("TABLE_STATUS_" + name.upper())
 
 
-def view_msg(v: dict):
-    """A TableView from the table manager's view dict: the engine's view keys it knows get
-    their typed fields (trick, tricks, contract, result); every other key of the game's
-    public view goes to `public`."""
-    msg = tables_pb2.TableView(
-        table_id=v["table_id"], version=v["version"], game=v["game"],
-        seats=[tables_pb2.SeatKind.Value("SEAT_KIND_" + s.upper()) for s in v["seats"]],
-        status=_status(v["status"]), deal_number=v["deal_number"],
-        deals_per_match=v["deals_per_match"], phase=v["phase"], hand=v["hand"],
-        match_scores=v["match_scores"])
+_SEAT_KINDS = {"human": tables_pb2.SEAT_KIND_HUMAN, "bot": tables_pb2.SEAT_KIND_BOT}
+
+
+def view_msg(v: dict, msg: tables_pb2.TableView | None = None) -> tables_pb2.TableView:
+    """A TableView from the table manager's view: the table's fields, then the engine's view of
+    the deal (State.view): its typed keys (trick, tricks, contract, result) in their fields,
+    every other key of the game's view in `public`."""
+    if msg is None:
+        msg = tables_pb2.TableView()
+    msg.table_id = v["table_id"]
+    msg.version = v["version"]
+    msg.game = v["game"]
+    msg.seats.extend(_SEAT_KINDS[s] for s in v["seats"])
+    msg.status = _status(v["status"])
+    msg.deal_number = v["deal_number"]
+    msg.deals_counted = v["deals_counted"]
+    msg.deals_per_match = v["deals_per_match"]
+    msg.match_scores.extend(v["match_scores"])
+    fill_struct(msg.options, v["options"])
     if v["seat"] is not None:
         msg.seat = v["seat"]
-    if v["dealer"] is not None:
-        msg.dealer = v["dealer"]
-    if v["to_act"] is not None:
-        msg.to_act = v["to_act"]
-    msg.legal.extend(action_msg(a) for a in v["legal"])
-    msg.actions.extend(action_msg(a) for a in v["actions"])
-    msg.options.update(v["options"])
-    rest = dict(v.get("game_view") or {})
+    deal = v.get("deal")
+    if not deal:
+        return msg
+    msg.phase = deal["phase"]
+    msg.hand.extend(deal["hand"])
+    if deal["dealer"] is not None:
+        msg.dealer = deal["dealer"]
+    if deal["to_act"] is not None:
+        msg.to_act = deal["to_act"]
+    msg.legal.extend(action_msg(a) for a in deal["legal"])
+    msg.actions.extend(action_msg(a) for a in deal["actions"])
+    rest = {k: val for k, val in deal.items() if k not in _VIEW_KEYS}
     trick = rest.pop("trick", None)
-    if isinstance(trick, dict) and "leader" in trick and "cards" in trick:
+    if isinstance(trick, dict) and set(trick) == {"leader", "cards"}:
         msg.trick.CopyFrom(trick_msg(trick))
     elif trick is not None:
         rest["trick"] = trick
     tricks = rest.pop("tricks", None)
-    try:
-        msg.tricks.extend(trick_msg(t) for t in tricks or [])
-    except (TypeError, ValueError, KeyError):
-        del msg.tricks[:]
-        rest["tricks"] = tricks
-    msg.contract.CopyFrom(value(rest.pop("contract", None)))
+    if tricks:
+        try:
+            msg.tricks.extend(trick_msg(t) for t in tricks)
+        except (TypeError, ValueError, KeyError):
+            del msg.tricks[:]
+            rest["tricks"] = tricks
+    if "contract" in rest:
+        _fill_value(msg.contract, rest.pop("contract"))
     result = rest.pop("result", None)
     if result is not None:
-        msg.result.CopyFrom(result_msg(result))
+        result_msg(result, msg.result)
     if rest:
-        msg.public.update(rest)
+        fill_struct(msg.public, rest)
     return msg
 
 
-def event_msg(e: dict):
+def event_msg(e: dict) -> tables_pb2.TableEvent:
     msg = tables_pb2.TableEvent(
         version=e["version"], kind=tables_pb2.EventKind.Value("EVENT_KIND_" + e["kind"].upper()),
         deal_number=e["deal_number"], phase=e["phase"], match_scores=e["match_scores"],
@@ -260,40 +230,16 @@ def event_msg(e: dict):
     if e["action"] is not None:
         msg.action.CopyFrom(action_msg(e["action"]))
     if e["result"] is not None:
-        msg.result.CopyFrom(result_msg(e["result"]))
+        result_msg(e["result"], msg.result)
     return msg
 
 
-def view_dict(msg) -> dict:
-    """A TableView as a plain dict (what clients and tests read)."""
-    out = {
-        "table_id": msg.table_id, "version": msg.version, "game": msg.game,
-        "seat": msg.seat if msg.HasField("seat") else None,
-        "seats": [tables_pb2.SeatKind.Name(s)[len("SEAT_KIND_"):].lower() for s in msg.seats],
-        "status": tables_pb2.TableStatus.Name(msg.status)[len("TABLE_STATUS_"):].lower(),
-        "deal_number": msg.deal_number, "deals_per_match": msg.deals_per_match,
-        "dealer": msg.dealer if msg.HasField("dealer") else None,
-        "phase": msg.phase, "to_act": msg.to_act if msg.HasField("to_act") else None,
-        "hand": list(msg.hand), "legal": [action_dict(a) for a in msg.legal],
-        "actions": [action_dict(a) for a in msg.actions],
-        "trick": {"leader": msg.trick.leader, "cards": list(msg.trick.cards)} if msg.HasField("trick") else None,
-        "tricks": [trick_list(t) for t in msg.tricks],
-        "contract": from_value(msg.contract) if msg.HasField("contract") else None,
-        "public": from_struct(msg.public) if msg.HasField("public") else {},
-        "result": result_dict(msg.result) if msg.HasField("result") else None,
-        "match_scores": list(msg.match_scores),
-        "options": from_struct(msg.options),
-    }
-    return out
-
-
-def event_dict(msg) -> dict:
-    return {
-        "version": msg.version, "kind": tables_pb2.EventKind.Name(msg.kind)[len("EVENT_KIND_"):].lower(),
-        "deal_number": msg.deal_number, "dealer": msg.dealer if msg.HasField("dealer") else None,
-        "action": action_dict(msg.action) if msg.HasField("action") else None,
-        "phase": msg.phase, "to_act": msg.to_act if msg.HasField("to_act") else None,
-        "result": result_dict(msg.result) if msg.HasField("result") else None,
-        "match_scores": list(msg.match_scores),
-        "status": tables_pb2.TableStatus.Name(msg.status)[len("TABLE_STATUS_"):].lower(),
-    }
+def plain(value: Any) -> Any:
+    """A JSON value from protobuf's Struct form: integral floats become ints."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value

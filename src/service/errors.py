@@ -1,40 +1,64 @@
 """Every error the service returns, mapped in one place to a gRPC status code with a
 `google.rpc.ErrorInfo` detail (domain `stich.v1`).
 
-ErrorInfo.reason is a stable UPPER_SNAKE name; metadata carries `message` (the human reason),
-and where they apply `field` (which request field is wrong), `legal` (the legal alternatives
-as a JSON list of record actions) and `version` (the table's current version).
+ErrorInfo.reason is a stable id: the engine's `reason_id` for a refused action or option
+(`NOT_YOUR_TURN`, `MUST_FOLLOW_SUIT`, `BAD_CARD`, `BAD_OPTION`, ...), else the service's own
+(`TABLE_NOT_FOUND`, `BAD_SEAT_TOKEN`, `STALE_VERSION`, ...). Metadata carries `message` (the
+text a player would be told) and where they apply `legal` (the acting seat's legal actions as a
+JSON list of record actions, on every refused action; `[]` for a seat that is not to act),
+`field` (the request field that is wrong) and `version` (the table's current version).
+
+Nothing is echoed without a bound: the message is cut to MAX_TEXT characters, every other
+metadata value to MAX_VALUE, and `legal` to the actions that fit LEGAL_BYTES (then
+`legal_count` says how many there are), so that the trailers of any error stay far below the
+8 KiB a default gRPC client accepts.
 """
 from __future__ import annotations
 
-import json
+import logging
 
 import grpc
+import orjson
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
-from grpc_status import rpc_status
 
-from engine_core.errors import IllegalActionError, InvalidRecordError, OptionError
-
-from .simulate import Cancelled
+from engine_core.errors import ActionError, InvalidActionError, StichError
 
 DOMAIN = "stich.v1"
+MAX_TEXT = 300
+MAX_VALUE = 200
+LEGAL_BYTES = 2500
+log = logging.getLogger("stich.service")
+
+
+def cut(text: str, limit: int = MAX_TEXT) -> str:
+    """`text` with at most `limit` characters (an ellipsis marks a cut)."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def short(value, limit: int = 40) -> str:
+    """A request value as an error may quote it: its repr, cut."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001
+        text = f"<{type(value).__name__}>"
+    return cut(text, limit)
 
 
 class ServiceError(Exception):
-    """An error of the service layer (tables, tokens, versions, request shape)."""
+    """An error of the service layer (tables, tokens, versions, request shape, limits)."""
 
     def __init__(self, code: grpc.StatusCode, reason: str, message: str, **metadata):
         super().__init__(message)
         self.code = code
         self.reason = reason
         self.message = message
-        self.metadata = {k: v if isinstance(v, str) else json.dumps(v) for k, v in metadata.items()}
+        self.metadata = {k: str(v) for k, v in metadata.items()}
 
 
-def invalid(field: str, message: str) -> ServiceError:
-    return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ARGUMENT", f"{field}: {message}",
-                        field=field)
+def invalid(field: str, message: str, reason: str = "INVALID_ARGUMENT") -> ServiceError:
+    return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, reason, f"{field}: {message}", field=field)
 
 
 def not_found(what: str, message: str) -> ServiceError:
@@ -48,35 +72,86 @@ def denied(message: str) -> ServiceError:
 def stale(expected: int, current: int) -> ServiceError:
     return ServiceError(grpc.StatusCode.ABORTED, "STALE_VERSION",
                         f"expected version {expected} but the table is at version {current}",
-                        version=str(current))
+                        version=current)
 
 
 def precondition(reason: str, message: str, **metadata) -> ServiceError:
     return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, reason, message, **metadata)
 
 
-def classify(err: Exception) -> tuple[grpc.StatusCode, str, str, dict]:
+def exhausted(reason: str, message: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, reason, message)
+
+
+def damaged(table_id: str, why: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.DATA_LOSS, "TABLE_DAMAGED",
+                        f"table {short(table_id)} is stored but cannot be restored: {why}")
+
+
+class Refused(Exception):
+    """An engine ActionError as one seat may be told it: `shown_legal` False when the asking
+    seat is not the seat to act (the legal alternatives are another seat's secret)."""
+
+    def __init__(self, err: ActionError, shown_legal: bool):
+        super().__init__(err.reason)
+        self.err = err
+        self.shown_legal = shown_legal
+
+
+def legal_json(actions: list) -> tuple[str, int | None]:
+    """The legal actions as compact JSON within LEGAL_BYTES (and the full count if cut)."""
+    text = orjson.dumps(actions).decode()
+    if len(text) <= LEGAL_BYTES:
+        return text, None
+    kept = []
+    size = 2
+    for a in actions:
+        item = orjson.dumps(a).decode()
+        if size + len(item) + 1 > LEGAL_BYTES:
+            break
+        kept.append(a)
+        size += len(item) + 1
+    return orjson.dumps(kept).decode(), len(actions)
+
+
+def classify(err: BaseException) -> tuple[grpc.StatusCode, str, str, dict]:
     """(code, ErrorInfo reason, message, metadata) of any error a handler may raise."""
     if isinstance(err, ServiceError):
         return err.code, err.reason, err.message, err.metadata
-    if isinstance(err, IllegalActionError):
-        return (grpc.StatusCode.FAILED_PRECONDITION, "ILLEGAL_ACTION", err.reason,
-                {"legal": json.dumps(err.legal, separators=(",", ":"))})
-    if isinstance(err, OptionError):
-        return grpc.StatusCode.INVALID_ARGUMENT, "BAD_OPTION", str(err), {"field": err.field}
-    if isinstance(err, InvalidRecordError):
-        return grpc.StatusCode.INVALID_ARGUMENT, "INVALID_RECORD", str(err), {"field": err.field}
-    if isinstance(err, Cancelled):
-        return grpc.StatusCode.CANCELLED, "CANCELLED", "the call was cancelled", {}
+    if isinstance(err, Refused):
+        action_err, shown = err.err, err.shown_legal
+        code = (grpc.StatusCode.INVALID_ARGUMENT if isinstance(action_err, InvalidActionError)
+                else grpc.StatusCode.FAILED_PRECONDITION)
+        if shown:
+            legal, count = legal_json(action_err.legal)
+            message = action_err.reason
+        else:
+            # another seat is to act: neither its alternatives nor a text naming them
+            legal, count = "[]", None
+            message = action_err.reason if not action_err.legal else "the action was refused"
+        meta = {"legal": legal}
+        if count is not None:
+            meta["legal_count"] = str(count)
+        return code, action_err.reason_id, message, meta
+    if isinstance(err, ActionError):                       # not from a seat's request
+        return grpc.StatusCode.FAILED_PRECONDITION, err.reason_id, err.reason, {"legal": "[]"}
+    if isinstance(err, StichError):                        # OptionError, InvalidRecordError
+        meta = {"field": getattr(err, "field", "")}
+        return grpc.StatusCode.INVALID_ARGUMENT, getattr(err, "reason_id", "INVALID_ARGUMENT"), str(err), meta
     return grpc.StatusCode.INTERNAL, "INTERNAL", f"internal error: {type(err).__name__}", {}
 
 
-def to_status(err: Exception) -> grpc.Status:
-    """The rich gRPC status of an error (for `context.abort_with_status`)."""
+def status_of(err: BaseException) -> tuple[grpc.StatusCode, str, tuple]:
+    """(code, details, trailing metadata) of an error: the rich status, every value bounded."""
     code, reason, message, metadata = classify(err)
-    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN,
-                                       metadata={"message": message, **metadata})
+    if code == grpc.StatusCode.INTERNAL:
+        log.error("internal error", exc_info=err)
+    message = cut(message)
+    meta = {"message": message}
+    for k, v in metadata.items():
+        meta[k] = v if k == "legal" else cut(v, MAX_VALUE)
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=meta)
     detail = any_pb2.Any()
     detail.Pack(info)
     status = status_pb2.Status(code=getattr(code_pb2, code.name), message=message, details=[detail])
-    return rpc_status.to_status(status)
+    return code, message, (("grpc-status-details-bin", status.SerializeToString()),)

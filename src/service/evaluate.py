@@ -1,24 +1,91 @@
-"""One EvaluateRecords answer per input line, exactly as `python -m engine_core evaluate`
-writes it: the CLI's own line function (`engine_core.cli.evaluate_line_text`, the games' text
-fast paths scanning JSON straight to codes, else the generic evaluation), so the service
-answers at the engine's fast-path speed and can never drift from the CLI."""
+"""EvaluateRecords' unit of work: a slice of input lines to the serialized answers, run in a
+worker process (or thread) so the event loop never evaluates.
+
+Each answer is the engine's: `engine_core._codec.evaluate_line` (the one record codec, which
+never raises for bad input), its JSON line written by orjson exactly as `python -m engine_core
+evaluate` writes it (`_codec.evaluate_line_bytes` is `orjson.dumps(evaluate_line(...))`), and
+the same answer typed. One line can never cost the others their answers: a line the engine
+fails on is answered with the error INTERNAL_ERROR and logged.
+"""
 from __future__ import annotations
 
-import json
+import logging
 
-from engine_core import cli, fastjson
+import orjson
+
+from engine_core import _codec
+from stich_client.gen.stich.v1 import stich_service_pb2 as pb
+
+from . import convert
+
+log = logging.getLogger("stich.service")
+_ANSWERS_TAG = b"\x0a"               # EvaluateRecordsResponse.answers = 1, length-delimited
 
 
-def answer_text(line: str, number: int, with_legal: bool) -> tuple[str, dict]:
-    """The CLI's output line for one input line (no newline) and the same answer as a dict;
-    `number` (1-based) is the id when the line gives none."""
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def answer_message(line, number: int, with_legal: bool) -> pb.RecordAnswer:
+    """The RecordAnswer of one input line (`number`: its 1-based place in the stream)."""
+    try:
+        answer = _codec.evaluate_line(line, number, with_legal)
+        text = orjson.dumps(answer)
+    except Exception as err:  # noqa: BLE001 - an engine defect: this line only
+        log.error("evaluating line %d failed", number, exc_info=err)
+        answer = {"id": number, "error": {"index": None, "reason": f"internal error: {type(err).__name__}",
+                                          "reason_id": "INTERNAL_ERROR"}}
+        text = orjson.dumps(answer)
+    out = pb.RecordAnswer()
+    out.json = text.decode()
+    out.id.CopyFrom(convert.id_value(answer["id"]))
+    if "result" in answer:
+        convert.result_msg(answer["result"], out.result)
+    else:
+        err = answer["error"]
+        out.error.SetInParent()
+        out.error.reason = err["reason"]
+        out.error.reason_id = err.get("reason_id", "")
+        if err["index"] is not None:
+            out.error.index = err["index"]
     if with_legal:
-        answer = cli.evaluate_line(line, number, True)
-        return fastjson.dumps(answer), answer
-    text = cli.evaluate_line_text(line, number, False)
-    return text, json.loads(text)
+        add = out.legal.add
+        for legal in answer.get("legal", []):
+            add().actions.extend([convert.action_msg(a) for a in legal])
+    return out
 
 
-def answer(line: str, number: int, with_legal: bool) -> dict:
-    """The answer for one line as a dict."""
-    return answer_text(line, number, with_legal)[1]
+def answer_slice(lines: list[str], first_number: int, with_legal: bool) -> list[bytes]:
+    """The answers to consecutive lines, each as a framed `answers` field of an
+    EvaluateRecordsResponse: concatenating them gives the serialized response."""
+    out = []
+    for i, line in enumerate(lines):
+        data = answer_message(line, first_number + i, with_legal).SerializeToString()
+        out.append(_ANSWERS_TAG + _varint(len(data)) + data)
+    return out
+
+
+def warm() -> int:
+    """Import everything a slice needs (run once in each worker process at its start)."""
+    answer_slice(['{"game":"schafkopf"}'], 1, False)
+    return 0
+
+
+def internal_error_slice(number: int) -> list[bytes]:
+    """The framed answer for a line whose evaluation killed its worker process (no engine call)."""
+    answer = {"id": number, "error": {"index": None, "reason": "internal error: the evaluation failed",
+                                      "reason_id": "INTERNAL_ERROR"}}
+    out = pb.RecordAnswer(json=orjson.dumps(answer).decode())
+    out.id.number_value = number
+    out.error.reason = answer["error"]["reason"]
+    out.error.reason_id = "INTERNAL_ERROR"
+    data = out.SerializeToString()
+    return [_ANSWERS_TAG + _varint(len(data)) + data]

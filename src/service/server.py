@@ -1,115 +1,118 @@
-"""The gRPC server: `python -m service` (or `stich-server`).
+"""The stich server: one asyncio process (`python -m service`, or `stich-server`).
 
-Listens on 127.0.0.1:50051 by default (--address / STICH_ADDRESS), keeps its SQLite file in
-./data (--data-dir / STICH_DATA_DIR; --memory for none), restores every stored table at
-start. Health checking and server reflection are always on. SIGTERM/SIGINT: health goes
-NOT_SERVING, new calls are refused, in-flight calls finish (up to --grace seconds), the
-database is closed, exit 0.
+gRPC on `grpc.aio`: an open stream holds no thread, so idle or slow clients cannot starve
+others; CPU-heavy work runs in bounded pools (work.py); tables are held by one table manager
+(manager.py) over a store (store.py). Health checking and server reflection are always on.
+SIGTERM/SIGINT: health goes NOT_SERVING, watchers return, new calls are refused, calls in
+flight get up to `--grace` seconds, then the store is closed and the process exits 0.
+Settings and limits: config.py (flags, STICH_* environment variables), docs/service.md.
 """
 from __future__ import annotations
 
-import argparse
+import asyncio
 import logging
-import os
 import signal
 import sys
-import threading
-from concurrent import futures
+from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from .gen.stich.v1 import stich_service_pb2, stich_service_pb2_grpc
-from .servicer import StichServicer
-from .store import Store
-from .tables import TableManager
+from stich_client.gen.stich.v1 import stich_service_pb2
+
+from . import config as configuration
+from .config import Config
+from .manager import TableManager
+from .servicer import SERVICE, StichServicer
+from .store import SqliteStore, Store
+from .work import Work
 
 SERVICE_NAME = stich_service_pb2.DESCRIPTOR.services_by_name["StichService"].full_name
-DEFAULT_ADDRESS = "127.0.0.1:50051"
-MAX_MESSAGE = 64 * 1024 * 1024          # EvaluateRecords batches records per message
 log = logging.getLogger("stich.service")
+assert SERVICE_NAME == SERVICE
 
 
 class Server:
-    """A running stich server: the gRPC server, its table manager and its health servicer."""
+    """A running stich server: the gRPC server, its table manager, its store and its pools.
+    Create, `await start()`, `await stop()`; all on one event loop."""
 
-    def __init__(self, address: str = DEFAULT_ADDRESS, data_dir: str | None = None,
-                 workers: int = 64):
-        self.store = Store(data_dir)
-        self.manager = TableManager(self.store)
-        self.restored = self.manager.restore()
-        self.grpc = grpc.server(futures.ThreadPoolExecutor(max_workers=workers,
-                                                           thread_name_prefix="stich"),
-                                options=[("grpc.so_reuseport", 0),
-                                         ("grpc.max_receive_message_length", MAX_MESSAGE),
-                                         ("grpc.max_send_message_length", MAX_MESSAGE)])
-        stich_service_pb2_grpc.add_StichServiceServicer_to_server(
-            StichServicer(self.manager, max_watchers=max(1, workers - 16)), self.grpc)
-        self.health = health.HealthServicer(experimental_non_blocking=True)
+    def __init__(self, config: Config, store: Store | None = None):
+        self.config = config
+        self.store = store or SqliteStore(config.data_dir)
+        self.tables = 0
+        self.stopped = asyncio.Event()
+        self._stopping = False
+
+    async def start(self) -> "Server":
+        cfg = self.config
+        await self.store.open()
+        self.tables = await self.store.count_tables()
+        self.table_threads = ThreadPoolExecutor(cfg.table_threads, thread_name_prefix="stich-table")
+        self.work = Work(cfg)
+        self.manager = TableManager(self.store, self.table_threads, cfg.live_tables)
+        self.grpc = grpc.aio.server(options=[
+            ("grpc.so_reuseport", 0),
+            ("grpc.max_receive_message_length", cfg.max_message_bytes),
+            ("grpc.max_send_message_length", cfg.max_send_bytes),
+            ("grpc.max_concurrent_streams", cfg.max_connection_streams),
+        ])
+        self.servicer = StichServicer(self.manager, self.work, cfg)
+        self.grpc.add_generic_rpc_handlers((self.servicer.handler(),))
+        self.health = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         reflection.enable_server_reflection(
             (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
              reflection.SERVICE_NAME), self.grpc)
-        self.port = self.grpc.add_insecure_port(address)
+        self.port = self.grpc.add_insecure_port(cfg.address)
         if self.port == 0:
-            raise OSError(f"cannot listen on {address}")
-        self.address = address.rsplit(":", 1)[0] + f":{self.port}"
-        self._stopped = threading.Event()
-        self.done = threading.Event()
-
-    def start(self) -> "Server":
-        self.grpc.start()
+            raise OSError(f"cannot listen on {cfg.address}")
+        self.address = cfg.address.rsplit(":", 1)[0] + f":{self.port}"
+        await self.grpc.start()
         for name in ("", SERVICE_NAME):
-            self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+            await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         return self
 
-    def stop(self, grace: float = 10.0) -> None:
-        """Graceful: NOT_SERVING first, then let in-flight calls finish, then close the store."""
-        if self._stopped.is_set():
+    async def stop(self, grace: float | None = None) -> None:
+        """Graceful: NOT_SERVING first, watchers return, calls in flight finish (up to `grace`),
+        then the pools and the store close."""
+        if self._stopping:
+            await self.stopped.wait()
             return
-        self._stopped.set()
-        self.health.enter_graceful_shutdown()
-        self.manager.close()               # watchers return
-        self.grpc.stop(grace).wait()
-        self.store.close()
-        self.done.set()
+        self._stopping = True
+        await self.health.enter_graceful_shutdown()
+        await self.manager.close()
+        await self.grpc.stop(self.config.grace if grace is None else grace)
+        self.work.close()
+        self.table_threads.shutdown(wait=True)
+        await self.store.close()
+        self.stopped.set()
 
-    def wait(self) -> None:
-        self.grpc.wait_for_termination()
 
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m service", description="the stich gRPC server")
-    parser.add_argument("--address", default=os.environ.get("STICH_ADDRESS", DEFAULT_ADDRESS),
-                        help=f"host:port to listen on (env STICH_ADDRESS; default {DEFAULT_ADDRESS}; port 0 picks a free one)")
-    parser.add_argument("--data-dir", default=os.environ.get("STICH_DATA_DIR", "data"),
-                        help="directory of the SQLite database (env STICH_DATA_DIR; default ./data)")
-    parser.add_argument("--memory", action="store_true", help="keep nothing on disk")
-    parser.add_argument("--workers", type=int, default=64,
-                        help="worker threads; open WatchTable streams may use all but 16")
-    parser.add_argument("--grace", type=float, default=10.0, help="seconds in-flight calls get at shutdown")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    server = Server(args.address, None if args.memory else args.data_dir, args.workers).start()
-    where = "memory only" if args.memory else server.store.path
-    broken = server.manager.unrestorable
-    print(f"stich server listening on {server.address} (data: {where}; {server.restored} tables restored"
-          f"{f', {len(broken)} could not be: see the log' if broken else ''})\n"
+async def serve(config: Config) -> int:
+    server = await Server(config).start()
+    where = "memory only" if config.data_dir is None else server.store.path
+    print(f"stich server listening on {server.address} (data: {where}; {server.tables} tables stored)\n"
           f"  connect: stich --server {server.address} play schafkopf\n"
           f"  health:  grpc_health_probe -addr={server.address}  (reflection is on: grpcurl -plaintext "
           f"{server.address} list)", flush=True)
+    loop = asyncio.get_running_loop()
 
-    def on_signal(signum, frame):
+    def on_signal(signum):
         log.info("signal %s: shutting down", signal.Signals(signum).name)
-        threading.Thread(target=server.stop, args=(args.grace,), daemon=True).start()
+        asyncio.ensure_future(server.stop())
 
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    server.wait()
-    server.done.wait()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, on_signal, sig)
+    await server.stopped.wait()
     print("stich server stopped", flush=True)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    config = configuration.parse(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    return asyncio.run(serve(config))
 
 
 if __name__ == "__main__":

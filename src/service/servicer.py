@@ -1,215 +1,320 @@
-"""The stich.v1.StichService servicer: it only converts between messages and the table
-manager / engine, and maps every error in one place (`errors.to_status`)."""
+"""The gRPC door: stich.v1.StichService over the table manager and the batch work. It only
+converts (request fields to the manager's arguments, the engine's dicts to messages) and maps
+every error in one place (`errors.status_of`); the engine judges every action.
+
+Requests are parsed by our own deserializers, so a message that is not valid protobuf is
+INVALID_ARGUMENT (MALFORMED_REQUEST), never INTERNAL. Per-peer limits on open streams are
+checked here (`Streams`), before any work.
+"""
 from __future__ import annotations
 
-import functools
+import asyncio
+import collections
 import logging
-import threading
+import math
+from contextlib import contextmanager
 
 import grpc
+from google.protobuf import struct_pb2
+from google.protobuf.message import DecodeError
 
 from engine_core import games
 
+from stich_client.gen.stich.v1 import stich_service_pb2 as pb, tables_pb2
+
 from . import convert, errors
-from .gen.stich.v1 import (stich_service_pb2 as pb, stich_service_pb2_grpc as pb_grpc,
-                           tables_pb2)
-from .evaluate import answer_text as evaluate_answer
-from .simulate import MAX_DEALS, simulate
-from .tables import TableManager
+from .config import Config
+from .manager import TableManager
+from .simulate import MAX_DEALS
+from .work import Work
 
 log = logging.getLogger("stich.service")
-WATCH_POLL_SECONDS = 0.5
+SERVICE = "stich.v1.StichService"
+MAX_OPTION_DEPTH = 32
+_KINDS = {tables_pb2.SEAT_KIND_HUMAN: "human", tables_pb2.SEAT_KIND_BOT: "bot"}
 
 
-def _fail(context, method, err: Exception):
-    """Abort the call with the error's rich status (handlers never abort by themselves)."""
-    if errors.classify(err)[0] == grpc.StatusCode.INTERNAL:
-        log.error("internal error in %s", method.__name__, exc_info=err)
-    context.abort_with_status(errors.to_status(err))
+class Malformed:
+    """A request message that did not parse."""
+
+    def __init__(self, why: str):
+        self.why = why
 
 
-def _unary(method):
-    """Run a unary handler; any error becomes its rich status (the table is unchanged)."""
-    @functools.wraps(method)
-    def wrapper(self, request, context):
+def _parser(cls):
+    def parse(data: bytes):
         try:
-            return method(self, request, context)
-        except Exception as err:  # noqa: BLE001 - every error is mapped, unknown ones to INTERNAL
-            _fail(context, method, err)
-    return wrapper
+            return cls.FromString(data)
+        except (DecodeError, ValueError, RuntimeError) as err:   # RecursionError is a RuntimeError
+            return Malformed(f"{type(err).__name__}: {err}")
+    return parse
 
 
-def _streaming(method):
-    """The same for a handler that yields its responses."""
-    @functools.wraps(method)
-    def wrapper(self, request, context):
-        try:
-            yield from method(self, request, context)
-        except Exception as err:  # noqa: BLE001
-            _fail(context, method, err)
-    return wrapper
+def _check(request):
+    if isinstance(request, Malformed):
+        raise errors.ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST",
+                                  f"the request message is not valid protobuf: {errors.cut(request.why, 100)}")
+    return request
 
 
-def _options(request) -> dict:
-    return convert.from_struct(request.options) if request.HasField("options") else {}
+# ---- request values ----------------------------------------------------------------------------
+def _plain_value(v: struct_pb2.Value, where: str, depth: int):
+    if depth > MAX_OPTION_DEPTH:
+        raise errors.invalid(where, f"nested deeper than {MAX_OPTION_DEPTH} levels")
+    kind = v.WhichOneof("kind")
+    if kind == "number_value":
+        x = v.number_value
+        if not math.isfinite(x):
+            raise errors.invalid(where, f"must be a finite number, got {x}", reason="BAD_OPTION")
+        return int(x) if x.is_integer() else x
+    if kind == "string_value":
+        return v.string_value
+    if kind == "bool_value":
+        return v.bool_value
+    if kind == "struct_value":
+        return _plain_struct(v.struct_value, where, depth + 1)
+    if kind == "list_value":
+        return [_plain_value(x, f"{where}[{i}]", depth + 1) for i, x in enumerate(v.list_value.values)]
+    return None
+
+
+def _plain_struct(s: struct_pb2.Struct, where: str, depth: int = 0) -> dict:
+    return {k: _plain_value(v, f"{where}.{errors.cut(k, 40)}", depth) for k, v in s.fields.items()}
+
+
+def options_of(request) -> dict:
+    return _plain_struct(request.options, "options") if request.HasField("options") else {}
 
 
 def _expected(request) -> int | None:
     return request.expected_version if request.HasField("expected_version") else None
 
 
-class StichServicer(pb_grpc.StichServiceServicer):
-    def __init__(self, manager: TableManager, max_watchers: int = 48):
+def _peer(context) -> str:
+    peer = context.peer() or ""
+    if peer.startswith(("ipv4:", "ipv6:")):
+        return peer.rsplit(":", 1)[0]
+    return peer
+
+
+class Streams:
+    """Open streams per peer address (all kinds, and per kind) and in all."""
+
+    def __init__(self, config: Config):
+        self.per_peer = config.max_streams_per_peer
+        self.per_kind = {"evaluate": config.max_evaluate_streams_per_peer}
+        self.total_limit = config.max_streams
+        self.total = 0
+        self.open: collections.Counter = collections.Counter()
+
+    @contextmanager
+    def slot(self, peer: str, kind: str):
+        limit = self.per_kind.get(kind)
+        if self.total >= self.total_limit:
+            raise errors.exhausted("TOO_MANY_STREAMS", f"the server has {self.total} open streams; retry later")
+        if self.open[peer] >= self.per_peer:
+            raise errors.exhausted("TOO_MANY_STREAMS",
+                                   f"at most {self.per_peer} open streams per peer; close one first")
+        if limit is not None and self.open[(peer, kind)] >= limit:
+            raise errors.exhausted("TOO_MANY_STREAMS",
+                                   f"at most {limit} open {kind} streams per peer; close one first")
+        self.total += 1
+        self.open[peer] += 1
+        self.open[(peer, kind)] += 1
+        try:
+            yield
+        finally:
+            self.total -= 1
+            for key in (peer, (peer, kind)):
+                self.open[key] -= 1
+                if not self.open[key]:
+                    del self.open[key]
+
+
+async def _abort(context, err: BaseException):
+    code, message, trailers = errors.status_of(err)
+    await context.abort(code, message, trailing_metadata=trailers)
+
+
+class StichServicer:
+    """The methods of stich.v1.StichService (`handler()` registers them)."""
+
+    def __init__(self, manager: TableManager, work: Work, config: Config):
         self.manager = manager
-        self._watch_slots = threading.BoundedSemaphore(max_watchers)
+        self.work = work
+        self.config = config
+        self.streams = Streams(config)
 
     # ---- games ------------------------------------------------------------------------------
-    @_unary
-    def ListGames(self, request, context):
+    async def ListGames(self, request, context):
         out = pb.ListGamesResponse()
         for name in games.available():
-            rules = games.rules_of(name)
-            info = out.games.add(name=name, seats=rules.SEATS, hand_size=rules.HAND_SIZE,
-                                 blind_size=rules.BLIND_SIZE)
-            for spec in rules.OPTIONS:
-                s = spec.schema()
+            try:
+                spec = games.spec_of(name)
+            except ImportError as err:          # registered but not in this build
+                log.warning("game %s is not available: %s", name, err)
+                continue
+            info = out.games.add(name=name, seats=spec.seats, hand_size=spec.hand_size,
+                                 blind_size=spec.blind_size)
+            for option in spec.options:
+                s = option.schema()
                 opt = info.options.add(name=s["name"], type=s["type"], description=s["description"],
                                        status=s["status"], default_value=convert.value(s["default"]))
                 opt.allowed.extend(convert.value(v) for v in s.get("allowed", []))
                 if s.get("minimum") is not None:
                     opt.minimum = s["minimum"]
+                if s.get("maximum") is not None:
+                    opt.maximum = s["maximum"]
         return out
 
     # ---- tables -------------------------------------------------------------------------------
-    @_unary
-    def CreateTable(self, request, context):
+    async def CreateTable(self, request, context):
         seats = []
         for i, kind in enumerate(request.seats):
-            if kind == tables_pb2.SEAT_KIND_UNSPECIFIED:
-                raise errors.invalid(f"seats[{i}]", "must be SEAT_KIND_HUMAN or SEAT_KIND_BOT")
-            seats.append("human" if kind == tables_pb2.SEAT_KIND_HUMAN else "bot")
+            if kind not in _KINDS:
+                raise errors.invalid(f"seats[{i}]", f"must be SEAT_KIND_HUMAN or SEAT_KIND_BOT, got {kind}",
+                                     reason="BAD_SEAT_KIND")
+            seats.append(_KINDS[kind])
         which = request.WhichOneof("deals")
-        table, tokens, spectator = self.manager.create(
-            request.game, _options(request), request.deals_per_match, seats,
+        view, tokens, spectator = await self.manager.create(
+            request.game, options_of(request), request.deals_per_match, seats,
             seed=request.seed if which == "seed" else None,
             daily_date=request.daily_date if which == "daily_date" else None)
-        with table.cond:
-            view = convert.view_msg(table.view(None))
-        return pb.CreateTableResponse(
-            table_id=table.id, spectator_id=spectator, view=view,
-            seat_tokens=[tables_pb2.SeatToken(seat=s, token=t) for s, t in sorted(tokens.items())])
-
-    @_unary
-    def Deal(self, request, context):
-        table, seat = self.manager.deal(request.table_id, request.token, _expected(request))
-        return pb.DealResponse(view=self._view(table, seat))
-
-    @_unary
-    def GetView(self, request, context):
-        table = self.manager.get(request.table_id)
-        with table.cond:
-            seat = table.viewer(request.token)
-            return pb.GetViewResponse(view=convert.view_msg(table.view(seat)))
-
-    def _view(self, table, seat):
-        with table.cond:
-            return convert.view_msg(table.view(seat))
-
-    def _act(self, request, kind: str, fields: dict):
-        table, seat = self.manager.act(request.table_id, request.token, kind, fields, _expected(request))
-        return self._view(table, seat)
-
-    @_unary
-    def Bid(self, request, context):
-        return pb.BidResponse(view=self._act(request, "bid", {"call": request.call, "suit": request.suit}))
-
-    @_unary
-    def Exchange(self, request, context):
-        return pb.ExchangeResponse(view=self._act(
-            request, "exchange", {"call": request.call, "cards": list(request.cards)}))
-
-    @_unary
-    def Announce(self, request, context):
-        return pb.AnnounceResponse(view=self._act(request, "announce", {"call": request.call}))
-
-    @_unary
-    def Play(self, request, context):
-        return pb.PlayResponse(view=self._act(request, "play", {"card": request.card}))
-
-    @_unary
-    def Score(self, request, context):
-        table, deal = self.manager.score(request.table_id, request.token, request.deal_number)
-        with table.cond:
-            finished = table.finished_deals()
-            return pb.ScoreResponse(
-                deal_number=deal.number, result=convert.result_msg(deal.state.result()),
-                match_scores=table.match_scores, deals_finished=finished,
-                deals_per_match=table.deals_per_match,
-                match_over=table.status() == "match_over")
-
-    @_streaming
-    def WatchTable(self, request, context):
-        table = self.manager.get(request.table_id)
-        with table.cond:
-            seat = table.viewer(request.token)
-        if request.from_version < 0:
-            raise errors.invalid("from_version", f"must be at least 0, got {request.from_version}")
-        version = request.from_version
-        # each open watch holds a worker thread: keep some for everything else
-        if not self._watch_slots.acquire(blocking=False):
-            raise errors.ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_WATCHERS",
-                                      "too many open WatchTable streams on this server; retry later")
-        try:
-            while context.is_active() and not self.manager.closing:
-                events, done = self.manager.events_after(table, seat, version, WATCH_POLL_SECONDS)
-                for e in events:
-                    yield pb.WatchTableResponse(event=convert.event_msg(e))
-                    version = e["version"]
-                if done:
-                    return
-        finally:
-            self._watch_slots.release()
-
-    # ---- batch ------------------------------------------------------------------------------------
-    @_streaming
-    def EvaluateRecords(self, request_iterator, context):
-        number = 0
-        for request in request_iterator:
-            out = pb.EvaluateRecordsResponse()
-            for line in request.lines:
-                number += 1
-                self._answer(line, number, request.with_legal, out.answers.add())
-            yield out
-
-    @staticmethod
-    def _answer(line: str, number: int, with_legal: bool, out=None):
-        """One answer: the CLI's JSON line, and the same typed; filled into `out` (an empty
-        RecordAnswer, e.g. just added to the response: no copy) or a new one."""
-        text, answer = evaluate_answer(line, number, with_legal)
-        if out is None:
-            out = pb.RecordAnswer()
-        out.id.CopyFrom(convert.value(answer["id"]))
-        out.json = text
-        if "result" in answer:
-            out.result.SetInParent()
-            convert.result_msg(answer["result"], out.result)
-        else:
-            err = answer["error"]
-            out.error.SetInParent()
-            out.error.reason = err["reason"]
-            if err["index"] is not None:
-                out.error.index = err["index"]
-        if with_legal:
-            add = out.legal.add
-            for legal in answer.get("legal", []):
-                add().actions.extend([convert.action_msg(a) for a in legal])
+        out = pb.CreateTableResponse(table_id=view["table_id"], spectator_id=spectator)
+        out.seat_tokens.extend(tables_pb2.SeatToken(seat=s, token=t) for s, t in sorted(tokens.items()))
+        convert.view_msg(view, out.view)
         return out
 
-    @_unary
-    def Simulate(self, request, context):
+    async def Deal(self, request, context):
+        view = await self.manager.deal(request.table_id, request.token, _expected(request), request.request_id)
+        return pb.DealResponse(view=convert.view_msg(view))
+
+    async def GetView(self, request, context):
+        view = await self.manager.view(request.table_id, request.token)
+        return pb.GetViewResponse(view=convert.view_msg(view))
+
+    async def _act(self, request, kind: str, fields: dict):
+        view = await self.manager.act(request.table_id, request.token, kind, fields, _expected(request),
+                                      request.request_id)
+        return convert.view_msg(view)
+
+    async def Bid(self, request, context):
+        fields = {"call": request.call}
+        if request.suit:
+            fields["suit"] = request.suit
+        return pb.BidResponse(view=await self._act(request, "bid", fields))
+
+    async def Exchange(self, request, context):
+        return pb.ExchangeResponse(view=await self._act(
+            request, "exchange", {"call": request.call, "cards": list(request.cards)}))
+
+    async def Announce(self, request, context):
+        return pb.AnnounceResponse(view=await self._act(request, "announce", {"call": request.call}))
+
+    async def Play(self, request, context):
+        return pb.PlayResponse(view=await self._act(request, "play", {"card": request.card}))
+
+    async def Score(self, request, context):
+        s = await self.manager.score(request.table_id, request.token, request.deal_number)
+        out = pb.ScoreResponse(deal_number=s["deal_number"], match_scores=s["match_scores"],
+                               deals_finished=s["deals_finished"], deals_per_match=s["deals_per_match"],
+                               match_over=s["match_over"])
+        convert.result_msg(s["result"], out.result)
+        return out
+
+    async def WatchTable(self, request, context):
+        with self.streams.slot(_peer(context), "watch"):
+            events = await self.manager.watch(request.table_id, request.token, request.from_version)
+            async for event in events:
+                yield pb.WatchTableResponse(event=convert.event_msg(event))
+
+    # ---- batch ----------------------------------------------------------------------------------
+    async def EvaluateRecords(self, request_iterator, context):
+        """Answers in order; a request's answers in one response or several consecutive ones of
+        about `response_bytes`; its slices evaluated `evaluate_window` at a time."""
+        cfg = self.config
+        with self.streams.slot(_peer(context), "evaluate"):
+            number = 0
+            async for request in request_iterator:
+                _check(request)
+                lines = list(request.lines)
+                with_legal = request.with_legal
+                step = cfg.evaluate_slice_lines
+                base = number
+                number += len(lines)
+                starts = iter(range(0, len(lines), step))
+
+                def job(i):
+                    return asyncio.ensure_future(self.work.evaluate(lines[i:i + step], base + 1 + i, with_legal))
+
+                jobs = collections.deque(job(i) for _, i in zip(range(self.work.evaluate_window), starts))
+                buffer: list[bytes] = []
+                size = 0
+                try:
+                    while jobs:
+                        answers = await jobs.popleft()
+                        following = next(starts, None)
+                        if following is not None:
+                            jobs.append(job(following))
+                        for a in answers:
+                            if size and size + len(a) > cfg.response_bytes:
+                                yield b"".join(buffer)
+                                buffer, size = [], 0
+                            buffer.append(a)
+                            size += len(a)
+                finally:
+                    for pending in jobs:
+                        pending.cancel()
+                yield b"".join(buffer)
+
+    async def Simulate(self, request, context):
         if not 1 <= request.deals <= MAX_DEALS:
             raise errors.invalid("deals", f"must be 1..{MAX_DEALS}, got {request.deals}")
-        stats = simulate(request.game, _options(request), request.deals, request.seed,
-                         cancelled=lambda: not context.is_active())
+        if not request.game:
+            raise errors.invalid("game", f"missing; games are {', '.join(games.available())}")
+        stats = await self.work.simulate(request.game, options_of(request), request.deals, request.seed)
         return pb.SimulateResponse(**stats)
 
+    # ---- registration -----------------------------------------------------------------------------
+    def handler(self) -> grpc.GenericRpcHandler:
+        def unary(method, request_cls):
+            async def call(request, context):
+                try:
+                    return await method(_check(request), context)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as err:  # noqa: BLE001 - every error is mapped
+                    await _abort(context, err)
+            return grpc.unary_unary_rpc_method_handler(call, request_deserializer=_parser(request_cls),
+                                                       response_serializer=_serialize)
+
+        async def watch(request, context):
+            try:
+                async for response in self.WatchTable(_check(request), context):
+                    yield response
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # noqa: BLE001
+                await _abort(context, err)
+
+        async def evaluate(request_iterator, context):
+            try:
+                async for response in self.EvaluateRecords(request_iterator, context):
+                    yield response
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # noqa: BLE001
+                await _abort(context, err)
+
+        methods = {name: unary(getattr(self, name), getattr(pb, name + "Request"))
+                   for name in ("ListGames", "CreateTable", "Deal", "GetView", "Bid", "Exchange",
+                                "Announce", "Play", "Score", "Simulate")}
+        methods["WatchTable"] = grpc.unary_stream_rpc_method_handler(
+            watch, request_deserializer=_parser(pb.WatchTableRequest), response_serializer=_serialize)
+        methods["EvaluateRecords"] = grpc.stream_stream_rpc_method_handler(
+            evaluate, request_deserializer=_parser(pb.EvaluateRecordsRequest), response_serializer=_serialize)
+        return grpc.method_handlers_generic_handler(SERVICE, methods)
+
+
+def _serialize(message) -> bytes:
+    return message if isinstance(message, bytes) else message.SerializeToString()

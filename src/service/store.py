@@ -1,86 +1,276 @@
-"""Embedded persistence: a table is its records, appended to SQLite as actions are accepted.
+"""Persistence: a table is its log. The table manager talks to a `Store` (this interface); the
+embedded `SqliteStore` is the default, and another store (PostgreSQL, several servers) only
+has to implement the same few coroutines.
 
-Three tables: `tables` (the table's spec: game, options, seats, hashed tokens, seed), `deals`
-(each deal's start: options, dealer, hands, blind) and `actions` (every accepted action, in
-order). One transaction per accepted request, committed before the call returns; WAL mode
-with synchronous=NORMAL survives a killed process (not a power cut). Restart replays
-everything through the engine, so a stored action is re-judged by the same rules.
+What is stored, append-only:
+- `tables`: one row per table, its spec (game, options, match length, seats, hashed tokens,
+  seed), written once.
+- `log`: one row per version: version 1 is the table's creation, then a row for every deal
+  started (`action` null) and every accepted action (bots' too) with its deal number.
+- `deals`: one row per deal started: its first version and its start (the match's progress
+  before it, and the deal's record header: options, dealer, hands, blind).
+- `requests`: one row per request id answered: the request's fingerprint and the answer.
+
+`commit` writes one accepted request (its log rows, a deal start, its request id) in one
+transaction, and only if the table is still at `base_version`: a second writer of the same
+version gets `Conflict` (the primary key of `log` is the table and the version, so a version
+is written once even with several servers sharing one database). Loading a table reads its
+spec, its last deal's row and that deal's log rows: the cost of a load, like every other
+call, is the size of the current deal, never the table's history.
 """
 from __future__ import annotations
 
-import json
+import abc
+import asyncio
 import os
 import sqlite3
-import threading
-from typing import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
 
+import orjson
+
+SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, spec TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS log (
+    table_id TEXT NOT NULL, version INTEGER NOT NULL, deal INTEGER NOT NULL, action TEXT,
+    PRIMARY KEY (table_id, version)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS deals (
-    table_id TEXT NOT NULL, number INTEGER NOT NULL, start TEXT NOT NULL,
-    PRIMARY KEY (table_id, number));
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL, deal INTEGER NOT NULL, idx INTEGER NOT NULL, action TEXT NOT NULL,
-    PRIMARY KEY (table_id, deal, idx));
+    table_id TEXT NOT NULL, number INTEGER NOT NULL, first_version INTEGER NOT NULL,
+    start TEXT NOT NULL, PRIMARY KEY (table_id, number)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS requests (
+    table_id TEXT NOT NULL, request_id TEXT NOT NULL, fingerprint TEXT NOT NULL,
+    answer BLOB NOT NULL, PRIMARY KEY (table_id, request_id)) WITHOUT ROWID;
 """
 
 
-def _dumps(obj) -> str:
-    return json.dumps(obj, separators=(",", ":"))
+class StoreError(Exception):
+    """The store cannot do what was asked (a damaged row, a closed store)."""
 
 
-class Store:
-    """One SQLite connection shared by all tables behind a lock (writes are short)."""
+class Damaged(StoreError):
+    """A stored row that cannot be read back."""
+
+
+class Conflict(StoreError):
+    """The table is no longer at the version a commit was based on."""
+
+
+@dataclass
+class StoredDeal:
+    number: int
+    first_version: int
+    start: dict              # {"progress", "options", "dealer", "hands", "blind"}
+    actions: list[dict]      # its accepted actions in order
+
+
+@dataclass
+class StoredTable:
+    spec: dict
+    version: int             # the table's last version
+    deal: StoredDeal | None  # its last deal (None before the first)
+
+
+@dataclass
+class Commit:
+    """One accepted request: the versions it adds (after `base_version`), in order."""
+    base_version: int
+    rows: list[tuple[int, int, dict | None]]        # (version, deal, action or None)
+    deal_start: tuple[int, int, dict] | None = None  # (number, first_version, start)
+    request: tuple[str, str, Any] | None = None       # (request id, fingerprint, answer)
+
+
+class Store(abc.ABC):
+    """What the table manager needs from persistence (every method a coroutine)."""
+
+    path: str = ""
+
+    @abc.abstractmethod
+    async def open(self) -> None: ...
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+    @abc.abstractmethod
+    async def count_tables(self) -> int: ...
+
+    @abc.abstractmethod
+    async def create_table(self, table_id: str, spec: dict) -> None:
+        """The table's spec and its version 1, atomically."""
+
+    @abc.abstractmethod
+    async def load_table(self, table_id: str) -> StoredTable | None:
+        """The spec, the last version and the last deal; None if there is no such table."""
+
+    @abc.abstractmethod
+    async def load_deal(self, table_id: str, number: int) -> StoredDeal | None: ...
+
+    @abc.abstractmethod
+    async def deal_of_version(self, table_id: str, version: int) -> int | None:
+        """The number of the deal that `version` belongs to (0: before the first deal)."""
+
+    @abc.abstractmethod
+    async def commit(self, table_id: str, commit: Commit) -> None:
+        """Write one accepted request atomically; Conflict unless the table is at base_version."""
+
+    @abc.abstractmethod
+    async def find_request(self, table_id: str, request_id: str) -> tuple[str, Any] | None:
+        """(fingerprint, answer) of an answered request id."""
+
+
+def _loads(text, what: str):
+    try:
+        return orjson.loads(text)
+    except (orjson.JSONDecodeError, TypeError) as err:
+        raise Damaged(f"{what}: {err}"[:200]) from None
+
+
+class SqliteStore(Store):
+    """SQLite in WAL mode (synchronous=NORMAL: a committed request survives a killed process,
+    not a power cut), used from one thread of its own so the event loop never waits on a
+    disk; `data_dir=None` keeps everything in memory."""
 
     def __init__(self, data_dir: str | None):
         if data_dir is None:
-            path = ":memory:"
+            self.path = ":memory:"
         else:
             os.makedirs(data_dir, exist_ok=True)
-            path = os.path.join(data_dir, "stich.sqlite3")
-        self.path = path
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+            self.path = os.path.join(data_dir, "stich.sqlite3")
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="stich-store")
+        self._db: sqlite3.Connection | None = None
 
-    def write(self, table_id: str, spec: dict | None = None, deals=(), actions=()) -> None:
-        """Commit one accepted change atomically: a new table's spec, deal starts
-        [(number, start)], actions [(deal, index, action)]."""
-        with self._lock:
-            db = self._db
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                if spec is not None:
-                    db.execute("INSERT INTO tables VALUES (?, ?)", (table_id, _dumps(spec)))
-                db.executemany("INSERT INTO deals VALUES (?, ?, ?)",
-                               [(table_id, n, _dumps(start)) for n, start in deals])
-                db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)",
-                               [(table_id, d, i, _dumps(a)) for d, i, a in actions])
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+    async def _run(self, fn, *args):
+        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
 
-    def load(self) -> Iterator[tuple[str, dict, list[tuple[dict, list[dict]]]]]:
-        """Every stored table: (id, spec, [(deal start, actions), ...]) in creation order."""
-        with self._lock:
-            tables = self._db.execute("SELECT id, spec FROM tables ORDER BY rowid").fetchall()
-            deals = self._db.execute(
-                "SELECT table_id, number, start FROM deals ORDER BY table_id, number").fetchall()
-            actions = self._db.execute(
-                "SELECT table_id, deal, action FROM actions ORDER BY table_id, deal, idx").fetchall()
-        by_deal: dict[tuple[str, int], list[dict]] = {}
-        for table_id, deal, action in actions:
-            by_deal.setdefault((table_id, deal), []).append(json.loads(action))
-        per_table: dict[str, list] = {}
-        for table_id, number, start in deals:
-            per_table.setdefault(table_id, []).append(
-                (json.loads(start), by_deal.get((table_id, number), [])))
-        for table_id, spec in tables:
-            yield table_id, json.loads(spec), per_table.get(table_id, [])
+    # ---- the blocking parts, all in the store's thread ----------------------------------------
+    def _open(self) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        legacy = db.execute("SELECT name FROM sqlite_master WHERE type='table' AND name='actions'").fetchone()
+        if version == 0 and legacy:
+            # the store of the thread-per-call server (tables/deals/actions): kept aside, untouched
+            db.executescript("ALTER TABLE tables RENAME TO legacy_tables; "
+                             "ALTER TABLE deals RENAME TO legacy_deals; "
+                             "ALTER TABLE actions RENAME TO legacy_actions;")
+        db.executescript(_SCHEMA)
+        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self._db = db
 
-    def close(self) -> None:
-        with self._lock:
+    def _db_or_fail(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise StoreError("the store is closed")
+        return self._db
+
+    def _create(self, table_id: str, spec: dict) -> None:
+        db = self._db_or_fail()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("INSERT INTO tables VALUES (?, ?)", (table_id, orjson.dumps(spec).decode()))
+            db.execute("INSERT INTO log VALUES (?, 1, 0, NULL)", (table_id,))
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def _load_deal(self, db, table_id: str, number: int) -> StoredDeal | None:
+        row = db.execute("SELECT first_version, start FROM deals WHERE table_id=? AND number=?",
+                         (table_id, number)).fetchone()
+        if row is None:
+            return None
+        first, start = row
+        nxt = db.execute("SELECT first_version FROM deals WHERE table_id=? AND number=?",
+                         (table_id, number + 1)).fetchone()
+        end = nxt[0] if nxt else 2 ** 62
+        actions = [_loads(a, f"log of deal {number}") for (a,) in db.execute(
+            "SELECT action FROM log WHERE table_id=? AND version>? AND version<? ORDER BY version",
+            (table_id, first, end))]
+        return StoredDeal(number, first, _loads(start, f"start of deal {number}"), actions)
+
+    def _load_table(self, table_id: str) -> StoredTable | None:
+        db = self._db_or_fail()
+        row = db.execute("SELECT spec FROM tables WHERE id=?", (table_id,)).fetchone()
+        if row is None:
+            return None
+        spec = _loads(row[0], "spec")
+        last = db.execute("SELECT version FROM log WHERE table_id=? ORDER BY version DESC LIMIT 1",
+                          (table_id,)).fetchone()
+        if last is None:
+            raise Damaged("no log")
+        number = db.execute("SELECT number FROM deals WHERE table_id=? ORDER BY number DESC LIMIT 1",
+                            (table_id,)).fetchone()
+        deal = self._load_deal(db, table_id, number[0]) if number else None
+        return StoredTable(spec, last[0], deal)
+
+    def _deal_of_version(self, table_id: str, version: int) -> int | None:
+        row = self._db_or_fail().execute("SELECT deal FROM log WHERE table_id=? AND version=?",
+                                          (table_id, version)).fetchone()
+        return None if row is None else row[0]
+
+    def _commit(self, table_id: str, c: Commit) -> None:
+        db = self._db_or_fail()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            last = db.execute("SELECT version FROM log WHERE table_id=? ORDER BY version DESC LIMIT 1",
+                              (table_id,)).fetchone()
+            if last is None or last[0] != c.base_version:
+                raise Conflict(f"table {table_id} is at version {last and last[0]}, not {c.base_version}")
+            if c.deal_start is not None:
+                number, first, start = c.deal_start
+                db.execute("INSERT INTO deals VALUES (?, ?, ?, ?)",
+                           (table_id, number, first, orjson.dumps(start).decode()))
+            db.executemany("INSERT INTO log VALUES (?, ?, ?, ?)",
+                           [(table_id, v, d, None if a is None else orjson.dumps(a).decode())
+                            for v, d, a in c.rows])
+            if c.request is not None:
+                rid, fingerprint, answer = c.request
+                db.execute("INSERT INTO requests VALUES (?, ?, ?, ?)",
+                           (table_id, rid, fingerprint, orjson.dumps(answer)))
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def _find_request(self, table_id: str, request_id: str):
+        row = self._db_or_fail().execute(
+            "SELECT fingerprint, answer FROM requests WHERE table_id=? AND request_id=?",
+            (table_id, request_id)).fetchone()
+        if row is None:
+            return None
+        return row[0], _loads(row[1], "stored answer")
+
+    def _close(self) -> None:
+        if self._db is not None:
             self._db.close()
+            self._db = None
+
+    # ---- the interface --------------------------------------------------------------------------
+    async def open(self) -> None:
+        await self._run(self._open)
+
+    async def close(self) -> None:
+        await self._run(self._close)
+        self._thread.shutdown(wait=True)
+
+    async def count_tables(self) -> int:
+        return await self._run(lambda: self._db_or_fail().execute("SELECT COUNT(*) FROM tables").fetchone()[0])
+
+    async def create_table(self, table_id: str, spec: dict) -> None:
+        await self._run(self._create, table_id, spec)
+
+    async def load_table(self, table_id: str) -> StoredTable | None:
+        return await self._run(self._load_table, table_id)
+
+    async def load_deal(self, table_id: str, number: int) -> StoredDeal | None:
+        return await self._run(lambda: self._load_deal(self._db_or_fail(), table_id, number))
+
+    async def deal_of_version(self, table_id: str, version: int) -> int | None:
+        return await self._run(self._deal_of_version, table_id, version)
+
+    async def commit(self, table_id: str, commit: Commit) -> None:
+        await self._run(self._commit, table_id, commit)
+
+    async def find_request(self, table_id: str, request_id: str):
+        return await self._run(self._find_request, table_id, request_id)

@@ -1,0 +1,703 @@
+"""The service under attack: the adversarial checks of issue 11, each a function the test
+suite runs at CI size (tests/test_service_adversarial.py) and this command runs long.
+
+    python tools/adversary.py leaks  [--deals 3]            # every message of full matches checked for hidden cards
+    python tools/adversary.py fuzz   [--requests 100000]    # hostile requests; a refused one never changes a table
+    python tools/adversary.py kills  [--kills 60]           # SIGKILL and restart; no acknowledged action lost
+    python tools/adversary.py race   [--rounds 300]         # expected_version races: exactly one winner
+    python tools/adversary.py idle   [--streams 500]        # unary latency with idle streams open
+    python tools/adversary.py all                           # each with its default size
+
+Every run starts its own server processes (`python -m service`, 127.0.0.1, port 0) and
+prints its figures as one JSON object per check.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import statistics
+import string
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+
+import grpc
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from engine_core import games  # noqa: E402
+from engine_core._rng import deal_seed  # noqa: E402
+from google.protobuf import struct_pb2  # noqa: E402
+from google.rpc import error_details_pb2, status_pb2  # noqa: E402
+from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
+from service_harness import ServerProcess  # noqa: E402
+from service_util import Mirror, card_strings  # noqa: E402
+
+from stich_client import StichClient, StichError, UnavailableError  # noqa: E402
+from stich_client import convert  # noqa: E402
+from stich_client.errors import error_info  # noqa: E402
+from stich_client.gen.stich.v1 import stich_service_pb2 as pb  # noqa: E402
+from stich_client.gen.stich.v1 import stich_service_pb2_grpc as pb_grpc  # noqa: E402
+
+TRAILER_LIMIT = 8 * 1024          # what a default gRPC client accepts
+BAD_CODES = {grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN}
+
+
+def built_games() -> list[str]:
+    out = []
+    for name in games.available():
+        try:
+            games.spec_of(name)
+            out.append(name)
+        except ImportError:
+            pass
+    return out
+
+
+# ---- option families --------------------------------------------------------------------------
+def option_families(game: str) -> dict[str, dict]:
+    """The option sets a game is checked under: its defaults, each preset, every supported
+    yes/no option switched (as far as the game accepts them together) and each other value of
+    every choice option."""
+    spec = games.spec_of(game)
+    families = {"defaults": {}}
+    for name in spec.presets:
+        families[f"preset:{name}"] = games.preset(game, name)
+    flips: dict = {}
+    for o in spec.options:
+        if o.kind == "bool" and o.status == "supported":
+            try:
+                games.get(game, {**flips, o.name: not o.default})
+                flips[o.name] = not o.default
+            except Exception:  # noqa: BLE001 - an OptionError: not with the others
+                pass
+    if flips:
+        families["flipped"] = flips
+    for o in spec.options:
+        if o.kind == "choice" and o.status == "supported":
+            for value in o.allowed:
+                if value != o.default:
+                    try:
+                        games.get(game, {o.name: value})
+                        families[f"{o.name}={value}"] = {o.name: value}
+                    except Exception:  # noqa: BLE001
+                        pass
+    return families
+
+
+# ---- errors as a seat sees them -----------------------------------------------------------------
+def trailer_bytes(err: grpc.RpcError) -> int:
+    return sum(len(k) + len(v) for k, v in (err.trailing_metadata() or ())) + len(err.details() or "")
+
+
+def error_text(err: grpc.RpcError) -> list:
+    info = error_info(err)
+    return [err.details() or "", dict(info.metadata) if info else {}]
+
+
+def check_error(err: grpc.RpcError, stats: Counter) -> list[str]:
+    """What is wrong with how an error came back (empty: nothing)."""
+    problems = []
+    code = err.code()
+    stats[code.name] += 1
+    if code in BAD_CODES:
+        problems.append(f"{code.name}: {err.details()!r:.200}")
+    if trailer_bytes(err) > TRAILER_LIMIT:
+        problems.append(f"{code.name}: trailers of {trailer_bytes(err)} bytes")
+    if code not in (grpc.StatusCode.CANCELLED, grpc.StatusCode.DEADLINE_EXCEEDED,
+                    grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.UNAVAILABLE):
+        info = error_info(err)
+        if info is None or info.domain != "stich.v1" or not info.reason:
+            problems.append(f"{code.name}: no ErrorInfo ({err.details()!r:.120})")
+    return problems
+
+
+# ---- 1. every message of full matches, checked for hidden cards ---------------------------------
+class LeakStats:
+    def __init__(self):
+        self.matches = self.deals = self.messages = self.cards = 0
+        self.leaks: list[str] = []
+
+    def as_dict(self) -> dict:
+        return {"matches": self.matches, "deals": self.deals, "messages": self.messages,
+                "cards_checked": self.cards, "leaks": len(self.leaks), "first_leaks": self.leaks[:5]}
+
+
+def _checked(stats: LeakStats, mirror: Mirror, message, seat, where: str, allowed=None) -> None:
+    stats.messages += 1
+    try:
+        stats.cards += mirror.check(message, seat, allowed, where)
+    except AssertionError as err:
+        stats.leaks.append(str(err)[:300])
+
+
+def play_match_checked(client: StichClient, game: str, options: dict, deals: int, seed: int,
+                       stats: LeakStats, rng: random.Random) -> None:
+    """An all-human match played through the service by the test, every message any viewer
+    gets checked against the rule: views of every seat and the spectator at every step, the
+    action responses, refused actions (of the seat to act and of another seat), every Score
+    and every WatchTable event of every viewer."""
+    g = games.get(game, options)
+    n = g.seats
+    table = client.create_table(game, options, deals, ["human"] * n, seed=seed)
+    viewers = [*range(n), None]
+    token = {s: table.tokens[s] for s in range(n)} | {None: table.spectator_id}
+    allowed_at: dict[int, dict] = {1: {v: set() for v in viewers}}
+    stats.matches += 1
+    for k in range(deals):
+        view_msg = client.stub.Deal(pb.DealRequest(table_id=table.table_id, token=token[0],
+                                                   request_id=str(uuid.uuid4())), timeout=20).view
+        view = convert.view_dict(view_msg)
+        # the deal as documented: deal k of the match is deal_seed(seed, k), dealt by the dealer
+        mirror = Mirror(games.get(game, view["options"]).deal(deal_seed(seed, k), view["dealer"]))
+        _checked(stats, mirror, view_msg, 0, f"{game} deal response")
+        allowed_at[view["version"]] = {v: set(mirror.allowed(v)) for v in viewers}
+        stats.deals += 1
+        while True:
+            views = {}
+            for v in viewers:
+                msg = client.stub.GetView(pb.GetViewRequest(table_id=table.table_id, token=token[v]), timeout=20).view
+                _checked(stats, mirror, msg, v, f"{game} view")
+                views[v] = convert.view_dict(msg)
+            to_act = views[None]["to_act"]
+            for s in range(n):
+                hand = sorted(views[s]["hand"])
+                if hand != sorted(mirror.state.game.deck.codes(mirror.state.core.hand(s))):
+                    stats.leaks.append(f"{game}: seat {s}'s view shows {hand}, not its hand")
+            if to_act is None:
+                break
+            legal = views[to_act]["legal"]
+            other = (to_act + 1) % n
+            # refused: another seat tries, and the seat to act tries something illegal
+            for seat, req in ((other, pb.PlayRequest(table_id=table.table_id, token=token[other], card="QC")),
+                              (to_act, pb.PlayRequest(table_id=table.table_id, token=token[to_act],
+                                                      card=rng.choice(views[to_act]["hand"] or ["AS"]))),
+                              (to_act, pb.BidRequest(table_id=table.table_id, token=token[to_act], call="pass",
+                                                     suit="C"))):
+                method = client.stub.Play if isinstance(req, pb.PlayRequest) else client.stub.Bid
+                if isinstance(req, pb.PlayRequest) and {"type": "play", "card": req.card, "seat": seat} in legal:
+                    continue
+                try:
+                    method(req, timeout=20)
+                    stats.leaks.append(f"{game}: a refused request was accepted: {req}")
+                except grpc.RpcError as err:
+                    _checked(stats, mirror, error_text(err), seat, f"{game} error")
+            action = rng.choice(legal)
+            resp = _send(client, table.table_id, token[to_act], action)
+            mirror.apply(action)
+            _checked(stats, mirror, resp, to_act, f"{game} action response")
+            allowed_at[resp.version] = {v: set(mirror.allowed(v)) for v in viewers}
+        for v in viewers:
+            score = client.stub.Score(pb.ScoreRequest(table_id=table.table_id, token=token[v]), timeout=20)
+            _checked(stats, mirror, score, v, f"{game} score")
+    for v in viewers:
+        last = {s: set() for s in viewers}
+        for r in client.stub.WatchTable(pb.WatchTableRequest(table_id=table.table_id, token=token[v]), timeout=60):
+            last = allowed_at.get(r.event.version, last)
+            stats.messages += 1
+            leaked = card_strings(r.event) - last[v]
+            stats.cards += len(card_strings(r.event))
+            if leaked:
+                stats.leaks.append(f"{game}: event {r.event.version} showed seat {v} {sorted(leaked)}")
+
+
+def _send(client, table_id, token, action):
+    rid = str(uuid.uuid4())
+    kind = action["type"]
+    if kind == "play":
+        return client.stub.Play(pb.PlayRequest(table_id=table_id, token=token, card=action["card"], request_id=rid), timeout=20).view
+    if kind == "bid":
+        return client.stub.Bid(pb.BidRequest(table_id=table_id, token=token, call=action["call"],
+                                              suit=action.get("suit", ""), request_id=rid), timeout=20).view
+    if kind == "announce":
+        return client.stub.Announce(pb.AnnounceRequest(table_id=table_id, token=token, call=action["call"],
+                                                       request_id=rid), timeout=20).view
+    return client.stub.Exchange(pb.ExchangeRequest(table_id=table_id, token=token, call=action["call"],
+                                                   cards=action["cards"], request_id=rid), timeout=20).view
+
+
+def leaks(deals: int = 1, seed: int = 1, game_list: list[str] | None = None, address: str | None = None) -> dict:
+    stats = LeakStats()
+    rng = random.Random(seed)
+    families_run = 0
+    with _server(address) as addr, StichClient(addr, timeout=30) as client:
+        for game in game_list or built_games():
+            for name, options in option_families(game).items():
+                families_run += 1
+                play_match_checked(client, game, options, deals, rng.randrange(2**32), stats, rng)
+    return {"check": "leaks", "option_families": families_run, **stats.as_dict()}
+
+
+class _server:
+    """A server for a check: the given address, or a fresh process."""
+
+    def __init__(self, address=None, data_dir=None, *args):
+        self.address, self.data_dir, self.args, self.proc = address, data_dir, args, None
+
+    def __enter__(self) -> str:
+        if self.address:
+            return self.address
+        self.proc = ServerProcess(self.data_dir, *self.args)
+        return self.proc.address
+
+    def __exit__(self, *exc):
+        if self.proc is not None:
+            self.proc.stop()
+
+
+# ---- 2. hostile requests: a refused request never changes a table -------------------------------
+_JUNK = ["", " ", "??", "qc", "QC ", "Q", "QCQ", "\u00e9", "\U0001f0a1", "\x00", "null", "NaN", "-1",
+         "t_", "st_", "sp_", "'; DROP TABLE tables; --", "../../etc/passwd", "%s%s%s", "{}", "[]"]
+
+
+def _junk(rng: random.Random) -> str:
+    r = rng.random()
+    if r < 0.3:
+        return rng.choice(_JUNK)
+    if r < 0.4:
+        return "".join(rng.choice(string.printable) for _ in range(rng.randrange(1, 40)))
+    if r < 0.45:
+        return rng.choice("ATKQJ987") * rng.randrange(1, 200_000)        # huge
+    if r < 0.6:
+        return rng.choice("ATKQJ987") + rng.choice("CSHD")
+    return "".join(chr(rng.randrange(1, 0x2FFF)) for _ in range(rng.randrange(1, 12)))
+
+
+def _hostile_options(rng: random.Random) -> struct_pb2.Struct:
+    s = struct_pb2.Struct()
+    for _ in range(rng.randrange(0, 4)):
+        key = rng.choice(["tariff_solo", "kontra", "deals_per_match", "multiplier", "ruleset", "no_pick",
+                          _junk(rng)[:50]])
+        kind = rng.randrange(7)
+        if kind == 0:
+            s.fields[key].number_value = rng.choice([float("nan"), float("inf"), -float("inf"), 1e308, -1.5,
+                                                     2**31, 2**63, -(2**31) - 1, 0.5])
+        elif kind == 1:
+            s.fields[key].string_value = _junk(rng)[:1000]
+        elif kind == 2:
+            s.fields[key].bool_value = rng.random() < 0.5
+        elif kind == 3:
+            v = s.fields[key]
+            for _ in range(rng.randrange(1, 60)):                     # nested
+                v = v.struct_value.fields["x"]
+            v.number_value = 1
+        elif kind == 4:
+            s.fields[key].list_value.values.add().string_value = "C"
+        elif kind == 5:
+            s.fields[key].null_value = 0
+        else:
+            s.fields[key].number_value = rng.randrange(-5, 2000)
+    return s
+
+
+class Fuzz:
+    """Hostile requests at a few live tables. After every refused request each table's views
+    (every seat, the spectator) must be what they were; an accepted one (a legal action sent by
+    chance or on purpose) must add versions."""
+
+    def __init__(self, client: StichClient, rng: random.Random):
+        self.client, self.rng = client, rng
+        self.stub = client.stub
+        self.status: Counter = Counter()
+        self.problems: list[str] = []
+        self.requests = self.compared = self.accepted = 0
+        self.tables = []
+        for game in built_games():
+            n = games.get(game).seats
+            for kinds in (["human"] * n, ["human"] + ["bot"] * (n - 1)):
+                t = client.create_table(game, {}, 3, kinds, seed=rng.randrange(2**32))
+                client.deal(t.table_id, next(iter(t.tokens.values())))
+                self.tables.append(t)
+        self.snaps = {t.table_id: self.snapshot(t) for t in self.tables}
+
+    def snapshot(self, t):
+        return [self.stub.GetView(pb.GetViewRequest(table_id=t.table_id, token=tok), timeout=20).view.SerializeToString(
+            deterministic=True) for tok in [*t.tokens.values(), t.spectator_id]]
+
+    def request(self):
+        rng = self.rng
+        t = rng.choice(self.tables)
+        tokens = [*t.tokens.values(), t.spectator_id]
+        tid = rng.choice([t.table_id] * 6 + [_junk(rng), "", "t_" + "A" * 16, rng.choice(self.tables).table_id])
+        tok = rng.choice(tokens * 3 + [_junk(rng), ""])
+        kw = {}
+        if rng.random() < 0.3:
+            kw["expected_version"] = rng.choice([0, -1, 2**62, rng.randrange(0, 400)])
+        if rng.random() < 0.5:
+            kw["request_id"] = rng.choice([str(uuid.uuid4()), _junk(rng)[:100], "r" * 65, "same-id"])
+        which = rng.randrange(14)
+        if which == 0:
+            return t, "Play", pb.PlayRequest(table_id=tid, token=tok, card=_junk(rng), **kw)
+        if which == 1:
+            return t, "Bid", pb.BidRequest(table_id=tid, token=tok, call=rng.choice(["pass", "rufspiel", "pick", "wenz", _junk(rng)]),
+                                           suit=rng.choice(["", "C", "H", "X", _junk(rng)]), **kw)
+        if which == 2:
+            return t, "Exchange", pb.ExchangeRequest(table_id=tid, token=tok, call=rng.choice(["bury", "unknown", "armut_give", _junk(rng)]),
+                                                     cards=[_junk(rng)[:5] for _ in range(rng.randrange(0, 5))], **kw)
+        if which == 3:
+            return t, "Announce", pb.AnnounceRequest(table_id=tid, token=tok, call=rng.choice(["kontra", "re", "pass", "no_90", _junk(rng)]), **kw)
+        if which == 4:
+            kw.pop("request_id", None) if rng.random() < 0.5 else None
+            return t, "Deal", pb.DealRequest(table_id=tid, token=tok, **kw)
+        if which == 5:
+            return t, "Score", pb.ScoreRequest(table_id=tid, token=tok, deal_number=rng.choice([0, 1, 2, -1, 2**31 - 1]))
+        if which == 6:
+            req = pb.CreateTableRequest(game=rng.choice(built_games() + [_junk(rng)]), deals_per_match=rng.choice(
+                [0, 1, 1000, 1001, -1, 2**31 - 1, -(2**31)]), seats=[rng.choice([0, 1, 2, 3, 99, -3]) for _ in range(rng.choice([0, 4, 5, 9]))])
+            req.options.CopyFrom(_hostile_options(rng))
+            if rng.random() < 0.3:
+                req.daily_date = _junk(rng)[:40]
+            return None, "CreateTable", req
+        if which == 7:
+            req = pb.SimulateRequest(game=rng.choice(built_games() + [_junk(rng)]), deals=rng.choice([0, -1, 1, 50, 10**12]),
+                                     seed=rng.randrange(2**64))
+            req.options.CopyFrom(_hostile_options(rng))
+            return None, "Simulate", req
+        if which == 8:
+            return t, "raw", rng.choice(["Play", "Bid", "CreateTable", "GetView", "Simulate", "Score"])
+        if which == 9:
+            return t, "Watch", pb.WatchTableRequest(table_id=tid, token=tok, from_version=rng.choice([0, -1, 3, 2**62]))
+        if which == 10:
+            return None, "Evaluate", [_junk(rng)[:2000] for _ in range(rng.randrange(1, 4))]
+        if which == 11:
+            return t, "GetView", pb.GetViewRequest(table_id=tid, token=tok)
+        return t, "legal", None          # a legal action of the seat to act (the table moves on)
+
+    def run(self, n: int) -> dict:
+        for _ in range(n):
+            t, method, req = self.request()
+            self.requests += 1
+            ok = self.send(t, method, req)
+            if t is not None and method in ("Play", "Bid", "Exchange", "Announce", "Deal", "legal", "raw"):
+                now = self.snapshot(t)
+                if ok:
+                    self.accepted += 1
+                elif now != self.snaps[t.table_id]:
+                    self.problems.append(f"a refused {method} changed table {t.table_id}: {req!r:.200}")
+                self.compared += 1
+                self.snaps[t.table_id] = now
+        return {"check": "fuzz", "requests": self.requests, "status": dict(self.status),
+                "accepted_actions": self.accepted, "state_comparisons": self.compared,
+                "problems": len(self.problems), "first_problems": self.problems[:5]}
+
+    def send(self, t, method, req) -> bool:
+        stub = self.stub
+        try:
+            if method == "raw":
+                call = self.client.channel.unary_unary(f"/stich.v1.StichService/{req}")
+                call(bytes(self.rng.randrange(256) for _ in range(self.rng.randrange(1, 64))), timeout=20)
+            elif method == "Watch":
+                stream = stub.WatchTable(req, timeout=0.5)
+                try:
+                    next(stream, None)
+                finally:
+                    stream.cancel()
+            elif method == "Evaluate":
+                for r in stub.EvaluateRecords(iter([pb.EvaluateRecordsRequest(lines=req)]), timeout=30):
+                    for a in r.answers:
+                        json.loads(a.json)
+            elif method == "legal":
+                v = convert.view_dict(stub.GetView(pb.GetViewRequest(table_id=t.table_id, token=t.spectator_id), timeout=20).view)
+                if v["status"] == "waiting_for_deal":
+                    stub.Deal(pb.DealRequest(table_id=t.table_id, token=next(iter(t.tokens.values()))), timeout=20)
+                elif v["to_act"] is not None and v["to_act"] in t.tokens:
+                    mine = convert.view_dict(stub.GetView(pb.GetViewRequest(table_id=t.table_id, token=t.tokens[v["to_act"]]), timeout=20).view)
+                    _send(self.client, t.table_id, t.tokens[v["to_act"]], self.rng.choice(mine["legal"]))
+                else:
+                    return False
+            else:
+                getattr(stub, method)(req, timeout=30)
+            self.status["OK"] += 1
+            return True
+        except grpc.RpcError as err:
+            if err.code() in (grpc.StatusCode.CANCELLED, grpc.StatusCode.DEADLINE_EXCEEDED) and method == "Watch":
+                self.status["OK"] += 1
+                return False
+            for p in check_error(err, self.status):
+                self.problems.append(f"{method}: {p}")
+            return False
+        except ValueError as err:            # a bad answer line
+            self.problems.append(f"{method}: {err}")
+            return False
+
+
+def fuzz(requests: int = 2000, seed: int = 7, address: str | None = None) -> dict:
+    with _server(address) as addr, StichClient(addr, timeout=30) as client:
+        return Fuzz(client, random.Random(seed)).run(requests)
+
+
+# ---- 3. SIGKILL and restart: no acknowledged action lost --------------------------------------
+def kills(kills: int = 5, seed: int = 3, tables: int = 4, data_dir: str | None = None,
+          run_seconds: tuple[float, float] = (0.3, 1.0)) -> dict:
+    """Clients act at several all-human tables (each action with a request id) while the server
+    is killed with SIGKILL at random moments and restarted on the same data directory. Every
+    acknowledged action must be in the table after the restart, at its version; the request
+    that was in flight at the kill, retried with its id, is applied once or answered as before."""
+    rng = random.Random(seed)
+    tmp = tempfile.TemporaryDirectory() if data_dir is None else None
+    data_dir = data_dir or tmp.name
+    acked: dict[str, dict[int, dict]] = {}
+    handles = []
+    stats = Counter()
+    in_flight: list = []
+    proc = ServerProcess(data_dir)
+    try:
+        with StichClient(proc.address, timeout=20, retries=0) as c:
+            for i in range(tables):
+                game = built_games()[i % len(built_games())]
+                n = games.get(game).seats
+                handles.append(c.create_table(game, {}, 50, ["human"] * n, seed=rng.randrange(2**32)))
+                acked[handles[-1].table_id] = {}
+        for round_ in range(kills):
+            stop = threading.Event()
+            threads = [threading.Thread(target=_kill_worker, args=(proc.address, h, acked, stats, in_flight,
+                                                                   stop, random.Random(rng.random())))
+                       for h in handles]
+            for th in threads:
+                th.start()
+            time.sleep(rng.uniform(*run_seconds))
+            proc.kill()
+            stats["kills"] += 1
+            stop.set()
+            for th in threads:
+                th.join(30)
+            proc = ServerProcess(data_dir)
+            with StichClient(proc.address, timeout=20) as c:
+                for item in list(in_flight):             # retry what got no answer, same id
+                    h, kind, fields, rid = item
+                    try:
+                        v = c.act(h.table_id, h.tokens[fields["seat"]], {"type": kind, **fields}, request_id=rid)
+                        acked[h.table_id][v["version"]] = {"type": kind, **fields}
+                        stats["retried_in_flight"] += 1
+                    except StichError:
+                        stats["in_flight_refused"] += 1    # it was not applied and the table moved on? no:
+                    in_flight.remove(item)
+        with StichClient(proc.address, timeout=30) as c:
+            for h in handles:
+                events = {e["version"]: e for e in c.watch(h.table_id, h.spectator_id, 0, timeout=60)} \
+                    if _over(c, h) else _events_until_now(c, h)
+                for version, action in acked[h.table_id].items():
+                    stats["acknowledged"] += 1
+                    got = events.get(version, {}).get("action")
+                    if got is None or any(got.get(k) != v for k, v in action.items()):
+                        stats["lost"] += 1
+        proc.stop()
+    finally:
+        if proc.proc.poll() is None:
+            proc.kill()
+        if tmp is not None:
+            tmp.cleanup()
+    return {"check": "kills", "kills": stats["kills"], "acknowledged_actions": stats["acknowledged"],
+            "lost": stats["lost"], "in_flight_retried": stats["retried_in_flight"],
+            "in_flight_refused_on_retry": stats["in_flight_refused"], "errors": stats["errors"]}
+
+
+def _over(c, h) -> bool:
+    return c.view(h.table_id, h.spectator_id)["status"] == "match_over"
+
+
+def _events_until_now(c, h) -> dict:
+    version = c.view(h.table_id, h.spectator_id)["version"]
+    out = {}
+    stream = c.stub.WatchTable(pb.WatchTableRequest(table_id=h.table_id, token=h.spectator_id), timeout=60)
+    try:
+        for r in stream:
+            e = convert.event_dict(r.event)
+            out[e["version"]] = e
+            if e["version"] >= version:
+                break
+    finally:
+        stream.cancel()
+    return out
+
+
+def _kill_worker(address, h, acked, stats, in_flight, stop, rng):
+    with StichClient(address, timeout=5, retries=0) as c:
+        while not stop.is_set():
+            try:
+                v = c.view(h.table_id, h.spectator_id)
+                if v["status"] == "match_over":
+                    return
+                if v["status"] == "waiting_for_deal":
+                    c.deal(h.table_id, h.tokens[0])
+                    continue
+                seat = v["to_act"]
+                mine = c.view(h.table_id, h.tokens[seat])
+                action = rng.choice(mine["legal"])
+            except (UnavailableError, StichError):
+                return
+            rid = str(uuid.uuid4())
+            fields = {k: val for k, val in action.items() if k != "type"}
+            try:
+                r = c.act(h.table_id, h.tokens[seat], action, request_id=rid)
+                acked[h.table_id][r["version"] - _bot_steps(r)] = action
+            except UnavailableError:
+                in_flight.append((h, action["type"], fields, rid))
+                return
+            except StichError:
+                stats["errors"] += 1
+                return
+
+
+def _bot_steps(view) -> int:
+    return 0                                  # all-human tables: one version per action
+
+
+# ---- 4. expected_version races: exactly one winner ----------------------------------------------
+def race(rounds: int = 20, racers: int = 8, seed: int = 5, address: str | None = None) -> dict:
+    """`racers` clients send an action with the same expected_version at once; exactly one is
+    accepted, the others get ABORTED (STALE_VERSION), and the table moved by one version."""
+    rng = random.Random(seed)
+    results = Counter()
+    with _server(address) as addr:
+        clients = [StichClient(addr, timeout=20) for _ in range(racers)]
+        try:
+            game = built_games()[0]
+            n = games.get(game).seats
+            t = clients[0].create_table(game, {}, 1000, ["human"] * n, seed=seed)
+            for _ in range(rounds):
+                v = clients[0].view(t.table_id, t.spectator_id)
+                if v["status"] == "waiting_for_deal":
+                    clients[0].deal(t.table_id, t.tokens[0])
+                    v = clients[0].view(t.table_id, t.spectator_id)
+                seat = v["to_act"]
+                legal = clients[0].view(t.table_id, t.tokens[seat])["legal"]
+                barrier = threading.Barrier(racers)
+                outcome = []
+
+                def go(i):
+                    barrier.wait()
+                    try:
+                        clients[i].act(t.table_id, t.tokens[seat], rng.choice(legal), expected_version=v["version"])
+                        outcome.append("won")
+                    except StichError as err:
+                        outcome.append(err.reason_id)
+
+                threads = [threading.Thread(target=go, args=(i,)) for i in range(racers)]
+                for th in threads:
+                    th.start()
+                for th in threads:
+                    th.join()
+                after = clients[0].view(t.table_id, t.spectator_id)["version"]
+                ok = outcome.count("won") == 1 and outcome.count("STALE_VERSION") == racers - 1 \
+                    and after == v["version"] + 1
+                results["one_winner" if ok else "bad"] += 1
+        finally:
+            for c in clients:
+                c.close()
+    return {"check": "race", "rounds": rounds, "racers": racers, "one_winner": results["one_winner"],
+            "bad_rounds": results["bad"]}
+
+
+# ---- 5. unary latency with idle streams open -----------------------------------------------------
+def percentile(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+
+def idle(streams: int = 500, calls: int = 500, address: str | None = None, channels: int = 10) -> dict:
+    """p50/p99 of an unrelated GetView and of a health check, first with nothing open, then
+    with `streams` idle streams open (WatchTable on a table that does not change, and
+    EvaluateRecords streams that send nothing), spread over `channels` connections."""
+    with _server(address) as addr, StichClient(addr, timeout=10) as c:
+        game = built_games()[0]
+        quiet = c.create_table(game, {}, 1, seed=1)
+        busy = c.create_table(game, {}, 1, seed=2)
+        health = health_pb2_grpc.HealthStub(c.channel)
+
+        def measure():
+            view, hc = [], []
+            for _ in range(calls):
+                t0 = time.perf_counter()
+                c.stub.GetView(pb.GetViewRequest(table_id=busy.table_id, token=busy.spectator_id), timeout=10)
+                view.append((time.perf_counter() - t0) * 1e3)
+                t0 = time.perf_counter()
+                health.Check(health_pb2.HealthCheckRequest(service=""), timeout=10)
+                hc.append((time.perf_counter() - t0) * 1e3)
+            return view, hc
+
+        base_view, base_health = measure()
+        chans = [grpc.insecure_channel(addr) for _ in range(channels)]
+        opened, held = [], []
+        gate = threading.Event()
+
+        def idle_requests():
+            gate.wait()
+            return
+            yield  # noqa: unreachable - an iterator that sends nothing until closed
+
+        try:
+            evaluate_streams = min(streams // 8, 64)
+            for i in range(streams):
+                stub = pb_grpc.StichServiceStub(chans[i % channels])
+                if i < evaluate_streams:
+                    call = stub.EvaluateRecords(idle_requests(), timeout=300)
+                else:
+                    call = stub.WatchTable(pb.WatchTableRequest(table_id=quiet.table_id, token=quiet.spectator_id), timeout=300)
+                    held.append(call)
+                opened.append(call)
+            for call in held:                   # each watch got its first event: the stream is open
+                next(call)
+            time.sleep(0.5)
+            view, hc = measure()
+        finally:
+            gate.set()
+            for call in opened:
+                call.cancel()
+            for ch in chans:
+                ch.close()
+    r = lambda xs: round(xs, 3)  # noqa: E731
+    return {"check": "idle", "streams_open": len(opened), "evaluate_streams": evaluate_streams,
+            "calls": calls,
+            "getview_ms_no_streams": {"p50": r(percentile(base_view, 50)), "p99": r(percentile(base_view, 99))},
+            "getview_ms_with_streams": {"p50": r(percentile(view, 50)), "p99": r(percentile(view, 99))},
+            "health_ms_no_streams": {"p50": r(percentile(base_health, 50)), "p99": r(percentile(base_health, 99))},
+            "health_ms_with_streams": {"p50": r(percentile(hc, 50)), "p99": r(percentile(hc, 99))}}
+
+
+# ---- the command ---------------------------------------------------------------------------------
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("check", choices=["leaks", "fuzz", "kills", "race", "idle", "all"])
+    parser.add_argument("--deals", type=int, default=3, help="leaks: deals per match")
+    parser.add_argument("--requests", type=int, default=100_000, help="fuzz: requests")
+    parser.add_argument("--kills", type=int, default=60, help="kills: SIGKILLs")
+    parser.add_argument("--rounds", type=int, default=300, help="race: rounds")
+    parser.add_argument("--streams", type=int, default=500, help="idle: streams")
+    parser.add_argument("--calls", type=int, default=2000, help="idle: calls measured")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--server", help="use this server (leaks, fuzz, race, idle) instead of starting one")
+    args = parser.parse_args(argv)
+    checks = ["leaks", "fuzz", "kills", "race", "idle"] if args.check == "all" else [args.check]
+    failed = False
+    for check in checks:
+        t0 = time.perf_counter()
+        if check == "leaks":
+            out = leaks(args.deals, args.seed, address=args.server)
+            failed |= out["leaks"] > 0
+        elif check == "fuzz":
+            out = fuzz(args.requests, args.seed, address=args.server)
+            failed |= out["problems"] > 0
+        elif check == "kills":
+            out = kills(args.kills, args.seed)
+            failed |= out["lost"] > 0
+        elif check == "race":
+            out = race(args.rounds, 8, args.seed, address=args.server)
+            failed |= out["bad_rounds"] > 0
+        else:
+            out = idle(args.streams, args.calls, address=args.server)
+        out["seconds"] = round(time.perf_counter() - t0, 1)
+        print(json.dumps(out), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
