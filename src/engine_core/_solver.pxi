@@ -177,6 +177,16 @@ cdef inline u64 reduce_equivalent(const Search* c, const GState* s, int seat, u6
     return out
 
 
+cdef inline bint can_beat(const Order* order, const Search* c, u64 hand, int led, int w) noexcept nogil:
+    """Whether a hand still to play to this trick could beat card w (led suit `led`)."""
+    cdef u64 follow = hand & order.suit_mask[led]
+    if follow:
+        return order.eff_suit[w] == led and (follow & c.above[w]) != 0
+    if order.eff_suit[w] == TRUMP:
+        return (hand & c.above[w]) != 0
+    return (hand & order.suit_mask[TRUMP]) != 0
+
+
 cdef inline int order_moves(const Search* c, const GState* s, int seat, u64 legal, int hint,
                             int* moves) noexcept nogil:
     """The legal cards, the likeliest best first: the TT's move; when leading, sure winners
@@ -184,9 +194,9 @@ cdef inline int order_moves(const Search* c, const GState* s, int seat, u64 lega
     points to a trick the own side wins for sure, take it as high as needed, else lose cheaply."""
     cdef const Order* order = g_order(s)
     cdef int scores[MAX_MOVES]
-    cdef int n = 0, j, card, sc, led, best_v, v, win_pos, win_seat, k, pts
+    cdef int n = 0, j, card, sc, led, best_v, v, win_pos, win_seat, k, pts, q, w, holder
     cdef u64 in_hands = 0, others, m = legal
-    cdef bint mine, beats
+    cdef bint mine, beats, sure, my_side = (c.side >> seat) & 1
     for k in range(G_SEATS):
         in_hands |= s.hand[k]
     others = in_hands & ~s.hand[seat]
@@ -213,15 +223,28 @@ cdef inline int order_moves(const Search* c, const GState* s, int seat, u64 lega
                 sc = 500 - 10 * pts - order.power[card]
         else:
             beats = card_strength(order, card, led) > best_v
-            mine = ((c.side >> (seat if beats else win_seat)) & 1) == ((c.side >> seat) & 1)
+            holder = seat if beats else win_seat
+            w = card if beats else s.trick[s.trick_no][win_pos]
+            mine = ((c.side >> holder) & 1) == my_side
             if s.n_in_trick == G_SEATS - 1:
                 sc = (3000 + 10 * pts if mine else 1000 - 10 * pts) - order.power[card]
-            elif mine and not beats:
-                sc = 2000 + 10 * pts - order.power[card]
-            elif beats:
-                sc = 1500 + order.power[card]
             else:
-                sc = 1000 - 10 * pts - order.power[card]
+                sure = True          # nobody of the other side still to play can beat it
+                for k in range(s.n_in_trick + 1, G_SEATS):
+                    q = (s.leader + k) % G_SEATS
+                    if ((c.side >> q) & 1) != ((c.side >> holder) & 1) and can_beat(order, c, s.hand[q], led, w):
+                        sure = False
+                        break
+                if mine and sure:
+                    sc = 3000 + 10 * pts - order.power[card]
+                elif sure:
+                    sc = 1000 - 10 * pts - order.power[card]
+                elif mine and beats:
+                    sc = 2000 + order.power[card]
+                elif mine:
+                    sc = 1800 - 10 * pts - order.power[card]
+                else:
+                    sc = 1500 - 10 * pts - order.power[card]
         if card == hint:
             sc = 1 << 30
         j = n
@@ -279,6 +302,12 @@ cdef int search(Search* c, const GState* s, int pts, int alpha, int beta) noexce
     boundary = s.n_in_trick == 0
     lo = -INF_VALUE
     hi = INF_VALUE
+    if boundary and popcount(s.hand[seat]) == 1:
+        # the last trick: every card is forced
+        child = s[0]
+        while g_to_act(&child) >= 0:
+            g_apply(&child, c.o, lowest(g_legal_cards(&child, c.o)))
+        return value_of(c, &child)
     if boundary:
         value_range(c, s, pts, &lo, &hi)
         key = tt_key(s)

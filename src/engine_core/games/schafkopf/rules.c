@@ -2418,7 +2418,7 @@ struct __pyx_t_11engine_core_5games_9schafkopf_5rules_Search {
   __pyx_t_11engine_core_5_bits_u64 unmergeable;
 };
 
-/* "src/engine_core/_solver.pxi":342
+/* "src/engine_core/_solver.pxi":371
  * 
  * 
  * cdef struct Bounds:             # <<<<<<<<<<<<<<
@@ -2465,7 +2465,7 @@ struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core {
 };
 
 
-/* "src/engine_core/_solver.pxi":371
+/* "src/engine_core/_solver.pxi":400
  * 
  * 
  * cdef class Solver:             # <<<<<<<<<<<<<<
@@ -2605,7 +2605,7 @@ static struct __pyx_vtabstruct_11engine_core_5games_9schafkopf_5rules_Core *__py
 static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_4Core__push(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *, __pyx_t_11engine_core_5_bits_i64);
 
 
-/* "src/engine_core/_solver.pxi":371
+/* "src/engine_core/_solver.pxi":400
  * 
  * 
  * cdef class Solver:             # <<<<<<<<<<<<<<
@@ -4258,6 +4258,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_tt_stor
 static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_equivalent(struct __pyx_t_11engine_core_5games_9schafkopf_5rules_Search const *, struct __pyx_t_11engine_core_6_order_Order const *, __pyx_t_11engine_core_5_bits_u64, int, int); /*proto*/
 static CYTHON_INLINE __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5games_9schafkopf_5rules_others_of(__pyx_t_11engine_core_5games_9schafkopf_5rules_GState const *, int); /*proto*/
 static CYTHON_INLINE __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5games_9schafkopf_5rules_reduce_equivalent(struct __pyx_t_11engine_core_5games_9schafkopf_5rules_Search const *, __pyx_t_11engine_core_5games_9schafkopf_5rules_GState const *, int, __pyx_t_11engine_core_5_bits_u64); /*proto*/
+static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_can_beat(struct __pyx_t_11engine_core_6_order_Order const *, struct __pyx_t_11engine_core_5games_9schafkopf_5rules_Search const *, __pyx_t_11engine_core_5_bits_u64, int, int); /*proto*/
 static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_moves(struct __pyx_t_11engine_core_5games_9schafkopf_5rules_Search const *, __pyx_t_11engine_core_5games_9schafkopf_5rules_GState const *, int, __pyx_t_11engine_core_5_bits_u64, int, int *); /*proto*/
 static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_value_of(struct __pyx_t_11engine_core_5games_9schafkopf_5rules_Search const *, __pyx_t_11engine_core_5games_9schafkopf_5rules_GState const *); /*proto*/
 static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_value_range(struct __pyx_t_11engine_core_5games_9schafkopf_5rules_Search const *, __pyx_t_11engine_core_5games_9schafkopf_5rules_GState const *, int, int *, int *); /*proto*/
@@ -28494,6 +28495,139 @@ static CYTHON_INLINE __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5gam
 /* "src/engine_core/_solver.pxi":180
  * 
  * 
+ * cdef inline bint can_beat(const Order* order, const Search* c, u64 hand, int led, int w) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """Whether a hand still to play to this trick could beat card w (led suit `led`)."""
+ *     cdef u64 follow = hand & order.suit_mask[led]
+*/
+
+static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_can_beat(struct __pyx_t_11engine_core_6_order_Order const *__pyx_v_order, struct __pyx_t_11engine_core_5games_9schafkopf_5rules_Search const *__pyx_v_c, __pyx_t_11engine_core_5_bits_u64 __pyx_v_hand, int __pyx_v_led, int __pyx_v_w) {
+  __pyx_t_11engine_core_5_bits_u64 __pyx_v_follow;
+  int __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+
+  /* "src/engine_core/_solver.pxi":182
+ * cdef inline bint can_beat(const Order* order, const Search* c, u64 hand, int led, int w) noexcept nogil:
+ *     """Whether a hand still to play to this trick could beat card w (led suit `led`)."""
+ *     cdef u64 follow = hand & order.suit_mask[led]             # <<<<<<<<<<<<<<
+ *     if follow:
+ *         return order.eff_suit[w] == led and (follow & c.above[w]) != 0
+*/
+  __pyx_v_follow = (__pyx_v_hand & (__pyx_v_order->suit_mask[__pyx_v_led]));
+
+  /* "src/engine_core/_solver.pxi":183
+ *     """Whether a hand still to play to this trick could beat card w (led suit `led`)."""
+ *     cdef u64 follow = hand & order.suit_mask[led]
+ *     if follow:             # <<<<<<<<<<<<<<
+ *         return order.eff_suit[w] == led and (follow & c.above[w]) != 0
+ *     if order.eff_suit[w] == TRUMP:
+*/
+  __pyx_t_1 = (__pyx_v_follow != 0);
+
+  if (__pyx_t_1) {
+
+
+    /* "src/engine_core/_solver.pxi":184
+ *     cdef u64 follow = hand & order.suit_mask[led]
+ *     if follow:
+ *         return order.eff_suit[w] == led and (follow & c.above[w]) != 0             # <<<<<<<<<<<<<<
+ *     if order.eff_suit[w] == TRUMP:
+ *         return (hand & c.above[w]) != 0
+*/
+    __pyx_t_2 = ((__pyx_v_order->eff_suit[__pyx_v_w]) == __pyx_v_led);
+
+    if (__pyx_t_2) {
+
+    } else {
+
+      __pyx_t_1 = __pyx_t_2;
+
+      goto __pyx_L4_bool_binop_done;
+    }
+    __pyx_t_2 = ((__pyx_v_follow & (__pyx_v_c->above[__pyx_v_w])) != 0);
+
+
+    __pyx_t_1 = __pyx_t_2;
+
+    __pyx_L4_bool_binop_done:;
+    {
+      __pyx_r = __pyx_t_1;
+    }
+    goto __pyx_L0;
+
+    /* "src/engine_core/_solver.pxi":183
+ *     """Whether a hand still to play to this trick could beat card w (led suit `led`)."""
+ *     cdef u64 follow = hand & order.suit_mask[led]
+ *     if follow:             # <<<<<<<<<<<<<<
+ *         return order.eff_suit[w] == led and (follow & c.above[w]) != 0
+ *     if order.eff_suit[w] == TRUMP:
+*/
+  }
+
+  /* "src/engine_core/_solver.pxi":185
+ *     if follow:
+ *         return order.eff_suit[w] == led and (follow & c.above[w]) != 0
+ *     if order.eff_suit[w] == TRUMP:             # <<<<<<<<<<<<<<
+ *         return (hand & c.above[w]) != 0
+ *     return (hand & order.suit_mask[TRUMP]) != 0
+*/
+  __pyx_t_1 = ((__pyx_v_order->eff_suit[__pyx_v_w]) == __pyx_e_11engine_core_6_order_TRUMP);
+
+  if (__pyx_t_1) {
+
+
+    /* "src/engine_core/_solver.pxi":186
+ *         return order.eff_suit[w] == led and (follow & c.above[w]) != 0
+ *     if order.eff_suit[w] == TRUMP:
+ *         return (hand & c.above[w]) != 0             # <<<<<<<<<<<<<<
+ *     return (hand & order.suit_mask[TRUMP]) != 0
+ * 
+*/
+    {
+
+      __pyx_r = ((__pyx_v_hand & (__pyx_v_c->above[__pyx_v_w])) != 0);
+    }
+    goto __pyx_L0;
+
+    /* "src/engine_core/_solver.pxi":185
+ *     if follow:
+ *         return order.eff_suit[w] == led and (follow & c.above[w]) != 0
+ *     if order.eff_suit[w] == TRUMP:             # <<<<<<<<<<<<<<
+ *         return (hand & c.above[w]) != 0
+ *     return (hand & order.suit_mask[TRUMP]) != 0
+*/
+  }
+
+  /* "src/engine_core/_solver.pxi":187
+ *     if order.eff_suit[w] == TRUMP:
+ *         return (hand & c.above[w]) != 0
+ *     return (hand & order.suit_mask[TRUMP]) != 0             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = ((__pyx_v_hand & (__pyx_v_order->suit_mask[__pyx_e_11engine_core_6_order_TRUMP])) != 0);
+  }
+  goto __pyx_L0;
+
+  /* "src/engine_core/_solver.pxi":180
+ * 
+ * 
+ * cdef inline bint can_beat(const Order* order, const Search* c, u64 hand, int led, int w) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """Whether a hand still to play to this trick could beat card w (led suit `led`)."""
+ *     cdef u64 follow = hand & order.suit_mask[led]
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+  return __pyx_r;
+}
+
+/* "src/engine_core/_solver.pxi":190
+ * 
+ * 
  * cdef inline int order_moves(const Search* c, const GState* s, int seat, u64 legal, int hint,             # <<<<<<<<<<<<<<
  *                             int* moves) noexcept nogil:
  *     """The legal cards, the likeliest best first: the TT's move; when leading, sure winners
@@ -28513,11 +28647,16 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
   int __pyx_v_win_seat;
   int __pyx_v_k;
   int __pyx_v_pts;
+  int __pyx_v_q;
+  int __pyx_v_w;
+  int __pyx_v_holder;
   __pyx_t_11engine_core_5_bits_u64 __pyx_v_in_hands;
   __pyx_t_11engine_core_5_bits_u64 __pyx_v_others;
   __pyx_t_11engine_core_5_bits_u64 __pyx_v_m;
   int __pyx_v_mine;
   int __pyx_v_beats;
+  int __pyx_v_sure;
+  int __pyx_v_my_side;
   int __pyx_r;
   int __pyx_t_1;
   int __pyx_t_2;
@@ -28528,37 +28667,46 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
   int __pyx_t_7;
   long __pyx_t_8;
 
-  /* "src/engine_core/_solver.pxi":185
+  /* "src/engine_core/_solver.pxi":195
  *     (highest remaining of their suit), then trumps, then low plain cards; when following, add
  *     points to a trick the own side wins for sure, take it as high as needed, else lose cheaply."""
  *     cdef const Order* order = g_order(s)             # <<<<<<<<<<<<<<
  *     cdef int scores[MAX_MOVES]
- *     cdef int n = 0, j, card, sc, led, best_v, v, win_pos, win_seat, k, pts
+ *     cdef int n = 0, j, card, sc, led, best_v, v, win_pos, win_seat, k, pts, q, w, holder
 */
   __pyx_v_order = __pyx_f_11engine_core_5games_9schafkopf_5rules_g_order(__pyx_v_s);
 
-  /* "src/engine_core/_solver.pxi":187
+  /* "src/engine_core/_solver.pxi":197
  *     cdef const Order* order = g_order(s)
  *     cdef int scores[MAX_MOVES]
- *     cdef int n = 0, j, card, sc, led, best_v, v, win_pos, win_seat, k, pts             # <<<<<<<<<<<<<<
+ *     cdef int n = 0, j, card, sc, led, best_v, v, win_pos, win_seat, k, pts, q, w, holder             # <<<<<<<<<<<<<<
  *     cdef u64 in_hands = 0, others, m = legal
- *     cdef bint mine, beats
+ *     cdef bint mine, beats, sure, my_side = (c.side >> seat) & 1
 */
   __pyx_v_n = 0;
 
-  /* "src/engine_core/_solver.pxi":188
+  /* "src/engine_core/_solver.pxi":198
  *     cdef int scores[MAX_MOVES]
- *     cdef int n = 0, j, card, sc, led, best_v, v, win_pos, win_seat, k, pts
+ *     cdef int n = 0, j, card, sc, led, best_v, v, win_pos, win_seat, k, pts, q, w, holder
  *     cdef u64 in_hands = 0, others, m = legal             # <<<<<<<<<<<<<<
- *     cdef bint mine, beats
+ *     cdef bint mine, beats, sure, my_side = (c.side >> seat) & 1
  *     for k in range(G_SEATS):
 */
   __pyx_v_in_hands = 0;
   __pyx_v_m = __pyx_v_legal;
 
-  /* "src/engine_core/_solver.pxi":190
+  /* "src/engine_core/_solver.pxi":199
+ *     cdef int n = 0, j, card, sc, led, best_v, v, win_pos, win_seat, k, pts, q, w, holder
  *     cdef u64 in_hands = 0, others, m = legal
- *     cdef bint mine, beats
+ *     cdef bint mine, beats, sure, my_side = (c.side >> seat) & 1             # <<<<<<<<<<<<<<
+ *     for k in range(G_SEATS):
+ *         in_hands |= s.hand[k]
+*/
+  __pyx_v_my_side = ((__pyx_v_c->side >> __pyx_v_seat) & 1);
+
+  /* "src/engine_core/_solver.pxi":200
+ *     cdef u64 in_hands = 0, others, m = legal
+ *     cdef bint mine, beats, sure, my_side = (c.side >> seat) & 1
  *     for k in range(G_SEATS):             # <<<<<<<<<<<<<<
  *         in_hands |= s.hand[k]
  *     others = in_hands & ~s.hand[seat]
@@ -28570,8 +28718,8 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_k = __pyx_t_3;
 
-    /* "src/engine_core/_solver.pxi":191
- *     cdef bint mine, beats
+    /* "src/engine_core/_solver.pxi":201
+ *     cdef bint mine, beats, sure, my_side = (c.side >> seat) & 1
  *     for k in range(G_SEATS):
  *         in_hands |= s.hand[k]             # <<<<<<<<<<<<<<
  *     others = in_hands & ~s.hand[seat]
@@ -28581,7 +28729,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
   }
 
 
-  /* "src/engine_core/_solver.pxi":192
+  /* "src/engine_core/_solver.pxi":202
  *     for k in range(G_SEATS):
  *         in_hands |= s.hand[k]
  *     others = in_hands & ~s.hand[seat]             # <<<<<<<<<<<<<<
@@ -28590,7 +28738,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 */
   __pyx_v_others = (__pyx_v_in_hands & (~(__pyx_v_s->hand[__pyx_v_seat])));
 
-  /* "src/engine_core/_solver.pxi":193
+  /* "src/engine_core/_solver.pxi":203
  *         in_hands |= s.hand[k]
  *     others = in_hands & ~s.hand[seat]
  *     if s.n_in_trick:             # <<<<<<<<<<<<<<
@@ -28602,7 +28750,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
   if (__pyx_t_4) {
 
 
-    /* "src/engine_core/_solver.pxi":194
+    /* "src/engine_core/_solver.pxi":204
  *     others = in_hands & ~s.hand[seat]
  *     if s.n_in_trick:
  *         led = order.eff_suit[s.trick[s.trick_no][0]]             # <<<<<<<<<<<<<<
@@ -28611,7 +28759,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 */
     __pyx_v_led = (__pyx_v_order->eff_suit[((__pyx_v_s->trick[__pyx_v_s->trick_no])[0])]);
 
-    /* "src/engine_core/_solver.pxi":195
+    /* "src/engine_core/_solver.pxi":205
  *     if s.n_in_trick:
  *         led = order.eff_suit[s.trick[s.trick_no][0]]
  *         win_pos = 0             # <<<<<<<<<<<<<<
@@ -28620,7 +28768,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 */
     __pyx_v_win_pos = 0;
 
-    /* "src/engine_core/_solver.pxi":196
+    /* "src/engine_core/_solver.pxi":206
  *         led = order.eff_suit[s.trick[s.trick_no][0]]
  *         win_pos = 0
  *         best_v = card_strength(order, s.trick[s.trick_no][0], led)             # <<<<<<<<<<<<<<
@@ -28629,7 +28777,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 */
     __pyx_v_best_v = __pyx_f_11engine_core_6_order_card_strength(__pyx_v_order, ((__pyx_v_s->trick[__pyx_v_s->trick_no])[0]), __pyx_v_led);
 
-    /* "src/engine_core/_solver.pxi":197
+    /* "src/engine_core/_solver.pxi":207
  *         win_pos = 0
  *         best_v = card_strength(order, s.trick[s.trick_no][0], led)
  *         for k in range(1, s.n_in_trick):             # <<<<<<<<<<<<<<
@@ -28643,7 +28791,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
     for (__pyx_t_3 = 1; __pyx_t_3 < __pyx_t_6; __pyx_t_3+=1) {
       __pyx_v_k = __pyx_t_3;
 
-      /* "src/engine_core/_solver.pxi":198
+      /* "src/engine_core/_solver.pxi":208
  *         best_v = card_strength(order, s.trick[s.trick_no][0], led)
  *         for k in range(1, s.n_in_trick):
  *             v = card_strength(order, s.trick[s.trick_no][k], led)             # <<<<<<<<<<<<<<
@@ -28652,7 +28800,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 */
       __pyx_v_v = __pyx_f_11engine_core_6_order_card_strength(__pyx_v_order, ((__pyx_v_s->trick[__pyx_v_s->trick_no])[__pyx_v_k]), __pyx_v_led);
 
-      /* "src/engine_core/_solver.pxi":199
+      /* "src/engine_core/_solver.pxi":209
  *         for k in range(1, s.n_in_trick):
  *             v = card_strength(order, s.trick[s.trick_no][k], led)
  *             if v > best_v:             # <<<<<<<<<<<<<<
@@ -28664,7 +28812,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
       if (__pyx_t_4) {
 
 
-        /* "src/engine_core/_solver.pxi":200
+        /* "src/engine_core/_solver.pxi":210
  *             v = card_strength(order, s.trick[s.trick_no][k], led)
  *             if v > best_v:
  *                 best_v = v             # <<<<<<<<<<<<<<
@@ -28673,7 +28821,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 */
         __pyx_v_best_v = __pyx_v_v;
 
-        /* "src/engine_core/_solver.pxi":201
+        /* "src/engine_core/_solver.pxi":211
  *             if v > best_v:
  *                 best_v = v
  *                 win_pos = k             # <<<<<<<<<<<<<<
@@ -28682,7 +28830,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 */
         __pyx_v_win_pos = __pyx_v_k;
 
-        /* "src/engine_core/_solver.pxi":199
+        /* "src/engine_core/_solver.pxi":209
  *         for k in range(1, s.n_in_trick):
  *             v = card_strength(order, s.trick[s.trick_no][k], led)
  *             if v > best_v:             # <<<<<<<<<<<<<<
@@ -28693,7 +28841,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
     }
 
 
-    /* "src/engine_core/_solver.pxi":202
+    /* "src/engine_core/_solver.pxi":212
  *                 best_v = v
  *                 win_pos = k
  *         win_seat = (s.leader + win_pos) % G_SEATS             # <<<<<<<<<<<<<<
@@ -28702,7 +28850,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 */
     __pyx_v_win_seat = ((__pyx_v_s->leader + __pyx_v_win_pos) % __pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS);
 
-    /* "src/engine_core/_solver.pxi":193
+    /* "src/engine_core/_solver.pxi":203
  *         in_hands |= s.hand[k]
  *     others = in_hands & ~s.hand[seat]
  *     if s.n_in_trick:             # <<<<<<<<<<<<<<
@@ -28711,7 +28859,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 */
   }
 
-  /* "src/engine_core/_solver.pxi":203
+  /* "src/engine_core/_solver.pxi":213
  *                 win_pos = k
  *         win_seat = (s.leader + win_pos) % G_SEATS
  *     while m and n < MAX_MOVES:             # <<<<<<<<<<<<<<
@@ -28738,7 +28886,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 
     if (!__pyx_t_4) break;
 
-    /* "src/engine_core/_solver.pxi":204
+    /* "src/engine_core/_solver.pxi":214
  *         win_seat = (s.leader + win_pos) % G_SEATS
  *     while m and n < MAX_MOVES:
  *         card = lowest(m)             # <<<<<<<<<<<<<<
@@ -28747,7 +28895,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 */
     __pyx_v_card = __pyx_f_11engine_core_5_bits_lowest(__pyx_v_m);
 
-    /* "src/engine_core/_solver.pxi":205
+    /* "src/engine_core/_solver.pxi":215
  *     while m and n < MAX_MOVES:
  *         card = lowest(m)
  *         m &= m - 1             # <<<<<<<<<<<<<<
@@ -28756,7 +28904,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 */
     __pyx_v_m = (__pyx_v_m & (__pyx_v_m - 1));
 
-    /* "src/engine_core/_solver.pxi":206
+    /* "src/engine_core/_solver.pxi":216
  *         card = lowest(m)
  *         m &= m - 1
  *         pts = c.points[card]             # <<<<<<<<<<<<<<
@@ -28765,7 +28913,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 */
     __pyx_v_pts = (__pyx_v_c->points[__pyx_v_card]);
 
-    /* "src/engine_core/_solver.pxi":207
+    /* "src/engine_core/_solver.pxi":217
  *         m &= m - 1
  *         pts = c.points[card]
  *         if s.n_in_trick == 0:             # <<<<<<<<<<<<<<
@@ -28777,7 +28925,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
     if (__pyx_t_4) {
 
 
-      /* "src/engine_core/_solver.pxi":208
+      /* "src/engine_core/_solver.pxi":218
  *         pts = c.points[card]
  *         if s.n_in_trick == 0:
  *             if not (c.above[card] & others):             # <<<<<<<<<<<<<<
@@ -28789,7 +28937,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
       if (__pyx_t_4) {
 
 
-        /* "src/engine_core/_solver.pxi":209
+        /* "src/engine_core/_solver.pxi":219
  *         if s.n_in_trick == 0:
  *             if not (c.above[card] & others):
  *                 sc = 2000 + pts + (50 if order.eff_suit[card] == TRUMP else 0)             # <<<<<<<<<<<<<<
@@ -28809,7 +28957,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
         __pyx_v_sc = ((0x7D0 + __pyx_v_pts) + __pyx_t_8);
 
 
-        /* "src/engine_core/_solver.pxi":208
+        /* "src/engine_core/_solver.pxi":218
  *         pts = c.points[card]
  *         if s.n_in_trick == 0:
  *             if not (c.above[card] & others):             # <<<<<<<<<<<<<<
@@ -28819,7 +28967,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
         goto __pyx_L14;
       }
 
-      /* "src/engine_core/_solver.pxi":210
+      /* "src/engine_core/_solver.pxi":220
  *             if not (c.above[card] & others):
  *                 sc = 2000 + pts + (50 if order.eff_suit[card] == TRUMP else 0)
  *             elif order.eff_suit[card] == TRUMP:             # <<<<<<<<<<<<<<
@@ -28831,7 +28979,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
       if (__pyx_t_4) {
 
 
-        /* "src/engine_core/_solver.pxi":211
+        /* "src/engine_core/_solver.pxi":221
  *                 sc = 2000 + pts + (50 if order.eff_suit[card] == TRUMP else 0)
  *             elif order.eff_suit[card] == TRUMP:
  *                 sc = 1000 + order.power[card]             # <<<<<<<<<<<<<<
@@ -28840,7 +28988,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 */
         __pyx_v_sc = (0x3E8 + (__pyx_v_order->power[__pyx_v_card]));
 
-        /* "src/engine_core/_solver.pxi":210
+        /* "src/engine_core/_solver.pxi":220
  *             if not (c.above[card] & others):
  *                 sc = 2000 + pts + (50 if order.eff_suit[card] == TRUMP else 0)
  *             elif order.eff_suit[card] == TRUMP:             # <<<<<<<<<<<<<<
@@ -28850,7 +28998,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
         goto __pyx_L14;
       }
 
-      /* "src/engine_core/_solver.pxi":213
+      /* "src/engine_core/_solver.pxi":223
  *                 sc = 1000 + order.power[card]
  *             else:
  *                 sc = 500 - 10 * pts - order.power[card]             # <<<<<<<<<<<<<<
@@ -28862,7 +29010,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
       }
       __pyx_L14:;
 
-      /* "src/engine_core/_solver.pxi":207
+      /* "src/engine_core/_solver.pxi":217
  *         m &= m - 1
  *         pts = c.points[card]
  *         if s.n_in_trick == 0:             # <<<<<<<<<<<<<<
@@ -28872,22 +29020,22 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
       goto __pyx_L13;
     }
 
-    /* "src/engine_core/_solver.pxi":215
+    /* "src/engine_core/_solver.pxi":225
  *                 sc = 500 - 10 * pts - order.power[card]
  *         else:
  *             beats = card_strength(order, card, led) > best_v             # <<<<<<<<<<<<<<
- *             mine = ((c.side >> (seat if beats else win_seat)) & 1) == ((c.side >> seat) & 1)
- *             if s.n_in_trick == G_SEATS - 1:
+ *             holder = seat if beats else win_seat
+ *             w = card if beats else s.trick[s.trick_no][win_pos]
 */
     /*else*/ {
       __pyx_v_beats = (__pyx_f_11engine_core_6_order_card_strength(__pyx_v_order, __pyx_v_card, __pyx_v_led) > __pyx_v_best_v);
 
-      /* "src/engine_core/_solver.pxi":216
+      /* "src/engine_core/_solver.pxi":226
  *         else:
  *             beats = card_strength(order, card, led) > best_v
- *             mine = ((c.side >> (seat if beats else win_seat)) & 1) == ((c.side >> seat) & 1)             # <<<<<<<<<<<<<<
- *             if s.n_in_trick == G_SEATS - 1:
- *                 sc = (3000 + 10 * pts if mine else 1000 - 10 * pts) - order.power[card]
+ *             holder = seat if beats else win_seat             # <<<<<<<<<<<<<<
+ *             w = card if beats else s.trick[s.trick_no][win_pos]
+ *             mine = ((c.side >> holder) & 1) == my_side
 */
       if (__pyx_v_beats) {
 
@@ -28896,27 +29044,51 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 
         __pyx_t_3 = __pyx_v_win_seat;
       }
-      __pyx_v_mine = (((__pyx_v_c->side >> __pyx_t_3) & 1) == ((__pyx_v_c->side >> __pyx_v_seat) & 1));
+      __pyx_v_holder = __pyx_t_3;
 
-
-      /* "src/engine_core/_solver.pxi":217
+      /* "src/engine_core/_solver.pxi":227
  *             beats = card_strength(order, card, led) > best_v
- *             mine = ((c.side >> (seat if beats else win_seat)) & 1) == ((c.side >> seat) & 1)
+ *             holder = seat if beats else win_seat
+ *             w = card if beats else s.trick[s.trick_no][win_pos]             # <<<<<<<<<<<<<<
+ *             mine = ((c.side >> holder) & 1) == my_side
+ *             if s.n_in_trick == G_SEATS - 1:
+*/
+      if (__pyx_v_beats) {
+
+        __pyx_t_3 = __pyx_v_card;
+      } else {
+
+        __pyx_t_3 = ((__pyx_v_s->trick[__pyx_v_s->trick_no])[__pyx_v_win_pos]);
+      }
+      __pyx_v_w = __pyx_t_3;
+
+      /* "src/engine_core/_solver.pxi":228
+ *             holder = seat if beats else win_seat
+ *             w = card if beats else s.trick[s.trick_no][win_pos]
+ *             mine = ((c.side >> holder) & 1) == my_side             # <<<<<<<<<<<<<<
+ *             if s.n_in_trick == G_SEATS - 1:
+ *                 sc = (3000 + 10 * pts if mine else 1000 - 10 * pts) - order.power[card]
+*/
+      __pyx_v_mine = (((__pyx_v_c->side >> __pyx_v_holder) & 1) == __pyx_v_my_side);
+
+      /* "src/engine_core/_solver.pxi":229
+ *             w = card if beats else s.trick[s.trick_no][win_pos]
+ *             mine = ((c.side >> holder) & 1) == my_side
  *             if s.n_in_trick == G_SEATS - 1:             # <<<<<<<<<<<<<<
  *                 sc = (3000 + 10 * pts if mine else 1000 - 10 * pts) - order.power[card]
- *             elif mine and not beats:
+ *             else:
 */
       __pyx_t_4 = (__pyx_v_s->n_in_trick == (__pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS - 1));
 
       if (__pyx_t_4) {
 
 
-        /* "src/engine_core/_solver.pxi":218
- *             mine = ((c.side >> (seat if beats else win_seat)) & 1) == ((c.side >> seat) & 1)
+        /* "src/engine_core/_solver.pxi":230
+ *             mine = ((c.side >> holder) & 1) == my_side
  *             if s.n_in_trick == G_SEATS - 1:
  *                 sc = (3000 + 10 * pts if mine else 1000 - 10 * pts) - order.power[card]             # <<<<<<<<<<<<<<
- *             elif mine and not beats:
- *                 sc = 2000 + 10 * pts - order.power[card]
+ *             else:
+ *                 sure = True          # nobody of the other side still to play can beat it
 */
         if (__pyx_v_mine) {
 
@@ -28928,102 +29100,256 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
         __pyx_v_sc = (__pyx_t_8 - (__pyx_v_order->power[__pyx_v_card]));
 
 
-        /* "src/engine_core/_solver.pxi":217
- *             beats = card_strength(order, card, led) > best_v
- *             mine = ((c.side >> (seat if beats else win_seat)) & 1) == ((c.side >> seat) & 1)
+        /* "src/engine_core/_solver.pxi":229
+ *             w = card if beats else s.trick[s.trick_no][win_pos]
+ *             mine = ((c.side >> holder) & 1) == my_side
  *             if s.n_in_trick == G_SEATS - 1:             # <<<<<<<<<<<<<<
  *                 sc = (3000 + 10 * pts if mine else 1000 - 10 * pts) - order.power[card]
- *             elif mine and not beats:
-*/
-        goto __pyx_L15;
-      }
-
-      /* "src/engine_core/_solver.pxi":219
- *             if s.n_in_trick == G_SEATS - 1:
- *                 sc = (3000 + 10 * pts if mine else 1000 - 10 * pts) - order.power[card]
- *             elif mine and not beats:             # <<<<<<<<<<<<<<
- *                 sc = 2000 + 10 * pts - order.power[card]
- *             elif beats:
-*/
-      if (__pyx_v_mine) {
-      } else {
-
-        __pyx_t_4 = __pyx_v_mine;
-        goto __pyx_L16_bool_binop_done;
-      }
-      __pyx_t_7 = (!__pyx_v_beats);
-
-
-      __pyx_t_4 = __pyx_t_7;
-
-      __pyx_L16_bool_binop_done:;
-      if (__pyx_t_4) {
-
-
-        /* "src/engine_core/_solver.pxi":220
- *                 sc = (3000 + 10 * pts if mine else 1000 - 10 * pts) - order.power[card]
- *             elif mine and not beats:
- *                 sc = 2000 + 10 * pts - order.power[card]             # <<<<<<<<<<<<<<
- *             elif beats:
- *                 sc = 1500 + order.power[card]
-*/
-        __pyx_v_sc = ((0x7D0 + (10 * __pyx_v_pts)) - (__pyx_v_order->power[__pyx_v_card]));
-
-        /* "src/engine_core/_solver.pxi":219
- *             if s.n_in_trick == G_SEATS - 1:
- *                 sc = (3000 + 10 * pts if mine else 1000 - 10 * pts) - order.power[card]
- *             elif mine and not beats:             # <<<<<<<<<<<<<<
- *                 sc = 2000 + 10 * pts - order.power[card]
- *             elif beats:
-*/
-        goto __pyx_L15;
-      }
-
-      /* "src/engine_core/_solver.pxi":221
- *             elif mine and not beats:
- *                 sc = 2000 + 10 * pts - order.power[card]
- *             elif beats:             # <<<<<<<<<<<<<<
- *                 sc = 1500 + order.power[card]
- *             else:
-*/
-      if (__pyx_v_beats) {
-
-        /* "src/engine_core/_solver.pxi":222
- *                 sc = 2000 + 10 * pts - order.power[card]
- *             elif beats:
- *                 sc = 1500 + order.power[card]             # <<<<<<<<<<<<<<
- *             else:
- *                 sc = 1000 - 10 * pts - order.power[card]
-*/
-        __pyx_v_sc = (0x5DC + (__pyx_v_order->power[__pyx_v_card]));
-
-        /* "src/engine_core/_solver.pxi":221
- *             elif mine and not beats:
- *                 sc = 2000 + 10 * pts - order.power[card]
- *             elif beats:             # <<<<<<<<<<<<<<
- *                 sc = 1500 + order.power[card]
  *             else:
 */
         goto __pyx_L15;
       }
 
-      /* "src/engine_core/_solver.pxi":224
- *                 sc = 1500 + order.power[card]
+      /* "src/engine_core/_solver.pxi":232
+ *                 sc = (3000 + 10 * pts if mine else 1000 - 10 * pts) - order.power[card]
  *             else:
- *                 sc = 1000 - 10 * pts - order.power[card]             # <<<<<<<<<<<<<<
+ *                 sure = True          # nobody of the other side still to play can beat it             # <<<<<<<<<<<<<<
+ *                 for k in range(s.n_in_trick + 1, G_SEATS):
+ *                     q = (s.leader + k) % G_SEATS
+*/
+      /*else*/ {
+        __pyx_v_sure = 1;
+
+        /* "src/engine_core/_solver.pxi":233
+ *             else:
+ *                 sure = True          # nobody of the other side still to play can beat it
+ *                 for k in range(s.n_in_trick + 1, G_SEATS):             # <<<<<<<<<<<<<<
+ *                     q = (s.leader + k) % G_SEATS
+ *                     if ((c.side >> q) & 1) != ((c.side >> holder) & 1) and can_beat(order, c, s.hand[q], led, w):
+*/
+
+        __pyx_t_1 = __pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS;
+        __pyx_t_2 = __pyx_t_1;
+
+        for (__pyx_t_3 = (__pyx_v_s->n_in_trick + 1); __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+          __pyx_v_k = __pyx_t_3;
+
+          /* "src/engine_core/_solver.pxi":234
+ *                 sure = True          # nobody of the other side still to play can beat it
+ *                 for k in range(s.n_in_trick + 1, G_SEATS):
+ *                     q = (s.leader + k) % G_SEATS             # <<<<<<<<<<<<<<
+ *                     if ((c.side >> q) & 1) != ((c.side >> holder) & 1) and can_beat(order, c, s.hand[q], led, w):
+ *                         sure = False
+*/
+          __pyx_v_q = ((__pyx_v_s->leader + __pyx_v_k) % __pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS);
+
+          /* "src/engine_core/_solver.pxi":235
+ *                 for k in range(s.n_in_trick + 1, G_SEATS):
+ *                     q = (s.leader + k) % G_SEATS
+ *                     if ((c.side >> q) & 1) != ((c.side >> holder) & 1) and can_beat(order, c, s.hand[q], led, w):             # <<<<<<<<<<<<<<
+ *                         sure = False
+ *                         break
+*/
+          __pyx_t_7 = (((__pyx_v_c->side >> __pyx_v_q) & 1) != ((__pyx_v_c->side >> __pyx_v_holder) & 1));
+
+          if (__pyx_t_7) {
+
+          } else {
+
+            __pyx_t_4 = __pyx_t_7;
+
+            goto __pyx_L19_bool_binop_done;
+          }
+          __pyx_t_7 = __pyx_f_11engine_core_5games_9schafkopf_5rules_can_beat(__pyx_v_order, __pyx_v_c, (__pyx_v_s->hand[__pyx_v_q]), __pyx_v_led, __pyx_v_w);
+
+
+          __pyx_t_4 = __pyx_t_7;
+
+          __pyx_L19_bool_binop_done:;
+          if (__pyx_t_4) {
+
+
+            /* "src/engine_core/_solver.pxi":236
+ *                     q = (s.leader + k) % G_SEATS
+ *                     if ((c.side >> q) & 1) != ((c.side >> holder) & 1) and can_beat(order, c, s.hand[q], led, w):
+ *                         sure = False             # <<<<<<<<<<<<<<
+ *                         break
+ *                 if mine and sure:
+*/
+            __pyx_v_sure = 0;
+
+            /* "src/engine_core/_solver.pxi":237
+ *                     if ((c.side >> q) & 1) != ((c.side >> holder) & 1) and can_beat(order, c, s.hand[q], led, w):
+ *                         sure = False
+ *                         break             # <<<<<<<<<<<<<<
+ *                 if mine and sure:
+ *                     sc = 3000 + 10 * pts - order.power[card]
+*/
+            goto __pyx_L17_break;
+
+            /* "src/engine_core/_solver.pxi":235
+ *                 for k in range(s.n_in_trick + 1, G_SEATS):
+ *                     q = (s.leader + k) % G_SEATS
+ *                     if ((c.side >> q) & 1) != ((c.side >> holder) & 1) and can_beat(order, c, s.hand[q], led, w):             # <<<<<<<<<<<<<<
+ *                         sure = False
+ *                         break
+*/
+          }
+        }
+        __pyx_L17_break:;
+
+
+        /* "src/engine_core/_solver.pxi":238
+ *                         sure = False
+ *                         break
+ *                 if mine and sure:             # <<<<<<<<<<<<<<
+ *                     sc = 3000 + 10 * pts - order.power[card]
+ *                 elif sure:
+*/
+        if (__pyx_v_mine) {
+        } else {
+
+          __pyx_t_4 = __pyx_v_mine;
+          goto __pyx_L22_bool_binop_done;
+        }
+
+        __pyx_t_4 = __pyx_v_sure;
+        __pyx_L22_bool_binop_done:;
+        if (__pyx_t_4) {
+
+
+          /* "src/engine_core/_solver.pxi":239
+ *                         break
+ *                 if mine and sure:
+ *                     sc = 3000 + 10 * pts - order.power[card]             # <<<<<<<<<<<<<<
+ *                 elif sure:
+ *                     sc = 1000 - 10 * pts - order.power[card]
+*/
+          __pyx_v_sc = ((0xBB8 + (10 * __pyx_v_pts)) - (__pyx_v_order->power[__pyx_v_card]));
+
+          /* "src/engine_core/_solver.pxi":238
+ *                         sure = False
+ *                         break
+ *                 if mine and sure:             # <<<<<<<<<<<<<<
+ *                     sc = 3000 + 10 * pts - order.power[card]
+ *                 elif sure:
+*/
+          goto __pyx_L21;
+        }
+
+        /* "src/engine_core/_solver.pxi":240
+ *                 if mine and sure:
+ *                     sc = 3000 + 10 * pts - order.power[card]
+ *                 elif sure:             # <<<<<<<<<<<<<<
+ *                     sc = 1000 - 10 * pts - order.power[card]
+ *                 elif mine and beats:
+*/
+        if (__pyx_v_sure) {
+
+          /* "src/engine_core/_solver.pxi":241
+ *                     sc = 3000 + 10 * pts - order.power[card]
+ *                 elif sure:
+ *                     sc = 1000 - 10 * pts - order.power[card]             # <<<<<<<<<<<<<<
+ *                 elif mine and beats:
+ *                     sc = 2000 + order.power[card]
+*/
+          __pyx_v_sc = ((0x3E8 - (10 * __pyx_v_pts)) - (__pyx_v_order->power[__pyx_v_card]));
+
+          /* "src/engine_core/_solver.pxi":240
+ *                 if mine and sure:
+ *                     sc = 3000 + 10 * pts - order.power[card]
+ *                 elif sure:             # <<<<<<<<<<<<<<
+ *                     sc = 1000 - 10 * pts - order.power[card]
+ *                 elif mine and beats:
+*/
+          goto __pyx_L21;
+        }
+
+        /* "src/engine_core/_solver.pxi":242
+ *                 elif sure:
+ *                     sc = 1000 - 10 * pts - order.power[card]
+ *                 elif mine and beats:             # <<<<<<<<<<<<<<
+ *                     sc = 2000 + order.power[card]
+ *                 elif mine:
+*/
+        if (__pyx_v_mine) {
+        } else {
+
+          __pyx_t_4 = __pyx_v_mine;
+          goto __pyx_L24_bool_binop_done;
+        }
+
+        __pyx_t_4 = __pyx_v_beats;
+        __pyx_L24_bool_binop_done:;
+        if (__pyx_t_4) {
+
+
+          /* "src/engine_core/_solver.pxi":243
+ *                     sc = 1000 - 10 * pts - order.power[card]
+ *                 elif mine and beats:
+ *                     sc = 2000 + order.power[card]             # <<<<<<<<<<<<<<
+ *                 elif mine:
+ *                     sc = 1800 - 10 * pts - order.power[card]
+*/
+          __pyx_v_sc = (0x7D0 + (__pyx_v_order->power[__pyx_v_card]));
+
+          /* "src/engine_core/_solver.pxi":242
+ *                 elif sure:
+ *                     sc = 1000 - 10 * pts - order.power[card]
+ *                 elif mine and beats:             # <<<<<<<<<<<<<<
+ *                     sc = 2000 + order.power[card]
+ *                 elif mine:
+*/
+          goto __pyx_L21;
+        }
+
+        /* "src/engine_core/_solver.pxi":244
+ *                 elif mine and beats:
+ *                     sc = 2000 + order.power[card]
+ *                 elif mine:             # <<<<<<<<<<<<<<
+ *                     sc = 1800 - 10 * pts - order.power[card]
+ *                 else:
+*/
+        if (__pyx_v_mine) {
+
+          /* "src/engine_core/_solver.pxi":245
+ *                     sc = 2000 + order.power[card]
+ *                 elif mine:
+ *                     sc = 1800 - 10 * pts - order.power[card]             # <<<<<<<<<<<<<<
+ *                 else:
+ *                     sc = 1500 - 10 * pts - order.power[card]
+*/
+          __pyx_v_sc = ((0x708 - (10 * __pyx_v_pts)) - (__pyx_v_order->power[__pyx_v_card]));
+
+          /* "src/engine_core/_solver.pxi":244
+ *                 elif mine and beats:
+ *                     sc = 2000 + order.power[card]
+ *                 elif mine:             # <<<<<<<<<<<<<<
+ *                     sc = 1800 - 10 * pts - order.power[card]
+ *                 else:
+*/
+          goto __pyx_L21;
+        }
+
+        /* "src/engine_core/_solver.pxi":247
+ *                     sc = 1800 - 10 * pts - order.power[card]
+ *                 else:
+ *                     sc = 1500 - 10 * pts - order.power[card]             # <<<<<<<<<<<<<<
  *         if card == hint:
  *             sc = 1 << 30
 */
-      /*else*/ {
-        __pyx_v_sc = ((0x3E8 - (10 * __pyx_v_pts)) - (__pyx_v_order->power[__pyx_v_card]));
+        /*else*/ {
+          __pyx_v_sc = ((0x5DC - (10 * __pyx_v_pts)) - (__pyx_v_order->power[__pyx_v_card]));
+        }
+        __pyx_L21:;
       }
       __pyx_L15:;
     }
     __pyx_L13:;
 
-    /* "src/engine_core/_solver.pxi":225
- *             else:
- *                 sc = 1000 - 10 * pts - order.power[card]
+    /* "src/engine_core/_solver.pxi":248
+ *                 else:
+ *                     sc = 1500 - 10 * pts - order.power[card]
  *         if card == hint:             # <<<<<<<<<<<<<<
  *             sc = 1 << 30
  *         j = n
@@ -29033,8 +29359,8 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
     if (__pyx_t_4) {
 
 
-      /* "src/engine_core/_solver.pxi":226
- *                 sc = 1000 - 10 * pts - order.power[card]
+      /* "src/engine_core/_solver.pxi":249
+ *                     sc = 1500 - 10 * pts - order.power[card]
  *         if card == hint:
  *             sc = 1 << 30             # <<<<<<<<<<<<<<
  *         j = n
@@ -29042,16 +29368,16 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 */
       __pyx_v_sc = 0x40000000;
 
-      /* "src/engine_core/_solver.pxi":225
- *             else:
- *                 sc = 1000 - 10 * pts - order.power[card]
+      /* "src/engine_core/_solver.pxi":248
+ *                 else:
+ *                     sc = 1500 - 10 * pts - order.power[card]
  *         if card == hint:             # <<<<<<<<<<<<<<
  *             sc = 1 << 30
  *         j = n
 */
     }
 
-    /* "src/engine_core/_solver.pxi":227
+    /* "src/engine_core/_solver.pxi":250
  *         if card == hint:
  *             sc = 1 << 30
  *         j = n             # <<<<<<<<<<<<<<
@@ -29060,7 +29386,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 */
     __pyx_v_j = __pyx_v_n;
 
-    /* "src/engine_core/_solver.pxi":228
+    /* "src/engine_core/_solver.pxi":251
  *             sc = 1 << 30
  *         j = n
  *         n += 1             # <<<<<<<<<<<<<<
@@ -29069,7 +29395,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 */
     __pyx_v_n = (__pyx_v_n + 1);
 
-    /* "src/engine_core/_solver.pxi":229
+    /* "src/engine_core/_solver.pxi":252
  *         j = n
  *         n += 1
  *         while j > 0 and scores[j - 1] < sc:             # <<<<<<<<<<<<<<
@@ -29085,18 +29411,18 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 
         __pyx_t_4 = __pyx_t_7;
 
-        goto __pyx_L21_bool_binop_done;
+        goto __pyx_L29_bool_binop_done;
       }
       __pyx_t_7 = ((__pyx_v_scores[(__pyx_v_j - 1)]) < __pyx_v_sc);
 
 
       __pyx_t_4 = __pyx_t_7;
 
-      __pyx_L21_bool_binop_done:;
+      __pyx_L29_bool_binop_done:;
 
       if (!__pyx_t_4) break;
 
-      /* "src/engine_core/_solver.pxi":230
+      /* "src/engine_core/_solver.pxi":253
  *         n += 1
  *         while j > 0 and scores[j - 1] < sc:
  *             scores[j] = scores[j - 1]             # <<<<<<<<<<<<<<
@@ -29105,7 +29431,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 */
       (__pyx_v_scores[__pyx_v_j]) = (__pyx_v_scores[(__pyx_v_j - 1)]);
 
-      /* "src/engine_core/_solver.pxi":231
+      /* "src/engine_core/_solver.pxi":254
  *         while j > 0 and scores[j - 1] < sc:
  *             scores[j] = scores[j - 1]
  *             moves[j] = moves[j - 1]             # <<<<<<<<<<<<<<
@@ -29114,7 +29440,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 */
       (__pyx_v_moves[__pyx_v_j]) = (__pyx_v_moves[(__pyx_v_j - 1)]);
 
-      /* "src/engine_core/_solver.pxi":232
+      /* "src/engine_core/_solver.pxi":255
  *             scores[j] = scores[j - 1]
  *             moves[j] = moves[j - 1]
  *             j -= 1             # <<<<<<<<<<<<<<
@@ -29124,7 +29450,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
       __pyx_v_j = (__pyx_v_j - 1);
     }
 
-    /* "src/engine_core/_solver.pxi":233
+    /* "src/engine_core/_solver.pxi":256
  *             moves[j] = moves[j - 1]
  *             j -= 1
  *         scores[j] = sc             # <<<<<<<<<<<<<<
@@ -29133,7 +29459,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 */
     (__pyx_v_scores[__pyx_v_j]) = __pyx_v_sc;
 
-    /* "src/engine_core/_solver.pxi":234
+    /* "src/engine_core/_solver.pxi":257
  *             j -= 1
  *         scores[j] = sc
  *         moves[j] = card             # <<<<<<<<<<<<<<
@@ -29143,7 +29469,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
     (__pyx_v_moves[__pyx_v_j]) = __pyx_v_card;
   }
 
-  /* "src/engine_core/_solver.pxi":235
+  /* "src/engine_core/_solver.pxi":258
  *         scores[j] = sc
  *         moves[j] = card
  *     return n             # <<<<<<<<<<<<<<
@@ -29156,7 +29482,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
   }
   goto __pyx_L0;
 
-  /* "src/engine_core/_solver.pxi":180
+  /* "src/engine_core/_solver.pxi":190
  * 
  * 
  * cdef inline int order_moves(const Search* c, const GState* s, int seat, u64 legal, int hint,             # <<<<<<<<<<<<<<
@@ -29184,10 +29510,15 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_order_mo
 
 
 
+
+
+
+
+
   return __pyx_r;
 }
 
-/* "src/engine_core/_solver.pxi":238
+/* "src/engine_core/_solver.pxi":261
  * 
  * 
  * cdef inline int value_of(const Search* c, const GState* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -29204,7 +29535,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_value_of
   int8_t __pyx_t_3;
   int __pyx_t_4;
 
-  /* "src/engine_core/_solver.pxi":240
+  /* "src/engine_core/_solver.pxi":263
  * cdef inline int value_of(const Search* c, const GState* s) noexcept nogil:
  *     """The value so far (final at the end of the deal)."""
  *     cdef int t, n = 0             # <<<<<<<<<<<<<<
@@ -29213,7 +29544,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_value_of
 */
   __pyx_v_n = 0;
 
-  /* "src/engine_core/_solver.pxi":241
+  /* "src/engine_core/_solver.pxi":264
  *     """The value so far (final at the end of the deal)."""
  *     cdef int t, n = 0
  *     if c.kind == COUNT_TRICKS:             # <<<<<<<<<<<<<<
@@ -29225,7 +29556,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_value_of
   if (__pyx_t_1) {
 
 
-    /* "src/engine_core/_solver.pxi":242
+    /* "src/engine_core/_solver.pxi":265
  *     cdef int t, n = 0
  *     if c.kind == COUNT_TRICKS:
  *         for t in range(s.trick_no):             # <<<<<<<<<<<<<<
@@ -29239,7 +29570,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_value_of
     for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
       __pyx_v_t = __pyx_t_4;
 
-      /* "src/engine_core/_solver.pxi":243
+      /* "src/engine_core/_solver.pxi":266
  *     if c.kind == COUNT_TRICKS:
  *         for t in range(s.trick_no):
  *             n += (c.side >> s.trick_winner[t]) & 1             # <<<<<<<<<<<<<<
@@ -29250,7 +29581,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_value_of
     }
 
 
-    /* "src/engine_core/_solver.pxi":244
+    /* "src/engine_core/_solver.pxi":267
  *         for t in range(s.trick_no):
  *             n += (c.side >> s.trick_winner[t]) & 1
  *         return n             # <<<<<<<<<<<<<<
@@ -29263,7 +29594,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_value_of
     }
     goto __pyx_L0;
 
-    /* "src/engine_core/_solver.pxi":241
+    /* "src/engine_core/_solver.pxi":264
  *     """The value so far (final at the end of the deal)."""
  *     cdef int t, n = 0
  *     if c.kind == COUNT_TRICKS:             # <<<<<<<<<<<<<<
@@ -29272,7 +29603,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_value_of
 */
   }
 
-  /* "src/engine_core/_solver.pxi":245
+  /* "src/engine_core/_solver.pxi":268
  *             n += (c.side >> s.trick_winner[t]) & 1
  *         return n
  *     if c.kind == COUNT_MARGIN:             # <<<<<<<<<<<<<<
@@ -29284,7 +29615,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_value_of
   if (__pyx_t_1) {
 
 
-    /* "src/engine_core/_solver.pxi":246
+    /* "src/engine_core/_solver.pxi":269
  *         return n
  *     if c.kind == COUNT_MARGIN:
  *         return g_points(s, c.o, c.side) - g_points(s, c.o, ((1 << G_SEATS) - 1) & ~c.side)             # <<<<<<<<<<<<<<
@@ -29297,7 +29628,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_value_of
     }
     goto __pyx_L0;
 
-    /* "src/engine_core/_solver.pxi":245
+    /* "src/engine_core/_solver.pxi":268
  *             n += (c.side >> s.trick_winner[t]) & 1
  *         return n
  *     if c.kind == COUNT_MARGIN:             # <<<<<<<<<<<<<<
@@ -29306,7 +29637,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_value_of
 */
   }
 
-  /* "src/engine_core/_solver.pxi":247
+  /* "src/engine_core/_solver.pxi":270
  *     if c.kind == COUNT_MARGIN:
  *         return g_points(s, c.o, c.side) - g_points(s, c.o, ((1 << G_SEATS) - 1) & ~c.side)
  *     return g_points(s, c.o, c.side)             # <<<<<<<<<<<<<<
@@ -29319,7 +29650,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_value_of
   }
   goto __pyx_L0;
 
-  /* "src/engine_core/_solver.pxi":238
+  /* "src/engine_core/_solver.pxi":261
  * 
  * 
  * cdef inline int value_of(const Search* c, const GState* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -29334,7 +29665,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5games_9schafkopf_5rules_value_of
   return __pyx_r;
 }
 
-/* "src/engine_core/_solver.pxi":250
+/* "src/engine_core/_solver.pxi":273
  * 
  * 
  * cdef inline void value_range(const Search* c, const GState* s, int v, int* lo, int* hi) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -29347,7 +29678,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_value_r
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "src/engine_core/_solver.pxi":254
+  /* "src/engine_core/_solver.pxi":277
  *     fall by what the other side still takes."""
  *     cdef int f
  *     if c.kind == COUNT_TRICKS:             # <<<<<<<<<<<<<<
@@ -29359,7 +29690,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_value_r
   if (__pyx_t_1) {
 
 
-    /* "src/engine_core/_solver.pxi":255
+    /* "src/engine_core/_solver.pxi":278
  *     cdef int f
  *     if c.kind == COUNT_TRICKS:
  *         lo[0] = v             # <<<<<<<<<<<<<<
@@ -29368,7 +29699,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_value_r
 */
     (__pyx_v_lo[0]) = __pyx_v_v;
 
-    /* "src/engine_core/_solver.pxi":256
+    /* "src/engine_core/_solver.pxi":279
  *     if c.kind == COUNT_TRICKS:
  *         lo[0] = v
  *         hi[0] = v + G_HAND - s.trick_no             # <<<<<<<<<<<<<<
@@ -29377,7 +29708,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_value_r
 */
     (__pyx_v_hi[0]) = ((__pyx_v_v + __pyx_e_11engine_core_5games_9schafkopf_5rules_G_HAND) - __pyx_v_s->trick_no);
 
-    /* "src/engine_core/_solver.pxi":257
+    /* "src/engine_core/_solver.pxi":280
  *         lo[0] = v
  *         hi[0] = v + G_HAND - s.trick_no
  *         return             # <<<<<<<<<<<<<<
@@ -29388,7 +29719,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_value_r
     }
     goto __pyx_L0;
 
-    /* "src/engine_core/_solver.pxi":254
+    /* "src/engine_core/_solver.pxi":277
  *     fall by what the other side still takes."""
  *     cdef int f
  *     if c.kind == COUNT_TRICKS:             # <<<<<<<<<<<<<<
@@ -29397,7 +29728,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_value_r
 */
   }
 
-  /* "src/engine_core/_solver.pxi":258
+  /* "src/engine_core/_solver.pxi":281
  *         hi[0] = v + G_HAND - s.trick_no
  *         return
  *     f = g_future_max(s, c.o)             # <<<<<<<<<<<<<<
@@ -29406,7 +29737,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_value_r
 */
   __pyx_v_f = __pyx_f_11engine_core_5games_9schafkopf_5rules_g_future_max(__pyx_v_s, __pyx_v_c->o);
 
-  /* "src/engine_core/_solver.pxi":259
+  /* "src/engine_core/_solver.pxi":282
  *         return
  *     f = g_future_max(s, c.o)
  *     lo[0] = v - f if c.kind == COUNT_MARGIN else v             # <<<<<<<<<<<<<<
@@ -29426,7 +29757,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_value_r
   (__pyx_v_lo[0]) = __pyx_t_2;
 
 
-  /* "src/engine_core/_solver.pxi":260
+  /* "src/engine_core/_solver.pxi":283
  *     f = g_future_max(s, c.o)
  *     lo[0] = v - f if c.kind == COUNT_MARGIN else v
  *     hi[0] = v + f             # <<<<<<<<<<<<<<
@@ -29435,7 +29766,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_value_r
 */
   (__pyx_v_hi[0]) = (__pyx_v_v + __pyx_v_f);
 
-  /* "src/engine_core/_solver.pxi":250
+  /* "src/engine_core/_solver.pxi":273
  * 
  * 
  * cdef inline void value_range(const Search* c, const GState* s, int v, int* lo, int* hi) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -29448,7 +29779,7 @@ static CYTHON_INLINE void __pyx_f_11engine_core_5games_9schafkopf_5rules_value_r
 
 }
 
-/* "src/engine_core/_solver.pxi":263
+/* "src/engine_core/_solver.pxi":286
  * 
  * 
  * cdef int search(Search* c, const GState* s, int pts, int alpha, int beta) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -29487,7 +29818,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 
 
 
-  /* "src/engine_core/_solver.pxi":267
+  /* "src/engine_core/_solver.pxi":290
  *     side's total at the start of the current trick."""
  *     cdef GState child
  *     cdef int seat, n, i, v, best, best_move, fmax, lo, hi, alpha0, beta0, hint = -1, cp             # <<<<<<<<<<<<<<
@@ -29496,7 +29827,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
   __pyx_v_hint = -1;
 
-  /* "src/engine_core/_solver.pxi":268
+  /* "src/engine_core/_solver.pxi":291
  *     cdef GState child
  *     cdef int seat, n, i, v, best, best_move, fmax, lo, hi, alpha0, beta0, hint = -1, cp
  *     cdef bint boundary, maxi, have = False             # <<<<<<<<<<<<<<
@@ -29505,7 +29836,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
   __pyx_v_have = 0;
 
-  /* "src/engine_core/_solver.pxi":270
+  /* "src/engine_core/_solver.pxi":293
  *     cdef bint boundary, maxi, have = False
  *     cdef int moves[MAX_MOVES]
  *     cdef u64 key = 0, legal             # <<<<<<<<<<<<<<
@@ -29514,7 +29845,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
   __pyx_v_key = 0;
 
-  /* "src/engine_core/_solver.pxi":272
+  /* "src/engine_core/_solver.pxi":295
  *     cdef u64 key = 0, legal
  *     cdef TTEntry* e
  *     c.nodes += 1             # <<<<<<<<<<<<<<
@@ -29523,7 +29854,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
   __pyx_v_c->nodes = (__pyx_v_c->nodes + 1);
 
-  /* "src/engine_core/_solver.pxi":273
+  /* "src/engine_core/_solver.pxi":296
  *     cdef TTEntry* e
  *     c.nodes += 1
  *     if c.limit and c.nodes > c.limit:             # <<<<<<<<<<<<<<
@@ -29549,7 +29880,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
   if (__pyx_t_1) {
 
 
-    /* "src/engine_core/_solver.pxi":274
+    /* "src/engine_core/_solver.pxi":297
  *     c.nodes += 1
  *     if c.limit and c.nodes > c.limit:
  *         c.aborted = True             # <<<<<<<<<<<<<<
@@ -29558,7 +29889,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
     __pyx_v_c->aborted = 1;
 
-    /* "src/engine_core/_solver.pxi":275
+    /* "src/engine_core/_solver.pxi":298
  *     if c.limit and c.nodes > c.limit:
  *         c.aborted = True
  *         return alpha             # <<<<<<<<<<<<<<
@@ -29571,7 +29902,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
     }
     goto __pyx_L0;
 
-    /* "src/engine_core/_solver.pxi":273
+    /* "src/engine_core/_solver.pxi":296
  *     cdef TTEntry* e
  *     c.nodes += 1
  *     if c.limit and c.nodes > c.limit:             # <<<<<<<<<<<<<<
@@ -29580,7 +29911,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
   }
 
-  /* "src/engine_core/_solver.pxi":276
+  /* "src/engine_core/_solver.pxi":299
  *         c.aborted = True
  *         return alpha
  *     seat = g_to_act(s)             # <<<<<<<<<<<<<<
@@ -29589,7 +29920,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
   __pyx_v_seat = __pyx_f_11engine_core_5games_9schafkopf_5rules_g_to_act(__pyx_v_s);
 
-  /* "src/engine_core/_solver.pxi":277
+  /* "src/engine_core/_solver.pxi":300
  *         return alpha
  *     seat = g_to_act(s)
  *     if seat < 0:             # <<<<<<<<<<<<<<
@@ -29601,7 +29932,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
   if (__pyx_t_1) {
 
 
-    /* "src/engine_core/_solver.pxi":278
+    /* "src/engine_core/_solver.pxi":301
  *     seat = g_to_act(s)
  *     if seat < 0:
  *         return value_of(c, s)             # <<<<<<<<<<<<<<
@@ -29614,7 +29945,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
     }
     goto __pyx_L0;
 
-    /* "src/engine_core/_solver.pxi":277
+    /* "src/engine_core/_solver.pxi":300
  *         return alpha
  *     seat = g_to_act(s)
  *     if seat < 0:             # <<<<<<<<<<<<<<
@@ -29623,7 +29954,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
   }
 
-  /* "src/engine_core/_solver.pxi":279
+  /* "src/engine_core/_solver.pxi":302
  *     if seat < 0:
  *         return value_of(c, s)
  *     boundary = s.n_in_trick == 0             # <<<<<<<<<<<<<<
@@ -29632,35 +29963,111 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
   __pyx_v_boundary = (__pyx_v_s->n_in_trick == 0);
 
-  /* "src/engine_core/_solver.pxi":280
+  /* "src/engine_core/_solver.pxi":303
  *         return value_of(c, s)
  *     boundary = s.n_in_trick == 0
  *     lo = -INF_VALUE             # <<<<<<<<<<<<<<
  *     hi = INF_VALUE
- *     if boundary:
+ *     if boundary and popcount(s.hand[seat]) == 1:
 */
   __pyx_v_lo = (-__pyx_e_11engine_core_5games_9schafkopf_5rules_INF_VALUE);
 
-  /* "src/engine_core/_solver.pxi":281
+  /* "src/engine_core/_solver.pxi":304
  *     boundary = s.n_in_trick == 0
  *     lo = -INF_VALUE
  *     hi = INF_VALUE             # <<<<<<<<<<<<<<
- *     if boundary:
- *         value_range(c, s, pts, &lo, &hi)
+ *     if boundary and popcount(s.hand[seat]) == 1:
+ *         # the last trick: every card is forced
 */
   __pyx_v_hi = __pyx_e_11engine_core_5games_9schafkopf_5rules_INF_VALUE;
 
-  /* "src/engine_core/_solver.pxi":282
+  /* "src/engine_core/_solver.pxi":305
  *     lo = -INF_VALUE
  *     hi = INF_VALUE
+ *     if boundary and popcount(s.hand[seat]) == 1:             # <<<<<<<<<<<<<<
+ *         # the last trick: every card is forced
+ *         child = s[0]
+*/
+  if (__pyx_v_boundary) {
+  } else {
+
+    __pyx_t_1 = __pyx_v_boundary;
+    goto __pyx_L8_bool_binop_done;
+  }
+  __pyx_t_2 = (__pyx_f_11engine_core_5_bits_popcount((__pyx_v_s->hand[__pyx_v_seat])) == 1);
+
+
+  __pyx_t_1 = __pyx_t_2;
+
+  __pyx_L8_bool_binop_done:;
+  if (__pyx_t_1) {
+
+
+    /* "src/engine_core/_solver.pxi":307
+ *     if boundary and popcount(s.hand[seat]) == 1:
+ *         # the last trick: every card is forced
+ *         child = s[0]             # <<<<<<<<<<<<<<
+ *         while g_to_act(&child) >= 0:
+ *             g_apply(&child, c.o, lowest(g_legal_cards(&child, c.o)))
+*/
+    __pyx_v_child = (__pyx_v_s[0]);
+
+    /* "src/engine_core/_solver.pxi":308
+ *         # the last trick: every card is forced
+ *         child = s[0]
+ *         while g_to_act(&child) >= 0:             # <<<<<<<<<<<<<<
+ *             g_apply(&child, c.o, lowest(g_legal_cards(&child, c.o)))
+ *         return value_of(c, &child)
+*/
+    while (1) {
+      __pyx_t_1 = (__pyx_f_11engine_core_5games_9schafkopf_5rules_g_to_act((&__pyx_v_child)) >= 0);
+
+
+      if (!__pyx_t_1) break;
+
+      /* "src/engine_core/_solver.pxi":309
+ *         child = s[0]
+ *         while g_to_act(&child) >= 0:
+ *             g_apply(&child, c.o, lowest(g_legal_cards(&child, c.o)))             # <<<<<<<<<<<<<<
+ *         return value_of(c, &child)
+ *     if boundary:
+*/
+      __pyx_f_11engine_core_5games_9schafkopf_5rules_g_apply((&__pyx_v_child), __pyx_v_c->o, __pyx_f_11engine_core_5_bits_lowest(__pyx_f_11engine_core_5games_9schafkopf_5rules_g_legal_cards((&__pyx_v_child), __pyx_v_c->o)));
+    }
+
+    /* "src/engine_core/_solver.pxi":310
+ *         while g_to_act(&child) >= 0:
+ *             g_apply(&child, c.o, lowest(g_legal_cards(&child, c.o)))
+ *         return value_of(c, &child)             # <<<<<<<<<<<<<<
+ *     if boundary:
+ *         value_range(c, s, pts, &lo, &hi)
+*/
+    {
+
+      __pyx_r = __pyx_f_11engine_core_5games_9schafkopf_5rules_value_of(__pyx_v_c, (&__pyx_v_child));
+    }
+    goto __pyx_L0;
+
+    /* "src/engine_core/_solver.pxi":305
+ *     lo = -INF_VALUE
+ *     hi = INF_VALUE
+ *     if boundary and popcount(s.hand[seat]) == 1:             # <<<<<<<<<<<<<<
+ *         # the last trick: every card is forced
+ *         child = s[0]
+*/
+  }
+
+  /* "src/engine_core/_solver.pxi":311
+ *             g_apply(&child, c.o, lowest(g_legal_cards(&child, c.o)))
+ *         return value_of(c, &child)
  *     if boundary:             # <<<<<<<<<<<<<<
  *         value_range(c, s, pts, &lo, &hi)
  *         key = tt_key(s)
 */
   if (__pyx_v_boundary) {
 
-    /* "src/engine_core/_solver.pxi":283
- *     hi = INF_VALUE
+    /* "src/engine_core/_solver.pxi":312
+ *         return value_of(c, &child)
  *     if boundary:
  *         value_range(c, s, pts, &lo, &hi)             # <<<<<<<<<<<<<<
  *         key = tt_key(s)
@@ -29668,7 +30075,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
     __pyx_f_11engine_core_5games_9schafkopf_5rules_value_range(__pyx_v_c, __pyx_v_s, __pyx_v_pts, (&__pyx_v_lo), (&__pyx_v_hi));
 
-    /* "src/engine_core/_solver.pxi":284
+    /* "src/engine_core/_solver.pxi":313
  *     if boundary:
  *         value_range(c, s, pts, &lo, &hi)
  *         key = tt_key(s)             # <<<<<<<<<<<<<<
@@ -29677,7 +30084,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
     __pyx_v_key = __pyx_f_11engine_core_5games_9schafkopf_5rules_tt_key(__pyx_v_s);
 
-    /* "src/engine_core/_solver.pxi":285
+    /* "src/engine_core/_solver.pxi":314
  *         value_range(c, s, pts, &lo, &hi)
  *         key = tt_key(s)
  *         e = tt_probe(c, key)             # <<<<<<<<<<<<<<
@@ -29686,7 +30093,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
     __pyx_v_e = __pyx_f_11engine_core_5games_9schafkopf_5rules_tt_probe(__pyx_v_c, __pyx_v_key);
 
-    /* "src/engine_core/_solver.pxi":286
+    /* "src/engine_core/_solver.pxi":315
  *         key = tt_key(s)
  *         e = tt_probe(c, key)
  *         if e != NULL:             # <<<<<<<<<<<<<<
@@ -29698,7 +30105,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
     if (__pyx_t_1) {
 
 
-      /* "src/engine_core/_solver.pxi":287
+      /* "src/engine_core/_solver.pxi":316
  *         e = tt_probe(c, key)
  *         if e != NULL:
  *             have = True             # <<<<<<<<<<<<<<
@@ -29707,7 +30114,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
       __pyx_v_have = 1;
 
-      /* "src/engine_core/_solver.pxi":288
+      /* "src/engine_core/_solver.pxi":317
  *         if e != NULL:
  *             have = True
  *             lo = pts + e.lo             # <<<<<<<<<<<<<<
@@ -29716,7 +30123,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
       __pyx_v_lo = (__pyx_v_pts + __pyx_v_e->lo);
 
-      /* "src/engine_core/_solver.pxi":289
+      /* "src/engine_core/_solver.pxi":318
  *             have = True
  *             lo = pts + e.lo
  *             hi = pts + e.hi             # <<<<<<<<<<<<<<
@@ -29725,7 +30132,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
       __pyx_v_hi = (__pyx_v_pts + __pyx_v_e->hi);
 
-      /* "src/engine_core/_solver.pxi":290
+      /* "src/engine_core/_solver.pxi":319
  *             lo = pts + e.lo
  *             hi = pts + e.hi
  *             hint = e.best             # <<<<<<<<<<<<<<
@@ -29736,7 +30143,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 
       __pyx_v_hint = __pyx_t_3;
 
-      /* "src/engine_core/_solver.pxi":286
+      /* "src/engine_core/_solver.pxi":315
  *         key = tt_key(s)
  *         e = tt_probe(c, key)
  *         if e != NULL:             # <<<<<<<<<<<<<<
@@ -29745,7 +30152,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
     }
 
-    /* "src/engine_core/_solver.pxi":291
+    /* "src/engine_core/_solver.pxi":320
  *             hi = pts + e.hi
  *             hint = e.best
  *         if lo >= beta or lo == hi:             # <<<<<<<<<<<<<<
@@ -29760,18 +30167,18 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 
       __pyx_t_1 = __pyx_t_2;
 
-      goto __pyx_L10_bool_binop_done;
+      goto __pyx_L15_bool_binop_done;
     }
     __pyx_t_2 = (__pyx_v_lo == __pyx_v_hi);
 
 
     __pyx_t_1 = __pyx_t_2;
 
-    __pyx_L10_bool_binop_done:;
+    __pyx_L15_bool_binop_done:;
     if (__pyx_t_1) {
 
 
-      /* "src/engine_core/_solver.pxi":292
+      /* "src/engine_core/_solver.pxi":321
  *             hint = e.best
  *         if lo >= beta or lo == hi:
  *             return lo             # <<<<<<<<<<<<<<
@@ -29784,7 +30191,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
       }
       goto __pyx_L0;
 
-      /* "src/engine_core/_solver.pxi":291
+      /* "src/engine_core/_solver.pxi":320
  *             hi = pts + e.hi
  *             hint = e.best
  *         if lo >= beta or lo == hi:             # <<<<<<<<<<<<<<
@@ -29793,7 +30200,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
     }
 
-    /* "src/engine_core/_solver.pxi":293
+    /* "src/engine_core/_solver.pxi":322
  *         if lo >= beta or lo == hi:
  *             return lo
  *         if hi <= alpha:             # <<<<<<<<<<<<<<
@@ -29805,7 +30212,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
     if (__pyx_t_1) {
 
 
-      /* "src/engine_core/_solver.pxi":294
+      /* "src/engine_core/_solver.pxi":323
  *             return lo
  *         if hi <= alpha:
  *             return hi             # <<<<<<<<<<<<<<
@@ -29818,7 +30225,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
       }
       goto __pyx_L0;
 
-      /* "src/engine_core/_solver.pxi":293
+      /* "src/engine_core/_solver.pxi":322
  *         if lo >= beta or lo == hi:
  *             return lo
  *         if hi <= alpha:             # <<<<<<<<<<<<<<
@@ -29827,7 +30234,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
     }
 
-    /* "src/engine_core/_solver.pxi":295
+    /* "src/engine_core/_solver.pxi":324
  *         if hi <= alpha:
  *             return hi
  *         if lo > alpha:             # <<<<<<<<<<<<<<
@@ -29839,7 +30246,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
     if (__pyx_t_1) {
 
 
-      /* "src/engine_core/_solver.pxi":296
+      /* "src/engine_core/_solver.pxi":325
  *             return hi
  *         if lo > alpha:
  *             alpha = lo             # <<<<<<<<<<<<<<
@@ -29848,7 +30255,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
       __pyx_v_alpha = __pyx_v_lo;
 
-      /* "src/engine_core/_solver.pxi":295
+      /* "src/engine_core/_solver.pxi":324
  *         if hi <= alpha:
  *             return hi
  *         if lo > alpha:             # <<<<<<<<<<<<<<
@@ -29857,7 +30264,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
     }
 
-    /* "src/engine_core/_solver.pxi":297
+    /* "src/engine_core/_solver.pxi":326
  *         if lo > alpha:
  *             alpha = lo
  *         if hi < beta:             # <<<<<<<<<<<<<<
@@ -29869,7 +30276,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
     if (__pyx_t_1) {
 
 
-      /* "src/engine_core/_solver.pxi":298
+      /* "src/engine_core/_solver.pxi":327
  *             alpha = lo
  *         if hi < beta:
  *             beta = hi             # <<<<<<<<<<<<<<
@@ -29878,7 +30285,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
       __pyx_v_beta = __pyx_v_hi;
 
-      /* "src/engine_core/_solver.pxi":297
+      /* "src/engine_core/_solver.pxi":326
  *         if lo > alpha:
  *             alpha = lo
  *         if hi < beta:             # <<<<<<<<<<<<<<
@@ -29887,16 +30294,16 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
     }
 
-    /* "src/engine_core/_solver.pxi":282
- *     lo = -INF_VALUE
- *     hi = INF_VALUE
+    /* "src/engine_core/_solver.pxi":311
+ *             g_apply(&child, c.o, lowest(g_legal_cards(&child, c.o)))
+ *         return value_of(c, &child)
  *     if boundary:             # <<<<<<<<<<<<<<
  *         value_range(c, s, pts, &lo, &hi)
  *         key = tt_key(s)
 */
   }
 
-  /* "src/engine_core/_solver.pxi":299
+  /* "src/engine_core/_solver.pxi":328
  *         if hi < beta:
  *             beta = hi
  *     alpha0 = alpha             # <<<<<<<<<<<<<<
@@ -29905,7 +30312,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
   __pyx_v_alpha0 = __pyx_v_alpha;
 
-  /* "src/engine_core/_solver.pxi":300
+  /* "src/engine_core/_solver.pxi":329
  *             beta = hi
  *     alpha0 = alpha
  *     beta0 = beta             # <<<<<<<<<<<<<<
@@ -29914,7 +30321,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
   __pyx_v_beta0 = __pyx_v_beta;
 
-  /* "src/engine_core/_solver.pxi":301
+  /* "src/engine_core/_solver.pxi":330
  *     alpha0 = alpha
  *     beta0 = beta
  *     legal = reduce_equivalent(c, s, seat, g_legal_cards(s, c.o))             # <<<<<<<<<<<<<<
@@ -29923,7 +30330,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
   __pyx_v_legal = __pyx_f_11engine_core_5games_9schafkopf_5rules_reduce_equivalent(__pyx_v_c, __pyx_v_s, __pyx_v_seat, __pyx_f_11engine_core_5games_9schafkopf_5rules_g_legal_cards(__pyx_v_s, __pyx_v_c->o));
 
-  /* "src/engine_core/_solver.pxi":302
+  /* "src/engine_core/_solver.pxi":331
  *     beta0 = beta
  *     legal = reduce_equivalent(c, s, seat, g_legal_cards(s, c.o))
  *     n = order_moves(c, s, seat, legal, hint, moves)             # <<<<<<<<<<<<<<
@@ -29932,7 +30339,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
   __pyx_v_n = __pyx_f_11engine_core_5games_9schafkopf_5rules_order_moves(__pyx_v_c, __pyx_v_s, __pyx_v_seat, __pyx_v_legal, __pyx_v_hint, __pyx_v_moves);
 
-  /* "src/engine_core/_solver.pxi":303
+  /* "src/engine_core/_solver.pxi":332
  *     legal = reduce_equivalent(c, s, seat, g_legal_cards(s, c.o))
  *     n = order_moves(c, s, seat, legal, hint, moves)
  *     maxi = ((c.side >> seat) & 1) == c.maximize             # <<<<<<<<<<<<<<
@@ -29941,7 +30348,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
   __pyx_v_maxi = (((__pyx_v_c->side >> __pyx_v_seat) & 1) == __pyx_v_c->maximize);
 
-  /* "src/engine_core/_solver.pxi":304
+  /* "src/engine_core/_solver.pxi":333
  *     n = order_moves(c, s, seat, legal, hint, moves)
  *     maxi = ((c.side >> seat) & 1) == c.maximize
  *     best = -INF_VALUE if maxi else INF_VALUE             # <<<<<<<<<<<<<<
@@ -29957,7 +30364,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
   }
   __pyx_v_best = __pyx_t_4;
 
-  /* "src/engine_core/_solver.pxi":305
+  /* "src/engine_core/_solver.pxi":334
  *     maxi = ((c.side >> seat) & 1) == c.maximize
  *     best = -INF_VALUE if maxi else INF_VALUE
  *     best_move = moves[0] if n else -1             # <<<<<<<<<<<<<<
@@ -29976,7 +30383,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 
   __pyx_v_best_move = __pyx_t_4;
 
-  /* "src/engine_core/_solver.pxi":306
+  /* "src/engine_core/_solver.pxi":335
  *     best = -INF_VALUE if maxi else INF_VALUE
  *     best_move = moves[0] if n else -1
  *     for i in range(n):             # <<<<<<<<<<<<<<
@@ -29990,7 +30397,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
   for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
     __pyx_v_i = __pyx_t_6;
 
-    /* "src/engine_core/_solver.pxi":307
+    /* "src/engine_core/_solver.pxi":336
  *     best_move = moves[0] if n else -1
  *     for i in range(n):
  *         child = s[0]             # <<<<<<<<<<<<<<
@@ -29999,7 +30406,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
     __pyx_v_child = (__pyx_v_s[0]);
 
-    /* "src/engine_core/_solver.pxi":308
+    /* "src/engine_core/_solver.pxi":337
  *     for i in range(n):
  *         child = s[0]
  *         g_apply(&child, c.o, moves[i])             # <<<<<<<<<<<<<<
@@ -30008,7 +30415,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
     __pyx_f_11engine_core_5games_9schafkopf_5rules_g_apply((&__pyx_v_child), __pyx_v_c->o, (__pyx_v_moves[__pyx_v_i]));
 
-    /* "src/engine_core/_solver.pxi":309
+    /* "src/engine_core/_solver.pxi":338
  *         child = s[0]
  *         g_apply(&child, c.o, moves[i])
  *         cp = pts             # <<<<<<<<<<<<<<
@@ -30017,7 +30424,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
     __pyx_v_cp = __pyx_v_pts;
 
-    /* "src/engine_core/_solver.pxi":310
+    /* "src/engine_core/_solver.pxi":339
  *         g_apply(&child, c.o, moves[i])
  *         cp = pts
  *         if child.n_in_trick == 0 or g_to_act(&child) < 0:             # <<<<<<<<<<<<<<
@@ -30032,18 +30439,18 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 
       __pyx_t_1 = __pyx_t_2;
 
-      goto __pyx_L18_bool_binop_done;
+      goto __pyx_L23_bool_binop_done;
     }
     __pyx_t_2 = (__pyx_f_11engine_core_5games_9schafkopf_5rules_g_to_act((&__pyx_v_child)) < 0);
 
 
     __pyx_t_1 = __pyx_t_2;
 
-    __pyx_L18_bool_binop_done:;
+    __pyx_L23_bool_binop_done:;
     if (__pyx_t_1) {
 
 
-      /* "src/engine_core/_solver.pxi":311
+      /* "src/engine_core/_solver.pxi":340
  *         cp = pts
  *         if child.n_in_trick == 0 or g_to_act(&child) < 0:
  *             cp = value_of(c, &child)             # <<<<<<<<<<<<<<
@@ -30052,7 +30459,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
       __pyx_v_cp = __pyx_f_11engine_core_5games_9schafkopf_5rules_value_of(__pyx_v_c, (&__pyx_v_child));
 
-      /* "src/engine_core/_solver.pxi":310
+      /* "src/engine_core/_solver.pxi":339
  *         g_apply(&child, c.o, moves[i])
  *         cp = pts
  *         if child.n_in_trick == 0 or g_to_act(&child) < 0:             # <<<<<<<<<<<<<<
@@ -30061,7 +30468,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
     }
 
-    /* "src/engine_core/_solver.pxi":312
+    /* "src/engine_core/_solver.pxi":341
  *         if child.n_in_trick == 0 or g_to_act(&child) < 0:
  *             cp = value_of(c, &child)
  *         v = search(c, &child, cp, alpha, beta)             # <<<<<<<<<<<<<<
@@ -30070,7 +30477,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
     __pyx_v_v = __pyx_f_11engine_core_5games_9schafkopf_5rules_search(__pyx_v_c, (&__pyx_v_child), __pyx_v_cp, __pyx_v_alpha, __pyx_v_beta);
 
-    /* "src/engine_core/_solver.pxi":313
+    /* "src/engine_core/_solver.pxi":342
  *             cp = value_of(c, &child)
  *         v = search(c, &child, cp, alpha, beta)
  *         if c.aborted:             # <<<<<<<<<<<<<<
@@ -30079,7 +30486,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
     if (__pyx_v_c->aborted) {
 
-      /* "src/engine_core/_solver.pxi":314
+      /* "src/engine_core/_solver.pxi":343
  *         v = search(c, &child, cp, alpha, beta)
  *         if c.aborted:
  *             return alpha             # <<<<<<<<<<<<<<
@@ -30092,7 +30499,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
       }
       goto __pyx_L0;
 
-      /* "src/engine_core/_solver.pxi":313
+      /* "src/engine_core/_solver.pxi":342
  *             cp = value_of(c, &child)
  *         v = search(c, &child, cp, alpha, beta)
  *         if c.aborted:             # <<<<<<<<<<<<<<
@@ -30101,7 +30508,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
     }
 
-    /* "src/engine_core/_solver.pxi":315
+    /* "src/engine_core/_solver.pxi":344
  *         if c.aborted:
  *             return alpha
  *         if maxi:             # <<<<<<<<<<<<<<
@@ -30110,7 +30517,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
     if (__pyx_v_maxi) {
 
-      /* "src/engine_core/_solver.pxi":316
+      /* "src/engine_core/_solver.pxi":345
  *             return alpha
  *         if maxi:
  *             if v > best:             # <<<<<<<<<<<<<<
@@ -30122,7 +30529,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
       if (__pyx_t_1) {
 
 
-        /* "src/engine_core/_solver.pxi":317
+        /* "src/engine_core/_solver.pxi":346
  *         if maxi:
  *             if v > best:
  *                 best = v             # <<<<<<<<<<<<<<
@@ -30131,7 +30538,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
         __pyx_v_best = __pyx_v_v;
 
-        /* "src/engine_core/_solver.pxi":318
+        /* "src/engine_core/_solver.pxi":347
  *             if v > best:
  *                 best = v
  *                 best_move = moves[i]             # <<<<<<<<<<<<<<
@@ -30140,7 +30547,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
         __pyx_v_best_move = (__pyx_v_moves[__pyx_v_i]);
 
-        /* "src/engine_core/_solver.pxi":319
+        /* "src/engine_core/_solver.pxi":348
  *                 best = v
  *                 best_move = moves[i]
  *                 if best > alpha:             # <<<<<<<<<<<<<<
@@ -30152,7 +30559,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
         if (__pyx_t_1) {
 
 
-          /* "src/engine_core/_solver.pxi":320
+          /* "src/engine_core/_solver.pxi":349
  *                 best_move = moves[i]
  *                 if best > alpha:
  *                     alpha = best             # <<<<<<<<<<<<<<
@@ -30161,7 +30568,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
           __pyx_v_alpha = __pyx_v_best;
 
-          /* "src/engine_core/_solver.pxi":319
+          /* "src/engine_core/_solver.pxi":348
  *                 best = v
  *                 best_move = moves[i]
  *                 if best > alpha:             # <<<<<<<<<<<<<<
@@ -30170,7 +30577,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
         }
 
-        /* "src/engine_core/_solver.pxi":316
+        /* "src/engine_core/_solver.pxi":345
  *             return alpha
  *         if maxi:
  *             if v > best:             # <<<<<<<<<<<<<<
@@ -30179,17 +30586,17 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
       }
 
-      /* "src/engine_core/_solver.pxi":315
+      /* "src/engine_core/_solver.pxi":344
  *         if c.aborted:
  *             return alpha
  *         if maxi:             # <<<<<<<<<<<<<<
  *             if v > best:
  *                 best = v
 */
-      goto __pyx_L21;
+      goto __pyx_L26;
     }
 
-    /* "src/engine_core/_solver.pxi":322
+    /* "src/engine_core/_solver.pxi":351
  *                     alpha = best
  *         else:
  *             if v < best:             # <<<<<<<<<<<<<<
@@ -30202,7 +30609,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
       if (__pyx_t_1) {
 
 
-        /* "src/engine_core/_solver.pxi":323
+        /* "src/engine_core/_solver.pxi":352
  *         else:
  *             if v < best:
  *                 best = v             # <<<<<<<<<<<<<<
@@ -30211,7 +30618,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
         __pyx_v_best = __pyx_v_v;
 
-        /* "src/engine_core/_solver.pxi":324
+        /* "src/engine_core/_solver.pxi":353
  *             if v < best:
  *                 best = v
  *                 best_move = moves[i]             # <<<<<<<<<<<<<<
@@ -30220,7 +30627,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
         __pyx_v_best_move = (__pyx_v_moves[__pyx_v_i]);
 
-        /* "src/engine_core/_solver.pxi":325
+        /* "src/engine_core/_solver.pxi":354
  *                 best = v
  *                 best_move = moves[i]
  *                 if best < beta:             # <<<<<<<<<<<<<<
@@ -30232,7 +30639,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
         if (__pyx_t_1) {
 
 
-          /* "src/engine_core/_solver.pxi":326
+          /* "src/engine_core/_solver.pxi":355
  *                 best_move = moves[i]
  *                 if best < beta:
  *                     beta = best             # <<<<<<<<<<<<<<
@@ -30241,7 +30648,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
           __pyx_v_beta = __pyx_v_best;
 
-          /* "src/engine_core/_solver.pxi":325
+          /* "src/engine_core/_solver.pxi":354
  *                 best = v
  *                 best_move = moves[i]
  *                 if best < beta:             # <<<<<<<<<<<<<<
@@ -30250,7 +30657,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
         }
 
-        /* "src/engine_core/_solver.pxi":322
+        /* "src/engine_core/_solver.pxi":351
  *                     alpha = best
  *         else:
  *             if v < best:             # <<<<<<<<<<<<<<
@@ -30259,9 +30666,9 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
       }
     }
-    __pyx_L21:;
+    __pyx_L26:;
 
-    /* "src/engine_core/_solver.pxi":327
+    /* "src/engine_core/_solver.pxi":356
  *                 if best < beta:
  *                     beta = best
  *         if alpha >= beta:             # <<<<<<<<<<<<<<
@@ -30273,16 +30680,16 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
     if (__pyx_t_1) {
 
 
-      /* "src/engine_core/_solver.pxi":328
+      /* "src/engine_core/_solver.pxi":357
  *                     beta = best
  *         if alpha >= beta:
  *             break             # <<<<<<<<<<<<<<
  *     if boundary:
  *         # bounds of the future value, relative to pts, merged with what the entry knew
 */
-      goto __pyx_L16_break;
+      goto __pyx_L21_break;
 
-      /* "src/engine_core/_solver.pxi":327
+      /* "src/engine_core/_solver.pxi":356
  *                 if best < beta:
  *                     beta = best
  *         if alpha >= beta:             # <<<<<<<<<<<<<<
@@ -30291,10 +30698,10 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
     }
   }
-  __pyx_L16_break:;
+  __pyx_L21_break:;
 
 
-  /* "src/engine_core/_solver.pxi":329
+  /* "src/engine_core/_solver.pxi":358
  *         if alpha >= beta:
  *             break
  *     if boundary:             # <<<<<<<<<<<<<<
@@ -30303,7 +30710,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
   if (__pyx_v_boundary) {
 
-    /* "src/engine_core/_solver.pxi":331
+    /* "src/engine_core/_solver.pxi":360
  *     if boundary:
  *         # bounds of the future value, relative to pts, merged with what the entry knew
  *         if best <= alpha0:             # <<<<<<<<<<<<<<
@@ -30315,7 +30722,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
     if (__pyx_t_1) {
 
 
-      /* "src/engine_core/_solver.pxi":332
+      /* "src/engine_core/_solver.pxi":361
  *         # bounds of the future value, relative to pts, merged with what the entry knew
  *         if best <= alpha0:
  *             hi = best if best < hi else hi             # <<<<<<<<<<<<<<
@@ -30334,17 +30741,17 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 
       __pyx_v_hi = __pyx_t_4;
 
-      /* "src/engine_core/_solver.pxi":331
+      /* "src/engine_core/_solver.pxi":360
  *     if boundary:
  *         # bounds of the future value, relative to pts, merged with what the entry knew
  *         if best <= alpha0:             # <<<<<<<<<<<<<<
  *             hi = best if best < hi else hi
  *         elif best >= beta0:
 */
-      goto __pyx_L28;
+      goto __pyx_L33;
     }
 
-    /* "src/engine_core/_solver.pxi":333
+    /* "src/engine_core/_solver.pxi":362
  *         if best <= alpha0:
  *             hi = best if best < hi else hi
  *         elif best >= beta0:             # <<<<<<<<<<<<<<
@@ -30356,7 +30763,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
     if (__pyx_t_1) {
 
 
-      /* "src/engine_core/_solver.pxi":334
+      /* "src/engine_core/_solver.pxi":363
  *             hi = best if best < hi else hi
  *         elif best >= beta0:
  *             lo = best if best > lo else lo             # <<<<<<<<<<<<<<
@@ -30375,17 +30782,17 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 
       __pyx_v_lo = __pyx_t_4;
 
-      /* "src/engine_core/_solver.pxi":333
+      /* "src/engine_core/_solver.pxi":362
  *         if best <= alpha0:
  *             hi = best if best < hi else hi
  *         elif best >= beta0:             # <<<<<<<<<<<<<<
  *             lo = best if best > lo else lo
  *         else:
 */
-      goto __pyx_L28;
+      goto __pyx_L33;
     }
 
-    /* "src/engine_core/_solver.pxi":336
+    /* "src/engine_core/_solver.pxi":365
  *             lo = best if best > lo else lo
  *         else:
  *             lo = best             # <<<<<<<<<<<<<<
@@ -30395,7 +30802,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
     /*else*/ {
       __pyx_v_lo = __pyx_v_best;
 
-      /* "src/engine_core/_solver.pxi":337
+      /* "src/engine_core/_solver.pxi":366
  *         else:
  *             lo = best
  *             hi = best             # <<<<<<<<<<<<<<
@@ -30404,9 +30811,9 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
       __pyx_v_hi = __pyx_v_best;
     }
-    __pyx_L28:;
+    __pyx_L33:;
 
-    /* "src/engine_core/_solver.pxi":338
+    /* "src/engine_core/_solver.pxi":367
  *             lo = best
  *             hi = best
  *         tt_store(c, key, lo - pts, hi - pts, best_move, popcount(key & ((<u64>1 << 56) - 1)))             # <<<<<<<<<<<<<<
@@ -30415,7 +30822,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
     __pyx_f_11engine_core_5games_9schafkopf_5rules_tt_store(__pyx_v_c, __pyx_v_key, (__pyx_v_lo - __pyx_v_pts), (__pyx_v_hi - __pyx_v_pts), __pyx_v_best_move, __pyx_f_11engine_core_5_bits_popcount((__pyx_v_key & ((((__pyx_t_11engine_core_5_bits_u64)1) << 56) - 1))));
 
-    /* "src/engine_core/_solver.pxi":329
+    /* "src/engine_core/_solver.pxi":358
  *         if alpha >= beta:
  *             break
  *     if boundary:             # <<<<<<<<<<<<<<
@@ -30424,7 +30831,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
 */
   }
 
-  /* "src/engine_core/_solver.pxi":339
+  /* "src/engine_core/_solver.pxi":368
  *             hi = best
  *         tt_store(c, key, lo - pts, hi - pts, best_move, popcount(key & ((<u64>1 << 56) - 1)))
  *     return best             # <<<<<<<<<<<<<<
@@ -30437,7 +30844,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
   }
   goto __pyx_L0;
 
-  /* "src/engine_core/_solver.pxi":263
+  /* "src/engine_core/_solver.pxi":286
  * 
  * 
  * cdef int search(Search* c, const GState* s, int pts, int alpha, int beta) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -30472,7 +30879,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_search(struct __pyx_t_
   return __pyx_r;
 }
 
-/* "src/engine_core/_solver.pxi":347
+/* "src/engine_core/_solver.pxi":376
  * 
  * 
  * cdef void solve_bounds(Search* c, const GState* s, Bounds* out) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -30488,7 +30895,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
   int __pyx_t_2;
   PY_LONG_LONG __pyx_t_3;
 
-  /* "src/engine_core/_solver.pxi":351
+  /* "src/engine_core/_solver.pxi":380
  *     node budget runs out, the bounds proven so far."""
  *     cdef int pts, b, g
  *     pts = value_of(c, s)             # <<<<<<<<<<<<<<
@@ -30497,7 +30904,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
 */
   __pyx_v_pts = __pyx_f_11engine_core_5games_9schafkopf_5rules_value_of(__pyx_v_c, __pyx_v_s);
 
-  /* "src/engine_core/_solver.pxi":352
+  /* "src/engine_core/_solver.pxi":381
  *     cdef int pts, b, g
  *     pts = value_of(c, s)
  *     if g_to_act(s) < 0:             # <<<<<<<<<<<<<<
@@ -30509,7 +30916,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
   if (__pyx_t_1) {
 
 
-    /* "src/engine_core/_solver.pxi":353
+    /* "src/engine_core/_solver.pxi":382
  *     pts = value_of(c, s)
  *     if g_to_act(s) < 0:
  *         out.lo = out.hi = pts             # <<<<<<<<<<<<<<
@@ -30519,7 +30926,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
     __pyx_v_out->lo = __pyx_v_pts;
     __pyx_v_out->hi = __pyx_v_pts;
 
-    /* "src/engine_core/_solver.pxi":354
+    /* "src/engine_core/_solver.pxi":383
  *     if g_to_act(s) < 0:
  *         out.lo = out.hi = pts
  *         out.nodes = 0             # <<<<<<<<<<<<<<
@@ -30528,7 +30935,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
 */
     __pyx_v_out->nodes = 0;
 
-    /* "src/engine_core/_solver.pxi":355
+    /* "src/engine_core/_solver.pxi":384
  *         out.lo = out.hi = pts
  *         out.nodes = 0
  *         return             # <<<<<<<<<<<<<<
@@ -30539,7 +30946,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
     }
     goto __pyx_L0;
 
-    /* "src/engine_core/_solver.pxi":352
+    /* "src/engine_core/_solver.pxi":381
  *     cdef int pts, b, g
  *     pts = value_of(c, s)
  *     if g_to_act(s) < 0:             # <<<<<<<<<<<<<<
@@ -30548,7 +30955,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
 */
   }
 
-  /* "src/engine_core/_solver.pxi":356
+  /* "src/engine_core/_solver.pxi":385
  *         out.nodes = 0
  *         return
  *     value_range(c, s, pts, &out.lo, &out.hi)             # <<<<<<<<<<<<<<
@@ -30557,7 +30964,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
 */
   __pyx_f_11engine_core_5games_9schafkopf_5rules_value_range(__pyx_v_c, __pyx_v_s, __pyx_v_pts, (&__pyx_v_out->lo), (&__pyx_v_out->hi));
 
-  /* "src/engine_core/_solver.pxi":357
+  /* "src/engine_core/_solver.pxi":386
  *         return
  *     value_range(c, s, pts, &out.lo, &out.hi)
  *     while out.lo < out.hi:             # <<<<<<<<<<<<<<
@@ -30570,7 +30977,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
 
     if (!__pyx_t_1) break;
 
-    /* "src/engine_core/_solver.pxi":358
+    /* "src/engine_core/_solver.pxi":387
  *     value_range(c, s, pts, &out.lo, &out.hi)
  *     while out.lo < out.hi:
  *         b = (out.lo + out.hi + 1) // 2             # <<<<<<<<<<<<<<
@@ -30579,7 +30986,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
 */
     __pyx_v_b = (((__pyx_v_out->lo + __pyx_v_out->hi) + 1) / 2);
 
-    /* "src/engine_core/_solver.pxi":359
+    /* "src/engine_core/_solver.pxi":388
  *     while out.lo < out.hi:
  *         b = (out.lo + out.hi + 1) // 2
  *         g = search(c, s, pts, b - 1, b)             # <<<<<<<<<<<<<<
@@ -30588,7 +30995,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
 */
     __pyx_v_g = __pyx_f_11engine_core_5games_9schafkopf_5rules_search(__pyx_v_c, __pyx_v_s, __pyx_v_pts, (__pyx_v_b - 1), __pyx_v_b);
 
-    /* "src/engine_core/_solver.pxi":360
+    /* "src/engine_core/_solver.pxi":389
  *         b = (out.lo + out.hi + 1) // 2
  *         g = search(c, s, pts, b - 1, b)
  *         if c.aborted:             # <<<<<<<<<<<<<<
@@ -30597,7 +31004,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
 */
     if (__pyx_v_c->aborted) {
 
-      /* "src/engine_core/_solver.pxi":361
+      /* "src/engine_core/_solver.pxi":390
  *         g = search(c, s, pts, b - 1, b)
  *         if c.aborted:
  *             break             # <<<<<<<<<<<<<<
@@ -30606,7 +31013,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
 */
       goto __pyx_L5_break;
 
-      /* "src/engine_core/_solver.pxi":360
+      /* "src/engine_core/_solver.pxi":389
  *         b = (out.lo + out.hi + 1) // 2
  *         g = search(c, s, pts, b - 1, b)
  *         if c.aborted:             # <<<<<<<<<<<<<<
@@ -30615,7 +31022,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
 */
     }
 
-    /* "src/engine_core/_solver.pxi":362
+    /* "src/engine_core/_solver.pxi":391
  *         if c.aborted:
  *             break
  *         if g < b:             # <<<<<<<<<<<<<<
@@ -30627,7 +31034,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
     if (__pyx_t_1) {
 
 
-      /* "src/engine_core/_solver.pxi":363
+      /* "src/engine_core/_solver.pxi":392
  *             break
  *         if g < b:
  *             out.hi = g if g < out.hi else out.hi             # <<<<<<<<<<<<<<
@@ -30646,7 +31053,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
 
       __pyx_v_out->hi = __pyx_t_2;
 
-      /* "src/engine_core/_solver.pxi":364
+      /* "src/engine_core/_solver.pxi":393
  *         if g < b:
  *             out.hi = g if g < out.hi else out.hi
  *             if out.hi < out.lo:             # <<<<<<<<<<<<<<
@@ -30658,7 +31065,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
       if (__pyx_t_1) {
 
 
-        /* "src/engine_core/_solver.pxi":365
+        /* "src/engine_core/_solver.pxi":394
  *             out.hi = g if g < out.hi else out.hi
  *             if out.hi < out.lo:
  *                 out.hi = out.lo             # <<<<<<<<<<<<<<
@@ -30669,7 +31076,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
 
         __pyx_v_out->hi = __pyx_t_2;
 
-        /* "src/engine_core/_solver.pxi":364
+        /* "src/engine_core/_solver.pxi":393
  *         if g < b:
  *             out.hi = g if g < out.hi else out.hi
  *             if out.hi < out.lo:             # <<<<<<<<<<<<<<
@@ -30678,7 +31085,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
 */
       }
 
-      /* "src/engine_core/_solver.pxi":362
+      /* "src/engine_core/_solver.pxi":391
  *         if c.aborted:
  *             break
  *         if g < b:             # <<<<<<<<<<<<<<
@@ -30688,7 +31095,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
       goto __pyx_L7;
     }
 
-    /* "src/engine_core/_solver.pxi":367
+    /* "src/engine_core/_solver.pxi":396
  *                 out.hi = out.lo
  *         else:
  *             out.lo = g if g > out.lo else out.lo             # <<<<<<<<<<<<<<
@@ -30712,7 +31119,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
   }
   __pyx_L5_break:;
 
-  /* "src/engine_core/_solver.pxi":368
+  /* "src/engine_core/_solver.pxi":397
  *         else:
  *             out.lo = g if g > out.lo else out.lo
  *     out.nodes = c.nodes             # <<<<<<<<<<<<<<
@@ -30723,7 +31130,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
 
   __pyx_v_out->nodes = __pyx_t_3;
 
-  /* "src/engine_core/_solver.pxi":347
+  /* "src/engine_core/_solver.pxi":376
  * 
  * 
  * cdef void solve_bounds(Search* c, const GState* s, Bounds* out) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -30738,7 +31145,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds(struct _
 
 }
 
-/* "src/engine_core/_solver.pxi":379
+/* "src/engine_core/_solver.pxi":408
  *     cdef readonly int tt_bits
  * 
  *     def __cinit__(self, int tt_bits=18):             # <<<<<<<<<<<<<<
@@ -30784,37 +31191,37 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_tt_bits,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL_TPNEW(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(3, 379, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(3, 408, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 379, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 408, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__cinit__", 0) < (0)) __PYX_ERR(3, 379, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__cinit__", 0) < (0)) __PYX_ERR(3, 408, __pyx_L3_error)
     } else {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 379, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 408, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
     }
     if (values[0]) {
-      __pyx_v_tt_bits = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_tt_bits == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 379, __pyx_L3_error)
+      __pyx_v_tt_bits = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_tt_bits == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 408, __pyx_L3_error)
     } else {
       __pyx_v_tt_bits = ((int)18);
     }
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("__cinit__", 0, 0, 1, __pyx_nargs); __PYX_ERR(3, 379, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("__cinit__", 0, 0, 1, __pyx_nargs); __PYX_ERR(3, 408, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -30849,7 +31256,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_6Solver___cinit__(str
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__cinit__", 0);
 
-  /* "src/engine_core/_solver.pxi":380
+  /* "src/engine_core/_solver.pxi":409
  * 
  *     def __cinit__(self, int tt_bits=18):
  *         if not 10 <= tt_bits <= 26:             # <<<<<<<<<<<<<<
@@ -30866,7 +31273,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_6Solver___cinit__(str
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "src/engine_core/_solver.pxi":381
+    /* "src/engine_core/_solver.pxi":410
  *     def __cinit__(self, int tt_bits=18):
  *         if not 10 <= tt_bits <= 26:
  *             raise ValueError("tt_bits must be 10..26")             # <<<<<<<<<<<<<<
@@ -30879,14 +31286,14 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_6Solver___cinit__(str
       PyObject *__pyx_callargs[2] = {__pyx_t_4, __pyx_mstate_global->__pyx_kp_u_tt_bits_must_be_10_26};
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_5, (2-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(3, 381, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(3, 410, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(3, 381, __pyx_L1_error)
+    __PYX_ERR(3, 410, __pyx_L1_error)
 
-    /* "src/engine_core/_solver.pxi":380
+    /* "src/engine_core/_solver.pxi":409
  * 
  *     def __cinit__(self, int tt_bits=18):
  *         if not 10 <= tt_bits <= 26:             # <<<<<<<<<<<<<<
@@ -30895,7 +31302,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_6Solver___cinit__(str
 */
   }
 
-  /* "src/engine_core/_solver.pxi":382
+  /* "src/engine_core/_solver.pxi":411
  *         if not 10 <= tt_bits <= 26:
  *             raise ValueError("tt_bits must be 10..26")
  *         self.tt_bits = tt_bits             # <<<<<<<<<<<<<<
@@ -30904,7 +31311,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_6Solver___cinit__(str
 */
   __pyx_v_self->tt_bits = __pyx_v_tt_bits;
 
-  /* "src/engine_core/_solver.pxi":383
+  /* "src/engine_core/_solver.pxi":412
  *             raise ValueError("tt_bits must be 10..26")
  *         self.tt_bits = tt_bits
  *         self.tt = <TTEntry*>malloc(sizeof(TTEntry) << tt_bits)             # <<<<<<<<<<<<<<
@@ -30913,7 +31320,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_6Solver___cinit__(str
 */
   __pyx_v_self->tt = ((struct __pyx_t_11engine_core_5games_9schafkopf_5rules_TTEntry *)malloc(((sizeof(struct __pyx_t_11engine_core_5games_9schafkopf_5rules_TTEntry)) << __pyx_v_tt_bits)));
 
-  /* "src/engine_core/_solver.pxi":384
+  /* "src/engine_core/_solver.pxi":413
  *         self.tt_bits = tt_bits
  *         self.tt = <TTEntry*>malloc(sizeof(TTEntry) << tt_bits)
  *         if self.tt == NULL:             # <<<<<<<<<<<<<<
@@ -30925,16 +31332,16 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_6Solver___cinit__(str
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "src/engine_core/_solver.pxi":385
+    /* "src/engine_core/_solver.pxi":414
  *         self.tt = <TTEntry*>malloc(sizeof(TTEntry) << tt_bits)
  *         if self.tt == NULL:
  *             raise MemoryError()             # <<<<<<<<<<<<<<
  *         memset(self.tt, 0, sizeof(TTEntry) << tt_bits)
  *         self.tt_mask = ((<u64>1 << tt_bits) - 1) & ~(<u64>(TT_BUCKET - 1))
 */
-    PyErr_NoMemory(); __PYX_ERR(3, 385, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(3, 414, __pyx_L1_error)
 
-    /* "src/engine_core/_solver.pxi":384
+    /* "src/engine_core/_solver.pxi":413
  *         self.tt_bits = tt_bits
  *         self.tt = <TTEntry*>malloc(sizeof(TTEntry) << tt_bits)
  *         if self.tt == NULL:             # <<<<<<<<<<<<<<
@@ -30943,7 +31350,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_6Solver___cinit__(str
 */
   }
 
-  /* "src/engine_core/_solver.pxi":386
+  /* "src/engine_core/_solver.pxi":415
  *         if self.tt == NULL:
  *             raise MemoryError()
  *         memset(self.tt, 0, sizeof(TTEntry) << tt_bits)             # <<<<<<<<<<<<<<
@@ -30952,7 +31359,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_6Solver___cinit__(str
 */
   (void)(memset(__pyx_v_self->tt, 0, ((sizeof(struct __pyx_t_11engine_core_5games_9schafkopf_5rules_TTEntry)) << __pyx_v_tt_bits)));
 
-  /* "src/engine_core/_solver.pxi":387
+  /* "src/engine_core/_solver.pxi":416
  *             raise MemoryError()
  *         memset(self.tt, 0, sizeof(TTEntry) << tt_bits)
  *         self.tt_mask = ((<u64>1 << tt_bits) - 1) & ~(<u64>(TT_BUCKET - 1))             # <<<<<<<<<<<<<<
@@ -30961,7 +31368,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_6Solver___cinit__(str
 */
   __pyx_v_self->tt_mask = (((((__pyx_t_11engine_core_5_bits_u64)1) << __pyx_v_tt_bits) - 1) & (~((__pyx_t_11engine_core_5_bits_u64)(__pyx_e_11engine_core_5games_9schafkopf_5rules_TT_BUCKET - 1))));
 
-  /* "src/engine_core/_solver.pxi":388
+  /* "src/engine_core/_solver.pxi":417
  *         memset(self.tt, 0, sizeof(TTEntry) << tt_bits)
  *         self.tt_mask = ((<u64>1 << tt_bits) - 1) & ~(<u64>(TT_BUCKET - 1))
  *         self.gen = 0             # <<<<<<<<<<<<<<
@@ -30970,7 +31377,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_6Solver___cinit__(str
 */
   __pyx_v_self->gen = 0;
 
-  /* "src/engine_core/_solver.pxi":379
+  /* "src/engine_core/_solver.pxi":408
  *     cdef readonly int tt_bits
  * 
  *     def __cinit__(self, int tt_bits=18):             # <<<<<<<<<<<<<<
@@ -30992,7 +31399,7 @@ static int __pyx_pf_11engine_core_5games_9schafkopf_5rules_6Solver___cinit__(str
   return __pyx_r;
 }
 
-/* "src/engine_core/_solver.pxi":390
+/* "src/engine_core/_solver.pxi":419
  *         self.gen = 0
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -31015,7 +31422,7 @@ static void __pyx_pw_11engine_core_5games_9schafkopf_5rules_6Solver_3__dealloc__
 
 static void __pyx_pf_11engine_core_5games_9schafkopf_5rules_6Solver_2__dealloc__(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Solver *__pyx_v_self) {
 
-  /* "src/engine_core/_solver.pxi":391
+  /* "src/engine_core/_solver.pxi":420
  * 
  *     def __dealloc__(self):
  *         free(self.tt)             # <<<<<<<<<<<<<<
@@ -31024,7 +31431,7 @@ static void __pyx_pf_11engine_core_5games_9schafkopf_5rules_6Solver_2__dealloc__
 */
   free(__pyx_v_self->tt);
 
-  /* "src/engine_core/_solver.pxi":390
+  /* "src/engine_core/_solver.pxi":419
  *         self.gen = 0
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -31036,7 +31443,7 @@ static void __pyx_pf_11engine_core_5games_9schafkopf_5rules_6Solver_2__dealloc__
 
 }
 
-/* "src/engine_core/_solver.pxi":393
+/* "src/engine_core/_solver.pxi":422
  *         free(self.tt)
  * 
  *     cdef void start(self, Search* c) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -31050,7 +31457,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_6Solver_start(struct 
   __pyx_t_11engine_core_5_bits_u64 __pyx_t_3;
   uint16_t __pyx_t_4;
 
-  /* "src/engine_core/_solver.pxi":394
+  /* "src/engine_core/_solver.pxi":423
  * 
  *     cdef void start(self, Search* c) noexcept nogil:
  *         self.gen += 1             # <<<<<<<<<<<<<<
@@ -31059,7 +31466,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_6Solver_start(struct 
 */
   __pyx_v_self->gen = (__pyx_v_self->gen + 1);
 
-  /* "src/engine_core/_solver.pxi":395
+  /* "src/engine_core/_solver.pxi":424
  *     cdef void start(self, Search* c) noexcept nogil:
  *         self.gen += 1
  *         if self.gen == 0:             # <<<<<<<<<<<<<<
@@ -31071,7 +31478,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_6Solver_start(struct 
   if (__pyx_t_1) {
 
 
-    /* "src/engine_core/_solver.pxi":396
+    /* "src/engine_core/_solver.pxi":425
  *         self.gen += 1
  *         if self.gen == 0:
  *             memset(self.tt, 0, sizeof(TTEntry) << self.tt_bits)             # <<<<<<<<<<<<<<
@@ -31080,7 +31487,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_6Solver_start(struct 
 */
     (void)(memset(__pyx_v_self->tt, 0, ((sizeof(struct __pyx_t_11engine_core_5games_9schafkopf_5rules_TTEntry)) << __pyx_v_self->tt_bits)));
 
-    /* "src/engine_core/_solver.pxi":397
+    /* "src/engine_core/_solver.pxi":426
  *         if self.gen == 0:
  *             memset(self.tt, 0, sizeof(TTEntry) << self.tt_bits)
  *             self.gen = 1             # <<<<<<<<<<<<<<
@@ -31089,7 +31496,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_6Solver_start(struct 
 */
     __pyx_v_self->gen = 1;
 
-    /* "src/engine_core/_solver.pxi":395
+    /* "src/engine_core/_solver.pxi":424
  *     cdef void start(self, Search* c) noexcept nogil:
  *         self.gen += 1
  *         if self.gen == 0:             # <<<<<<<<<<<<<<
@@ -31098,7 +31505,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_6Solver_start(struct 
 */
   }
 
-  /* "src/engine_core/_solver.pxi":398
+  /* "src/engine_core/_solver.pxi":427
  *             memset(self.tt, 0, sizeof(TTEntry) << self.tt_bits)
  *             self.gen = 1
  *         c.tt = self.tt             # <<<<<<<<<<<<<<
@@ -31109,7 +31516,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_6Solver_start(struct 
 
   __pyx_v_c->tt = __pyx_t_2;
 
-  /* "src/engine_core/_solver.pxi":399
+  /* "src/engine_core/_solver.pxi":428
  *             self.gen = 1
  *         c.tt = self.tt
  *         c.tt_mask = self.tt_mask             # <<<<<<<<<<<<<<
@@ -31120,7 +31527,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_6Solver_start(struct 
 
   __pyx_v_c->tt_mask = __pyx_t_3;
 
-  /* "src/engine_core/_solver.pxi":400
+  /* "src/engine_core/_solver.pxi":429
  *         c.tt = self.tt
  *         c.tt_mask = self.tt_mask
  *         c.gen = self.gen             # <<<<<<<<<<<<<<
@@ -31131,7 +31538,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_6Solver_start(struct 
 
   __pyx_v_c->gen = __pyx_t_4;
 
-  /* "src/engine_core/_solver.pxi":393
+  /* "src/engine_core/_solver.pxi":422
  *         free(self.tt)
  * 
  *     cdef void start(self, Search* c) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -31142,7 +31549,7 @@ static void __pyx_f_11engine_core_5games_9schafkopf_5rules_6Solver_start(struct 
   /* function exit code */
 }
 
-/* "src/engine_core/_solver.pxi":377
+/* "src/engine_core/_solver.pxi":406
  *     cdef u64 tt_mask
  *     cdef uint16_t gen
  *     cdef readonly int tt_bits             # <<<<<<<<<<<<<<
@@ -31181,7 +31588,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_6Solver_7tt_bit
       __Pyx_INCREF(__pyx_t_1);
       __Pyx_PyCriticalSection_Begin(&__pyx_cs, (PyObject*)__pyx_t_1);
       /*try:*/ {
-        __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_self->tt_bits); if (unlikely(!__pyx_t_2)) __PYX_ERR(3, 377, __pyx_L4_error)
+        __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_self->tt_bits); if (unlikely(!__pyx_t_2)) __PYX_ERR(3, 406, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_2);
         {
           PyObject *__pyx_temp;
@@ -31430,7 +31837,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_6Solver_6__sets
   return __pyx_r;
 }
 
-/* "src/engine_core/_solver.pxi":403
+/* "src/engine_core/_solver.pxi":432
  * 
  * 
  * cdef int check_solvable(Core core) except -1:             # <<<<<<<<<<<<<<
@@ -31457,7 +31864,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_check_solvable(struct 
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("check_solvable", 0);
 
-  /* "src/engine_core/_solver.pxi":404
+  /* "src/engine_core/_solver.pxi":433
  * 
  * cdef int check_solvable(Core core) except -1:
  *     if g_to_act(&core.s) >= 0 and not (g_kinds(&core.s) & A_PLAY and g_legal_cards(&core.s, &core.o)):             # <<<<<<<<<<<<<<
@@ -31500,7 +31907,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_check_solvable(struct 
   if (unlikely(__pyx_t_1)) {
 
 
-    /* "src/engine_core/_solver.pxi":405
+    /* "src/engine_core/_solver.pxi":434
  * cdef int check_solvable(Core core) except -1:
  *     if g_to_act(&core.s) >= 0 and not (g_kinds(&core.s) & A_PLAY and g_legal_cards(&core.s, &core.o)):
  *         raise ValueError(f"the solver works on the card play; this deal is in the {PHASE_NAMES[g_phase(&core.s)]} phase")             # <<<<<<<<<<<<<<
@@ -31508,15 +31915,15 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_check_solvable(struct 
  * 
 */
     __pyx_t_5 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_PHASE_NAMES); if (unlikely(!__pyx_t_6)) __PYX_ERR(3, 405, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_PHASE_NAMES); if (unlikely(!__pyx_t_6)) __PYX_ERR(3, 434, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_7 = __pyx_f_11engine_core_5games_9schafkopf_5rules_g_phase((&__pyx_v_core->s));
 
-    __pyx_t_8 = __Pyx_GetItemInt(__pyx_t_6, __pyx_t_7, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_8)) __PYX_ERR(3, 405, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_GetItemInt(__pyx_t_6, __pyx_t_7, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_8)) __PYX_ERR(3, 434, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
 
-    __pyx_t_6 = __Pyx_PyObject_FormatSimple(__pyx_t_8, __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_6)) __PYX_ERR(3, 405, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyObject_FormatSimple(__pyx_t_8, __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_6)) __PYX_ERR(3, 434, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     __pyx_t_9[0] = __pyx_mstate_global->__pyx_kp_u_the_solver_works_on_the_card_pla;
@@ -31531,7 +31938,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_check_solvable(struct 
     __pyx_t_7 |= __Pyx_PyUnicode_KIND_04(__pyx_t_9[1]);
     #endif
     __pyx_t_8 = __Pyx_PyUnicode_Join(__pyx_t_9, 3, __pyx_t_10, __pyx_t_7);
-    if (unlikely(!__pyx_t_8)) __PYX_ERR(3, 405, __pyx_L1_error)
+    if (unlikely(!__pyx_t_8)) __PYX_ERR(3, 434, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __pyx_t_11 = 1;
@@ -31540,14 +31947,14 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_check_solvable(struct 
       __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_11, (2-__pyx_t_11) | (__pyx_t_11*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
       __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(3, 405, __pyx_L1_error)
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(3, 434, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
     }
     __Pyx_Raise(__pyx_t_4, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __PYX_ERR(3, 405, __pyx_L1_error)
+    __PYX_ERR(3, 434, __pyx_L1_error)
 
-    /* "src/engine_core/_solver.pxi":404
+    /* "src/engine_core/_solver.pxi":433
  * 
  * cdef int check_solvable(Core core) except -1:
  *     if g_to_act(&core.s) >= 0 and not (g_kinds(&core.s) & A_PLAY and g_legal_cards(&core.s, &core.o)):             # <<<<<<<<<<<<<<
@@ -31556,7 +31963,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_check_solvable(struct 
 */
   }
 
-  /* "src/engine_core/_solver.pxi":406
+  /* "src/engine_core/_solver.pxi":435
  *     if g_to_act(&core.s) >= 0 and not (g_kinds(&core.s) & A_PLAY and g_legal_cards(&core.s, &core.o)):
  *         raise ValueError(f"the solver works on the card play; this deal is in the {PHASE_NAMES[g_phase(&core.s)]} phase")
  *     return 0             # <<<<<<<<<<<<<<
@@ -31569,7 +31976,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_check_solvable(struct 
   }
   goto __pyx_L0;
 
-  /* "src/engine_core/_solver.pxi":403
+  /* "src/engine_core/_solver.pxi":432
  * 
  * 
  * cdef int check_solvable(Core core) except -1:             # <<<<<<<<<<<<<<
@@ -31591,7 +31998,7 @@ static int __pyx_f_11engine_core_5games_9schafkopf_5rules_check_solvable(struct 
   return __pyx_r;
 }
 
-/* "src/engine_core/_solver.pxi":409
+/* "src/engine_core/_solver.pxi":438
  * 
  * 
  * def default_side(Core core):             # <<<<<<<<<<<<<<
@@ -31639,32 +32046,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_core,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(3, 409, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(3, 438, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 409, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 438, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "default_side", 0) < (0)) __PYX_ERR(3, 409, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "default_side", 0) < (0)) __PYX_ERR(3, 438, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("default_side", 1, 1, 1, i); __PYX_ERR(3, 409, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("default_side", 1, 1, 1, i); __PYX_ERR(3, 438, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 409, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 438, __pyx_L3_error)
     }
     __pyx_v_core = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *)values[0]);
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("default_side", 1, 1, 1, __pyx_nargs); __PYX_ERR(3, 409, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("default_side", 1, 1, 1, __pyx_nargs); __PYX_ERR(3, 438, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -31675,7 +32082,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_core), __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, 1, "core", 0))) __PYX_ERR(3, 409, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_core), __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, 1, "core", 0))) __PYX_ERR(3, 438, __pyx_L1_error)
   __pyx_r = __pyx_pf_11engine_core_5games_9schafkopf_5rules_12default_side(__pyx_self, __pyx_v_core);
 
   /* function exit code */
@@ -31711,7 +32118,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_12default_side(
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("default_side", 0);
 
-  /* "src/engine_core/_solver.pxi":411
+  /* "src/engine_core/_solver.pxi":440
  * def default_side(Core core):
  *     """The seats of the default objective side of the position (g_side)."""
  *     cdef int m = g_side(&core.s, &core.o)             # <<<<<<<<<<<<<<
@@ -31720,7 +32127,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_12default_side(
 */
   __pyx_v_m = __pyx_f_11engine_core_5games_9schafkopf_5rules_g_side((&__pyx_v_core->s), (&__pyx_v_core->o));
 
-  /* "src/engine_core/_solver.pxi":412
+  /* "src/engine_core/_solver.pxi":441
  *     """The seats of the default objective side of the position (g_side)."""
  *     cdef int m = g_side(&core.s, &core.o)
  *     return [i for i in range(G_SEATS) if m >> i & 1]             # <<<<<<<<<<<<<<
@@ -31728,7 +32135,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_12default_side(
  * 
 */
   { /* enter inner scope */
-    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(3, 412, __pyx_L1_error)
+    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(3, 441, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
 
     __pyx_t_2 = __pyx_e_11engine_core_5games_9schafkopf_5rules_G_SEATS;
@@ -31740,10 +32147,10 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_12default_side(
 
       if (__pyx_t_5) {
 
-        __pyx_t_6 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_9genexpr13__pyx_v_i); if (unlikely(!__pyx_t_6)) __PYX_ERR(3, 412, __pyx_L1_error)
+        __pyx_t_6 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_9genexpr13__pyx_v_i); if (unlikely(!__pyx_t_6)) __PYX_ERR(3, 441, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_6);
         __Pyx_GIVEREF(__pyx_t_6);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_1, __pyx_t_6))) __PYX_ERR(3, 412, __pyx_L1_error)
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_1, __pyx_t_6))) __PYX_ERR(3, 441, __pyx_L1_error)
         __pyx_t_6 = 0;
       }
     }
@@ -31760,7 +32167,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_12default_side(
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src/engine_core/_solver.pxi":409
+  /* "src/engine_core/_solver.pxi":438
  * 
  * 
  * def default_side(Core core):             # <<<<<<<<<<<<<<
@@ -31782,7 +32189,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_12default_side(
   return __pyx_r;
 }
 
-/* "src/engine_core/_solver.pxi":415
+/* "src/engine_core/_solver.pxi":444
  * 
  * 
  * def solve_core(Core core, Solver solver, int side, int kind, bint maximize, long long budget):             # <<<<<<<<<<<<<<
@@ -31835,67 +32242,67 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_core,&__pyx_mstate_global->__pyx_n_u_solver,&__pyx_mstate_global->__pyx_n_u_side,&__pyx_mstate_global->__pyx_n_u_kind,&__pyx_mstate_global->__pyx_n_u_maximize,&__pyx_mstate_global->__pyx_n_u_budget,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(3, 415, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(3, 444, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(3, 415, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(3, 444, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(3, 415, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(3, 444, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(3, 415, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(3, 444, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(3, 415, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(3, 444, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(3, 415, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(3, 444, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 415, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 444, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "solve_core", 0) < (0)) __PYX_ERR(3, 415, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "solve_core", 0) < (0)) __PYX_ERR(3, 444, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 6; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("solve_core", 1, 6, 6, i); __PYX_ERR(3, 415, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("solve_core", 1, 6, 6, i); __PYX_ERR(3, 444, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 6)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 415, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 444, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(3, 415, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(3, 444, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(3, 415, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(3, 444, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(3, 415, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(3, 444, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(3, 415, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(3, 444, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(3, 415, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(3, 444, __pyx_L3_error)
     }
     __pyx_v_core = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *)values[0]);
     __pyx_v_solver = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Solver *)values[1]);
-    __pyx_v_side = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_side == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 415, __pyx_L3_error)
-    __pyx_v_kind = __Pyx_PyLong_As_int(values[3]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 415, __pyx_L3_error)
-    __pyx_v_maximize = __Pyx_PyObject_IsTrue(values[4]); if (unlikely((__pyx_v_maximize == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 415, __pyx_L3_error)
-    __pyx_v_budget = __Pyx_PyLong_As_PY_LONG_LONG(values[5]); if (unlikely((__pyx_v_budget == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(3, 415, __pyx_L3_error)
+    __pyx_v_side = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_side == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 444, __pyx_L3_error)
+    __pyx_v_kind = __Pyx_PyLong_As_int(values[3]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 444, __pyx_L3_error)
+    __pyx_v_maximize = __Pyx_PyObject_IsTrue(values[4]); if (unlikely((__pyx_v_maximize == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 444, __pyx_L3_error)
+    __pyx_v_budget = __Pyx_PyLong_As_PY_LONG_LONG(values[5]); if (unlikely((__pyx_v_budget == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(3, 444, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("solve_core", 1, 6, 6, __pyx_nargs); __PYX_ERR(3, 415, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("solve_core", 1, 6, 6, __pyx_nargs); __PYX_ERR(3, 444, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -31906,8 +32313,8 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_core), __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, 1, "core", 0))) __PYX_ERR(3, 415, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_solver), __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver, 1, "solver", 0))) __PYX_ERR(3, 415, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_core), __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, 1, "core", 0))) __PYX_ERR(3, 444, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_solver), __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver, 1, "solver", 0))) __PYX_ERR(3, 444, __pyx_L1_error)
   __pyx_r = __pyx_pf_11engine_core_5games_9schafkopf_5rules_14solve_core(__pyx_self, __pyx_v_core, __pyx_v_solver, __pyx_v_side, __pyx_v_kind, __pyx_v_maximize, __pyx_v_budget);
 
   /* function exit code */
@@ -31946,17 +32353,17 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_14solve_core(CY
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("solve_core", 0);
 
-  /* "src/engine_core/_solver.pxi":419
+  /* "src/engine_core/_solver.pxi":448
  *     cdef Search c
  *     cdef Bounds b
  *     check_solvable(core)             # <<<<<<<<<<<<<<
  *     with nogil:
  *         search_init(&c, &core.s, &core.o, side, kind, maximize, budget)
 */
-  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_check_solvable(__pyx_v_core); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(3, 419, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_check_solvable(__pyx_v_core); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(3, 448, __pyx_L1_error)
 
 
-  /* "src/engine_core/_solver.pxi":420
+  /* "src/engine_core/_solver.pxi":449
  *     cdef Bounds b
  *     check_solvable(core)
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -31969,7 +32376,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_14solve_core(CY
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "src/engine_core/_solver.pxi":421
+        /* "src/engine_core/_solver.pxi":450
  *     check_solvable(core)
  *     with nogil:
  *         search_init(&c, &core.s, &core.o, side, kind, maximize, budget)             # <<<<<<<<<<<<<<
@@ -31978,7 +32385,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_14solve_core(CY
 */
         __pyx_f_11engine_core_5games_9schafkopf_5rules_search_init((&__pyx_v_c), (&__pyx_v_core->s), (&__pyx_v_core->o), __pyx_v_side, __pyx_v_kind, __pyx_v_maximize, __pyx_v_budget);
 
-        /* "src/engine_core/_solver.pxi":422
+        /* "src/engine_core/_solver.pxi":451
  *     with nogil:
  *         search_init(&c, &core.s, &core.o, side, kind, maximize, budget)
  *         solver.start(&c)             # <<<<<<<<<<<<<<
@@ -31987,7 +32394,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_14solve_core(CY
 */
         ((struct __pyx_vtabstruct_11engine_core_5games_9schafkopf_5rules_Solver *)__pyx_v_solver->__pyx_vtab)->start(__pyx_v_solver, (&__pyx_v_c));
 
-        /* "src/engine_core/_solver.pxi":423
+        /* "src/engine_core/_solver.pxi":452
  *         search_init(&c, &core.s, &core.o, side, kind, maximize, budget)
  *         solver.start(&c)
  *         solve_bounds(&c, &core.s, &b)             # <<<<<<<<<<<<<<
@@ -31997,7 +32404,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_14solve_core(CY
         __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds((&__pyx_v_c), (&__pyx_v_core->s), (&__pyx_v_b));
       }
 
-      /* "src/engine_core/_solver.pxi":420
+      /* "src/engine_core/_solver.pxi":449
  *     cdef Bounds b
  *     check_solvable(core)
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -32014,27 +32421,27 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_14solve_core(CY
       }
   }
 
-  /* "src/engine_core/_solver.pxi":424
+  /* "src/engine_core/_solver.pxi":453
  *         solver.start(&c)
  *         solve_bounds(&c, &core.s, &b)
  *     return b.lo, b.hi, b.nodes             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_b.lo); if (unlikely(!__pyx_t_2)) __PYX_ERR(3, 424, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_b.lo); if (unlikely(!__pyx_t_2)) __PYX_ERR(3, 453, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_b.hi); if (unlikely(!__pyx_t_3)) __PYX_ERR(3, 424, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_b.hi); if (unlikely(!__pyx_t_3)) __PYX_ERR(3, 453, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_b.nodes); if (unlikely(!__pyx_t_4)) __PYX_ERR(3, 424, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_b.nodes); if (unlikely(!__pyx_t_4)) __PYX_ERR(3, 453, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_5 = PyTuple_New(3); if (unlikely(!__pyx_t_5)) __PYX_ERR(3, 424, __pyx_L1_error)
+  __pyx_t_5 = PyTuple_New(3); if (unlikely(!__pyx_t_5)) __PYX_ERR(3, 453, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_GIVEREF(__pyx_t_2);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_2) != (0)) __PYX_ERR(3, 424, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_2) != (0)) __PYX_ERR(3, 453, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_3) != (0)) __PYX_ERR(3, 424, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_3) != (0)) __PYX_ERR(3, 453, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_4);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 2, __pyx_t_4) != (0)) __PYX_ERR(3, 424, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 2, __pyx_t_4) != (0)) __PYX_ERR(3, 453, __pyx_L1_error);
   __pyx_t_2 = 0;
   __pyx_t_3 = 0;
   __pyx_t_4 = 0;
@@ -32049,7 +32456,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_14solve_core(CY
   __pyx_t_5 = 0;
   goto __pyx_L0;
 
-  /* "src/engine_core/_solver.pxi":415
+  /* "src/engine_core/_solver.pxi":444
  * 
  * 
  * def solve_core(Core core, Solver solver, int side, int kind, bint maximize, long long budget):             # <<<<<<<<<<<<<<
@@ -32073,7 +32480,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_14solve_core(CY
   return __pyx_r;
 }
 
-/* "src/engine_core/_solver.pxi":427
+/* "src/engine_core/_solver.pxi":456
  * 
  * 
  * def reaches_core(Core core, Solver solver, int side, int kind, bint maximize, int target, long long budget):             # <<<<<<<<<<<<<<
@@ -32127,74 +32534,74 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_core,&__pyx_mstate_global->__pyx_n_u_solver,&__pyx_mstate_global->__pyx_n_u_side,&__pyx_mstate_global->__pyx_n_u_kind,&__pyx_mstate_global->__pyx_n_u_maximize,&__pyx_mstate_global->__pyx_n_u_target,&__pyx_mstate_global->__pyx_n_u_budget,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(3, 427, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(3, 456, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  7:
         values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(3, 427, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(3, 456, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(3, 427, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(3, 456, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(3, 427, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(3, 456, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(3, 427, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(3, 456, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(3, 427, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(3, 456, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(3, 427, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(3, 456, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 427, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 456, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "reaches_core", 0) < (0)) __PYX_ERR(3, 427, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "reaches_core", 0) < (0)) __PYX_ERR(3, 456, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 7; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("reaches_core", 1, 7, 7, i); __PYX_ERR(3, 427, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("reaches_core", 1, 7, 7, i); __PYX_ERR(3, 456, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 7)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 427, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 456, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(3, 427, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(3, 456, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(3, 427, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(3, 456, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(3, 427, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(3, 456, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(3, 427, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(3, 456, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(3, 427, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(3, 456, __pyx_L3_error)
       values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(3, 427, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(3, 456, __pyx_L3_error)
     }
     __pyx_v_core = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *)values[0]);
     __pyx_v_solver = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Solver *)values[1]);
-    __pyx_v_side = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_side == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 427, __pyx_L3_error)
-    __pyx_v_kind = __Pyx_PyLong_As_int(values[3]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 427, __pyx_L3_error)
-    __pyx_v_maximize = __Pyx_PyObject_IsTrue(values[4]); if (unlikely((__pyx_v_maximize == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 427, __pyx_L3_error)
-    __pyx_v_target = __Pyx_PyLong_As_int(values[5]); if (unlikely((__pyx_v_target == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 427, __pyx_L3_error)
-    __pyx_v_budget = __Pyx_PyLong_As_PY_LONG_LONG(values[6]); if (unlikely((__pyx_v_budget == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(3, 427, __pyx_L3_error)
+    __pyx_v_side = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_side == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 456, __pyx_L3_error)
+    __pyx_v_kind = __Pyx_PyLong_As_int(values[3]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 456, __pyx_L3_error)
+    __pyx_v_maximize = __Pyx_PyObject_IsTrue(values[4]); if (unlikely((__pyx_v_maximize == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 456, __pyx_L3_error)
+    __pyx_v_target = __Pyx_PyLong_As_int(values[5]); if (unlikely((__pyx_v_target == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 456, __pyx_L3_error)
+    __pyx_v_budget = __Pyx_PyLong_As_PY_LONG_LONG(values[6]); if (unlikely((__pyx_v_budget == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(3, 456, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("reaches_core", 1, 7, 7, __pyx_nargs); __PYX_ERR(3, 427, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("reaches_core", 1, 7, 7, __pyx_nargs); __PYX_ERR(3, 456, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -32205,8 +32612,8 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_core), __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, 1, "core", 0))) __PYX_ERR(3, 427, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_solver), __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver, 1, "solver", 0))) __PYX_ERR(3, 427, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_core), __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, 1, "core", 0))) __PYX_ERR(3, 456, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_solver), __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver, 1, "solver", 0))) __PYX_ERR(3, 456, __pyx_L1_error)
   __pyx_r = __pyx_pf_11engine_core_5games_9schafkopf_5rules_16reaches_core(__pyx_self, __pyx_v_core, __pyx_v_solver, __pyx_v_side, __pyx_v_kind, __pyx_v_maximize, __pyx_v_target, __pyx_v_budget);
 
   /* function exit code */
@@ -32247,17 +32654,17 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_16reaches_core(
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("reaches_core", 0);
 
-  /* "src/engine_core/_solver.pxi":432
+  /* "src/engine_core/_solver.pxi":461
  *     cdef Search c
  *     cdef int g, pts
  *     check_solvable(core)             # <<<<<<<<<<<<<<
  *     with nogil:
  *         search_init(&c, &core.s, &core.o, side, kind, maximize, budget)
 */
-  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_check_solvable(__pyx_v_core); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(3, 432, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_check_solvable(__pyx_v_core); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(3, 461, __pyx_L1_error)
 
 
-  /* "src/engine_core/_solver.pxi":433
+  /* "src/engine_core/_solver.pxi":462
  *     cdef int g, pts
  *     check_solvable(core)
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -32270,7 +32677,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_16reaches_core(
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "src/engine_core/_solver.pxi":434
+        /* "src/engine_core/_solver.pxi":463
  *     check_solvable(core)
  *     with nogil:
  *         search_init(&c, &core.s, &core.o, side, kind, maximize, budget)             # <<<<<<<<<<<<<<
@@ -32279,7 +32686,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_16reaches_core(
 */
         __pyx_f_11engine_core_5games_9schafkopf_5rules_search_init((&__pyx_v_c), (&__pyx_v_core->s), (&__pyx_v_core->o), __pyx_v_side, __pyx_v_kind, __pyx_v_maximize, __pyx_v_budget);
 
-        /* "src/engine_core/_solver.pxi":435
+        /* "src/engine_core/_solver.pxi":464
  *     with nogil:
  *         search_init(&c, &core.s, &core.o, side, kind, maximize, budget)
  *         solver.start(&c)             # <<<<<<<<<<<<<<
@@ -32288,7 +32695,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_16reaches_core(
 */
         ((struct __pyx_vtabstruct_11engine_core_5games_9schafkopf_5rules_Solver *)__pyx_v_solver->__pyx_vtab)->start(__pyx_v_solver, (&__pyx_v_c));
 
-        /* "src/engine_core/_solver.pxi":436
+        /* "src/engine_core/_solver.pxi":465
  *         search_init(&c, &core.s, &core.o, side, kind, maximize, budget)
  *         solver.start(&c)
  *         pts = value_of(&c, &core.s)             # <<<<<<<<<<<<<<
@@ -32297,7 +32704,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_16reaches_core(
 */
         __pyx_v_pts = __pyx_f_11engine_core_5games_9schafkopf_5rules_value_of((&__pyx_v_c), (&__pyx_v_core->s));
 
-        /* "src/engine_core/_solver.pxi":437
+        /* "src/engine_core/_solver.pxi":466
  *         solver.start(&c)
  *         pts = value_of(&c, &core.s)
  *         if g_to_act(&core.s) < 0:             # <<<<<<<<<<<<<<
@@ -32309,7 +32716,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_16reaches_core(
         if (__pyx_t_2) {
 
 
-          /* "src/engine_core/_solver.pxi":438
+          /* "src/engine_core/_solver.pxi":467
  *         pts = value_of(&c, &core.s)
  *         if g_to_act(&core.s) < 0:
  *             g = pts             # <<<<<<<<<<<<<<
@@ -32318,7 +32725,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_16reaches_core(
 */
           __pyx_v_g = __pyx_v_pts;
 
-          /* "src/engine_core/_solver.pxi":437
+          /* "src/engine_core/_solver.pxi":466
  *         solver.start(&c)
  *         pts = value_of(&c, &core.s)
  *         if g_to_act(&core.s) < 0:             # <<<<<<<<<<<<<<
@@ -32328,7 +32735,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_16reaches_core(
           goto __pyx_L6;
         }
 
-        /* "src/engine_core/_solver.pxi":440
+        /* "src/engine_core/_solver.pxi":469
  *             g = pts
  *         else:
  *             g = search(&c, &core.s, pts, target - 1, target)             # <<<<<<<<<<<<<<
@@ -32341,7 +32748,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_16reaches_core(
         __pyx_L6:;
       }
 
-      /* "src/engine_core/_solver.pxi":433
+      /* "src/engine_core/_solver.pxi":462
  *     cdef int g, pts
  *     check_solvable(core)
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -32358,7 +32765,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_16reaches_core(
       }
   }
 
-  /* "src/engine_core/_solver.pxi":441
+  /* "src/engine_core/_solver.pxi":470
  *         else:
  *             g = search(&c, &core.s, pts, target - 1, target)
  *     if c.aborted:             # <<<<<<<<<<<<<<
@@ -32367,22 +32774,22 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_16reaches_core(
 */
   if (__pyx_v_c.aborted) {
 
-    /* "src/engine_core/_solver.pxi":442
+    /* "src/engine_core/_solver.pxi":471
  *             g = search(&c, &core.s, pts, target - 1, target)
  *     if c.aborted:
  *         return None, c.nodes             # <<<<<<<<<<<<<<
  *     return g >= target, c.nodes
  * 
 */
-    __pyx_t_3 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_c.nodes); if (unlikely(!__pyx_t_3)) __PYX_ERR(3, 442, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_c.nodes); if (unlikely(!__pyx_t_3)) __PYX_ERR(3, 471, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_4 = PyTuple_New(2); if (unlikely(!__pyx_t_4)) __PYX_ERR(3, 442, __pyx_L1_error)
+    __pyx_t_4 = PyTuple_New(2); if (unlikely(!__pyx_t_4)) __PYX_ERR(3, 471, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __Pyx_INCREF(Py_None);
     __Pyx_GIVEREF(Py_None);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_4, 0, Py_None) != (0)) __PYX_ERR(3, 442, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_4, 0, Py_None) != (0)) __PYX_ERR(3, 471, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_3);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_4, 1, __pyx_t_3) != (0)) __PYX_ERR(3, 442, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_4, 1, __pyx_t_3) != (0)) __PYX_ERR(3, 471, __pyx_L1_error);
     __pyx_t_3 = 0;
     {
       PyObject *__pyx_temp;
@@ -32395,7 +32802,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_16reaches_core(
     __pyx_t_4 = 0;
     goto __pyx_L0;
 
-    /* "src/engine_core/_solver.pxi":441
+    /* "src/engine_core/_solver.pxi":470
  *         else:
  *             g = search(&c, &core.s, pts, target - 1, target)
  *     if c.aborted:             # <<<<<<<<<<<<<<
@@ -32404,23 +32811,23 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_16reaches_core(
 */
   }
 
-  /* "src/engine_core/_solver.pxi":443
+  /* "src/engine_core/_solver.pxi":472
  *     if c.aborted:
  *         return None, c.nodes
  *     return g >= target, c.nodes             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_4 = __Pyx_PyBool_FromLong((__pyx_v_g >= __pyx_v_target)); if (unlikely(!__pyx_t_4)) __PYX_ERR(3, 443, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyBool_FromLong((__pyx_v_g >= __pyx_v_target)); if (unlikely(!__pyx_t_4)) __PYX_ERR(3, 472, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_3 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_c.nodes); if (unlikely(!__pyx_t_3)) __PYX_ERR(3, 443, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_c.nodes); if (unlikely(!__pyx_t_3)) __PYX_ERR(3, 472, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(3, 443, __pyx_L1_error)
+  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(3, 472, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_GIVEREF(__pyx_t_4);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_4) != (0)) __PYX_ERR(3, 443, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_4) != (0)) __PYX_ERR(3, 472, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_3) != (0)) __PYX_ERR(3, 443, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_3) != (0)) __PYX_ERR(3, 472, __pyx_L1_error);
   __pyx_t_4 = 0;
   __pyx_t_3 = 0;
   {
@@ -32434,7 +32841,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_16reaches_core(
   __pyx_t_5 = 0;
   goto __pyx_L0;
 
-  /* "src/engine_core/_solver.pxi":427
+  /* "src/engine_core/_solver.pxi":456
  * 
  * 
  * def reaches_core(Core core, Solver solver, int side, int kind, bint maximize, int target, long long budget):             # <<<<<<<<<<<<<<
@@ -32458,7 +32865,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_16reaches_core(
   return __pyx_r;
 }
 
-/* "src/engine_core/_solver.pxi":446
+/* "src/engine_core/_solver.pxi":475
  * 
  * 
  * def action_values(Core core, Solver solver, int side, int kind, bint maximize, long long budget):             # <<<<<<<<<<<<<<
@@ -32511,67 +32918,67 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_core,&__pyx_mstate_global->__pyx_n_u_solver,&__pyx_mstate_global->__pyx_n_u_side,&__pyx_mstate_global->__pyx_n_u_kind,&__pyx_mstate_global->__pyx_n_u_maximize,&__pyx_mstate_global->__pyx_n_u_budget,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(3, 446, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(3, 475, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(3, 446, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(3, 475, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(3, 446, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(3, 475, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(3, 446, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(3, 475, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(3, 446, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(3, 475, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(3, 446, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(3, 475, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 446, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 475, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "action_values", 0) < (0)) __PYX_ERR(3, 446, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "action_values", 0) < (0)) __PYX_ERR(3, 475, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 6; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("action_values", 1, 6, 6, i); __PYX_ERR(3, 446, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("action_values", 1, 6, 6, i); __PYX_ERR(3, 475, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 6)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 446, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(3, 475, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(3, 446, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(3, 475, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(3, 446, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(3, 475, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(3, 446, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(3, 475, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(3, 446, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(3, 475, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(3, 446, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(3, 475, __pyx_L3_error)
     }
     __pyx_v_core = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Core *)values[0]);
     __pyx_v_solver = ((struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Solver *)values[1]);
-    __pyx_v_side = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_side == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 446, __pyx_L3_error)
-    __pyx_v_kind = __Pyx_PyLong_As_int(values[3]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 446, __pyx_L3_error)
-    __pyx_v_maximize = __Pyx_PyObject_IsTrue(values[4]); if (unlikely((__pyx_v_maximize == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 446, __pyx_L3_error)
-    __pyx_v_budget = __Pyx_PyLong_As_PY_LONG_LONG(values[5]); if (unlikely((__pyx_v_budget == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(3, 446, __pyx_L3_error)
+    __pyx_v_side = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_side == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 475, __pyx_L3_error)
+    __pyx_v_kind = __Pyx_PyLong_As_int(values[3]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 475, __pyx_L3_error)
+    __pyx_v_maximize = __Pyx_PyObject_IsTrue(values[4]); if (unlikely((__pyx_v_maximize == (int)-1) && PyErr_Occurred())) __PYX_ERR(3, 475, __pyx_L3_error)
+    __pyx_v_budget = __Pyx_PyLong_As_PY_LONG_LONG(values[5]); if (unlikely((__pyx_v_budget == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(3, 475, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("action_values", 1, 6, 6, __pyx_nargs); __PYX_ERR(3, 446, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("action_values", 1, 6, 6, __pyx_nargs); __PYX_ERR(3, 475, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -32582,8 +32989,8 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_core), __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, 1, "core", 0))) __PYX_ERR(3, 446, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_solver), __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver, 1, "solver", 0))) __PYX_ERR(3, 446, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_core), __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Core, 1, "core", 0))) __PYX_ERR(3, 475, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_solver), __pyx_mstate_global->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver, 1, "solver", 0))) __PYX_ERR(3, 475, __pyx_L1_error)
   __pyx_r = __pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values(__pyx_self, __pyx_v_core, __pyx_v_solver, __pyx_v_side, __pyx_v_kind, __pyx_v_maximize, __pyx_v_budget);
 
   /* function exit code */
@@ -32641,7 +33048,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("action_values", 0);
 
-  /* "src/engine_core/_solver.pxi":454
+  /* "src/engine_core/_solver.pxi":483
  *     cdef u64 rep, all_legal, others
  *     cdef int seat, card, other
  *     cdef long long nodes = 0, left             # <<<<<<<<<<<<<<
@@ -32650,29 +33057,29 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 */
   __pyx_v_nodes = 0;
 
-  /* "src/engine_core/_solver.pxi":456
+  /* "src/engine_core/_solver.pxi":485
  *     cdef long long nodes = 0, left
  *     cdef const Order* order
  *     check_solvable(core)             # <<<<<<<<<<<<<<
  *     out = []
  *     if g_to_act(&core.s) < 0:
 */
-  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_check_solvable(__pyx_v_core); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(3, 456, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_11engine_core_5games_9schafkopf_5rules_check_solvable(__pyx_v_core); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(3, 485, __pyx_L1_error)
 
 
-  /* "src/engine_core/_solver.pxi":457
+  /* "src/engine_core/_solver.pxi":486
  *     cdef const Order* order
  *     check_solvable(core)
  *     out = []             # <<<<<<<<<<<<<<
  *     if g_to_act(&core.s) < 0:
  *         return out, 0
 */
-  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(3, 457, __pyx_L1_error)
+  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(3, 486, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __pyx_v_out = ((PyObject*)__pyx_t_2);
   __pyx_t_2 = 0;
 
-  /* "src/engine_core/_solver.pxi":458
+  /* "src/engine_core/_solver.pxi":487
  *     check_solvable(core)
  *     out = []
  *     if g_to_act(&core.s) < 0:             # <<<<<<<<<<<<<<
@@ -32684,21 +33091,21 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
   if (__pyx_t_3) {
 
 
-    /* "src/engine_core/_solver.pxi":459
+    /* "src/engine_core/_solver.pxi":488
  *     out = []
  *     if g_to_act(&core.s) < 0:
  *         return out, 0             # <<<<<<<<<<<<<<
  *     seat = g_to_act(&core.s)
  *     search_init(&c, &core.s, &core.o, side, kind, maximize, 0)
 */
-    __pyx_t_2 = PyTuple_New(2); if (unlikely(!__pyx_t_2)) __PYX_ERR(3, 459, __pyx_L1_error)
+    __pyx_t_2 = PyTuple_New(2); if (unlikely(!__pyx_t_2)) __PYX_ERR(3, 488, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
     __Pyx_INCREF(__pyx_v_out);
     __Pyx_GIVEREF(__pyx_v_out);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_2, 0, __pyx_v_out) != (0)) __PYX_ERR(3, 459, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_2, 0, __pyx_v_out) != (0)) __PYX_ERR(3, 488, __pyx_L1_error);
     __Pyx_INCREF(__pyx_mstate_global->__pyx_int_0);
     __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_0);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_2, 1, __pyx_mstate_global->__pyx_int_0) != (0)) __PYX_ERR(3, 459, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_2, 1, __pyx_mstate_global->__pyx_int_0) != (0)) __PYX_ERR(3, 488, __pyx_L1_error);
     {
       PyObject *__pyx_temp;
       {
@@ -32710,7 +33117,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
     __pyx_t_2 = 0;
     goto __pyx_L0;
 
-    /* "src/engine_core/_solver.pxi":458
+    /* "src/engine_core/_solver.pxi":487
  *     check_solvable(core)
  *     out = []
  *     if g_to_act(&core.s) < 0:             # <<<<<<<<<<<<<<
@@ -32719,7 +33126,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 */
   }
 
-  /* "src/engine_core/_solver.pxi":460
+  /* "src/engine_core/_solver.pxi":489
  *     if g_to_act(&core.s) < 0:
  *         return out, 0
  *     seat = g_to_act(&core.s)             # <<<<<<<<<<<<<<
@@ -32728,7 +33135,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 */
   __pyx_v_seat = __pyx_f_11engine_core_5games_9schafkopf_5rules_g_to_act((&__pyx_v_core->s));
 
-  /* "src/engine_core/_solver.pxi":461
+  /* "src/engine_core/_solver.pxi":490
  *         return out, 0
  *     seat = g_to_act(&core.s)
  *     search_init(&c, &core.s, &core.o, side, kind, maximize, 0)             # <<<<<<<<<<<<<<
@@ -32737,7 +33144,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 */
   __pyx_f_11engine_core_5games_9schafkopf_5rules_search_init((&__pyx_v_c), (&__pyx_v_core->s), (&__pyx_v_core->o), __pyx_v_side, __pyx_v_kind, __pyx_v_maximize, 0);
 
-  /* "src/engine_core/_solver.pxi":462
+  /* "src/engine_core/_solver.pxi":491
  *     seat = g_to_act(&core.s)
  *     search_init(&c, &core.s, &core.o, side, kind, maximize, 0)
  *     order = g_order(&core.s)             # <<<<<<<<<<<<<<
@@ -32746,7 +33153,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 */
   __pyx_v_order = __pyx_f_11engine_core_5games_9schafkopf_5rules_g_order((&__pyx_v_core->s));
 
-  /* "src/engine_core/_solver.pxi":463
+  /* "src/engine_core/_solver.pxi":492
  *     search_init(&c, &core.s, &core.o, side, kind, maximize, 0)
  *     order = g_order(&core.s)
  *     others = others_of(&core.s, seat)             # <<<<<<<<<<<<<<
@@ -32755,7 +33162,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 */
   __pyx_v_others = __pyx_f_11engine_core_5games_9schafkopf_5rules_others_of((&__pyx_v_core->s), __pyx_v_seat);
 
-  /* "src/engine_core/_solver.pxi":464
+  /* "src/engine_core/_solver.pxi":493
  *     order = g_order(&core.s)
  *     others = others_of(&core.s, seat)
  *     all_legal = g_legal_cards(&core.s, &core.o)             # <<<<<<<<<<<<<<
@@ -32764,7 +33171,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 */
   __pyx_v_all_legal = __pyx_f_11engine_core_5games_9schafkopf_5rules_g_legal_cards((&__pyx_v_core->s), (&__pyx_v_core->o));
 
-  /* "src/engine_core/_solver.pxi":465
+  /* "src/engine_core/_solver.pxi":494
  *     others = others_of(&core.s, seat)
  *     all_legal = g_legal_cards(&core.s, &core.o)
  *     rep = reduce_equivalent(&c, &core.s, seat, all_legal)             # <<<<<<<<<<<<<<
@@ -32773,7 +33180,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 */
   __pyx_v_rep = __pyx_f_11engine_core_5games_9schafkopf_5rules_reduce_equivalent((&__pyx_v_c), (&__pyx_v_core->s), __pyx_v_seat, __pyx_v_all_legal);
 
-  /* "src/engine_core/_solver.pxi":466
+  /* "src/engine_core/_solver.pxi":495
  *     all_legal = g_legal_cards(&core.s, &core.o)
  *     rep = reduce_equivalent(&c, &core.s, seat, all_legal)
  *     solver.start(&c)             # <<<<<<<<<<<<<<
@@ -32782,7 +33189,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 */
   ((struct __pyx_vtabstruct_11engine_core_5games_9schafkopf_5rules_Solver *)__pyx_v_solver->__pyx_vtab)->start(__pyx_v_solver, (&__pyx_v_c));
 
-  /* "src/engine_core/_solver.pxi":467
+  /* "src/engine_core/_solver.pxi":496
  *     rep = reduce_equivalent(&c, &core.s, seat, all_legal)
  *     solver.start(&c)
  *     while rep:             # <<<<<<<<<<<<<<
@@ -32795,7 +33202,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 
     if (!__pyx_t_3) break;
 
-    /* "src/engine_core/_solver.pxi":468
+    /* "src/engine_core/_solver.pxi":497
  *     solver.start(&c)
  *     while rep:
  *         card = lowest(rep)             # <<<<<<<<<<<<<<
@@ -32804,7 +33211,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 */
     __pyx_v_card = __pyx_f_11engine_core_5_bits_lowest(__pyx_v_rep);
 
-    /* "src/engine_core/_solver.pxi":469
+    /* "src/engine_core/_solver.pxi":498
  *     while rep:
  *         card = lowest(rep)
  *         rep &= rep - 1             # <<<<<<<<<<<<<<
@@ -32813,7 +33220,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 */
     __pyx_v_rep = (__pyx_v_rep & (__pyx_v_rep - 1));
 
-    /* "src/engine_core/_solver.pxi":470
+    /* "src/engine_core/_solver.pxi":499
  *         card = lowest(rep)
  *         rep &= rep - 1
  *         child = core.s             # <<<<<<<<<<<<<<
@@ -32824,7 +33231,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 
     __pyx_v_child = __pyx_t_4;
 
-    /* "src/engine_core/_solver.pxi":471
+    /* "src/engine_core/_solver.pxi":500
  *         rep &= rep - 1
  *         child = core.s
  *         g_apply(&child, &core.o, card)             # <<<<<<<<<<<<<<
@@ -32833,7 +33240,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 */
     __pyx_f_11engine_core_5games_9schafkopf_5rules_g_apply((&__pyx_v_child), (&__pyx_v_core->o), __pyx_v_card);
 
-    /* "src/engine_core/_solver.pxi":472
+    /* "src/engine_core/_solver.pxi":501
  *         child = core.s
  *         g_apply(&child, &core.o, card)
  *         left = 0             # <<<<<<<<<<<<<<
@@ -32842,7 +33249,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 */
     __pyx_v_left = 0;
 
-    /* "src/engine_core/_solver.pxi":473
+    /* "src/engine_core/_solver.pxi":502
  *         g_apply(&child, &core.o, card)
  *         left = 0
  *         if budget:             # <<<<<<<<<<<<<<
@@ -32854,7 +33261,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
     if (__pyx_t_3) {
 
 
-      /* "src/engine_core/_solver.pxi":474
+      /* "src/engine_core/_solver.pxi":503
  *         left = 0
  *         if budget:
  *             left = budget - nodes if budget > nodes else 1             # <<<<<<<<<<<<<<
@@ -32873,7 +33280,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 
       __pyx_v_left = __pyx_t_5;
 
-      /* "src/engine_core/_solver.pxi":473
+      /* "src/engine_core/_solver.pxi":502
  *         g_apply(&child, &core.o, card)
  *         left = 0
  *         if budget:             # <<<<<<<<<<<<<<
@@ -32882,7 +33289,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 */
     }
 
-    /* "src/engine_core/_solver.pxi":475
+    /* "src/engine_core/_solver.pxi":504
  *         if budget:
  *             left = budget - nodes if budget > nodes else 1
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -32895,7 +33302,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
         __Pyx_FastGIL_Remember();
         /*try:*/ {
 
-          /* "src/engine_core/_solver.pxi":476
+          /* "src/engine_core/_solver.pxi":505
  *             left = budget - nodes if budget > nodes else 1
  *         with nogil:
  *             c.nodes = 0             # <<<<<<<<<<<<<<
@@ -32904,7 +33311,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 */
           __pyx_v_c.nodes = 0;
 
-          /* "src/engine_core/_solver.pxi":477
+          /* "src/engine_core/_solver.pxi":506
  *         with nogil:
  *             c.nodes = 0
  *             c.limit = left             # <<<<<<<<<<<<<<
@@ -32913,7 +33320,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 */
           __pyx_v_c.limit = __pyx_v_left;
 
-          /* "src/engine_core/_solver.pxi":478
+          /* "src/engine_core/_solver.pxi":507
  *             c.nodes = 0
  *             c.limit = left
  *             c.aborted = False             # <<<<<<<<<<<<<<
@@ -32922,7 +33329,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 */
           __pyx_v_c.aborted = 0;
 
-          /* "src/engine_core/_solver.pxi":479
+          /* "src/engine_core/_solver.pxi":508
  *             c.limit = left
  *             c.aborted = False
  *             solve_bounds(&c, &child, &b)             # <<<<<<<<<<<<<<
@@ -32932,7 +33339,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
           __pyx_f_11engine_core_5games_9schafkopf_5rules_solve_bounds((&__pyx_v_c), (&__pyx_v_child), (&__pyx_v_b));
         }
 
-        /* "src/engine_core/_solver.pxi":475
+        /* "src/engine_core/_solver.pxi":504
  *         if budget:
  *             left = budget - nodes if budget > nodes else 1
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -32949,7 +33356,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
         }
     }
 
-    /* "src/engine_core/_solver.pxi":480
+    /* "src/engine_core/_solver.pxi":509
  *             c.aborted = False
  *             solve_bounds(&c, &child, &b)
  *         nodes += c.nodes             # <<<<<<<<<<<<<<
@@ -32958,22 +33365,22 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 */
     __pyx_v_nodes = (__pyx_v_nodes + __pyx_v_c.nodes);
 
-    /* "src/engine_core/_solver.pxi":481
+    /* "src/engine_core/_solver.pxi":510
  *             solve_bounds(&c, &child, &b)
  *         nodes += c.nodes
  *         same = [card] + [other for other in range(G_DECK) if other != card and all_legal >> other & 1             # <<<<<<<<<<<<<<
  *                          and equivalent(&c, order, others, card, other)]
  *         out.append((card, same, b.lo, b.hi))
 */
-    __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_card); if (unlikely(!__pyx_t_2)) __PYX_ERR(3, 481, __pyx_L1_error)
+    __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_card); if (unlikely(!__pyx_t_2)) __PYX_ERR(3, 510, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
-    __pyx_t_6 = PyList_New(1); if (unlikely(!__pyx_t_6)) __PYX_ERR(3, 481, __pyx_L1_error)
+    __pyx_t_6 = PyList_New(1); if (unlikely(!__pyx_t_6)) __PYX_ERR(3, 510, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __Pyx_GIVEREF(__pyx_t_2);
-    if (__Pyx_PyList_SET_ITEM(__pyx_t_6, 0, __pyx_t_2) != (0)) __PYX_ERR(3, 481, __pyx_L1_error);
+    if (__Pyx_PyList_SET_ITEM(__pyx_t_6, 0, __pyx_t_2) != (0)) __PYX_ERR(3, 510, __pyx_L1_error);
     __pyx_t_2 = 0;
     { /* enter inner scope */
-      __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(3, 481, __pyx_L1_error)
+      __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(3, 510, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
 
       __pyx_t_7 = __pyx_e_11engine_core_5games_9schafkopf_5rules_G_DECK;
@@ -32992,7 +33399,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
           goto __pyx_L15_bool_binop_done;
         }
 
-        /* "src/engine_core/_solver.pxi":482
+        /* "src/engine_core/_solver.pxi":511
  *         nodes += c.nodes
  *         same = [card] + [other for other in range(G_DECK) if other != card and all_legal >> other & 1
  *                          and equivalent(&c, order, others, card, other)]             # <<<<<<<<<<<<<<
@@ -33016,7 +33423,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 
         __pyx_L15_bool_binop_done:;
 
-        /* "src/engine_core/_solver.pxi":481
+        /* "src/engine_core/_solver.pxi":510
  *             solve_bounds(&c, &child, &b)
  *         nodes += c.nodes
  *         same = [card] + [other for other in range(G_DECK) if other != card and all_legal >> other & 1             # <<<<<<<<<<<<<<
@@ -33025,67 +33432,67 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
 */
         if (__pyx_t_3) {
 
-          __pyx_t_10 = __Pyx_PyLong_From_int(__pyx_9genexpr14__pyx_v_other); if (unlikely(!__pyx_t_10)) __PYX_ERR(3, 481, __pyx_L1_error)
+          __pyx_t_10 = __Pyx_PyLong_From_int(__pyx_9genexpr14__pyx_v_other); if (unlikely(!__pyx_t_10)) __PYX_ERR(3, 510, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_10);
           __Pyx_GIVEREF(__pyx_t_10);
-          if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_2, __pyx_t_10))) __PYX_ERR(3, 481, __pyx_L1_error)
+          if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_2, __pyx_t_10))) __PYX_ERR(3, 510, __pyx_L1_error)
           __pyx_t_10 = 0;
         }
       }
 
     } /* exit inner scope */
-    __pyx_t_10 = PyNumber_Add(__pyx_t_6, __pyx_t_2); if (unlikely(!__pyx_t_10)) __PYX_ERR(3, 481, __pyx_L1_error)
+    __pyx_t_10 = PyNumber_Add(__pyx_t_6, __pyx_t_2); if (unlikely(!__pyx_t_10)) __PYX_ERR(3, 510, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_10);
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
     __Pyx_XDECREF_SET(__pyx_v_same, ((PyObject*)__pyx_t_10));
     __pyx_t_10 = 0;
 
-    /* "src/engine_core/_solver.pxi":483
+    /* "src/engine_core/_solver.pxi":512
  *         same = [card] + [other for other in range(G_DECK) if other != card and all_legal >> other & 1
  *                          and equivalent(&c, order, others, card, other)]
  *         out.append((card, same, b.lo, b.hi))             # <<<<<<<<<<<<<<
  *     return out, nodes
 */
-    __pyx_t_10 = __Pyx_PyLong_From_int(__pyx_v_card); if (unlikely(!__pyx_t_10)) __PYX_ERR(3, 483, __pyx_L1_error)
+    __pyx_t_10 = __Pyx_PyLong_From_int(__pyx_v_card); if (unlikely(!__pyx_t_10)) __PYX_ERR(3, 512, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_10);
-    __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_b.lo); if (unlikely(!__pyx_t_2)) __PYX_ERR(3, 483, __pyx_L1_error)
+    __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_b.lo); if (unlikely(!__pyx_t_2)) __PYX_ERR(3, 512, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
-    __pyx_t_6 = __Pyx_PyLong_From_int(__pyx_v_b.hi); if (unlikely(!__pyx_t_6)) __PYX_ERR(3, 483, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyLong_From_int(__pyx_v_b.hi); if (unlikely(!__pyx_t_6)) __PYX_ERR(3, 512, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_11 = PyTuple_New(4); if (unlikely(!__pyx_t_11)) __PYX_ERR(3, 483, __pyx_L1_error)
+    __pyx_t_11 = PyTuple_New(4); if (unlikely(!__pyx_t_11)) __PYX_ERR(3, 512, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_11);
     __Pyx_GIVEREF(__pyx_t_10);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 0, __pyx_t_10) != (0)) __PYX_ERR(3, 483, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 0, __pyx_t_10) != (0)) __PYX_ERR(3, 512, __pyx_L1_error);
     __Pyx_INCREF(__pyx_v_same);
     __Pyx_GIVEREF(__pyx_v_same);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 1, __pyx_v_same) != (0)) __PYX_ERR(3, 483, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 1, __pyx_v_same) != (0)) __PYX_ERR(3, 512, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_2);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 2, __pyx_t_2) != (0)) __PYX_ERR(3, 483, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 2, __pyx_t_2) != (0)) __PYX_ERR(3, 512, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_6);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 3, __pyx_t_6) != (0)) __PYX_ERR(3, 483, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 3, __pyx_t_6) != (0)) __PYX_ERR(3, 512, __pyx_L1_error);
     __pyx_t_10 = 0;
     __pyx_t_2 = 0;
     __pyx_t_6 = 0;
-    __pyx_t_12 = __Pyx_PyList_Append(__pyx_v_out, __pyx_t_11); if (unlikely(__pyx_t_12 == ((int)-1))) __PYX_ERR(3, 483, __pyx_L1_error)
+    __pyx_t_12 = __Pyx_PyList_Append(__pyx_v_out, __pyx_t_11); if (unlikely(__pyx_t_12 == ((int)-1))) __PYX_ERR(3, 512, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
 
   }
 
-  /* "src/engine_core/_solver.pxi":484
+  /* "src/engine_core/_solver.pxi":513
  *                          and equivalent(&c, order, others, card, other)]
  *         out.append((card, same, b.lo, b.hi))
  *     return out, nodes             # <<<<<<<<<<<<<<
 */
-  __pyx_t_11 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_nodes); if (unlikely(!__pyx_t_11)) __PYX_ERR(3, 484, __pyx_L1_error)
+  __pyx_t_11 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_nodes); if (unlikely(!__pyx_t_11)) __PYX_ERR(3, 513, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_11);
-  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(3, 484, __pyx_L1_error)
+  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(3, 513, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_INCREF(__pyx_v_out);
   __Pyx_GIVEREF(__pyx_v_out);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_v_out) != (0)) __PYX_ERR(3, 484, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_v_out) != (0)) __PYX_ERR(3, 513, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_11);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_11) != (0)) __PYX_ERR(3, 484, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_11) != (0)) __PYX_ERR(3, 513, __pyx_L1_error);
   __pyx_t_11 = 0;
   {
     PyObject *__pyx_temp;
@@ -33098,7 +33505,7 @@ static PyObject *__pyx_pf_11engine_core_5games_9schafkopf_5rules_18action_values
   __pyx_t_6 = 0;
   goto __pyx_L0;
 
-  /* "src/engine_core/_solver.pxi":446
+  /* "src/engine_core/_solver.pxi":475
  * 
  * 
  * def action_values(Core core, Solver solver, int side, int kind, bint maximize, long long budget):             # <<<<<<<<<<<<<<
@@ -34899,14 +35306,14 @@ static int __Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rule
   __pyx_vtabptr_11engine_core_5games_9schafkopf_5rules_Solver = &__pyx_vtable_11engine_core_5games_9schafkopf_5rules_Solver;
   __pyx_vtable_11engine_core_5games_9schafkopf_5rules_Solver.start = (void (*)(struct __pyx_obj_11engine_core_5games_9schafkopf_5rules_Solver *, struct __pyx_t_11engine_core_5games_9schafkopf_5rules_Search *))__pyx_f_11engine_core_5games_9schafkopf_5rules_6Solver_start;
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_11engine_core_5games_9schafkopf_5rules_Solver_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver)) __PYX_ERR(3, 371, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_11engine_core_5games_9schafkopf_5rules_Solver_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver)) __PYX_ERR(3, 400, __pyx_L1_error)
   #else
   __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver = &__pyx_type_11engine_core_5games_9schafkopf_5rules_Solver;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver) < (0)) __PYX_ERR(3, 371, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver) < (0)) __PYX_ERR(3, 400, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver);
@@ -34916,9 +35323,9 @@ static int __Pyx_modinit_Exttype___pyx_obj_11engine_core_5games_9schafkopf_5rule
     __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver->tp_getattro = PyObject_GenericGetAttr;
   }
   #endif
-  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver, __pyx_vtabptr_11engine_core_5games_9schafkopf_5rules_Solver) < (0)) __PYX_ERR(3, 371, __pyx_L1_error)
-  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Solver, (PyObject *) __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver) < (0)) __PYX_ERR(3, 371, __pyx_L1_error)
-  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver) < (0)) __PYX_ERR(3, 371, __pyx_L1_error)
+  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver, __pyx_vtabptr_11engine_core_5games_9schafkopf_5rules_Solver) < (0)) __PYX_ERR(3, 400, __pyx_L1_error)
+  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Solver, (PyObject *) __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver) < (0)) __PYX_ERR(3, 400, __pyx_L1_error)
+  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_11engine_core_5games_9schafkopf_5rules_Solver) < (0)) __PYX_ERR(3, 400, __pyx_L1_error)
   __Pyx_RefNannyFinishContext();
   return 0;
   __pyx_L1_error:;
@@ -37855,64 +38262,64 @@ __Pyx_RefNannySetupContext("PyInit_rules", 0);
   if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_setstate_cython, __pyx_t_23) < (0)) __PYX_ERR(2, 3, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_solver.pxi":409
+  /* "src/engine_core/_solver.pxi":438
  * 
  * 
  * def default_side(Core core):             # <<<<<<<<<<<<<<
  *     """The seats of the default objective side of the position (g_side)."""
  *     cdef int m = g_side(&core.s, &core.o)
 */
-  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_13default_side, 0, __pyx_mstate_global->__pyx_n_u_default_side, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[38])); if (unlikely(!__pyx_t_23)) __PYX_ERR(3, 409, __pyx_L1_error)
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_13default_side, 0, __pyx_mstate_global->__pyx_n_u_default_side, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[38])); if (unlikely(!__pyx_t_23)) __PYX_ERR(3, 438, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_default_side, __pyx_t_23) < (0)) __PYX_ERR(3, 409, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_default_side, __pyx_t_23) < (0)) __PYX_ERR(3, 438, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_solver.pxi":415
+  /* "src/engine_core/_solver.pxi":444
  * 
  * 
  * def solve_core(Core core, Solver solver, int side, int kind, bint maximize, long long budget):             # <<<<<<<<<<<<<<
  *     """(lower, upper, nodes) of the side's final value; lower == upper when exact."""
  *     cdef Search c
 */
-  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_15solve_core, 0, __pyx_mstate_global->__pyx_n_u_solve_core, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[39])); if (unlikely(!__pyx_t_23)) __PYX_ERR(3, 415, __pyx_L1_error)
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_15solve_core, 0, __pyx_mstate_global->__pyx_n_u_solve_core, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[39])); if (unlikely(!__pyx_t_23)) __PYX_ERR(3, 444, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_solve_core, __pyx_t_23) < (0)) __PYX_ERR(3, 415, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_solve_core, __pyx_t_23) < (0)) __PYX_ERR(3, 444, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_solver.pxi":427
+  /* "src/engine_core/_solver.pxi":456
  * 
  * 
  * def reaches_core(Core core, Solver solver, int side, int kind, bint maximize, int target, long long budget):             # <<<<<<<<<<<<<<
  *     """(answer, nodes): whether the side's final value reaches `target` with best play (one
  *     null-window search); answer None when the budget ran out."""
 */
-  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_17reaches_core, 0, __pyx_mstate_global->__pyx_n_u_reaches_core, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[40])); if (unlikely(!__pyx_t_23)) __PYX_ERR(3, 427, __pyx_L1_error)
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_17reaches_core, 0, __pyx_mstate_global->__pyx_n_u_reaches_core, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[40])); if (unlikely(!__pyx_t_23)) __PYX_ERR(3, 456, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_reaches_core, __pyx_t_23) < (0)) __PYX_ERR(3, 427, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_reaches_core, __pyx_t_23) < (0)) __PYX_ERR(3, 456, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
-  /* "src/engine_core/_solver.pxi":446
+  /* "src/engine_core/_solver.pxi":475
  * 
  * 
  * def action_values(Core core, Solver solver, int side, int kind, bint maximize, long long budget):             # <<<<<<<<<<<<<<
  *     """[(code, equivalent codes, lower, upper)] for one card of each class of equivalent legal
  *     cards, and the nodes searched. The children share the table (the same dealt cards)."""
 */
-  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_19action_values, 0, __pyx_mstate_global->__pyx_n_u_action_values, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[41])); if (unlikely(!__pyx_t_23)) __PYX_ERR(3, 446, __pyx_L1_error)
+  __pyx_t_23 = __Pyx_CyFunction_New(&__pyx_mdef_11engine_core_5games_9schafkopf_5rules_19action_values, 0, __pyx_mstate_global->__pyx_n_u_action_values, NULL, __pyx_mstate_global->__pyx_n_u_engine_core_games_schafkopf_rule, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[41])); if (unlikely(!__pyx_t_23)) __PYX_ERR(3, 475, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_23);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_23);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_action_values, __pyx_t_23) < (0)) __PYX_ERR(3, 446, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_action_values, __pyx_t_23) < (0)) __PYX_ERR(3, 475, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
 
   /* "engine_core/games/schafkopf/rules.pyx":1
@@ -38522,22 +38929,22 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
     __pyx_mstate_global->__pyx_codeobj_tab[37] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q_3, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[37])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 409};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 438};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_core, __pyx_mstate->__pyx_n_u_m, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[38] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_3, __pyx_mstate->__pyx_n_u_default_side, __pyx_mstate->__pyx_kp_b_iso88591_q_T_a_1Bd_uAYc_3b, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[38])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {6, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 415};
+    const __Pyx_PyCode_New_function_description descr = {6, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 444};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_core, __pyx_mstate->__pyx_n_u_solver, __pyx_mstate->__pyx_n_u_side, __pyx_mstate->__pyx_n_u_kind, __pyx_mstate->__pyx_n_u_maximize, __pyx_mstate->__pyx_n_u_budget, __pyx_mstate->__pyx_n_u_c, __pyx_mstate->__pyx_n_u_b};
     __pyx_mstate_global->__pyx_codeobj_tab[39] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_3, __pyx_mstate->__pyx_n_u_solve_core, __pyx_mstate->__pyx_kp_b_iso88591_1_1AS_T_d_j_fAQa_AQc_d_1_1E_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[39])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {7, 0, 0, 10, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 427};
+    const __Pyx_PyCode_New_function_description descr = {7, 0, 0, 10, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 456};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_core, __pyx_mstate->__pyx_n_u_solver, __pyx_mstate->__pyx_n_u_side, __pyx_mstate->__pyx_n_u_kind, __pyx_mstate->__pyx_n_u_maximize, __pyx_mstate->__pyx_n_u_target, __pyx_mstate->__pyx_n_u_budget, __pyx_mstate->__pyx_n_u_c, __pyx_mstate->__pyx_n_u_g, __pyx_mstate->__pyx_n_u_pts};
     __pyx_mstate_global->__pyx_codeobj_tab[40] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_3, __pyx_mstate->__pyx_n_u_reaches_core, __pyx_mstate->__pyx_kp_b_iso88591_1_1AS_T_d_j_fAQa_haq_1D_81AT_Rq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[40])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {6, 0, 0, 21, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 446};
+    const __Pyx_PyCode_New_function_description descr = {6, 0, 0, 21, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 475};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_core, __pyx_mstate->__pyx_n_u_solver, __pyx_mstate->__pyx_n_u_side, __pyx_mstate->__pyx_n_u_kind, __pyx_mstate->__pyx_n_u_maximize, __pyx_mstate->__pyx_n_u_budget, __pyx_mstate->__pyx_n_u_c, __pyx_mstate->__pyx_n_u_b, __pyx_mstate->__pyx_n_u_child, __pyx_mstate->__pyx_n_u_rep, __pyx_mstate->__pyx_n_u_all_legal, __pyx_mstate->__pyx_n_u_others, __pyx_mstate->__pyx_n_u_seat_2, __pyx_mstate->__pyx_n_u_card, __pyx_mstate->__pyx_n_u_other, __pyx_mstate->__pyx_n_u_nodes, __pyx_mstate->__pyx_n_u_left, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_same, __pyx_mstate->__pyx_n_u_other};
     __pyx_mstate_global->__pyx_codeobj_tab[41] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_engine_core_games_schafkopf_3, __pyx_mstate->__pyx_n_u_action_values, __pyx_mstate->__pyx_kp_b_iso88591_1_1_xq_T_1_uA_81AT_q_AT_Qd_fF_A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[41])) goto bad;
   }
