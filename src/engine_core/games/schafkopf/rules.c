@@ -1273,14 +1273,26 @@ static int __Pyx_init_tpflags_variables(void) {
 
     /* Portable builds (no -mpopcnt) would call libgcc's slow __popcountdi2: use the SWAR
        count there, the instruction where the target has one (STICH_NATIVE=1, aarch64). */
+    #if !(defined(__POPCNT__) || defined(__aarch64__) || defined(_MSC_VER))
+    #define STICH_B2(n) n, n + 1, n + 1, n + 2
+    #define STICH_B4(n) STICH_B2(n), STICH_B2(n + 1), STICH_B2(n + 1), STICH_B2(n + 2)
+    #define STICH_B6(n) STICH_B4(n), STICH_B4(n + 1), STICH_B4(n + 1), STICH_B4(n + 2)
+    static const unsigned char stich_bits8[256] = {
+        STICH_B6(0), STICH_B6(1), STICH_B6(1), STICH_B6(2)
+    };
+    #endif
     static inline int stich_popcount64(unsigned long long x) {
     #if defined(__POPCNT__) || defined(__aarch64__) || defined(_MSC_VER)
         return __builtin_popcountll(x);
     #else
-        x = x - ((x >> 1) & 0x5555555555555555ULL);
-        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-        return (int)((x * 0x0101010101010101ULL) >> 56);
+        /* byte table: a short dependency chain (a SWAR count is ~12 dependent operations) */
+        if (!(x >> 32))
+            return stich_bits8[x & 0xFF] + stich_bits8[(x >> 8) & 0xFF]
+                 + stich_bits8[(x >> 16) & 0xFF] + stich_bits8[(x >> 24) & 0xFF];
+        return stich_bits8[x & 0xFF] + stich_bits8[(x >> 8) & 0xFF]
+             + stich_bits8[(x >> 16) & 0xFF] + stich_bits8[(x >> 24) & 0xFF]
+             + stich_bits8[(x >> 32) & 0xFF] + stich_bits8[(x >> 40) & 0xFF]
+             + stich_bits8[(x >> 48) & 0xFF] + stich_bits8[x >> 56];
     #endif
     }
     
@@ -6535,7 +6547,7 @@ static PyObject *__pyx_pf_8EnumBase_22__Pyx_FlexibleEnumBase_2__repr__(CYTHON_UN
   return __pyx_r;
 }
 
-/* "engine_core/_bits.pxd":27
+/* "engine_core/_bits.pxd":39
  * 
  * 
  * cdef inline int popcount(u64 m) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -6546,7 +6558,7 @@ static PyObject *__pyx_pf_8EnumBase_22__Pyx_FlexibleEnumBase_2__repr__(CYTHON_UN
 static CYTHON_INLINE int __pyx_f_11engine_core_5_bits_popcount(__pyx_t_11engine_core_5_bits_u64 __pyx_v_m) {
   int __pyx_r;
 
-  /* "engine_core/_bits.pxd":28
+  /* "engine_core/_bits.pxd":40
  * 
  * cdef inline int popcount(u64 m) noexcept nogil:
  *     return stich_popcount64(m)             # <<<<<<<<<<<<<<
@@ -6559,7 +6571,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5_bits_popcount(__pyx_t_11engine_
   }
   goto __pyx_L0;
 
-  /* "engine_core/_bits.pxd":27
+  /* "engine_core/_bits.pxd":39
  * 
  * 
  * cdef inline int popcount(u64 m) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -6572,7 +6584,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5_bits_popcount(__pyx_t_11engine_
   return __pyx_r;
 }
 
-/* "engine_core/_bits.pxd":31
+/* "engine_core/_bits.pxd":43
  * 
  * 
  * cdef inline int lowest(u64 m) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -6583,7 +6595,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5_bits_popcount(__pyx_t_11engine_
 static CYTHON_INLINE int __pyx_f_11engine_core_5_bits_lowest(__pyx_t_11engine_core_5_bits_u64 __pyx_v_m) {
   int __pyx_r;
 
-  /* "engine_core/_bits.pxd":33
+  /* "engine_core/_bits.pxd":45
  * cdef inline int lowest(u64 m) noexcept nogil:
  *     """Index of the lowest set bit (m must be non-zero)."""
  *     return __builtin_ctzll(m)             # <<<<<<<<<<<<<<
@@ -6596,7 +6608,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5_bits_lowest(__pyx_t_11engine_co
   }
   goto __pyx_L0;
 
-  /* "engine_core/_bits.pxd":31
+  /* "engine_core/_bits.pxd":43
  * 
  * 
  * cdef inline int lowest(u64 m) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -6609,7 +6621,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5_bits_lowest(__pyx_t_11engine_co
   return __pyx_r;
 }
 
-/* "engine_core/_bits.pxd":36
+/* "engine_core/_bits.pxd":48
  * 
  * 
  * cdef inline int highest(u64 m) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -6620,7 +6632,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5_bits_lowest(__pyx_t_11engine_co
 static CYTHON_INLINE int __pyx_f_11engine_core_5_bits_highest(__pyx_t_11engine_core_5_bits_u64 __pyx_v_m) {
   int __pyx_r;
 
-  /* "engine_core/_bits.pxd":38
+  /* "engine_core/_bits.pxd":50
  * cdef inline int highest(u64 m) noexcept nogil:
  *     """Index of the highest set bit (m must be non-zero)."""
  *     return 63 - __builtin_clzll(m)             # <<<<<<<<<<<<<<
@@ -6633,7 +6645,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5_bits_highest(__pyx_t_11engine_c
   }
   goto __pyx_L0;
 
-  /* "engine_core/_bits.pxd":36
+  /* "engine_core/_bits.pxd":48
  * 
  * 
  * cdef inline int highest(u64 m) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -6646,7 +6658,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5_bits_highest(__pyx_t_11engine_c
   return __pyx_r;
 }
 
-/* "engine_core/_bits.pxd":41
+/* "engine_core/_bits.pxd":53
  * 
  * 
  * cdef inline u64 bit(int i) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -6657,7 +6669,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5_bits_highest(__pyx_t_11engine_c
 static CYTHON_INLINE __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5_bits_bit(int __pyx_v_i) {
   __pyx_t_11engine_core_5_bits_u64 __pyx_r;
 
-  /* "engine_core/_bits.pxd":42
+  /* "engine_core/_bits.pxd":54
  * 
  * cdef inline u64 bit(int i) noexcept nogil:
  *     return (<u64>1) << i             # <<<<<<<<<<<<<<
@@ -6670,7 +6682,7 @@ static CYTHON_INLINE __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5_bi
   }
   goto __pyx_L0;
 
-  /* "engine_core/_bits.pxd":41
+  /* "engine_core/_bits.pxd":53
  * 
  * 
  * cdef inline u64 bit(int i) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -6683,7 +6695,7 @@ static CYTHON_INLINE __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5_bi
   return __pyx_r;
 }
 
-/* "engine_core/_bits.pxd":45
+/* "engine_core/_bits.pxd":57
  * 
  * 
  * cdef inline u64 byte_counts(u64 x) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -6695,7 +6707,7 @@ static CYTHON_INLINE __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5_bi
   __pyx_t_11engine_core_5_bits_u64 __pyx_r;
 
 
-  /* "engine_core/_bits.pxd":47
+  /* "engine_core/_bits.pxd":59
  * cdef inline u64 byte_counts(u64 x) noexcept nogil:
  *     """The number of set bits of x in each byte."""
  *     x = x - ((x >> 1) & <u64>0x5555555555555555ULL)             # <<<<<<<<<<<<<<
@@ -6704,7 +6716,7 @@ static CYTHON_INLINE __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5_bi
 */
   __pyx_v_x = (__pyx_v_x - ((__pyx_v_x >> 1) & ((__pyx_t_11engine_core_5_bits_u64)0x5555555555555555ULL)));
 
-  /* "engine_core/_bits.pxd":48
+  /* "engine_core/_bits.pxd":60
  *     """The number of set bits of x in each byte."""
  *     x = x - ((x >> 1) & <u64>0x5555555555555555ULL)
  *     x = (x & <u64>0x3333333333333333ULL) + ((x >> 2) & <u64>0x3333333333333333ULL)             # <<<<<<<<<<<<<<
@@ -6713,7 +6725,7 @@ static CYTHON_INLINE __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5_bi
 */
   __pyx_v_x = ((__pyx_v_x & ((__pyx_t_11engine_core_5_bits_u64)0x3333333333333333ULL)) + ((__pyx_v_x >> 2) & ((__pyx_t_11engine_core_5_bits_u64)0x3333333333333333ULL)));
 
-  /* "engine_core/_bits.pxd":49
+  /* "engine_core/_bits.pxd":61
  *     x = x - ((x >> 1) & <u64>0x5555555555555555ULL)
  *     x = (x & <u64>0x3333333333333333ULL) + ((x >> 2) & <u64>0x3333333333333333ULL)
  *     return (x + (x >> 4)) & <u64>0x0F0F0F0F0F0F0F0FULL             # <<<<<<<<<<<<<<
@@ -6726,7 +6738,7 @@ static CYTHON_INLINE __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5_bi
   }
   goto __pyx_L0;
 
-  /* "engine_core/_bits.pxd":45
+  /* "engine_core/_bits.pxd":57
  * 
  * 
  * cdef inline u64 byte_counts(u64 x) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -6740,7 +6752,7 @@ static CYTHON_INLINE __pyx_t_11engine_core_5_bits_u64 __pyx_f_11engine_core_5_bi
   return __pyx_r;
 }
 
-/* "engine_core/_bits.pxd":52
+/* "engine_core/_bits.pxd":64
  * 
  * 
  * cdef inline int nth_bit(u64 m, int k) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -6754,7 +6766,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5_bits_nth_bit(__pyx_t_11engine_c
 
 
 
-  /* "engine_core/_bits.pxd":54
+  /* "engine_core/_bits.pxd":66
  * cdef inline int nth_bit(u64 m, int k) noexcept nogil:
  *     """Index of the k-th (0-based) set bit of m (k < popcount(m))."""
  *     while k:             # <<<<<<<<<<<<<<
@@ -6767,7 +6779,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5_bits_nth_bit(__pyx_t_11engine_c
 
     if (!__pyx_t_1) break;
 
-    /* "engine_core/_bits.pxd":55
+    /* "engine_core/_bits.pxd":67
  *     """Index of the k-th (0-based) set bit of m (k < popcount(m))."""
  *     while k:
  *         m &= m - 1             # <<<<<<<<<<<<<<
@@ -6776,7 +6788,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5_bits_nth_bit(__pyx_t_11engine_c
 */
     __pyx_v_m = (__pyx_v_m & (__pyx_v_m - 1));
 
-    /* "engine_core/_bits.pxd":56
+    /* "engine_core/_bits.pxd":68
  *     while k:
  *         m &= m - 1
  *         k -= 1             # <<<<<<<<<<<<<<
@@ -6785,7 +6797,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5_bits_nth_bit(__pyx_t_11engine_c
     __pyx_v_k = (__pyx_v_k - 1);
   }
 
-  /* "engine_core/_bits.pxd":57
+  /* "engine_core/_bits.pxd":69
  *         m &= m - 1
  *         k -= 1
  *     return lowest(m)             # <<<<<<<<<<<<<<
@@ -6796,7 +6808,7 @@ static CYTHON_INLINE int __pyx_f_11engine_core_5_bits_nth_bit(__pyx_t_11engine_c
   }
   goto __pyx_L0;
 
-  /* "engine_core/_bits.pxd":52
+  /* "engine_core/_bits.pxd":64
  * 
  * 
  * cdef inline int nth_bit(u64 m, int k) noexcept nogil:             # <<<<<<<<<<<<<<
