@@ -8,9 +8,10 @@ C are zero-sum and agree with the result."""
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from engine_core import games, records
+from engine_core import batch, games, records, solver
 from engine_core.games.sheepshead import rules
 
 OPTION_SETS = [
@@ -315,3 +316,45 @@ def test_random_playout_is_a_uniform_draw_over_the_legal_codes(deal_seed, seed, 
         legal = core.legal_codes()
         core.apply(legal[rng.below(len(legal))] if len(legal) > 1 else legal[0])
     assert core.result() == fast.result() and core.scores() == scores
+
+
+def _minimax(core, side):
+    """The side's final card points with best play on both sides, by plain search."""
+    if core.is_over():
+        return sum(core.result()["card_points"][i] for i in side)
+    seat = core.to_act()
+    values = []
+    for code in core.legal_list():
+        core.apply(code)
+        values.append(_minimax(core, side))
+        core.undo()
+    return max(values) if seat in side else min(values)
+
+
+@pytest.mark.parametrize("options", [{"unknown_broad": True}, {"leaster_blind": "last_trick"}])
+def test_solver_hooks_with_the_unknown_card_and_the_leaster_blind(options):
+    """The solver (g_side, g_points, g_future_max, g_rule_key, g_unmergeable) equals plain
+    minimax on unknown-ace deals (the unknown card is never merged with a twin) and on leasters
+    whose blind goes to the last trick, three tricks from the end."""
+    found = 0
+    for k in range(3000):
+        record = batch.playout_record("sheepshead", options, seed=17, k=k)
+        kinds = {a.get("call") for a in record["actions"]}
+        if not ("unknown_ace" in kinds if "unknown_broad" in options else "pick" not in kinds):
+            continue
+        state = records.new_state(record)
+        plays = [i for i, a in enumerate(record["actions"]) if a["type"] == "play"]
+        for action in record["actions"][:plays[3 * 5 + k % 5]]:
+            state.apply(action)
+        solution = solver.solve(state)
+        side = solution.objective.side
+        assert solution.exact and solution.value == _minimax(state.core.copy(), side)
+        for entry in solver.values(state):
+            for card in entry["equivalent"]:
+                twin = state.copy()
+                twin.apply({**entry["action"], "card": card})
+                assert _minimax(twin.core.copy(), side) == entry["value"]
+        found += 1
+        if found == 12:
+            break
+    assert found == 12

@@ -799,6 +799,56 @@ cdef void g_result(const SsState* s, const SsOpts* o, Result* r) noexcept nogil:
         add_item(r, I_PARTNER_SHARE, IF_VALUE, 0, 0, 0, t.partner_share, 0, 0)
 
 
+# ---- solver hooks (_solver.pxi) ----
+cdef inline int g_side(const SsState* s, const SsOpts* o) noexcept nogil:
+    """The picker's team (picker and partner); in a leaster the seat to act alone."""
+    if s.picker < 0:
+        return 1 << (s.to_act if s.to_act >= 0 else 0)
+    return (1 << s.picker) | ((1 << s.partner) if s.partner >= 0 else 0)
+
+
+cdef inline int g_points(const SsState* s, const SsOpts* o, int side) noexcept nogil:
+    """The side's card points so far, as the result counts them: its tricks, the bury for the
+    picker, and in a leaster with leaster_blind: last_trick the blind once trick 6 is won."""
+    cdef int i, total = 0
+    for i in range(5):
+        if side >> i & 1:
+            total += mask_points(POINTS, s.won[i])
+    if s.picker >= 0 and side >> s.picker & 1:
+        total += mask_points(POINTS, s.buried)
+    if (s.contract == K_LEASTER and o.blind_last_trick and s.trick_no == 6
+            and side >> s.trick_winner[5] & 1):
+        total += mask_points(POINTS, s.blind)
+    return total
+
+
+cdef inline int g_future_max(const SsState* s, const SsOpts* o) noexcept nogil:
+    """The points still to be taken: the cards in hand and in the trick in play, and the blind
+    of a leaster that goes to the last trick."""
+    cdef u64 m = s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3] | s.hand[4]
+    cdef int k, total
+    for k in range(s.n_in_trick):
+        m |= bit(s.trick[s.trick_no][k])
+    total = mask_points(POINTS, m)
+    if s.contract == K_LEASTER and o.blind_last_trick and s.trick_no < 6:
+        total += mask_points(POINTS, s.blind)
+    return total
+
+
+cdef inline const int8_t* g_point_table(const SsState* s) noexcept nogil:
+    return POINTS
+
+
+cdef inline int g_rule_key(const SsState* s) noexcept nogil:
+    """The called-suit duties end once the called suit has been led."""
+    return s.called_led >= 0
+
+
+cdef inline u64 g_unmergeable(const SsState* s, const SsOpts* o) noexcept nogil:
+    """The unknown card follows as the called suit and never wins: never merge it."""
+    return bit(s.unknown) if s.unknown >= 0 else 0
+
+
 # ---- explanations: why a well-formed action is not legal (reason id, text) ----
 REASONS = {
     "MUST_PICK": "everybody else has passed: the dealer must pick (no_pick: forced_pick)",
@@ -1048,3 +1098,4 @@ def redact_result(Core core, result, seat):
 
 
 include "../../_engine.pxi"
+include "../../_solver.pxi"
