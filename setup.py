@@ -17,7 +17,7 @@ SOURCES = sorted(glob.glob("src/engine_core/**/*.pyx", recursive=True))
 
 compile_args = [] if sys.platform == "win32" else ["-O3"]
 if os.environ.get("STICH_NATIVE") == "1" and sys.platform != "win32":
-    compile_args.append("-march=native")
+    compile_args.append(os.environ.get("STICH_MARCH", "-march=native"))
 
 extensions = [
     Extension(path[len("src/"):-len(".pyx")].replace("/", "."), [path], extra_compile_args=compile_args)

@@ -131,6 +131,94 @@ def cmd_demo(args) -> int:
     return 0
 
 
+def _records_in(path: str):
+    """(number, line) of every non-blank line of a JSON Lines file or standard input."""
+    try:
+        stream = sys.stdin.buffer if path == "-" else open(path, "rb")
+    except OSError as err:
+        raise Usage(f"cannot read {path}: {err.strerror}") from None
+    with stream:
+        for number, line in enumerate(stream, 1):
+            if line.strip():
+                yield number, line
+
+
+def _solve_answer(line: bytes, number: int, args) -> dict:
+    """One `solve` output line: the position's value (or reaches), its cards' values."""
+    from . import records, solver
+    import orjson
+    from .errors import ActionError, InvalidRecordError
+    try:
+        obj = orjson.loads(line)
+    except orjson.JSONDecodeError as err:
+        return {"id": number, "error": {"index": None, "reason": f"malformed JSON: {err}", "reason_id": "MALFORMED_JSON"}}
+    ident, record = number, obj
+    if isinstance(obj, dict) and "record" in obj and "game" not in obj:
+        ident, record = obj.get("id", number), obj["record"]
+    try:
+        state = records.replay(record)
+        if args.target is not None:
+            target = int(args.target) if args.target.lstrip("-").isdigit() else args.target
+            objective = solver.objective_of(state)
+            answer = solver.reaches(state, target, budget=args.budget)
+            return {"id": ident, "reaches": answer, "side": list(objective.side), "target": solver.target_of(state, target)[0]}
+        solution = solver.solve(state, budget=args.budget)
+        out = {"id": ident, **solution.as_dict()}
+        out["values"] = [{"action": e["action"], "value": e["value"],
+                          **({"lower": e["lower"], "upper": e["upper"]} if e["value"] is None else {})}
+                         for e in solver.values(state, budget=args.budget)]
+        return out
+    except ActionError as err:
+        return {"id": ident, "error": {"index": err.index, "reason": str(err), "reason_id": err.reason_id}}
+    except StichError as err:
+        return {"id": ident, "error": {"index": None, "reason": str(err), "reason_id": err.reason_id}}
+
+
+def cmd_solve(args) -> int:
+    import orjson
+    out = sys.stdout.buffer
+    for number, line in _records_in(args.file):
+        out.write(orjson.dumps(_solve_answer(line, number, args)) + b"\n")
+        out.flush()
+    return 0
+
+
+def cmd_analyze(args) -> int:
+    import orjson
+    from . import analysis
+    from .errors import ActionError
+    out = sys.stdout.buffer
+    for number, line in _records_in(args.file):
+        try:
+            obj = orjson.loads(line)
+        except orjson.JSONDecodeError as err:
+            answer = {"id": number, "error": {"index": None, "reason": f"malformed JSON: {err}",
+                                              "reason_id": "MALFORMED_JSON"}}
+        else:
+            ident, record = number, obj
+            if isinstance(obj, dict) and "record" in obj and "game" not in obj:
+                ident, record = obj.get("id", number), obj["record"]
+            try:
+                answer = {"id": ident, **analysis.analyze(record, budget=args.budget)}
+            except ActionError as err:
+                answer = {"id": ident, "error": {"index": err.index, "reason": str(err), "reason_id": err.reason_id}}
+            except StichError as err:
+                answer = {"id": ident, "error": {"index": None, "reason": str(err), "reason_id": err.reason_id}}
+        out.write(orjson.dumps(answer) + b"\n")
+        out.flush()
+    return 0
+
+
+def budget_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive number of nodes, got {text[:40]!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of nodes, got {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m engine_core",
@@ -143,6 +231,24 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("file", nargs="?", default="-", help="JSON Lines file, or - for standard input (default)")
     ev.add_argument("--legal", action="store_true", help="add the legal actions before each action")
     ev.set_defaults(func=cmd_evaluate)
+    so = sub.add_parser("solve", help="solve positions with all hands open",
+                        description="For each record (finished or in progress) write the value of its "
+                                    "position for the objective side and the value of every legal card: "
+                                    '{"id", "value", "exact", "side", "nodes", "values": [{"action", "value"}]} '
+                                    '(plus "lower"/"upper" when the budget ran out); with --target, '
+                                    '{"id", "reaches", "side", "target"}.')
+    so.add_argument("file", nargs="?", default="-", help="JSON Lines file, or - for standard input (default)")
+    so.add_argument("--target", help="answer whether the side reaches this value: a number, win, schneider or schwarz")
+    so.add_argument("--budget", type=budget_arg, help="node budget per search (default: none, exact)")
+    so.set_defaults(func=cmd_solve)
+    an = sub.add_parser("analyze", help="analyze the card play of records",
+                        description="For each record write the value of every legal card at each card "
+                                    "played, the loss of the card chosen, what perfect play would have "
+                                    "reached and the first decisive mistake (docs/analysis.md).")
+    an.add_argument("file", nargs="?", default="-", help="JSON Lines file, or - for standard input (default)")
+    an.add_argument("--budget", type=budget_arg, default=2_000_000,
+                    help="node budget per search (default 2000000; bounds are reported where it runs out)")
+    an.set_defaults(func=cmd_analyze)
     demo = sub.add_parser("demo", help="play seeded random deals and print them",
                           description=cmd_demo.__doc__)
     demo.add_argument("--game", default="schafkopf", choices=games.GAMES)
