@@ -1,7 +1,7 @@
-"""The protos: buf lint (STANDARD rules) is clean and the generated code is current."""
+"""The protos: buf lint (STANDARD rules) is clean and the generated code committed in the
+client package is what the protos generate (the generator's version lines aside)."""
 from __future__ import annotations
 
-import os
 import pathlib
 import runpy
 import shutil
@@ -27,9 +27,12 @@ def test_buf_lint_standard():
 
 
 def test_generated_code_is_current(tmp_path):
-    generate = runpy.run_path(str(ROOT / "tools" / "gen_proto.py"))["generate"]
-    fresh = {p.relative_to(tmp_path): p.read_bytes() for p in generate(tmp_path)}
-    built = ROOT / "src" / "service" / "gen"
-    for rel, data in fresh.items():
-        assert (built / rel).read_bytes() == data, f"{rel} is stale: run `make gen`"
-    assert os.path.exists(built / "stich" / "v1" / "stich_service_pb2_grpc.py")
+    pytest.importorskip("grpc_tools")
+    gen = runpy.run_path(str(ROOT / "tools" / "gen_proto.py"))
+    fresh = {p.relative_to(tmp_path): p.read_text() for p in gen["generate"](tmp_path)}
+    committed = ROOT / "clients" / "python" / "stich_client" / "gen"
+    assert {p.relative_to(committed) for p in committed.rglob("*") if p.is_file() and "__pycache__" not in p.parts} \
+        == set(fresh)
+    for rel, text in fresh.items():
+        assert gen["comparable"]((committed / rel).read_text()) == gen["comparable"](text), \
+            f"{rel} is stale: run `make gen`"

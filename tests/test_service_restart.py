@@ -1,13 +1,12 @@
 """The server as a real process: SIGKILL and restart restores every table (same ids, tokens,
-views, versions) from SQLite; SIGTERM lets an in-flight call finish and exits cleanly."""
+views, versions, events), tables come back from the store one at a time when first used;
+SIGTERM lets calls in flight finish and exits 0; a store of the old layout is kept aside."""
 from __future__ import annotations
 
 import json
 import random
-import re
 import signal
-import subprocess
-import sys
+import sqlite3
 import threading
 import time
 
@@ -16,29 +15,23 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from engine_core import games
 from stich_client import StichClient
 
+from service_harness import ServerProcess
+
 GAMES = games.available()
 
 
-def start(data_dir, address="127.0.0.1:0"):
-    proc = subprocess.Popen([sys.executable, "-m", "service", "--address", address, "--data-dir", str(data_dir)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    line = proc.stdout.readline()
-    match = re.search(r"listening on (\S+)", line)
-    assert match, line + proc.stdout.read()
-    return proc, match.group(1), line
+def _built():
+    out = []
+    for g in GAMES:
+        try:
+            games.spec_of(g)
+            out.append(g)
+        except ImportError:
+            pass
+    return out
 
 
-def stop(proc, sig=signal.SIGTERM, timeout=15):
-    proc.send_signal(sig)
-    try:
-        rest, _ = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        raise
-    return proc.returncode, rest
-
-
-def _play(client, table, seats, steps, rng):
+def _play(client, table, steps, rng):
     """`steps` actions by whichever human seat is to act (humans at every seat listed)."""
     for _ in range(steps):
         v = client.view(table.table_id, table.spectator_id)
@@ -49,8 +42,19 @@ def _play(client, table, seats, steps, rng):
             return
         seat = v["to_act"]
         mine = client.view(table.table_id, table.tokens[seat])
-        client.act(table.table_id, table.tokens[seat], rng.choice(mine["legal"]),
-                   expected_version=mine["version"])
+        client.act(table.table_id, table.tokens[seat], rng.choice(mine["legal"]), expected_version=mine["version"])
+
+
+def _events_so_far(client, t) -> list:
+    """Every event up to the table's current version, as the spectator and seat 0 see them."""
+    version = client.view(t.table_id, t.spectator_id)["version"]
+    out = []
+    for token in (t.spectator_id, *t.tokens.values()):
+        for e in client.watch(t.table_id, token, 0, timeout=20):
+            out.append(e)
+            if e["version"] >= version:
+                break
+    return out
 
 
 def _all_views(client, tables):
@@ -59,45 +63,39 @@ def _all_views(client, tables):
 
 
 def test_sigkill_and_restart_restores_every_table(tmp_path):
-    proc, address, _ = start(tmp_path)
     rng = random.Random(5)
     tables = []
+    srv = ServerProcess(tmp_path)
     try:
-        with StichClient(address, timeout=20) as c:
-            for game in GAMES:
+        with StichClient(srv.address, timeout=20) as c:
+            for game in _built():
                 n = games.get(game).seats
                 humans = c.create_table(game, {}, 2, ["human"] * n, seed=3)
-                _play(c, humans, n, 1 + 40, rng)              # into deal 2 or deep into deal 1
+                _play(c, humans, 1 + 40, rng)                  # into deal 2 or deep into deal 1
                 mixed = c.create_table(game, {}, 2, ["bot"] * (n - 1) + ["human"], seed=4)
-                _play(c, mixed, n, 6, rng)
-                fresh = c.create_table(game, {}, 1, seed=5)    # never dealt
+                _play(c, mixed, 6, rng)
+                fresh = c.create_table(game, {}, 1, seed=5)     # never dealt
                 tables += [humans, mixed, fresh]
             before = _all_views(c, tables)
+            events_before = {t.table_id: _events_so_far(c, t) for t in tables}
     finally:
-        proc.kill()
-        proc.wait()
-    proc, address, banner = start(tmp_path)
-    try:
-        assert f"{len(tables)} tables restored" in banner
-        with StichClient(address, timeout=20) as c:
-            assert _all_views(c, tables) == before
-            for t in tables:            # and the tables go on to the end of their matches
-                n = len(before[t.table_id][-1]["seats"])
-                _play(c, t, n, 400, rng)
-                assert c.view(t.table_id, t.spectator_id)["status"] == "match_over"
-                events = list(c.watch(t.table_id, t.spectator_id, 0, timeout=20))
-                assert [e["version"] for e in events] == list(range(1, len(events) + 1))
-        code, out = stop(proc)
-        assert code == 0, out
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+        srv.kill()
+    with ServerProcess(tmp_path) as srv, StichClient(srv.address, timeout=20) as c:
+        assert f"{len(tables)} tables stored" in srv.banner
+        assert _all_views(c, tables) == before
+        assert {t.table_id: _events_so_far(c, t) for t in tables} == events_before
+        for t in tables:            # and the tables go on to the end of their matches
+            _play(c, t, 400, rng)
+            assert c.view(t.table_id, t.spectator_id)["status"] == "match_over"
+            events = list(c.watch(t.table_id, t.spectator_id, 0, timeout=20))
+            assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+    assert srv.proc.returncode == 0
 
 
 def test_sigterm_finishes_in_flight_calls_and_exits_cleanly(tmp_path):
     """SIGTERM: health watchers see NOT_SERVING, an open EvaluateRecords stream keeps being
     served until the client closes it, then the process exits 0."""
-    proc, address, _ = start(tmp_path)
+    srv = ServerProcess(tmp_path)
     game = GAMES[0]
     state = games.get(game).deal(1, 0)
     rng = random.Random(1)
@@ -114,43 +112,53 @@ def test_sigterm_finishes_in_flight_calls_and_exits_cleanly(tmp_path):
             yield line
 
     try:
-        with StichClient(address, timeout=60) as c:
-            health = health_pb2_grpc.HealthStub(c.channel).Watch(
-                health_pb2.HealthCheckRequest(service=""), timeout=30)
+        with StichClient(srv.address, timeout=60) as c:
+            health = health_pb2_grpc.HealthStub(c.channel).Watch(health_pb2.HealthCheckRequest(service=""), timeout=30)
             assert next(health).status == health_pb2.HealthCheckResponse.SERVING
             answers = []
             for k, answer in enumerate(c.evaluate(lines(), timeout=30, chunk=1)):
                 answers.append(answer)
                 if k == 9:
-                    proc.send_signal(signal.SIGTERM)
+                    srv.proc.send_signal(signal.SIGTERM)
                     assert next(health).status == health_pb2.HealthCheckResponse.NOT_SERVING
                     signalled.set()
             assert len(answers) == 20 and all("result" in a for a in answers)
-        code, out = stop(proc, signal.SIGTERM)
-        assert code == 0, out
-        assert "stopped" in out
+        assert srv.stop() == 0
+        assert "stopped" in srv.output
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        srv.kill()
 
 
-def test_a_table_that_cannot_be_replayed_does_not_stop_the_others(tmp_path):
-    from service.server import Server
-    from service.store import Store
-    srv = Server("127.0.0.1:0", str(tmp_path)).start()
-    with StichClient(srv.address) as c:
-        good = c.create_table(GAMES[0], {}, 1, seed=1)
-        bad = c.create_table(GAMES[0], {}, 1, seed=2)
-        c.deal(good.table_id, good.tokens[0])
-        c.deal(bad.table_id, bad.tokens[0])
-    srv.stop(1)
-    store = Store(str(tmp_path))          # a stored action this build would refuse
-    store.write(bad.table_id, actions=[(1, 0, {"seat": 0, "type": "play", "card": "ZZ"})])
-    store.close()
-    srv = Server("127.0.0.1:0", str(tmp_path)).start()
-    try:
-        assert srv.restored == 1 and bad.table_id in srv.manager.unrestorable
-        with StichClient(srv.address) as c:
-            assert c.view(good.table_id, good.spectator_id)["status"] == "in_deal"
-    finally:
-        srv.stop(1)
+def test_tables_are_restored_when_first_used(tmp_path):
+    """Start-up reads no table: a store of many tables starts as fast as an empty one, and a
+    table comes back (its current deal replayed) at its first call."""
+    with ServerProcess(tmp_path) as srv, StichClient(srv.address) as c:
+        handles = [c.create_table("schafkopf", {}, 1, seed=i) for i in range(200)]
+        for t in handles[:5]:
+            c.deal(t.table_id, t.tokens[0])
+        views = [c.view(t.table_id, t.tokens[0]) for t in handles[:5]]
+    t0 = time.perf_counter()
+    with ServerProcess(tmp_path) as srv, StichClient(srv.address) as c:
+        started = time.perf_counter() - t0
+        assert "200 tables stored" in srv.banner
+        assert [c.view(t.table_id, t.tokens[0]) for t in handles[:5]] == views
+    assert started < 10
+
+
+def test_a_store_of_the_old_layout_is_kept_aside(tmp_path):
+    db = sqlite3.connect(tmp_path / "stich.sqlite3")
+    db.executescript("""
+        CREATE TABLE tables (id TEXT PRIMARY KEY, spec TEXT NOT NULL);
+        CREATE TABLE deals (table_id TEXT NOT NULL, number INTEGER NOT NULL, start TEXT NOT NULL,
+                            PRIMARY KEY (table_id, number));
+        CREATE TABLE actions (table_id TEXT NOT NULL, deal INTEGER NOT NULL, idx INTEGER NOT NULL,
+                              action TEXT NOT NULL, PRIMARY KEY (table_id, deal, idx));
+        INSERT INTO tables VALUES ('t_old', '{}');""")
+    db.commit()
+    db.close()
+    with ServerProcess(tmp_path) as srv, StichClient(srv.address) as c:
+        assert "0 tables stored" in srv.banner
+        assert c.create_table("schafkopf", {}, 1).table_id
+    names = {r[0] for r in sqlite3.connect(tmp_path / "stich.sqlite3").execute(
+        "SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"legacy_tables", "legacy_deals", "legacy_actions", "tables", "log", "deals", "requests"} <= names
