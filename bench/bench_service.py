@@ -1,4 +1,4 @@
-"""RPC benchmarks over loopback (an in-process server on a free port, SQLite in a temp dir):
+"""RPC benchmarks over loopback (a server process on a free port, SQLite in a temp dir):
 one Play round trip against bots, and EvaluateRecords throughput. Run by `make bench`; under
 `make test` (--benchmark-disable) each runs once as a smoke test. The percentile and echo-
 referenced figures are `make bench-report`'s gRPC rows (service.benchmark)."""
@@ -9,8 +9,7 @@ import random
 import pytest
 
 from engine_core import games
-from service.benchmark import finished_records
-from service.server import Server
+from service.benchmark import ServerProcess, finished_records
 from stich_client import StichClient
 
 GAME = "schafkopf"
@@ -18,10 +17,9 @@ GAME = "schafkopf"
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    srv = Server("127.0.0.1:0", str(tmp_path_factory.mktemp("bench-data"))).start()
-    with StichClient(srv.address, timeout=30) as c:
+    with ServerProcess(str(tmp_path_factory.mktemp("bench-data"))) as srv, \
+            StichClient(srv.address, timeout=30) as c:
         yield c
-    srv.stop(1)
 
 
 def bench_play_round_trip(benchmark, client):

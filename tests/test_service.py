@@ -609,3 +609,18 @@ def test_mirror_knows_the_rule():
     while not state.is_over():
         m.apply(state.legal_actions()[0])
     assert m.allowed(None) <= set().union(*state.hands)
+
+
+# ---- the loopback benchmark's child servers (make bench-report) -------------------------------------
+def test_benchmark_children_serve_on_loopback_and_stop_cleanly():
+    """bench-report's servers: `python -m service --memory` and the bare echo, each on a free
+    127.0.0.1 port, answer, and exit 0 on SIGTERM."""
+    from service import benchmark as bm
+    with bm.ServerProcess() as srv, bm.EchoProcess(workers=4) as echo:
+        assert srv.address.startswith("127.0.0.1:") and echo.address.startswith("127.0.0.1:")
+        with StichClient(srv.address, timeout=10) as c:
+            assert c.health() == "SERVING"
+            assert len(bm.play_latency(c, "schafkopf", 5, True)) == 5
+        one = bm.echo_one_client(echo.address, 5, 1.0)
+        assert one["calls"] == 5 and one["p50_us"] <= one["p99_us"]
+    assert srv.proc.returncode == 0 and echo.proc.returncode == 0
