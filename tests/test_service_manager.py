@@ -1,0 +1,74 @@
+"""The table manager in-process (no gRPC): what leaves memory and comes back from the store,
+and the store interface's compare-and-set."""
+from __future__ import annotations
+
+import asyncio
+import random
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from service.manager import TableManager
+from service.store import Commit, Conflict, SqliteStore
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+async def _manager(tmp_path, live=10_000):
+    store = SqliteStore(str(tmp_path))
+    await store.open()
+    return TableManager(store, ThreadPoolExecutor(2), live), store
+
+
+def test_a_finished_match_leaves_memory_and_comes_back_the_same(tmp_path):
+    async def main():
+        m, store = await _manager(tmp_path)
+        view, tokens, spectator = await m.create("schafkopf", {}, 2, ["human", "bot", "bot", "bot"], seed=3)
+        tid = view["table_id"]
+        rng = random.Random(3)
+        for _ in range(2):
+            v = await m.deal(tid, tokens[0], None)
+            while v["status"] == "in_deal":
+                kind, fields = _fields(rng.choice(v["deal"]["legal"]))
+                v = await m.act(tid, tokens[0], kind, fields, None)
+        assert v["status"] == "match_over"
+        assert tid not in m.live                      # gone from memory once the match is over
+        again = await m.view(tid, tokens[0])
+        assert again == v and tid not in m.live        # reloaded, and gone again
+        score = await m.score(tid, spectator, 1)
+        assert score["deal_number"] == 1 and score["match_over"]
+        await store.close()
+    run(main())
+
+
+def _fields(action):
+    return action["type"], {k: v for k, v in action.items() if k not in ("seat", "type")}
+
+
+def test_at_most_live_tables_stay_in_memory(tmp_path):
+    async def main():
+        m, store = await _manager(tmp_path, live=3)
+        made = [await m.create("schafkopf", {}, 1, [], seed=i) for i in range(8)]
+        for view, tokens, _ in made:
+            await m.deal(view["table_id"], tokens[0], None)
+        assert len(m.live) <= 3
+        for view, tokens, _ in made:                  # each comes back from the store
+            v = await m.view(view["table_id"], tokens[0])
+            assert v["status"] == "in_deal" and v["deal_number"] == 1
+        await store.close()
+    run(main())
+
+
+def test_a_commit_on_a_stale_version_is_a_conflict(tmp_path):
+    async def main():
+        store = SqliteStore(str(tmp_path))
+        await store.open()
+        await store.create_table("t_x", {"spec": 1})
+        await store.commit("t_x", Commit(1, [(2, 1, None)]))
+        with pytest.raises(Conflict):
+            await store.commit("t_x", Commit(1, [(2, 1, None)]))
+        assert (await store.load_table("t_x")).version == 2
+        await store.close()
+    run(main())
