@@ -13,10 +13,8 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 import signal
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -26,69 +24,11 @@ import grpc
 
 from engine_core import games
 
-LOOPBACK = "127.0.0.1"
 ECHO_METHOD = "/stich.bench.Echo/Echo"
-_LISTENING = re.compile(r"listening on (\S+:\d+)")
 
 
 # ---- child servers -------------------------------------------------------------------------------
-class _Child:
-    """A server child process that prints `... listening on HOST:PORT` once it serves."""
-
-    def __init__(self, argv: list[str], start_timeout: float = 30.0):
-        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True, bufsize=1)
-        found: list[str] = []
-
-        def read_banner():
-            for line in self.proc.stdout:
-                m = _LISTENING.search(line)
-                if m:
-                    found.append(m.group(1))
-                    break
-            for _ in self.proc.stdout:      # keep the pipe drained until the child exits
-                pass
-
-        self._reader = threading.Thread(target=read_banner, daemon=True)
-        self._reader.start()
-        deadline = time.monotonic() + start_timeout
-        while not found and self.proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.02)
-        if not found:
-            self.stop()
-            raise RuntimeError(f"server did not start: {' '.join(argv)}")
-        self.address = found[0]
-        if not self.address.startswith(LOOPBACK + ":"):
-            self.stop()
-            raise RuntimeError(f"server not on loopback: {self.address}")
-
-    def stop(self, timeout: float = 15.0) -> int | None:
-        """SIGTERM (graceful shutdown), then wait; SIGKILL only if it will not exit."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self._reader.join(1)
-        return self.proc.returncode
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
-
-
-class ServerProcess(_Child):
-    """`python -m service --memory` on a free loopback port (no SQLite commits: the figures
-    are the RPC and the engine, not the disk); `args`: more flags (config.py)."""
-
-    def __init__(self, data_dir: str | None = None, args: tuple[str, ...] = ()):
-        store = ["--data-dir", data_dir] if data_dir else ["--memory"]
-        super().__init__([sys.executable, "-m", "service", "--address", f"{LOOPBACK}:0",
-                          "--grace", "2", *store, *args])
+from .process import LOOPBACK, ServerProcess, _Child  # noqa: E402,F401 - re-exported for bench/report.py
 
 
 class EchoProcess(_Child):
