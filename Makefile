@@ -14,6 +14,8 @@ $(STAMP): pyproject.toml setup.py clients/python/pyproject.toml $(wildcard src/e
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip setuptools "Cython>=3.0.10"
 	$(PIP) install --quiet -e ./clients/python -e ".[dev]"
+	@# an older stich (which had the `stich` command) takes the command with it when replaced
+	$(PIP) install --quiet --no-deps --force-reinstall -e ./clients/python
 	touch $(STAMP)
 
 dev: $(STAMP)

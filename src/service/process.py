@@ -8,6 +8,7 @@ benchmarks and a program that wants a private server use.
 """
 from __future__ import annotations
 
+import atexit
 import re
 import signal
 import subprocess
@@ -45,6 +46,7 @@ class _Child:
             self.stop()
             raise RuntimeError(f"server did not start: {' '.join(argv)}")
         self.address = found[0]
+        atexit.register(self.stop)              # never outlive the program that started it
         if not self.address.startswith(LOOPBACK + ":"):
             self.stop()
             raise RuntimeError(f"server not on loopback: {self.address}")
