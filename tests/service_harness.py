@@ -69,12 +69,16 @@ class ServerProcess:
     def kill(self) -> int:
         return self.stop(signal.SIGKILL)
 
-    def rss_mb(self) -> float:
+    def rss_mb(self, field: str = "VmRSS") -> float:
+        """The server process's resident memory (VmHWM: its peak) in MiB."""
         with open(f"/proc/{self.proc.pid}/status") as f:
             for line in f:
-                if line.startswith("VmRSS:"):
+                if line.startswith(field + ":"):
                     return int(line.split()[1]) / 1024
         return 0.0
+
+    def peak_rss_mb(self) -> float:
+        return self.rss_mb("VmHWM")
 
     def __enter__(self) -> "ServerProcess":
         return self
