@@ -11,6 +11,7 @@ import json
 import random
 import sys
 import threading
+import time
 from pathlib import Path
 
 import grpc
@@ -624,3 +625,32 @@ def test_benchmark_children_serve_on_loopback_and_stop_cleanly():
         one = bm.echo_one_client(echo.address, 5, 1.0)
         assert one["calls"] == 5 and one["p50_us"] <= one["p99_us"]
     assert srv.proc.returncode == 0 and echo.proc.returncode == 0
+
+
+def test_cpu_work_stops_at_its_deadline_and_the_loop_stays_free(client):
+    """A Simulate or EvaluateRecords past its deadline ends DEADLINE_EXCEEDED; its work stops at
+    the next slice, so the pools are free again at once, and unary calls never waited."""
+    game = GAMES[0]
+    t = client.create_table(game, {}, 1)
+    for _ in range(3):
+        with pytest.raises(grpc.RpcError) as e:
+            client.stub.Simulate(pb.SimulateRequest(game=game, deals=1_000_000, seed=1), timeout=0.05)
+        assert e.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    lines = [json.dumps({"game": game})] * 20_000
+    with pytest.raises(grpc.RpcError) as e:
+        list(client.stub.EvaluateRecords(iter([pb.EvaluateRecordsRequest(lines=lines, with_legal=True)]), timeout=0.05))
+    assert e.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    t0 = time.perf_counter()
+    assert client.view(t.table_id, t.spectator_id)["version"] == 1
+    assert client.simulate(game, {}, deals=1000, seed=1)["deals"] == 1000
+    assert time.perf_counter() - t0 < 1.0
+
+
+def test_limits_come_from_the_environment_too():
+    with ServerProcess(None, env={"STICH_MAX_STREAMS_PER_PEER": "1"}) as srv, StichClient(srv.address) as c:
+        t = c.create_table(GAMES[0], {}, 1)
+        first = c.stub.WatchTable(pb.WatchTableRequest(table_id=t.table_id, token=t.spectator_id), timeout=10)
+        assert next(first).event.version == 1
+        with pytest.raises(ResourceExhaustedError):
+            list(c.watch(t.table_id, t.spectator_id, timeout=5))
+        first.cancel()

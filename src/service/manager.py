@@ -139,17 +139,21 @@ class TableManager:
         self.live.move_to_end(table.id)
         self._evict()
 
-    def _evict(self) -> None:
-        """Free memory: finished matches nobody watches, then the least recently used tables."""
-        for table_id in [t.id for t in self.live.values()
-                         if t.match.is_over() and not t.watchers and not t.lock.locked()]:
-            del self.live[table_id]
+    @staticmethod
+    def _idle(t: Table) -> bool:
+        return not t.watchers and not t.lock.locked()
+
+    def _evict(self, table: Table | None = None) -> None:
+        """Free memory: `table` if its match is over and nobody uses it, then the least recently
+        used tables beyond `live_tables`."""
+        if table is not None and table.match.is_over() and self._idle(table) \
+                and self.live.get(table.id) is table:
+            del self.live[table.id]
         if len(self.live) > self.live_tables:
             for table_id in list(self.live):
                 if len(self.live) <= self.live_tables:
                     break
-                t = self.live[table_id]
-                if not t.watchers and not t.lock.locked():
+                if self._idle(self.live[table_id]):
                     del self.live[table_id]
 
     async def _locked(self, table: Table, section: Callable[[], Awaitable[Any]]):
@@ -257,8 +261,7 @@ class TableManager:
         try:
             return await self._locked(table, section)
         finally:
-            if table.match.is_over():
-                self._evict()
+            self._evict(table)
 
     @staticmethod
     def _deal_job(table: Table, seat, kind, fields):
@@ -314,7 +317,10 @@ class TableManager:
     # ---- reading --------------------------------------------------------------------------------
     async def view(self, table_id: str, token: str) -> dict:
         table = await self.table(table_id)
-        return table.view(table.viewer(token))
+        try:
+            return table.view(table.viewer(token))
+        finally:
+            self._evict(table)
 
     async def score(self, table_id: str, token: str, deal_number: int) -> dict:
         """A finished deal's result as the viewer may see it, and the match so far."""
@@ -337,6 +343,7 @@ class TableManager:
             state = match.current
         else:
             state = (await self.past_deal(table, number))[0].current
+        self._evict(table)
         return {"deal_number": number, "result": state.result_for(seat), "match_scores": list(match.totals),
                 "deals_finished": finished, "deals_per_match": match.deals_per_match,
                 "match_over": match.is_over()}
@@ -366,10 +373,11 @@ class TableManager:
         try:
             while not self.closing:
                 changed = table.changed
-                if table.version > version:
-                    for event in await self._events_after(table, seat, version):
-                        yield event
-                        version = event["version"]
+                events = await self._events_after(table, seat, version) if table.version > version else []
+                for event in events:
+                    yield event
+                    version = event["version"]
+                if events:
                     continue
                 if table.match.is_over():
                     return
@@ -379,8 +387,7 @@ class TableManager:
                     pass
         finally:
             table.watchers -= 1
-            if table.match.is_over() and not table.watchers:
-                self._evict()
+            self._evict(table)
 
     async def _events_after(self, table: Table, seat, version: int) -> list[dict]:
         """The events after `version`: from the current deal in memory, else the next earlier
