@@ -17,7 +17,7 @@ SOURCES = sorted(glob.glob("src/engine_core/**/*.pyx", recursive=True))
 
 compile_args = [] if sys.platform == "win32" else ["-O3"]
 if os.environ.get("STICH_NATIVE") == "1" and sys.platform != "win32":
-    compile_args.append("-march=native")
+    compile_args.append(os.environ.get("STICH_MARCH", "-march=native"))
 
 # proto/stich/v1 -> src/service/gen (grpcio-tools is a build requirement).
 if os.path.exists(os.path.join(HERE, "tools", "gen_proto.py")):

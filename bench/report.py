@@ -70,14 +70,7 @@ def best_of(reps, fn):
 
 # ---- stich -------------------------------------------------------------------------------------
 def batch_games() -> list[str]:
-    out = []
-    for name in games.available():
-        try:
-            batch.playouts(name, None, 1)
-        except ValueError:
-            continue
-        out.append(name)
-    return out
+    return games.available()
 
 
 def playout_rate(game, threads, seconds, bids):
@@ -138,16 +131,17 @@ def step_playouts_rate(game_name, seconds):
 
 
 def evaluate_rates(game_name, seconds):
-    """records/s for complete deals: batch.evaluate on dicts, and the CLI line path (JSON
-    parse, evaluate, JSON dump) on JSON text."""
+    """records/s for complete deals: batch.evaluate on dicts, the CLI line path (JSON line in,
+    JSON line out) and, as a reference for the hand-written scanner, parsing the same lines
+    with orjson and with msgspec alone (no rule applied, no answer written)."""
     from engine_core import cli
     path = Path(str(RANDOM_LINES).format(game=game_name))
     if not path.exists():
-        return None, None
+        return None, None, None
     with path.open(encoding="utf-8") as f:
         recs = [json.loads(line)["record"] for line in f if line.strip()]
     recs = [r for r in recs if "result" in records.evaluate(r)]
-    lines = [json.dumps(r) for r in recs]
+    lines = [json.dumps(r, separators=(",", ":")).encode() for r in recs]
 
     def dicts():
         n, t0 = 0, time.perf_counter()
@@ -160,10 +154,27 @@ def evaluate_rates(game_name, seconds):
         n, t0 = 0, time.perf_counter()
         while time.perf_counter() - t0 < seconds:
             for i, line in enumerate(lines, 1):
-                cli.evaluate_line_text(line, i, False)
+                cli.evaluate_line_bytes(line, i)
             n += len(lines)
         return n / (time.perf_counter() - t0)
-    return dicts, cli_lines
+
+    def parse_only():
+        import orjson
+        try:
+            import msgspec
+            decode = msgspec.json.decode
+        except ImportError:
+            decode = orjson.loads
+        best = {}
+        for name, fn in (("orjson", orjson.loads), ("msgspec", decode)):
+            n, t0 = 0, time.perf_counter()
+            while time.perf_counter() - t0 < seconds / 2:
+                for line in lines:
+                    fn(line)
+                n += len(lines)
+            best[name] = n / (time.perf_counter() - t0)
+        return best
+    return dicts, cli_lines, parse_only
 
 
 # ---- references --------------------------------------------------------------------------------
@@ -222,20 +233,13 @@ C_MODES = {("schafkopf", "cheapest"): ("schafkopf_ruf_dealplay", 32),
            ("doppelkopf", "uniform"): ("doppelkopf_dealplay", 48),
            ("doppelkopf", "cheapest"): ("doppelkopf_dealplay", 48)}
 # the playout rows with a throughput target against the C yardstick (stich / C deals/s per core)
-C_TARGETS = {("schafkopf", "cheapest"): 0.5, ("doppelkopf", "uniform"): 0.5}
+C_TARGETS = {("schafkopf", "cheapest"): 0.7, ("doppelkopf", "cheapest"): 0.7}
 
 
 def playout_rows(table, reps, secs, cref):
     """Batch playouts of every game and bids mode, on 1 and 2 threads, interleaved with the C
     yardstick's runs; best of reps each."""
-    runs = []
-    for game in batch_games():
-        for bids in batch.BIDS:
-            try:
-                batch.playouts(game, None, 1, bids=bids)
-            except ValueError:
-                continue
-            runs.append((game, bids))
+    runs = [(game, bids) for game in batch_games() for bids in games.get(game).rules.BIDS]
     ours = {run: ([], []) for run in runs}
     cres = []
     for _ in range(reps):
@@ -276,23 +280,19 @@ def report(args) -> Table:
     cref = CReference(args.c_reference) if args.c_reference else None
     try:
         playout_rows(table, reps, secs, cref)
+        step_rows(table, games.available(), reps, secs)
         for game in games.available():
-            if hasattr(games.rules_of(game).Core, "advance"):
-                if game == "schafkopf":
-                    step_rows(table, game, reps, secs)
-                else:
-                    table.add(f"{game}.step_us", f"{game} step API from Python",
-                              min(step_api_rate(game, secs) for _ in range(reps)), None, "µs/step",
-                              "legal = core.advance(random.choice(legal))")
-            dicts, cli_lines = evaluate_rates(game, secs)
+            dicts, cli_lines, parse_only = evaluate_rates(game, secs)
             if dicts:
-                fast = games.records_of(game) is not None
                 table.add(f"{game}.evaluate", f"{game} batch.evaluate, complete deals (dicts)",
-                          best_of(reps, dicts), None, "records/s",
-                          "validate + replay + result" + ("" if fast else " (generic path)"))
+                          best_of(reps, dicts), None, "records/s", "one codec: encode, replay, result")
                 table.add(f"{game}.evaluate_cli", f"{game} CLI evaluate line path (JSON in/out)",
                           best_of(reps, cli_lines), None, "records/s",
-                          "text in, text out (cli.evaluate_line_text)" + ("" if fast else " (generic path)"))
+                          "JSON line in, UTF-8 JSON line out (cli.evaluate_line_bytes); target >= 100k")
+                parsed = parse_only()
+                table.add(f"{game}.parse_only", f"{game} parse only, orjson / msgspec (reference)",
+                          parsed["orjson"], parsed["msgspec"], "records/s",
+                          "the same lines parsed to Python objects, nothing else (2nd column: msgspec)")
         for provider in ROWS:
             provider(table, args)
     finally:
@@ -309,25 +309,27 @@ def have_openspiel() -> bool:
     return True
 
 
-def step_rows(table, game, reps, secs):
-    """The step API beside OpenSpiel's Skat and Hearts, measured interleaved (the same loop
-    shape and chooser; best of reps each)."""
+def step_rows(table, game_names, reps, secs):
+    """The step API of every game beside OpenSpiel's Skat and Hearts, measured interleaved
+    (the same loop shape and chooser; best of reps each)."""
     have_os = have_openspiel()
     names = ("skat", "hearts") if have_os else ()
-    ours = {c: [] for c in CHOOSERS}
+    ours = {(g, c): [] for g in game_names for c in CHOOSERS}
     refs = {(n, c): [] for n in names for c in CHOOSERS}
     for _ in range(reps):
         for c in CHOOSERS:
-            ours[c].append(step_api_rate(game, secs, c))
+            for game in game_names:
+                ours[(game, c)].append(step_api_rate(game, secs, c))
             for name in names:
                 refs[(name, c)].append(openspiel_rate(name, secs, c))
     how = {"choice": "random.choice", "bits": "getrandbits multiply-shift"}
-    for c in CHOOSERS:
-        table.add(f"{game}.step_us.{c}", f"{game} step API from Python ({c})", min(ours[c]), None,
-                  "µs/step", f"legal = core.advance(pick(legal)), pick: {how[c]}")
-    table.add(f"{game}.step_playouts", f"{game} random deals from Python",
-              max(step_playouts_rate(game, secs) for _ in range(reps)), None, "deals/s",
-              "random.choice, incl. Game.deal (validated hands)")
+    for game in game_names:
+        for c in CHOOSERS:
+            table.add(f"{game}.step_us.{c}", f"{game} step API from Python ({c})", min(ours[(game, c)]), None,
+                      "µs/step", f"legal = core.advance(pick(legal)), pick: {how[c]}")
+        table.add(f"{game}.step_playouts", f"{game} random deals from Python",
+                  max(step_playouts_rate(game, secs) for _ in range(reps)), None, "deals/s",
+                  "random.choice, incl. Game.deal (validated hands)")
     if not have_os:
         table.add("openspiel", "OpenSpiel (pyspiel)", "n/a", None, "", "pip install '.[bench]'")
         return
@@ -337,10 +339,11 @@ def step_rows(table, game, reps, secs):
                       min(refs[(name, c)])[0], None, "µs/step", "chance (dealing) steps included")
         table.add(f"openspiel.{name}.playouts", f"OpenSpiel {name} playouts from Python",
                   max(r[1] for r in refs[(name, "choice")]), None, "deals/s", "random.choice")
-    for c in CHOOSERS:
-        table.add(f"ratio.step.{c}", f"OpenSpiel Skat µs/step / stich µs/step ({c})",
-                  table.figures[f"openspiel.skat.step_us.{c}"]["1"] / table.figures[f"{game}.step_us.{c}"]["1"],
-                  None, "x", "target >= 3")
+    for game in game_names:
+        for c in CHOOSERS:
+            table.add(f"ratio.step.{game}.{c}", f"OpenSpiel Skat µs/step / {game} µs/step ({c})",
+                      table.figures[f"openspiel.skat.step_us.{c}"]["1"] / table.figures[f"{game}.step_us.{c}"]["1"],
+                      None, "x", "target >= 3")
 
 
 # ---- the gRPC service over loopback -----------------------------------------------------------
@@ -433,8 +436,76 @@ def _complete_lines(game):
     return [json.dumps(r) for r in recs if "result" in records.evaluate(r)] or None
 
 
+# ---- the solver -------------------------------------------------------------------------------
+class SolverProbe:
+    """The C solver probe compiled with gcc -O2 in a temporary directory."""
+
+    def __init__(self, source: str):
+        self.dir = tempfile.mkdtemp(prefix="stich-probe-")
+        self.exe = os.path.join(self.dir, "solver_probe")
+        subprocess.run(["gcc", "-O2", "-o", self.exe, source], check=True)
+
+    def run(self, game, n, start_trick=1, mode="solve", env=None) -> dict:
+        out = subprocess.run([self.exe, game, str(n), "1", str(start_trick), "aotebsl", mode], check=True,
+                             capture_output=True, text=True, env={**os.environ, **(env or {})}).stdout
+        rows = [line.split(",") for line in out.splitlines() if line and line[0].isdigit()]
+        return {"ms": [float(r[3]) / 1000 for r in rows], "nodes": [int(r[2]) for r in rows],
+                "values": [int(r[1]) for r in rows]}
+
+    def close(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _stats(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2], xs[min(len(xs) - 1, int(len(xs) * 0.9))], xs[-1]
+
+
+def timed_solves(states, fn):
+    ms, nodes, values = [], [], []
+    for state in states:
+        t0 = time.perf_counter()
+        answer = fn(state)
+        ms.append((time.perf_counter() - t0) * 1000)
+        nodes.append(getattr(answer, "nodes", 0))
+        values.append(getattr(answer, "value", answer))
+    return {"ms": ms, "nodes": nodes, "values": values}
+
+
+def solver_rows(table, args):
+    """Solver times per full deal (median, p90, max) over seeded deals; where the C probe covers
+    the game, on the probe's own deals (bench/probe_deals.py rebuilds them) beside the probe's
+    times in the same run."""
+    from engine_core import solver
+    sys.path.insert(0, str(ROOT / "bench"))
+    import probe_deals
+    n = args.solver_deals
+    probe = SolverProbe(args.solver_probe) if args.solver_probe else None
+    try:
+        for game, what, fn in (("ruf", "Rufspiel exact from the first card", solver.solve),
+                               ("ruf", "Rufspiel: do the declarers reach 61?", lambda s: solver.reaches(s, 61)),
+                               ("wenz", "Wenz exact from the first card", solver.solve)):
+            states = list(probe_deals.states(game, n))
+            ours = timed_solves(states, fn)
+            med, p90, top = _stats(ours["ms"])
+            key = f"solver.{game}.{'reach61' if 'reach' in what else 'exact'}"
+            table.add(key, f"solver: {what}", med, p90, "ms",
+                      f"median | p90 (2nd column), max {top:.1f} ms, median nodes {_stats(ours['nodes'])[0]:,}, {n} probe deals")
+            if probe:
+                ref = probe.run(game, n, mode="win=61" if "reach" in what else "solve")
+                rmed, rp90, rtop = _stats(ref["ms"])
+                agree = sum(1 for a, b in zip(ours["values"], ref["values"]) if int(a) == int(b))
+                table.add(key + ".probe", f"C probe: {what}", rmed, rp90, "ms",
+                          f"max {rtop:.1f} ms, median nodes {_stats(ref['nodes'])[0]:,}; values agree on {agree}/{n}")
+                table.add("ratio." + key, f"stich / probe median time ({what})", med / rmed, None, "x",
+                          "target <= 1.5" if key == "solver.ruf.exact" else "")
+    finally:
+        if probe:
+            probe.close()
+
+
 # More row providers: callables (table, args) -> None. They run after the built-in rows.
-ROWS: list = [grpc_rows]
+ROWS: list = [solver_rows, grpc_rows]
 
 
 def main(argv=None) -> int:
@@ -443,6 +514,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=0.5, help="time per measurement")
     parser.add_argument("--reps", type=int, default=3, help="interleaved repetitions (best is shown)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    parser.add_argument("--solver-probe", metavar="PATH", help="solver_probe.c to compile and run beside the solver")
+    parser.add_argument("--solver-deals", type=int, default=100, help="deals per solver row")
     args = parser.parse_args(argv)
     if args.c_reference and not shutil.which("gcc"):
         print("bench-report: gcc not found, cannot build the C reference", file=sys.stderr)

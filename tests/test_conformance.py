@@ -2,7 +2,7 @@
 import pytest
 
 from engine_core import records
-from engine_core.errors import IllegalActionError
+from engine_core.errors import ActionError
 
 from conftest import conformance_params
 
@@ -60,7 +60,7 @@ def test_illegal(game, line):
         out = records.evaluate(record)
         assert out["error"]["index"] == index and "not finished" in out["error"]["reason"]
     else:
-        with pytest.raises(IllegalActionError) as err:
+        with pytest.raises(ActionError) as err:
             records.replay(record)
         assert err.value.index == index
-        assert err.value.reason
+        assert err.value.reason and err.value.reason_id

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from engine_core import games, records
-from engine_core.errors import IllegalActionError, InvalidRecordError
+from engine_core.errors import ActionError, IllegalActionError, InvalidActionError, InvalidRecordError
 
 from conftest import CONFORMANCE, conformance_lines
 
@@ -53,27 +53,38 @@ def test_loads_bad_json():
 def test_illegal_action_keeps_state_and_explains():
     state = records.new_state(W2["record"])
     before = state.view(0)
-    cases = [
-        ({"seat": 1, "type": "bid", "call": "pass"}, "seat 1 is not to act: seat 0 is"),
-        ({"seat": 0, "type": "play", "card": "KD"}, "not allowed in the auction phase"),
-        ({"seat": 0, "type": "bid", "call": "grand"}, "unknown bid call 'grand'"),
-        ({"seat": 0, "type": "bid", "call": "rufspiel", "suit": "X"}, "bad suit 'X'"),
-        ({"seat": 0, "type": "bid", "call": "rufspiel"}, "needs a 'suit'"),
-        ({"seat": 0, "type": "bid", "call": "wenz", "suit": "C"}, "takes no suit"),
-        ({"seat": 0, "type": "bid", "call": "pass", "note": 1}, "unexpected field 'note'"),
-        ({"seat": "0", "type": "bid", "call": "pass"}, "'seat' must be an integer"),
-        ({"type": "bid", "call": "pass"}, "missing field 'seat'"),
-        ({"seat": 0, "call": "pass"}, "missing field 'type'"),
-        ({"seat": 0, "type": "fold"}, "unknown action type 'fold'"),
-        ("pass", "must be a JSON object"),
+    cases = [   # (action, error class, reason id, text)
+        ({"seat": 1, "type": "bid", "call": "pass"}, IllegalActionError, "NOT_YOUR_TURN",
+         "seat 1 is not to act: seat 0 is"),
+        ({"seat": 0, "type": "play", "card": "KD"}, IllegalActionError, "WRONG_PHASE",
+         "not allowed in the auction phase"),
+        ({"seat": 0, "type": "bid", "call": "rufspiel", "suit": "H"}, IllegalActionError,
+         "HEARTS_NOT_CALLABLE", "hearts are trumps"),
+        ({"seat": 0, "type": "bid", "call": "grand"}, InvalidActionError, "UNKNOWN_CALL",
+         "unknown bid call 'grand'"),
+        ({"seat": 0, "type": "bid", "call": "rufspiel", "suit": "X"}, InvalidActionError, "BAD_SUIT",
+         "bad suit 'X'"),
+        ({"seat": 0, "type": "bid", "call": "rufspiel"}, InvalidActionError, "CALL_NEEDS_SUIT", "needs a 'suit'"),
+        ({"seat": 0, "type": "bid", "call": "wenz", "suit": "C"}, InvalidActionError, "CALL_TAKES_NO_SUIT",
+         "takes no suit"),
+        ({"seat": 0, "type": "bid", "call": "pass", "note": 1}, InvalidActionError, "UNEXPECTED_FIELD",
+         "unexpected field 'note'"),
+        ({"seat": "0", "type": "bid", "call": "pass"}, InvalidActionError, "BAD_SEAT", "'seat' must be an integer"),
+        ({"type": "bid", "call": "pass"}, InvalidActionError, "MISSING_FIELD", "missing field 'seat'"),
+        ({"seat": 0, "call": "pass"}, InvalidActionError, "MISSING_FIELD", "missing field 'type'"),
+        ({"seat": 0, "type": "fold"}, InvalidActionError, "UNKNOWN_TYPE", "unknown action type 'fold'"),
+        ({"seat": 0, "type": "bid", "call": ["pass"], "suit": {"x": 1}}, InvalidActionError, "UNKNOWN_CALL",
+         "unknown bid call ['pass']"),
+        ("pass", InvalidActionError, "NOT_AN_OBJECT", "must be a JSON object"),
     ]
-    for action, reason in cases:
-        with pytest.raises(IllegalActionError) as err:
+    for action, kind, reason_id, reason in cases:
+        with pytest.raises(ActionError) as err:
             state.apply(action)
+        assert type(err.value) is kind and err.value.reason_id == reason_id, (action, err.value)
         assert reason in err.value.reason, (action, err.value.reason)
         assert state.why_illegal(action) == err.value.reason
     assert state.view(0) == before and state.actions == []
-    with pytest.raises(IllegalActionError) as err:
+    with pytest.raises(InvalidActionError) as err:
         state.apply({"seat": 0, "type": "bid", "call": "pass", "note": 1})
     assert {"seat": 0, "type": "bid", "call": "pass"} in err.value.legal
 
@@ -91,10 +102,11 @@ def test_after_end_and_unfinished():
     rec = copy.deepcopy(W2["record"])
     rec["actions"].append({"seat": 0, "type": "play", "card": "KD"})
     out = records.evaluate(rec)
-    assert out["error"] == {"index": 36, "reason": "actions[36]: the deal is over"}
+    assert out["error"] == {"index": 36, "reason": "actions[36]: the deal is over", "reason_id": "DEAL_OVER"}
     rec["actions"] = rec["actions"][:10]
     out = records.evaluate(rec)
-    assert out["error"] == {"index": 10, "reason": "deal not finished: seat 3 to act"}
+    assert out["error"] == {"index": 10, "reason": "deal not finished: seat 3 to act",
+                            "reason_id": "DEAL_NOT_FINISHED"}
 
 
 def run_cli(*args, stdin=""):
@@ -111,7 +123,7 @@ def test_cli_evaluate_mixed_input():
     assert out[0]["id"] == "w2" and out[0]["result"]["scores"] == [10, -10, 10, -10]
     assert out[1]["id"] == 2 and out[1]["result"] == out[0]["result"]
     assert out[2]["id"] == 3 and out[2]["error"]["index"] is None and "malformed JSON" in out[2]["error"]["reason"]
-    assert out[3] == {"id": 7, "error": {"index": None, "reason": "dealer: missing"}}
+    assert out[3] == {"id": 7, "error": {"index": None, "reason": "dealer: missing", "reason_id": "INVALID_RECORD"}}
 
 
 def test_cli_unreadable_input_exits_2():

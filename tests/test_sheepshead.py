@@ -5,9 +5,12 @@ import json
 
 import pytest
 
-from engine_core import games, records
-from engine_core.errors import IllegalActionError, OptionError
-from engine_core import sheepshead
+from engine_core import _rng, games, records
+from engine_core.cards import PIQUET
+from engine_core.errors import IllegalActionError, InvalidActionError, OptionError
+from engine_core.games.sheepshead import GAME, rules
+from engine_core.match import Match
+from engine_core.state import REASONS as STATE_REASONS
 
 from conftest import conformance_lines
 
@@ -81,13 +84,31 @@ W22 = ["QD 7H KC JD 7D AD", "QC 7C 9D TD 8C KH", "JH QH 9C QS 8D TS",
 
 # ---- deal ----------------------------------------------------------------------------------
 def test_deal_packets_w1():
-    order = list(range(32))
-    hands, blind = sheepshead.deal_hands(order, 0)
-    code = sheepshead.DECK.code
-    assert [code(i) for i in hands[1]] == ["AC", "TC", "KC", "TH", "KH", "QH"]
-    assert [code(i) for i in blind] == ["7S", "AH"]
-    assert sorted(i for h in hands for i in h) + blind == sorted(set(range(32)) - set(blind)) + blind
-    assert all(len(h) == 6 for h in hands)
+    """The declared packets (rules 1.2): 3 to each seat from the dealer's left, 2 to the blind,
+    3 more to each; dealt from the unshuffled deck (W1)."""
+    packets = GAME.packets(games.get("sheepshead").options)
+    assert packets == [(0, 3), (1, 3), (2, 3), (3, 3), (4, 3), (None, 2),
+                       (0, 3), (1, 3), (2, 3), (3, 3), (4, 3)]
+    order, hands, blind, pos = list(range(32)), [[] for _ in range(5)], [], 0
+    for target, size in packets:
+        (blind if target is None else hands[(0 + 1 + target) % 5]).extend(order[pos:pos + size])
+        pos += size
+    assert [PIQUET.code(i) for i in hands[1]] == ["AC", "TC", "KC", "TH", "KH", "QH"]
+    assert [PIQUET.code(i) for i in blind] == ["7S", "AH"]
+    assert all(len(h) == 6 for h in hands) and pos == 32
+
+
+@pytest.mark.parametrize("seed,dealer", [(0, 0), (7, 3), (2**64 - 1, 4)])
+def test_seeded_deal_follows_the_packets(seed, dealer):
+    """Seat dealer+1+k gets deck[3k:3k+3] + deck[17+3k:20+3k], the blind deck[15:17] (rules 1.2),
+    for the deal function's deck order."""
+    deck = _rng.shuffle(seed, 32)
+    options = games.get("sheepshead").options
+    hands, blind = rules.deal_masks(options, GAME.packets(options), seed, dealer)
+    for k in range(5):
+        want = deck[3 * k:3 * k + 3] + deck[17 + 3 * k:20 + 3 * k]
+        assert hands[(dealer + 1 + k) % 5] == sum(1 << i for i in want)
+    assert blind == (1 << deck[15]) | (1 << deck[16])
 
 
 def test_seeded_deal_carries_the_blind():
@@ -367,6 +388,40 @@ def test_last_trick_exempts_the_held_called_card():
     assert state.is_over() and state.result()["tricks"][5] == [0, ["QD", "7H", "AC", "AH", "TH"], 0]
 
 
+def _reason_id(state, action):
+    before = snapshot(state)
+    with pytest.raises(IllegalActionError) as err:
+        state.apply(action)
+    assert snapshot(state) == before and err.value.reason_id in rules.REASONS
+    return err.value.reason_id
+
+
+def test_play_refusals_carry_reason_ids():
+    state = new(*D1)                                       # W3
+    bid(state, "pick")
+    exchange(state, "bury", "9S 7C")
+    bid(state, "ace", "H")
+    play(state, "QC")
+    assert _reason_id(state, {"seat": 2, "type": "play", "card": "TH"}) == "MUST_FOLLOW_SUIT"
+    play(state, "8D JS JH 7D QS QH 9D TD JD 7H")
+    assert _reason_id(state, {"seat": 2, "type": "play", "card": "TH"}) == "MUST_PLAY_CALLED_CARD"
+    state = _deal_r(1)                                     # W4
+    play(state, "7C")
+    assert _reason_id(state, {"seat": 3, "type": "play", "card": "AH"}) == "CALLED_CARD_NO_DISCARD"
+    play(state, "JS 8S QD")
+    assert _reason_id(state, {"seat": 1, "type": "play", "card": "7H"}) == "HOLD_CARD_KEPT"
+    state = _deal_r(2)                                     # W5
+    assert _reason_id(state, {"seat": 3, "type": "play", "card": "9H"}) == "CALLED_SUIT_LEAD"
+    state = _w15_unknown_called()                          # W15, unknown 7D
+    exchange(state, "unknown", "7D")
+    play(state, "JC QS JH 9D 8D TH JD 8H AH")
+    assert _reason_id(state, {"seat": 1, "type": "play", "card": "7D"}) == "UNKNOWN_KEPT"
+    state = _w15_unknown_called()                          # W15, unknown QH
+    exchange(state, "unknown", "QH")
+    play(state, "7D QS JH 9D 8D AC 8C 9C AS")
+    assert _reason_id(state, {"seat": 1, "type": "play", "card": "JC"}) == "MUST_PLAY_UNKNOWN"
+
+
 # ---- crack / re-crack ----------------------------------------------------------------------
 def test_crack_round_w28():
     state = new(*W22, cracking=True)
@@ -447,13 +502,13 @@ def test_bury_counts_for_the_picker_w9():
 
 def test_seed004_preset_w13():
     rec = scenario("seed_found_deals[W13_thirty_schneidered]#1")
-    rec = {**rec, "options": sheepshead.preset("seed004")}
+    rec = {**rec, "options": games.preset("sheepshead", "seed004")}
     assert records.replay(rec).result()["scores"] == [-2, -4, 2, 2, 2]
-    rec = {**rec, "options": sheepshead.preset("seed004", double_on_the_bump=True)}
+    rec = {**rec, "options": games.preset("sheepshead", "seed004", double_on_the_bump=True)}
     assert records.replay(rec).result()["scores"] == [-4, -8, 4, 4, 4]
     with pytest.raises(OptionError):
-        sheepshead.preset("nope")
-    assert games.get("sheepshead", sheepshead.preset("seed004_literal")).options.first_leader == "dealer"
+        games.preset("sheepshead", "nope")
+    assert games.get("sheepshead", games.preset("sheepshead", "seed004_literal")).options.first_leader == "dealer"
 
 
 def test_leaster_winner_tie_and_blind_w22_w23():
@@ -479,14 +534,63 @@ def test_doubler_stacks_and_does_not_count():
     result = state.result()
     assert result["contract"]["type"] == "doubler" and result["contract"]["next_multiplier"] == 2
     assert result["scores"] == [0] * 5 and result["teams"] == [] and result["tricks"] == []
-    step = sheepshead.next_deal(result, 0)
-    assert step == {"dealer": 0, "multiplier": 2, "counts": False}
-    state = new(*W22, no_pick="doubler", multiplier=step["multiplier"] * 2)
+    assert result["breakdown"] == [{"item": "doubler", "value": 2}]
+    step = GAME.next_deal(result, 0, state.game.options)
+    assert (step.dealer, step.counts, dict(step.carry)) == (0, False, {"multiplier": 2})
+    state = new(*W22, no_pick="doubler", multiplier=step.carry["multiplier"] * 2)
     for _ in range(5):
         bid(state, "pass")
     assert state.result()["contract"]["next_multiplier"] == 8
     played = records.replay(scenario("W8_simple_win#1")).result()
-    assert sheepshead.next_deal(played, 4) == {"dealer": 0, "multiplier": 1, "counts": True}
+    step = GAME.next_deal(played, 4, games.get("sheepshead").options)
+    assert (step.dealer, step.counts, dict(step.carry)) == (0, True, {"multiplier": 1})
+
+
+def test_doubler_stops_doubling_at_the_cap():
+    """A doubler at the maximum multiplier (or one that would pass it) carries the cap itself,
+    and the breakdown says so (doubler_cap); a deal at the cap scores in 64 bits."""
+    cap = rules.MAX_MULTIPLIER
+    assert cap == 2**20
+    for m, want in ((cap // 2, cap), (cap - 1, cap), (cap, cap)):
+        state = new(*W22, no_pick="doubler", multiplier=m)
+        for _ in range(5):
+            bid(state, "pass")
+        result = state.result()
+        assert result["contract"]["next_multiplier"] == want
+        capped = 2 * m > cap
+        assert ({"item": "doubler_cap", "value": cap} in result["breakdown"]) == capped
+    rec = {**scenario("seed_found_deals[W17_team_no_trick]#1")}
+    rec["options"] = {**rec["options"], "multiplier": cap}
+    assert records.replay(rec).result()["scores"] == [6 * cap, -12 * cap, -6 * cap, 6 * cap, 6 * cap]
+
+
+def test_a_match_of_many_doublers_in_a_row():
+    """40 doublers in a row: the multiplier doubles to 2^20 and stays there (it used to wrap to
+    -2^31 after 31), the dealer keeps the deal and no doubler counts; then a played deal."""
+    game = games.get("sheepshead", {"no_pick": "doubler", "deals_per_match": 1})
+    match = Match(game, seed=11, first_dealer=2)
+    for k in range(40):
+        state = match.deal()
+        assert state.game.options.multiplier == min(2**k, rules.MAX_MULTIPLIER)
+        for _ in range(5):
+            result = match.apply({"seat": state.to_act(), "type": "bid", "call": "pass"})
+        assert result["contract"]["type"] == "doubler" and result["scores"] == [0] * 5
+        assert result["contract"]["next_multiplier"] == min(2**(k + 1), rules.MAX_MULTIPLIER)
+        assert any(b["item"] == "doubler_cap" for b in result["breakdown"]) == (k >= 20)
+        assert match.dealer == 2 and match.counted == 0 and not match.is_over()
+    state = match.deal()
+    assert state.game.options.multiplier == rules.MAX_MULTIPLIER
+    match.apply({"seat": state.to_act(), "type": "bid", "call": "pick"})
+    seed = 0
+    while not state.is_over():
+        seed += 1
+        legal = state.core.legal_codes()
+        result = match.apply_code(legal[seed * 7919 % len(legal)])[1]
+    assert result["contract"]["multiplier"] == rules.MAX_MULTIPLIER
+    assert sum(result["scores"]) == 0 and all(s % rules.MAX_MULTIPLIER == 0 for s in result["scores"])
+    assert max(abs(s) for s in result["scores"]) <= 96 * rules.MAX_MULTIPLIER
+    assert match.is_over() and match.counted == 1 and match.dealer == 3
+    assert match.game.options.multiplier == 1
 
 
 def test_first_leader_dealer():
@@ -498,39 +602,59 @@ def test_first_leader_dealer():
 
 
 # ---- bad input: refused with the reason and the legal alternatives, state unchanged --------
-def _refused(state, action, fragment):
+def _refused(state, action, fragment, reason_id=None, error=IllegalActionError):
+    """Refused as `error` (IllegalActionError: against the rules; InvalidActionError:
+    malformed), with the reason (text and id) and the legal alternatives; nothing changes."""
     before = snapshot(state)
-    with pytest.raises(IllegalActionError) as err:
+    with pytest.raises(error) as err:
         state.apply(action)
+    assert type(err.value) is error
     assert fragment in err.value.reason, err.value.reason
     assert "legal:" in err.value.reason and err.value.legal == state.legal_actions()
+    if reason_id is not None:
+        assert err.value.reason_id == reason_id
+    assert err.value.reason_id in rules.REASONS or err.value.reason_id in STATE_REASONS
     assert snapshot(state) == before
     return err.value
 
 
 def test_bad_calls_and_exchanges_are_refused():
     state = new(*D1)
-    _refused(state, {"seat": 1, "type": "bid", "call": "ace", "suit": "H"}, "pick or pass first")
+    _refused(state, {"seat": 1, "type": "bid", "call": "ace", "suit": "H"}, "pick or pass first",
+             "NOT_A_PICK_CALL")
     bid(state, "pick")
     _refused(state, {"seat": 1, "type": "exchange", "call": "bury", "cards": ["AH", "9S"]},
-             "not in seat 1's hand")
+             "not in seat 1's hand", "CARDS_NOT_IN_HAND")
     _refused(state, {"seat": 1, "type": "exchange", "call": "bury", "cards": ["9S", "7C", "KD"]},
-             "exactly 2")
+             "exactly 2", "BURY_TWO")
     _refused(state, {"seat": 1, "type": "exchange", "call": "bury", "cards": ["9S"]}, "exactly 2")
     _refused(state, {"seat": 1, "type": "exchange", "call": "unknown", "cards": ["9S"]},
-             "first bury")
-    _refused(state, {"seat": 1, "type": "bid", "call": "alone"}, "not allowed in the bury phase")
+             "first bury", "BURY_FIRST")
+    _refused(state, {"seat": 1, "type": "bid", "call": "alone"}, "not allowed in the bury phase",
+             "WRONG_PHASE")
     exchange(state, "bury", "9S 7C")
-    _refused(state, {"seat": 1, "type": "bid", "call": "ace", "suit": "C"}, "no clubs card")
-    _refused(state, {"seat": 1, "type": "bid", "call": "ace", "suit": "D"}, "possible suits")
-    _refused(state, {"seat": 1, "type": "bid", "call": "ten", "suit": "H"}, "all three fail aces")
-    _refused(state, {"seat": 1, "type": "bid", "call": "unknown_ace", "suit": "C"}, "an ace can be called")
-    _refused(state, {"seat": 1, "type": "bid", "call": "jack_of_diamonds"}, "called_ace")
+    _refused(state, {"seat": 1, "type": "bid", "call": "ace", "suit": "C"}, "no clubs card",
+             "NO_CARD_OF_SUIT")
+    _refused(state, {"seat": 1, "type": "bid", "call": "ace", "suit": "D"}, "possible suits",
+             "NO_SUCH_CALL", InvalidActionError)
+    _refused(state, {"seat": 1, "type": "bid", "call": "ten", "suit": "H"}, "all three fail aces",
+             "TEN_NEEDS_ALL_ACES")
+    _refused(state, {"seat": 1, "type": "bid", "call": "unknown_ace", "suit": "C"}, "an ace can be called",
+             "ACE_CALLABLE")
+    _refused(state, {"seat": 1, "type": "bid", "call": "jack_of_diamonds"}, "called_ace", "JD_NOT_PLAYED")
+    _refused(state, {"seat": 1, "type": "bid", "call": "blitz"}, "unknown bid call", "UNKNOWN_CALL",
+             InvalidActionError)
     _refused(state, {"seat": 1, "type": "exchange", "call": "unknown", "cards": ["QC"]},
              "not allowed in the call phase")
     bid(state, "ace", "H")
     _refused(state, {"seat": 1, "type": "exchange", "call": "unknown", "cards": ["QC"]},
              "not allowed in the play phase")
+    _refused(state, {"seat": 1, "type": "play", "card": "QX"}, "bad card code", "BAD_CARD",
+             InvalidActionError)
+    _refused(state, {"seat": 1, "type": "play"}, "missing field 'card'", "MISSING_FIELD",
+             InvalidActionError)
+    _refused(state, {"seat": 1, "type": "play", "card": "QC", "face": "down"}, "unexpected field",
+             "UNEXPECTED_FIELD", InvalidActionError)
 
 
 def test_wrong_unknown_count_is_refused():
@@ -550,41 +674,106 @@ def test_illegal_record_names_the_index():
     assert out["error"]["index"] == 2 and "legal:" in out["error"]["reason"]
 
 
-# ---- views ---------------------------------------------------------------------------------
+# ---- views: hidden information ------------------------------------------------------------
+OTHERS = (0, 2, 3, 4, None)        # every seat but the picker (seat 1 below), and a spectator
+
+
 def test_blind_and_bury_are_the_pickers_alone():
     state = new(*D1)
     for seat in range(5):
         assert "KD" not in json.dumps(state.view(seat))       # the blind is unseen before the pick
+    assert "KD" not in json.dumps(state.view(None))
     bid(state, "pick")
     exchange(state, "bury", "9S KD")
     bid(state, "ace", "C")
     assert state.view(1)["buried"] == ["KD", "9S"] and state.view(1)["blind"] == ["KD", "7C"]
-    for seat in (0, 2, 3, 4):
+    assert state.view(1)["contract"]["buried"] == ["KD", "9S"]
+    assert state.view(1)["actions"][1]["cards"] == ["9S", "KD"]
+    for seat in OTHERS:
         view = state.view(seat)
         text = json.dumps(view)
         assert '"KD"' not in text and '"9S"' not in text
         assert view["actions"][1]["cards"] == ["??", "??"]
         assert view["contract"]["buried"] == ["??", "??"]
-        assert "blind" not in view
+        assert "blind" not in view and "buried" not in view and "unknown_card" not in view
 
 
-def test_unknown_card_is_face_down_until_the_deal_is_over():
+def test_buried_cards_stay_hidden_after_the_deal():
+    """W13: s1 buries 7S QH; neither ever shows to another seat or a spectator, also not in
+    the finished deal's result (view and result_for), while the picker sees them."""
+    rec = scenario("seed_found_deals[W13_thirty_schneidered]#1")
+    state = records.replay(rec)
+    assert state.is_over() and state.result()["contract"]["buried"] == ["QH", "7S"]
+    assert state.result_for(1) == state.result() == state.view(1)["result"]
+    for seat in OTHERS:
+        view = state.view(seat)
+        for shown in (view, view["result"], state.result_for(seat)):
+            text = json.dumps(shown)
+            assert '"QH"' not in text and '"7S"' not in text, seat
+        assert view["result"] == state.result_for(seat)
+        assert view["result"]["contract"]["buried"] == ["??", "??"]
+        assert view["contract"]["buried"] == ["??", "??"]
+        assert view["actions"][1]["cards"] == ["??", "??"]
+        assert view["result"]["scores"] == [-4, -8, 4, 4, 4]
+        assert view["result"]["contract"]["partner"] == 0      # everybody knows him now
+
+
+def _unknown_deal():
+    """W15 with QH as the unknown card, played to trick 2."""
     state = _w15_unknown_called()
     exchange(state, "unknown", "QH")
-    assert state.view(1)["unknown_card"] == "QH"
     play(state, "7D QS JH 9D 8D")
-    play(state, "AC 8C 9C AS QH")
-    for seat in (0, 2, 3, 4):
+    play(state, "AC 8C 9C AS")
+    return state
+
+
+def test_unknown_card_is_face_down_for_every_other_seat():
+    state = _unknown_deal()
+    assert state.view(1)["unknown_card"] == "QH" and state.view(1)["contract"]["unknown_card"] == "QH"
+    play(state, "QH")
+    for seat in OTHERS:
         view = state.view(seat)
         assert '"QH"' not in json.dumps(view)
         assert view["tricks"][1][1] == ["AC", "8C", "9C", "AS", "??"]
         assert view["actions"][-1]["card"] == "??" and view["actions"][3]["cards"] == ["??"]
+        assert view["contract"]["unknown_card"] == "??"
     assert state.view(1)["tricks"][1][1][-1] == "QH"
-    play(state, "KC 8S 7S TD QC JC 7C JD 8H QD AH JS TH TS 7H AD TC KD 9H 9S")
+    assert state.view(1)["actions"][-1]["card"] == "QH"
+
+
+def test_unknown_card_in_the_trick_in_play():
+    """The unknown card led (rules 4.2): in the trick in play it is "??" to every seat but the
+    picker; the spectator's view works with it there."""
+    state = _w15_unknown_called()
+    exchange(state, "unknown", "7D")
+    play(state, "7D")
+    assert state.view(1)["trick"]["cards"] == ["7D"]
+    for seat in OTHERS:
+        view = state.view(seat)
+        assert view["trick"] == {"leader": 1, "cards": ["??"]}
+        assert '"7D"' not in json.dumps(view)
+        assert view["actions"][-1] == {"seat": 1, "type": "play", "card": "??"}
+
+
+def test_unknown_card_stays_face_down_after_the_deal():
+    state = _unknown_deal()
+    play(state, "QH KC 8S 7S TD QC JC 7C JD 8H QD AH JS TH TS 7H AD TC KD 9H 9S")
     assert state.is_over()
-    view = state.view(0)
-    assert view["tricks"][1][1][-1] == "QH" and view["result"]["contract"]["unknown_card"] == "QH"
-    assert view["result"]["scores"] == [-2, 4, 2, -2, -2]
+    full = state.result()
+    assert full["contract"]["unknown_card"] == "QH" and full["tricks"][1][1][-1] == "QH"
+    assert state.view(1)["result"] == full and state.result_for(1) == full
+    assert state.view(1)["tricks"][1][1][-1] == "QH"
+    for seat in OTHERS:
+        view = state.view(seat)
+        for shown in (view, state.result_for(seat)):
+            assert '"QH"' not in json.dumps(shown), seat
+        result = state.result_for(seat)
+        assert view["result"] == result
+        assert result["contract"]["unknown_card"] == "??" and result["contract"]["buried"] == ["??", "??"]
+        assert result["tricks"][1] == [2, ["AC", "8C", "9C", "AS", "??"], 2]
+        assert view["tricks"][1][1][-1] == "??" and view["actions"][13]["card"] == "??"
+        assert result["scores"] == [-2, 4, 2, -2, -2] and result["card_points"] == full["card_points"]
+    assert state.record()["actions"][3]["cards"] == ["QH"]   # the record keeps the real code
 
 
 def test_partner_stays_hidden_until_the_called_card_is_played():
@@ -592,21 +781,60 @@ def test_partner_stays_hidden_until_the_called_card_is_played():
     bid(state, "pick")
     exchange(state, "bury", "9S 7C")
     bid(state, "ace", "H")
-    for seat in (0, 1, 3, 4):
+    for seat in (0, 1, 3, 4, None):
         assert state.view(seat)["contract"]["partner"] is None
     assert state.view(2)["contract"]["partner"] == 2
-    assert state.view(0)["legal"] == []                    # legal actions only for the acting seat
+    assert state.view(0)["legal"] == [] and state.view(None)["legal"] == []
     play(state, "QC 8D JS JH 7D QS QH 9D TD JD 7H")
-    assert state.view(0)["contract"]["partner"] is None
+    assert state.view(0)["contract"]["partner"] is None and state.view(None)["contract"]["partner"] is None
     play(state, "AH")
-    assert all(state.view(seat)["contract"]["partner"] == 2 for seat in range(5))
+    assert all(state.view(seat)["contract"]["partner"] == 2 for seat in (0, 1, 2, 3, 4, None))
 
 
+def test_bad_view_seats_are_refused():
+    state = new(*D1)
+    for seat in (5, -1, True, "1"):
+        with pytest.raises(ValueError):
+            state.view(seat)
+
+
+# ---- options -------------------------------------------------------------------------------
 def test_options_are_validated():
     with pytest.raises(OptionError):
         games.get("sheepshead", {"partner": "ace"})
-    with pytest.raises(OptionError):
-        games.get("sheepshead", {"multiplier": 0})
-    with pytest.raises(OptionError):
-        games.get("sheepshead", {"blitzing": True})
-    assert games.get("sheepshead", {"blitzing": False}).options.as_dict()["multiplier"] == 1
+    assert games.get("sheepshead").options.as_dict() == {
+        "partner": "called_ace", "no_pick": "leaster", "leaster_blind": "set_aside",
+        "double_on_the_bump": True, "no_trick_partner_exempt": False, "unknown_broad": False,
+        "first_leader": "eldest", "cracking": False, "multiplier": 1, "deals_per_match": 10}
+
+
+@pytest.mark.parametrize("name", ["blitzing", "call_up", "spitz", "sheepshead_call"])
+@pytest.mark.parametrize("value", [True, False])
+def test_options_the_rules_do_not_list_are_unknown(name, value):
+    """Only the option table of the rules file (§6) is accepted; blitzing, call-up and spitz
+    are described there as not implemented, not as options."""
+    with pytest.raises(OptionError, match="unknown option for sheepshead") as err:
+        games.get("sheepshead", {name: value})
+    assert err.value.field == f"options.{name}"
+
+
+@pytest.mark.parametrize("name,low,high", [("multiplier", 1, 2**20), ("deals_per_match", 1, 1000)])
+def test_integer_option_ranges(name, low, high):
+    """Every integer option has a range: the ends are accepted, one beyond is refused with an
+    OptionError naming the option and the range."""
+    for value in (low, high):
+        assert getattr(games.get("sheepshead", {name: value}).options, name) == value
+    for value in (low - 1, high + 1):
+        with pytest.raises(OptionError, match=f"{low}..{high}") as err:
+            games.get("sheepshead", {name: value})
+        assert err.value.field == f"options.{name}"
+    spec = next(s for s in GAME.options if s.name == name)
+    assert (spec.minimum, spec.maximum) == (low, high) and f"{high}" in spec.description
+
+
+def test_presets_are_declared():
+    assert GAME.presets["seed004"] == {"double_on_the_bump": False, "no_trick_partner_exempt": True}
+    assert games.preset("sheepshead", "seed004_literal", cracking=True) == {
+        "double_on_the_bump": False, "no_trick_partner_exempt": True, "first_leader": "dealer",
+        "cracking": True}
+    assert not hasattr(rules, "preset")

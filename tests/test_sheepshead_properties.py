@@ -1,20 +1,24 @@
 """Hypothesis properties of Sheepshead on random seeded deals under every option preset:
 a legal action exists whenever a seat is to act; the engine's legal cards and trick winners
 equal a plain-Python transcription of rules 4.3/4.4; 120 card points (bury included); zero-sum
-scores that the breakdown explains; replay(record()) reproduces the result; views never show
-the blind, the bury, the face-down unknown card or the hidden partner."""
+scores that the breakdown explains; replay(record()) reproduces the result; views (every seat
+and the spectator) never show the blind, the bury, the face-down unknown card (also not after
+the deal) or the hidden partner; every refusal has a documented reason id; random playouts in
+C are zero-sum and agree with the result."""
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from engine_core import games, records, sheepshead
+from engine_core import batch, games, records, solver
+from engine_core.games.sheepshead import rules
 
 OPTION_SETS = [
     {}, {"partner": "jack_of_diamonds"}, {"partner": "none"}, {"no_pick": "doubler"},
     {"no_pick": "forced_pick"}, {"leaster_blind": "last_trick"}, {"cracking": True},
-    {"unknown_broad": True}, {"first_leader": "dealer"}, sheepshead.preset("seed004"),
-    sheepshead.preset("seed004_literal"), {"multiplier": 2, "cracking": True, "deals_per_match": 20},
+    {"unknown_broad": True}, {"first_leader": "dealer"}, games.preset("sheepshead", "seed004"),
+    games.preset("sheepshead", "seed004_literal"), {"multiplier": 2, "cracking": True, "deals_per_match": 20},
     {"unknown_broad": True, "cracking": True, "no_pick": "forced_pick"},
 ]
 
@@ -95,41 +99,55 @@ def deals(draw):
             draw(st.sampled_from([0.0, 0.6, 0.9, 1.0])))
 
 
+SEATS_AND_SPECTATOR = (0, 1, 2, 3, 4, None)
+
+
 def check_views(state, facts):
-    """No seat's view shows what it may not see: the blind cards not yet played, the bury, the
-    face-down unknown card (until the deal is over), the partner before the called card."""
+    """No view shows what its seat may not see: the blind cards not yet played, the bury and
+    the face-down unknown card (to anyone but the picker, also after the deal), the partner
+    before the called card (until the deal is over)."""
+    picker = facts.get("picker")
     played = set()
-    for view_trick in state.core.public(-1)["tricks"]:
-        played.update(view_trick[1])
-    trick = state.core.public(-1)["trick"]
-    if trick:
-        played.update(trick["cards"])
+    if picker is not None:                 # the picker sees every card played, face down or not
+        full = state.view(picker)
+        for view_trick in full["tricks"]:
+            played.update(view_trick[1])
+        if full["trick"]:
+            played.update(full["trick"]["cards"])
     hidden = (set(state.blind) - played) | set(facts.get("buried") or [])
-    if facts.get("unknown") and not state.is_over():
+    if facts.get("unknown"):
         hidden.add(facts["unknown"])
-    for seat in range(5):
+    for seat in SEATS_AND_SPECTATOR:
         view = state.view(seat)
         text = json.dumps(view)
-        if seat != facts.get("picker"):
-            assert "blind" not in view and "buried" not in view
+        if seat is None or seat != picker:
+            assert "blind" not in view and "buried" not in view and "unknown_card" not in view
             for card in hidden:
                 assert f'"{card}"' not in text, (seat, card)
+            if state.is_over():
+                assert view["result"] == state.result_for(seat)
+        elif state.is_over():
+            assert view["result"] == state.result()
         partner = facts.get("partner")
         if partner is not None and seat != partner and not state.is_over():
             shown = any(facts["called"] in t[1] for t in view["tricks"]) or \
                 bool(view["trick"] and facts["called"] in view["trick"]["cards"])
             assert (view["contract"]["partner"] is not None) == shown
-        assert view["legal"] == (state.legal_actions() if state.to_act() == seat else [])
+        assert view["legal"] == (state.legal_actions() if seat is not None and state.to_act() == seat else [])
 
 
 def read_facts(state, facts):
-    """The contract as the engine knows it (seat -1 = everything), for the reference model."""
-    facts["picker"] = state.core.public(-1)["picker"]
-    contract = state.core._contract(-1)
+    """The contract as its seats know it: the picker's view (blind, bury, unknown card, called
+    card) and the partner's own view (he alone knows himself), for the reference model."""
+    picker = state.view(None)["picker"]
+    facts["picker"] = picker
+    contract = state.view(picker)["contract"]          # picker None (leaster): the spectator's
     if contract is None:
         return
     kind, called = contract["type"], contract["called_card"]
-    facts.update(partner=contract["partner"], called=called, unknown=contract["unknown_card"],
+    partners = [s for s in range(5) if state.view(s)["contract"]["partner"] == s]
+    facts.update(partner=partners[0] if partners else None, called=called,
+                 unknown=contract["unknown_card"],
                  called_suit=called[1] if kind in ("ace", "ten", "unknown_ace") else None,
                  buried=contract["buried"])
 
@@ -172,6 +190,8 @@ def test_random_deals(params):
                 before = state.core.legal_codes()
                 reason = state.why_illegal({"seat": seat, "type": "play", "card": card})
                 assert reason and "legal:" in reason
+                reason_id, text = state.core.explain(state.game.deck.face_index(card))
+                assert reason_id in rules.REASONS and text in reason
                 assert state.core.legal_codes() == before
         check_views(state, facts)
         if state.phase() == "pick" and rng.random() < pass_bias:
@@ -231,6 +251,110 @@ def test_random_deals(params):
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**64 - 1), st.sampled_from(OPTION_SETS))
-def test_nogil_playouts_are_zero_sum(seed, options):
-    stats = sheepshead.playouts(games.get("sheepshead", options).options, 200, seed)
-    assert stats["max_imbalance"] == 0 and sum(stats["deals"].values()) == 200
+def test_random_playouts_are_zero_sum(seed, options):
+    """Core.random_playout (the engine's loop over the hooks, in C) on 50 seeded deals: zero-sum
+    scores, the same as the finished deal's result, which replays from its record."""
+    game = games.get("sheepshead", options)
+    for k in range(50):
+        state = game.deal_k(seed, k, dealer=k % 5)
+        core = state.core.copy()
+        scores = core.random_playout(seed ^ k)
+        assert core.is_over() and sum(scores) == 0
+        result = core.result()
+        assert result["scores"] == scores == core.scores()
+        if result["contract"]["type"] not in ("doubler", "leaster"):
+            assert sum(result["card_points"]) == 120
+        if result["contract"]["type"] == "doubler":
+            assert result["contract"]["next_multiplier"] == min(2 * game.options.multiplier,
+                                                                rules.MAX_MULTIPLIER)
+        for seat in (0, 1, 2, 3, 4, None):
+            shown = rules.redact_result(core, result, seat)
+            if seat != result["contract"]["picker"]:
+                text = json.dumps(shown)
+                for card in result["contract"]["buried"]:
+                    assert f'"{card}"' not in text
+                if result["contract"]["unknown_card"]:
+                    assert f'"{result["contract"]["unknown_card"]}"' not in text
+
+
+class SplitMix:
+    """The engine's random stream in plain Python (SplitMix64, Lemire's bounded integers)."""
+
+    M64 = (1 << 64) - 1
+
+    def __init__(self, seed):
+        self.state = seed
+
+    def next64(self):
+        self.state = (self.state + 0x9E3779B97F4A7C15) & self.M64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self.M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self.M64
+        return z ^ (z >> 31)
+
+    def below(self, bound):
+        m = (self.next64() >> 32) * bound
+        low = m & 0xFFFFFFFF
+        if low < bound:
+            t = ((1 << 32) - bound) % bound
+            while low < t:
+                m = (self.next64() >> 32) * bound
+                low = m & 0xFFFFFFFF
+        return m >> 32
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1), st.sampled_from(OPTION_SETS))
+def test_random_playout_is_a_uniform_draw_over_the_legal_codes(deal_seed, seed, options):
+    """g_random draws exactly as the engine's uniform_action: one draw below the number of
+    legal codes (none when only one is legal), the code at that position of legal_codes()."""
+    core = games.get("sheepshead", options).deal(deal_seed, deal_seed % 5).core
+    fast = core.copy()
+    scores = fast.random_playout(seed)
+    rng = SplitMix(seed)
+    while not core.is_over():
+        legal = core.legal_codes()
+        core.apply(legal[rng.below(len(legal))] if len(legal) > 1 else legal[0])
+    assert core.result() == fast.result() and core.scores() == scores
+
+
+def _minimax(core, side):
+    """The side's final card points with best play on both sides, by plain search."""
+    if core.is_over():
+        return sum(core.result()["card_points"][i] for i in side)
+    seat = core.to_act()
+    values = []
+    for code in core.legal_list():
+        core.apply(code)
+        values.append(_minimax(core, side))
+        core.undo()
+    return max(values) if seat in side else min(values)
+
+
+@pytest.mark.parametrize("options", [{"unknown_broad": True}, {"leaster_blind": "last_trick"}])
+def test_solver_hooks_with_the_unknown_card_and_the_leaster_blind(options):
+    """The solver (g_side, g_points, g_future_max, g_rule_key, g_unmergeable) equals plain
+    minimax on unknown-ace deals (the unknown card is never merged with a twin) and on leasters
+    whose blind goes to the last trick, three tricks from the end."""
+    found = 0
+    for k in range(3000):
+        record = batch.playout_record("sheepshead", options, seed=17, k=k)
+        kinds = {a.get("call") for a in record["actions"]}
+        if not ("unknown_ace" in kinds if "unknown_broad" in options else "pick" not in kinds):
+            continue
+        state = records.new_state(record)
+        plays = [i for i, a in enumerate(record["actions"]) if a["type"] == "play"]
+        for action in record["actions"][:plays[3 * 5 + k % 5]]:
+            state.apply(action)
+        solution = solver.solve(state)
+        side = solution.objective.side
+        assert solution.exact and solution.value == _minimax(state.core.copy(), side)
+        for entry in solver.values(state):
+            for card in entry["equivalent"]:
+                twin = state.copy()
+                twin.apply({**entry["action"], "card": card})
+                assert _minimax(twin.core.copy(), side) == entry["value"]
+        found += 1
+        if found == 12:
+            break
+    assert found == 12

@@ -8,14 +8,26 @@ cdef extern from *:
     """
     /* Portable builds (no -mpopcnt) would call libgcc's slow __popcountdi2: use the SWAR
        count there, the instruction where the target has one (STICH_NATIVE=1, aarch64). */
+    #if !(defined(__POPCNT__) || defined(__aarch64__) || defined(_MSC_VER))
+    #define STICH_B2(n) n, n + 1, n + 1, n + 2
+    #define STICH_B4(n) STICH_B2(n), STICH_B2(n + 1), STICH_B2(n + 1), STICH_B2(n + 2)
+    #define STICH_B6(n) STICH_B4(n), STICH_B4(n + 1), STICH_B4(n + 1), STICH_B4(n + 2)
+    static const unsigned char stich_bits8[256] = {
+        STICH_B6(0), STICH_B6(1), STICH_B6(1), STICH_B6(2)
+    };
+    #endif
     static inline int stich_popcount64(unsigned long long x) {
     #if defined(__POPCNT__) || defined(__aarch64__) || defined(_MSC_VER)
         return __builtin_popcountll(x);
     #else
-        x = x - ((x >> 1) & 0x5555555555555555ULL);
-        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-        return (int)((x * 0x0101010101010101ULL) >> 56);
+        /* byte table: a short dependency chain (a SWAR count is ~12 dependent operations) */
+        if (!(x >> 32))
+            return stich_bits8[x & 0xFF] + stich_bits8[(x >> 8) & 0xFF]
+                 + stich_bits8[(x >> 16) & 0xFF] + stich_bits8[(x >> 24) & 0xFF];
+        return stich_bits8[x & 0xFF] + stich_bits8[(x >> 8) & 0xFF]
+             + stich_bits8[(x >> 16) & 0xFF] + stich_bits8[(x >> 24) & 0xFF]
+             + stich_bits8[(x >> 32) & 0xFF] + stich_bits8[(x >> 40) & 0xFF]
+             + stich_bits8[(x >> 48) & 0xFF] + stich_bits8[x >> 56];
     #endif
     }
     """

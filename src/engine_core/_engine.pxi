@@ -155,6 +155,7 @@ _HOOKS.result = _hook_result
 _HOOKS.to_act = _hook_to_act
 _HOOKS.playout = g_playout
 HOOKS = PyCapsule_New(&_HOOKS, "engine_core.GameHooks", NULL)
+BIDS = tuple(name for i, name in enumerate(("uniform", "cheapest")) if G_BIDS >> i & 1)
 
 
 cdef int make_opts(options, packets, GOpts* o) except -1:

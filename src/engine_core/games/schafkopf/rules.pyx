@@ -15,7 +15,7 @@ or the official 91/90) and schwarz; Tout doubles base and Laufende; Sie = 4 x so
 Ramsch: most points pays, Jungfrau doubles, Durchmarsch takes the solo tariff.
 """
 from libc.string cimport memset
-from engine_core._bits cimport u64, i64, int8_t, popcount, lowest, bit
+from engine_core._bits cimport u64, i64, int8_t, int16_t, popcount, lowest, bit
 from engine_core._rng cimport Rng, rng_below, pick_bit
 from engine_core._order cimport (Order, TRUMP, trick_winner_pos, mask_points, order_init,
                                  order_add_trumps, order_add_plain)
@@ -143,6 +143,7 @@ cdef enum:
     O_WENZ = 4       # ORDERS[0..3]: that suit trumps (hearts: Rufspiel, Ramsch); [4]: Wenz
 
 cdef int8_t POINTS[32]
+cdef int16_t BYTE_POINTS[256]      # card points of a suit's byte of a mask (rank bits A T K Q J 9 8 7)
 cdef u64 OBERS_UNTERS = 0
 cdef Order ORDERS[5]
 
@@ -164,6 +165,8 @@ cdef void _build_tables():
         ranks_wenz[i] = r
     for i in range(32):
         POINTS[i] = (11, 10, 4, 3, 2, 0, 0, 0)[i % 8]
+    for i in range(256):
+        BYTE_POINTS[i] = sum((11, 10, 4, 3, 2, 0, 0, 0)[r] for r in range(8) if i >> r & 1)
     for s in range(4):
         OBERS_UNTERS |= bit(card(OBER, s)) | bit(card(UNTER, s))
     for t in range(4):
@@ -658,6 +661,48 @@ cdef void g_result(const SkState* s, const SkOpts* o, Result* r) noexcept nogil:
     extra_field(r, W_WINNERS, V_SEATS, winners)
 
 
+# ---- solver hooks (_solver.pxi) ----
+cdef inline int points_of(u64 m) noexcept nogil:
+    return (BYTE_POINTS[m & 0xFF] + BYTE_POINTS[(m >> 8) & 0xFF] + BYTE_POINTS[(m >> 16) & 0xFF]
+            + BYTE_POINTS[(m >> 24) & 0xFF])
+
+
+cdef inline int g_side(const SkState* s, const SkOpts* o) noexcept nogil:
+    """The declaring side (declarer and partner); in a Ramsch the seat to act alone."""
+    cdef int i, side = 0
+    if s.contract == K_RAMSCH:
+        return 1 << (s.to_act if s.to_act >= 0 else 0)
+    for i in range(4):
+        if on_playing_side(s, i):
+            side |= 1 << i
+    return side
+
+
+cdef inline int g_points(const SkState* s, const SkOpts* o, int side) noexcept nogil:
+    cdef int i, total = 0
+    for i in range(4):
+        if side >> i & 1:
+            total += points_of(s.won[i])
+    return total
+
+
+cdef inline int g_future_max(const SkState* s, const SkOpts* o) noexcept nogil:
+    return 120 - points_of(s.won[0] | s.won[1] | s.won[2] | s.won[3])
+
+
+cdef inline const int8_t* g_point_table(const SkState* s) noexcept nogil:
+    return POINTS
+
+
+cdef inline int g_rule_key(const SkState* s) noexcept nogil:
+    """The Rufspiel partner's duties end once the called suit has been led."""
+    return s.called_led
+
+
+cdef inline u64 g_unmergeable(const SkState* s, const SkOpts* o) noexcept nogil:
+    return 0
+
+
 # ---- explanations: why a well-formed action is not legal (reason id, text) ----
 REASONS = {
     "MUST_OUTBID": "a bid must name a strictly higher contract than the best so far",
@@ -774,3 +819,4 @@ def redact_result(Core core, result, seat):
 
 
 include "../../_engine.pxi"
+include "../../_solver.pxi"

@@ -1,0 +1,513 @@
+# The perfect-information solver, written once and compiled into every game's module (included
+# by _engine.pxi), so the game's own rule hooks inline into the search: alpha-beta over the
+# card play with move ordering, a transposition table at trick boundaries, point-sound
+# equivalent-card reduction and null-window drivers; node budgets give proven bounds.
+#
+# Value: the objective side's total at the end of the deal, counted as the game's result counts
+# it (g_points): what the side has taken plus what it takes from here with best play on both
+# sides. The side maximizes (or, with maximize=False, minimizes) it; every other seat does the
+# opposite. Solver hooks of a game (besides the rule hooks):
+#   g_side(s, o)          the default objective side (seat mask) of the position
+#   g_points(s, o, side)  the side's total so far (final at the end of the deal)
+#   g_future_max(s, o)    an upper bound of what any side can still add (the current trick included)
+#   g_point_table(s)      card points by card index in the contract in force (ordering, merging)
+#   g_rule_key(s)         up to 5 bits of rule state the future depends on beyond the cards
+#                         and the leader (e.g. the called suit already led)
+#   g_unmergeable(s, o)   cards that must never be merged with an equal one (the unknown card,
+#                         every card when Klaverjas roem makes ranks matter)
+from libc.stdlib cimport malloc, free
+from libc.stdint cimport uint16_t, uint32_t, int16_t
+from engine_core._order cimport card_strength
+
+cdef enum:
+    TT_BUCKET = 4
+    MAX_MOVES = 16
+    INF_VALUE = 1 << 20
+
+# what the value counts (Search.kind)
+cdef enum:
+    COUNT_POINTS = 0        # the side's total as the result counts it (g_points)
+    COUNT_TRICKS = 1        # the side's tricks (schwarz: all of them)
+    COUNT_MARGIN = 2        # the side's total minus the other seats' (Klaverjas: makers vs defenders)
+
+cdef struct TTEntry:
+    u64 key
+    int16_t lo, hi          # bounds of the future value (relative to the points at the node)
+    uint16_t gen
+    int8_t best, depth
+
+
+cdef struct Search:
+    const GOpts* o
+    int side                # seat mask of the objective side
+    int kind                # COUNT_*
+    bint maximize           # the side maximizes its value
+    long long nodes, limit  # limit 0: none
+    bint aborted
+    TTEntry* tt
+    u64 tt_mask
+    uint16_t gen
+    u64 above[64]           # per card: cards of its effective suit with a higher power
+    u64 geq[64]             # per card: cards of its effective suit with a power at least its own
+    const int8_t* points
+    u64 unmergeable
+
+
+cdef void search_init(Search* c, const GState* s, const GOpts* o, int side, int kind,
+                      bint maximize, long long limit) noexcept nogil:
+    """The per-solve tables: the card order in force (fixed for the card play) as masks."""
+    cdef const Order* order = g_order(s)
+    cdef int a, b
+    c.o = o
+    c.side = side
+    c.kind = kind
+    c.maximize = maximize
+    c.nodes = 0
+    c.limit = limit
+    c.aborted = False
+    c.points = g_point_table(s)
+    c.unmergeable = g_unmergeable(s, o)
+    for a in range(64):
+        c.above[a] = 0
+        c.geq[a] = 0
+    for a in range(G_DECK):
+        if order.eff_suit[a] < 0:
+            continue
+        for b in range(G_DECK):
+            if order.eff_suit[b] == order.eff_suit[a]:
+                if order.power[b] > order.power[a]:
+                    c.above[a] |= bit(b)
+                if order.power[b] >= order.power[a]:
+                    c.geq[a] |= bit(b)
+
+
+cdef inline u64 tt_key(const GState* s) noexcept nogil:
+    cdef u64 rem = 0
+    cdef int i
+    for i in range(G_SEATS):
+        rem |= s.hand[i]
+    return rem | (<u64>s.to_act << 56) | (<u64>(g_rule_key(s) & 31) << 59)
+
+
+cdef inline TTEntry* tt_probe(Search* c, u64 key) noexcept nogil:
+    cdef TTEntry* b
+    cdef int i
+    if c.tt == NULL:
+        return NULL
+    b = c.tt + (((key * <u64>0x9E3779B97F4A7C15ULL) >> 40) & c.tt_mask)
+    for i in range(TT_BUCKET):
+        if b[i].gen == c.gen and b[i].key == key:
+            return &b[i]
+    return NULL
+
+
+cdef inline void tt_store(Search* c, u64 key, int lo, int hi, int best, int depth) noexcept nogil:
+    cdef TTEntry* b
+    cdef TTEntry* v = NULL
+    cdef int i
+    if c.tt == NULL:
+        return
+    b = c.tt + (((key * <u64>0x9E3779B97F4A7C15ULL) >> 40) & c.tt_mask)
+    for i in range(TT_BUCKET):
+        if b[i].gen == c.gen and b[i].key == key:
+            v = &b[i]
+            break
+    if v == NULL:
+        for i in range(TT_BUCKET):
+            if b[i].gen != c.gen:
+                v = &b[i]
+                break
+    if v == NULL:
+        v = &b[0]
+        for i in range(1, TT_BUCKET):
+            if b[i].depth < v.depth:
+                v = &b[i]
+    v.key = key
+    v.gen = c.gen
+    v.lo = <int16_t>lo
+    v.hi = <int16_t>hi
+    v.best = <int8_t>best
+    v.depth = <int8_t>depth
+
+
+cdef inline bint equivalent(const Search* c, const Order* order, u64 others, int a, int b) noexcept nogil:
+    """Cards a and b of one hand are equivalent: the same effective suit and card points, and no
+    card of another hand or of the trick in play ranked between them (or equal to either), so
+    every trick and every later choice goes the same with either. Rank alone is not enough:
+    A, T and K are neighbours but worth 11, 10 and 4."""
+    cdef int lo, hi
+    if (c.unmergeable >> a & 1) or (c.unmergeable >> b & 1):
+        return False
+    if order.eff_suit[a] != order.eff_suit[b] or c.points[a] != c.points[b]:
+        return False
+    if order.power[a] <= order.power[b]:
+        lo, hi = a, b
+    else:
+        lo, hi = b, a
+    return not (c.geq[lo] & ~c.above[hi] & ~bit(a) & ~bit(b) & others)
+
+
+cdef inline u64 others_of(const GState* s, int seat) noexcept nogil:
+    """The cards still in play that `seat` does not hold: other hands and the trick in play."""
+    cdef u64 others = 0
+    cdef int i
+    for i in range(G_SEATS):
+        if i != seat:
+            others |= s.hand[i]
+    for i in range(s.n_in_trick):
+        others |= bit(s.trick[s.trick_no][i])
+    return others
+
+
+cdef inline u64 reduce_equivalent(const Search* c, const GState* s, int seat, u64 legal) noexcept nogil:
+    """One card (the lowest index) of each class of equivalent legal cards."""
+    cdef const Order* order = g_order(s)
+    cdef u64 others = others_of(s, seat), out = 0, m = legal, kept
+    cdef int card
+    while m:
+        card = lowest(m)
+        m &= m - 1
+        kept = out
+        while kept:
+            if equivalent(c, order, others, card, lowest(kept)):
+                break
+            kept &= kept - 1
+        else:
+            out |= bit(card)
+    return out
+
+
+cdef inline bint can_beat(const Order* order, const Search* c, u64 hand, int led, int w) noexcept nogil:
+    """Whether a hand still to play to this trick could beat card w (led suit `led`)."""
+    cdef u64 follow = hand & order.suit_mask[led]
+    if follow:
+        return order.eff_suit[w] == led and (follow & c.above[w]) != 0
+    if order.eff_suit[w] == TRUMP:
+        return (hand & c.above[w]) != 0
+    return (hand & order.suit_mask[TRUMP]) != 0
+
+
+cdef inline int order_moves(const Search* c, const GState* s, int seat, u64 legal, int hint,
+                            int* moves) noexcept nogil:
+    """The legal cards, the likeliest best first: the TT's move; when leading, sure winners
+    (highest remaining of their suit), then trumps, then low plain cards; when following, add
+    points to a trick the own side wins for sure, take it as high as needed, else lose cheaply."""
+    cdef const Order* order = g_order(s)
+    cdef int scores[MAX_MOVES]
+    cdef int n = 0, j, card, sc, led, best_v, v, win_pos, win_seat, k, pts, q, w, holder
+    cdef u64 in_hands = 0, others, m = legal
+    cdef bint mine, beats, sure, my_side = (c.side >> seat) & 1
+    for k in range(G_SEATS):
+        in_hands |= s.hand[k]
+    others = in_hands & ~s.hand[seat]
+    if s.n_in_trick:
+        led = order.eff_suit[s.trick[s.trick_no][0]]
+        win_pos = 0
+        best_v = card_strength(order, s.trick[s.trick_no][0], led)
+        for k in range(1, s.n_in_trick):
+            v = card_strength(order, s.trick[s.trick_no][k], led)
+            if v > best_v:
+                best_v = v
+                win_pos = k
+        win_seat = (s.leader + win_pos) % G_SEATS
+    while m and n < MAX_MOVES:
+        card = lowest(m)
+        m &= m - 1
+        pts = c.points[card]
+        if s.n_in_trick == 0:
+            if not (c.above[card] & others):
+                sc = 2000 + pts + (50 if order.eff_suit[card] == TRUMP else 0)
+            elif order.eff_suit[card] == TRUMP:
+                sc = 1000 + order.power[card]
+            else:
+                sc = 500 - 10 * pts - order.power[card]
+        else:
+            beats = card_strength(order, card, led) > best_v
+            holder = seat if beats else win_seat
+            w = card if beats else s.trick[s.trick_no][win_pos]
+            mine = ((c.side >> holder) & 1) == my_side
+            if s.n_in_trick == G_SEATS - 1:
+                sc = (3000 + 10 * pts if mine else 1000 - 10 * pts) - order.power[card]
+            else:
+                sure = True          # nobody of the other side still to play can beat it
+                for k in range(s.n_in_trick + 1, G_SEATS):
+                    q = (s.leader + k) % G_SEATS
+                    if ((c.side >> q) & 1) != ((c.side >> holder) & 1) and can_beat(order, c, s.hand[q], led, w):
+                        sure = False
+                        break
+                if mine and sure:
+                    sc = 3000 + 10 * pts - order.power[card]
+                elif sure:
+                    sc = 1000 - 10 * pts - order.power[card]
+                elif mine and beats:
+                    sc = 2000 + order.power[card]
+                elif mine:
+                    sc = 1800 - 10 * pts - order.power[card]
+                else:
+                    sc = 1500 - 10 * pts - order.power[card]
+        if card == hint:
+            sc = 1 << 30
+        j = n
+        n += 1
+        while j > 0 and scores[j - 1] < sc:
+            scores[j] = scores[j - 1]
+            moves[j] = moves[j - 1]
+            j -= 1
+        scores[j] = sc
+        moves[j] = card
+    return n
+
+
+cdef inline int value_of(const Search* c, const GState* s) noexcept nogil:
+    """The value so far (final at the end of the deal)."""
+    cdef int t, n = 0
+    if c.kind == COUNT_TRICKS:
+        for t in range(s.trick_no):
+            n += (c.side >> s.trick_winner[t]) & 1
+        return n
+    if c.kind == COUNT_MARGIN:
+        return g_points(s, c.o, c.side) - g_points(s, c.o, ((1 << G_SEATS) - 1) & ~c.side)
+    return g_points(s, c.o, c.side)
+
+
+cdef inline void value_range(const Search* c, const GState* s, int v, int* lo, int* hi) noexcept nogil:
+    """Bounds of the final value given the value so far: values only grow, but a margin can
+    fall by what the other side still takes."""
+    cdef int f
+    if c.kind == COUNT_TRICKS:
+        lo[0] = v
+        hi[0] = v + G_HAND - s.trick_no
+        return
+    f = g_future_max(s, c.o)
+    lo[0] = v - f if c.kind == COUNT_MARGIN else v
+    hi[0] = v + f
+
+
+cdef int search(Search* c, const GState* s, int pts, int alpha, int beta) noexcept nogil:
+    """Alpha-beta (fail-soft) over the card play: the objective side's final total. `pts` is the
+    side's total at the start of the current trick."""
+    cdef GState child
+    cdef int seat, n, i, v, best, best_move, fmax, lo, hi, alpha0, beta0, hint = -1, cp
+    cdef bint boundary, maxi, have = False
+    cdef int moves[MAX_MOVES]
+    cdef u64 key = 0, legal
+    cdef TTEntry* e
+    c.nodes += 1
+    if c.limit and c.nodes > c.limit:
+        c.aborted = True
+        return alpha
+    seat = g_to_act(s)
+    if seat < 0:
+        return value_of(c, s)
+    boundary = s.n_in_trick == 0
+    lo = -INF_VALUE
+    hi = INF_VALUE
+    if boundary and popcount(s.hand[seat]) == 1:
+        # the last trick: every card is forced
+        child = s[0]
+        while g_to_act(&child) >= 0:
+            g_apply(&child, c.o, lowest(g_legal_cards(&child, c.o)))
+        return value_of(c, &child)
+    if boundary:
+        value_range(c, s, pts, &lo, &hi)
+        key = tt_key(s)
+        e = tt_probe(c, key)
+        if e != NULL:
+            have = True
+            lo = pts + e.lo
+            hi = pts + e.hi
+            hint = e.best
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
+    alpha0 = alpha
+    beta0 = beta
+    legal = reduce_equivalent(c, s, seat, g_legal_cards(s, c.o))
+    n = order_moves(c, s, seat, legal, hint, moves)
+    maxi = ((c.side >> seat) & 1) == c.maximize
+    best = -INF_VALUE if maxi else INF_VALUE
+    best_move = moves[0] if n else -1
+    for i in range(n):
+        child = s[0]
+        g_apply(&child, c.o, moves[i])
+        cp = pts
+        if child.n_in_trick == 0 or g_to_act(&child) < 0:
+            cp = value_of(c, &child)
+        v = search(c, &child, cp, alpha, beta)
+        if c.aborted:
+            return alpha
+        if maxi:
+            if v > best:
+                best = v
+                best_move = moves[i]
+                if best > alpha:
+                    alpha = best
+        else:
+            if v < best:
+                best = v
+                best_move = moves[i]
+                if best < beta:
+                    beta = best
+        if alpha >= beta:
+            break
+    if boundary:
+        # bounds of the future value, relative to pts, merged with what the entry knew
+        if best <= alpha0:
+            hi = best if best < hi else hi
+        elif best >= beta0:
+            lo = best if best > lo else lo
+        else:
+            lo = best
+            hi = best
+        tt_store(c, key, lo - pts, hi - pts, best_move, popcount(key & ((<u64>1 << 56) - 1)))
+    return best
+
+
+cdef struct Bounds:
+    int lo, hi
+    long long nodes
+
+
+cdef void solve_bounds(Search* c, const GState* s, Bounds* out) noexcept nogil:
+    """Bisection over null-window searches sharing the table: exact when lo == hi; when the
+    node budget runs out, the bounds proven so far."""
+    cdef int pts, b, g
+    pts = value_of(c, s)
+    if g_to_act(s) < 0:
+        out.lo = out.hi = pts
+        out.nodes = 0
+        return
+    value_range(c, s, pts, &out.lo, &out.hi)
+    while out.lo < out.hi:
+        b = (out.lo + out.hi + 1) // 2
+        g = search(c, s, pts, b - 1, b)
+        if c.aborted:
+            break
+        if g < b:
+            out.hi = g if g < out.hi else out.hi
+            if out.hi < out.lo:
+                out.hi = out.lo
+        else:
+            out.lo = g if g > out.lo else out.lo
+    out.nodes = c.nodes
+
+
+cdef class Solver:
+    """A transposition table and the search over it: reuse one per thread (generations keep
+    entries of earlier solves apart without clearing the table)."""
+    cdef TTEntry* tt
+    cdef u64 tt_mask
+    cdef uint16_t gen
+    cdef readonly int tt_bits
+
+    def __cinit__(self, int tt_bits=18):
+        if not 10 <= tt_bits <= 26:
+            raise ValueError("tt_bits must be 10..26")
+        self.tt_bits = tt_bits
+        self.tt = <TTEntry*>malloc(sizeof(TTEntry) << tt_bits)
+        if self.tt == NULL:
+            raise MemoryError()
+        memset(self.tt, 0, sizeof(TTEntry) << tt_bits)
+        self.tt_mask = ((<u64>1 << tt_bits) - 1) & ~(<u64>(TT_BUCKET - 1))
+        self.gen = 0
+
+    def __dealloc__(self):
+        free(self.tt)
+
+    cdef void start(self, Search* c) noexcept nogil:
+        self.gen += 1
+        if self.gen == 0:
+            memset(self.tt, 0, sizeof(TTEntry) << self.tt_bits)
+            self.gen = 1
+        c.tt = self.tt
+        c.tt_mask = self.tt_mask
+        c.gen = self.gen
+
+
+cdef int check_solvable(Core core) except -1:
+    if g_to_act(&core.s) >= 0 and not (g_kinds(&core.s) & A_PLAY and g_legal_cards(&core.s, &core.o)):
+        raise ValueError(f"the solver works on the card play; this deal is in the {PHASE_NAMES[g_phase(&core.s)]} phase")
+    return 0
+
+
+def default_side(Core core):
+    """The seats of the default objective side of the position (g_side)."""
+    cdef int m = g_side(&core.s, &core.o)
+    return [i for i in range(G_SEATS) if m >> i & 1]
+
+
+def solve_core(Core core, Solver solver, int side, int kind, bint maximize, long long budget):
+    """(lower, upper, nodes) of the side's final value; lower == upper when exact."""
+    cdef Search c
+    cdef Bounds b
+    check_solvable(core)
+    with nogil:
+        search_init(&c, &core.s, &core.o, side, kind, maximize, budget)
+        solver.start(&c)
+        solve_bounds(&c, &core.s, &b)
+    return b.lo, b.hi, b.nodes
+
+
+def reaches_core(Core core, Solver solver, int side, int kind, bint maximize, int target, long long budget):
+    """(answer, nodes): whether the side's final value reaches `target` with best play (one
+    null-window search); answer None when the budget ran out."""
+    cdef Search c
+    cdef int g, pts
+    check_solvable(core)
+    with nogil:
+        search_init(&c, &core.s, &core.o, side, kind, maximize, budget)
+        solver.start(&c)
+        pts = value_of(&c, &core.s)
+        if g_to_act(&core.s) < 0:
+            g = pts
+        else:
+            g = search(&c, &core.s, pts, target - 1, target)
+    if c.aborted:
+        return None, c.nodes
+    return g >= target, c.nodes
+
+
+def action_values(Core core, Solver solver, int side, int kind, bint maximize, long long budget):
+    """[(code, equivalent codes, lower, upper)] for one card of each class of equivalent legal
+    cards, and the nodes searched. The children share the table (the same dealt cards)."""
+    cdef Search c
+    cdef Bounds b
+    cdef GState child
+    cdef u64 rep, all_legal, others
+    cdef int seat, card, other
+    cdef long long nodes = 0, left
+    cdef const Order* order
+    check_solvable(core)
+    out = []
+    if g_to_act(&core.s) < 0:
+        return out, 0
+    seat = g_to_act(&core.s)
+    search_init(&c, &core.s, &core.o, side, kind, maximize, 0)
+    order = g_order(&core.s)
+    others = others_of(&core.s, seat)
+    all_legal = g_legal_cards(&core.s, &core.o)
+    rep = reduce_equivalent(&c, &core.s, seat, all_legal)
+    solver.start(&c)
+    while rep:
+        card = lowest(rep)
+        rep &= rep - 1
+        child = core.s
+        g_apply(&child, &core.o, card)
+        left = 0
+        if budget:
+            left = budget - nodes if budget > nodes else 1
+        with nogil:
+            c.nodes = 0
+            c.limit = left
+            c.aborted = False
+            solve_bounds(&c, &child, &b)
+        nodes += c.nodes
+        same = [card] + [other for other in range(G_DECK) if other != card and all_legal >> other & 1
+                         and equivalent(&c, order, others, card, other)]
+        out.append((card, same, b.lo, b.hi))
+    return out, nodes

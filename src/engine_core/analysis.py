@@ -1,0 +1,98 @@
+"""Deal analysis with the solver, all hands open: for each card of a record's card play the
+value of every legal alternative and of the card chosen (the loss in points), and for the deal
+what the objective side reached, what perfect play from the first card would have reached,
+whether the side could have reached its target (its win) with best play, and the first
+decisive mistake (the first card after which the best reachable outcome flipped).
+
+Values are the side's final totals as in engine_core.solver. With `budget`, every search stops
+after that many nodes and reports proven bounds instead ({"lower", "upper"}).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import records, solver
+from .errors import ActionError
+from .solver import SolverError, objective_of
+
+
+def _figure(lo: int, hi: int) -> Any:
+    return lo if lo == hi else {"lower": lo, "upper": hi}
+
+
+def _bounds(entry: dict) -> tuple[int, int]:
+    if entry["value"] is not None:
+        return entry["value"], entry["value"]
+    return entry["lower"], entry["upper"]
+
+
+def analyze(record: Any, objective: Any = None, budget: int | None = None, target: Any = "win") -> dict:
+    """The analysis of a record (finished or in progress). Raises InvalidRecordError or an
+    ActionError (with the record index) like records.replay does for a bad record, and
+    SolverError for a bad objective, budget or target."""
+    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0):
+        raise SolverError("budget", f"must be a positive number of nodes, got {budget!r}")
+    state = records.new_state(record)
+    actions = record["actions"]
+    i = 0
+    while i < len(actions) and not (state.core.legal_mask() and isinstance(actions[i], dict)
+                                    and actions[i].get("type") == "play"):
+        _apply(state, actions[i], i)
+        i += 1
+    out: dict = {"game": state.game.name}
+    if state.is_over() or not state.core.legal_mask():
+        out.update(side=None, target=None, perfect=None, reached=None, could_win=None, won=None,
+                   first_decisive_mistake=None, actions=[])
+        return out
+    obj = objective_of(state, objective)
+    goal = solver.target_of(state, target)[0] if target is not None else None
+    perfect = solver.solve(state, obj, budget)
+    could = solver.reaches(state, target, obj if objective is not None else None, budget) if target is not None else None
+    out.update(side=list(obj.side), count=obj.count, target=goal,
+               perfect=_figure(perfect.lower, perfect.upper), could_win=could)
+    steps = []
+    decisive = None
+    reach_before = could
+    while i < len(actions) and not state.is_over():
+        action = actions[i]
+        seat = state.to_act()
+        step: dict[str, Any] = {"index": i, "seat": seat, "action": action}
+        if isinstance(action, dict) and action.get("type") == "play" and state.core.legal_mask():
+            options = solver.values(state, obj, budget)
+            for_side = (seat in obj.side) == obj.maximize
+            bounds = [_bounds(e) for e in options]
+            best = max(bounds) if for_side else min(bounds, key=lambda b: (b[1], b[0]))
+            step["values"] = [{"action": e["action"], "value": _figure(*_bounds(e)),
+                               "equivalent": e["equivalent"]} for e in options]
+            step["best"] = _figure(*best)
+            card = action.get("card")
+            chosen = next((e for e in options if e["action"].get("card") == card or card in e["equivalent"]), None)
+            if chosen is not None:
+                lo, hi = _bounds(chosen)
+                step["value"] = _figure(lo, hi)
+                if lo == hi and best[0] == best[1]:
+                    step["loss"] = (best[0] - lo) if for_side else (lo - best[0])
+        _apply(state, action, i)
+        if target is not None and reach_before is not None and decisive is None:
+            # best play never worsens the actor's outcome: a flip is the actor's mistake
+            after = solver.reaches(state, target, obj if objective is not None else None, budget)
+            if after is not None and after != reach_before:
+                decisive = {"index": i, "seat": seat, "action": action, "could_win_before": reach_before,
+                            "could_win_after": after}
+            reach_before = after
+        steps.append(step)
+        i += 1
+    final = solver.solve(state, obj) if state.is_over() else None
+    out["reached"] = final.value if final is not None else None
+    out["won"] = solver.reaches(state, target, obj if objective is not None else None) \
+        if final is not None and target is not None else None
+    out["first_decisive_mistake"] = decisive
+    out["actions"] = steps
+    return out
+
+
+def _apply(state, action, index: int) -> None:
+    try:
+        state.apply(action)
+    except ActionError as err:
+        raise err.at(index) from None

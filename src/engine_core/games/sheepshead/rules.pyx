@@ -1,0 +1,1101 @@
+# cython: language_level=3
+"""Sheepshead's rule hooks (typed, nogil) over card masks; the engine around them is the shared
+`_engine.pxi`, included at the end. Five-handed Milwaukee called-ace game, 32 cards: the rules
+of ../shared/rules/sheepshead.md (seed 003 the default; seed 004's differences are options).
+
+Deal: 6 cards each in packets 3-2-3 (the 2 go to the blind; the packets are the declaration's).
+Pick: from the dealer's left each seat once picks or passes; the first pick takes the blind and
+buries 2 (their points are the picker's). Call (bury first, then call): a fail ace the picker
+lacks (hand or bury) with a kept card of its suit; a ten when his 8 cards hold all three fail
+aces; the "unknown" ace when no ace is callable and his fail cards are only aces (or he has
+none; `unknown_broad` drops that condition), with one card of his hand set aside face down;
+alone (forced when nothing else is allowed). `partner: jack_of_diamonds` calls the JD holder
+instead; `partner: none` is always alone. Cracking (option): the seats after the picker may
+crack (not the partner, who gets a forced pass turn so that nothing gives him away), the picker
+may then re-crack.
+Everybody passes: leaster (fewest points among seats with a trick wins), a doubler (thrown in,
+next deal x2, up to the `multiplier` option's maximum) or, with `forced_pick`, the dealer must
+pick.
+Play: 14 trumps (Q, J, diamonds) form one suit; follow suit, no duty to trump. Until the called
+suit is first led the partner may lead that suit only with the called card and may not discard
+it; when it is first led he must play it; the picker keeps a card of the called suit (his only
+one, or the unknown card, which counts as a card of the called suit and never wins a trick).
+Scoring: 61 wins, 60-60 loses; schneider (defenders <= 29, or team <= 30), no trick; losses
+doubled on the bump; the picker's share is 2x the partner's, or 4x a defender's alone.
+
+Hidden information (`public`, `redact`, `redact_result`), decided once in `_sees_face_down`:
+* The blind and the buried cards are the picker's alone: every other seat and a spectator see
+  the bury with its cards as "??" (two of them), and `contract.buried` as "??", never the
+  codes, also after the deal.
+* The unknown card is set aside and played face down: every seat but the picker, spectators
+  included, sees the unknown exchange, its play, the card in the trick in play and in the
+  tricks, and `contract.unknown_card`, as "??", also in the finished deal's result. The record
+  keeps its real code.
+* The partner is shown (`contract.partner`) only to himself until the called card has been
+  played, and to everybody when the deal is over. Legal actions are the acting seat's only, so
+  his forced choices (the crack-round pass, the called ace) are never broadcast.
+"""
+from libc.string cimport memset
+from engine_core._bits cimport u64, i64, int8_t, popcount, lowest, bit, nth_bit
+from engine_core._rng cimport Rng, rng_below
+from engine_core._order cimport (Order, TRUMP, card_strength, mask_points, order_init,
+                                 order_add_trumps, order_add_plain)
+from engine_core._game cimport (CALL_BASE, EXCHANGE_BASE, A_BID, A_EXCHANGE, A_ANNOUNCE, A_PLAY,
+                                Score, Result, DealPlan, add_item, contract_field, exchange_code,
+                                IF_VALUE, V_INT, V_OPT_INT, V_BOOL, V_OPT_BOOL, V_CARD, V_LIST)
+from engine_core._result cimport Names, render_contract
+from engine_core._names import names, calls
+from engine_core.cards import HIDDEN, PIQUET, SUITS, SUIT_NAMES
+
+
+# ---- names, declared once (Python names are derived from these enums) ----
+cpdef enum Contract:
+    K_NONE
+    K_ACE
+    K_TEN
+    K_UNKNOWN_ACE
+    K_JACK_OF_DIAMONDS
+    K_ALONE
+    K_LEASTER
+    K_DOUBLER
+
+cpdef enum Phase:
+    P_PICK
+    P_BURY
+    P_CALL
+    P_UNKNOWN
+    P_CRACK
+    P_RECRACK
+    P_PLAY
+    P_OVER
+
+# a call's code is CALL_BASE + value; the suit calls run C S H (fail suits)
+cpdef enum Call:
+    BID_PICK
+    BID_PASS
+    BID_ACE_C
+    BID_ACE_S
+    BID_ACE_H
+    BID_TEN_C
+    BID_TEN_S
+    BID_TEN_H
+    BID_UNKNOWN_ACE_C
+    BID_UNKNOWN_ACE_S
+    BID_UNKNOWN_ACE_H
+    BID_JACK_OF_DIAMONDS
+    BID_ALONE
+    ANNOUNCE_CRACK
+    ANNOUNCE_PASS
+    ANNOUNCE_RECRACK
+
+cpdef enum Exchange:
+    X_BURY
+    X_UNKNOWN
+
+cpdef enum Item:
+    I_PICKER_TEAM_POINTS
+    I_DEFENDER_POINTS
+    I_PICKER_TEAM_WINS
+    I_PICKER_TEAM_LOSES
+    I_GAME
+    I_SCHNEIDER
+    I_NO_TRICK
+    I_DOUBLE_ON_THE_BUMP
+    I_CRACK
+    I_RECRACK
+    I_MULTIPLIER
+    I_PER_DEFENDER
+    I_PARTNER_EXEMPT
+    I_PICKER_SHARE
+    I_PARTNER_SHARE
+    I_BLIND_SET_ASIDE
+    I_BLIND_TO_LAST_TRICK
+    I_LEASTER_WINNER
+    I_LEASTER_TIE
+    I_DOUBLER
+    I_DOUBLER_CAP
+
+# the keys of the game's own contract fields
+cpdef enum Word:
+    W_PICKER
+    W_PARTNER
+    W_CALLED_CARD
+    W_UNKNOWN_CARD
+    W_BURIED
+    W_FORCED_ALONE
+    W_MULTIPLIER
+    W_CRACKED_BY
+    W_RECRACKED
+    W_NEXT_MULTIPLIER
+
+CONTRACTS = names(Contract, "K_")
+PHASE_NAMES = names(Phase, "P_")
+CALL_TABLE = calls(Call)
+EXCHANGES = names(Exchange, "X_")
+cdef Names _NAMES = Names(CONTRACTS, names(Item, "I_"), names(Word, "W_"), PIQUET.faces, 5)
+NAMES = _NAMES
+
+# ---- the C state ----
+cdef enum:
+    G_SEATS = 5
+    G_HAND = 6
+    G_BLIND = 2
+    G_DECK = 32
+    G_FACES = 32
+    G_COPIES = 1
+    G_MAX_ACTIONS = 48          # 5 picks, bury, call, unknown, 5 crack-round calls, 30 cards
+    G_BIDS = 1                  # uniform only
+    SS_LEGAL = 32               # the most legal actions: the bury's 28 pairs of 8 cards
+    # the `multiplier` option's maximum, where a run of doublers stops doubling: no score of a
+    # deal exceeds 96 x 2^20 (4 shares x no trick 3 x bump 2 x crack 2 x re-crack 2 x M)
+    MULTIPLIER_CAP = 1048576
+
+MAX_MULTIPLIER = MULTIPLIER_CAP
+
+cdef struct SsOpts:
+    DealPlan deal
+    int8_t partner_mode        # PM_*
+    int8_t no_pick             # NP_*
+    bint blind_last_trick, bump, exempt, unknown_broad, dealer_leads, cracking
+    i64 multiplier
+
+cdef struct SsState:
+    u64 hand[5]               # the picker's hand includes the unknown card while he holds it
+    u64 won[5]                # cards of the tricks each seat won
+    u64 blind, buried
+    int8_t n_won[5]
+    int8_t dealer, to_act, phase, n_spoken
+    int8_t picker, partner, contract, called, called_suit, called_led, unknown
+    int8_t forced_alone, cracked_by, recracked
+    int8_t trick_no, n_in_trick, leader
+    int8_t trick[6][5]
+    int8_t trick_leader[6]
+    int8_t trick_winner[6]
+
+ctypedef SsState GState
+ctypedef SsOpts GOpts
+
+cdef enum:
+    PM_CALLED_ACE = 0
+    PM_JD = 1
+    PM_NONE = 2
+    NP_LEASTER = 0
+    NP_DOUBLER = 1
+    NP_FORCED = 2
+
+# ---- cards: index rank + 8 * suit, ranks A T K Q J 9 8 7, suits C S H D ----
+cdef enum:
+    ACE = 0
+    TEN = 1
+    KING = 2
+    QUEEN = 3
+    JACK = 4
+    NINE = 5
+    EIGHT = 6
+    SEVEN = 7
+    DIAMONDS = 3
+    JD_CARD = 4 + 8 * 3
+
+cdef int8_t POINTS[32]
+cdef Order ORDER
+cdef u64 FAIL = 0          # every fail card (A T K 9 8 7 of C, S, H)
+cdef u64 FAIL_ACES = 0     # AC AS AH
+cdef int8_t SORTED[32]     # the cards trumps first (QC .. 7D), then C S H, each highest first
+
+
+cdef inline int card(int rank, int suit) noexcept nogil:
+    return rank + 8 * suit
+
+
+cdef void _build_tables():
+    global FAIL, FAIL_ACES
+    cdef int8_t trumps[14]
+    cdef int8_t plain[6]
+    cdef int s, i, n = 0
+    for i in range(32):
+        POINTS[i] = (11, 10, 4, 3, 2, 0, 0, 0)[i % 8]
+    order_init(&ORDER)
+    for s in range(4):
+        trumps[n] = card(QUEEN, s); n += 1
+    for s in range(4):
+        trumps[n] = card(JACK, s); n += 1
+    for r in (ACE, TEN, KING, NINE, EIGHT, SEVEN):
+        trumps[n] = card(r, DIAMONDS); n += 1
+    order_add_trumps(&ORDER, trumps, n)
+    for i in range(n):
+        SORTED[i] = trumps[i]
+    for s in range(3):
+        for i, r in enumerate((ACE, TEN, KING, NINE, EIGHT, SEVEN)):
+            plain[i] = card(r, s)
+            SORTED[n] = plain[i]; n += 1
+        order_add_plain(&ORDER, s, plain, 6)
+        FAIL |= ORDER.suit_mask[s]
+        FAIL_ACES |= bit(card(ACE, s))
+
+_build_tables()
+
+
+cdef int g_opts(options, SsOpts* o) except -1:
+    """The C options of resolved Options (ranges are checked by the option table)."""
+    o.partner_mode = ("called_ace", "jack_of_diamonds", "none").index(options.partner)
+    o.no_pick = ("leaster", "doubler", "forced_pick").index(options.no_pick)
+    o.blind_last_trick = options.leaster_blind == "last_trick"
+    o.bump = options.double_on_the_bump
+    o.exempt = options.no_trick_partner_exempt
+    o.unknown_broad = options.unknown_broad
+    o.dealer_leads = options.first_leader == "dealer"
+    o.cracking = options.cracking
+    o.multiplier = options.multiplier
+    return 0
+
+
+# ---- the rules' helpers ----
+cdef inline int eff(const SsState* s, int c) noexcept nogil:
+    """Effective suit: the unknown card belongs to the called suit (rules 4.2)."""
+    if c == s.unknown:
+        return s.called_suit
+    return ORDER.eff_suit[c]
+
+
+cdef inline u64 suit_cards(const SsState* s, u64 hand, int suit) noexcept nogil:
+    """The cards of `hand` whose effective suit is `suit`."""
+    cdef u64 m = hand & ORDER.suit_mask[suit]
+    cdef u64 u
+    if s.unknown >= 0:
+        u = bit(s.unknown)
+        if hand & u:
+            m &= ~u
+            if suit == s.called_suit:
+                m |= u
+    return m
+
+
+cdef inline bint holds_unknown(const SsState* s, int seat) noexcept nogil:
+    return s.unknown >= 0 and seat == s.picker and (s.hand[seat] & bit(s.unknown)) != 0
+
+
+cdef int call_mask(const SsState* s, const SsOpts* o) noexcept nogil:
+    """The calls open to the picker after the bury, as bits of Call values (rules 2.3, 2.5)."""
+    cdef u64 h = s.hand[s.picker]
+    cdef u64 p8 = h | s.buried
+    cdef int m = 0, x
+    if o.partner_mode == PM_JD:
+        if not (p8 & bit(JD_CARD)):
+            m |= 1 << BID_JACK_OF_DIAMONDS
+        return m | (1 << BID_ALONE)
+    if (p8 & FAIL_ACES) != FAIL_ACES:
+        for x in range(3):
+            if not (p8 & bit(card(ACE, x))) and (h & ORDER.suit_mask[x]):
+                m |= 1 << (BID_ACE_C + x)
+        if m == 0 and (o.unknown_broad or (h & FAIL & ~FAIL_ACES) == 0):
+            for x in range(3):
+                if not (p8 & bit(card(ACE, x))) and not (h & ORDER.suit_mask[x]):
+                    m |= 1 << (BID_UNKNOWN_ACE_C + x)
+    else:
+        for x in range(3):
+            if not (p8 & bit(card(TEN, x))) and (h & ORDER.suit_mask[x]):
+                m |= 1 << (BID_TEN_C + x)
+    return m | (1 << BID_ALONE)
+
+
+cdef inline bint must_pick(const SsState* s, const SsOpts* o) noexcept nogil:
+    """forced_pick: the dealer may not pass when the four others have passed (rules 2.1)."""
+    return o.no_pick == NP_FORCED and s.n_spoken == 4
+
+
+cdef inline int holder(const SsState* s, int c) noexcept nogil:
+    cdef int i
+    for i in range(5):
+        if s.hand[i] & bit(c):
+            return i
+    return -1
+
+
+cdef inline i64 effective_multiplier(const SsState* s, const SsOpts* o) noexcept nogil:
+    """M: the `multiplier` option, x2 if cracked, x2 if re-cracked (rules 5.2)."""
+    cdef i64 m = o.multiplier
+    if s.cracked_by >= 0:
+        m *= 2
+    if s.recracked:
+        m *= 2
+    return m
+
+
+cdef inline i64 next_multiplier(const SsState* s, const SsOpts* o) noexcept nogil:
+    """The next deal's multiplier: 2 x multiplier after a doubler, stopping at the option's
+    maximum MULTIPLIER_CAP; 1 after a played deal (rules 2.6)."""
+    if s.contract != K_DOUBLER:
+        return 1
+    return 2 * o.multiplier if 2 * o.multiplier <= MULTIPLIER_CAP else MULTIPLIER_CAP
+
+
+# ---- hooks ----
+cdef void g_init(SsState* s, const SsOpts* o, const u64* hands, u64 blind, int dealer) noexcept nogil:
+    cdef int i
+    memset(s, 0, sizeof(SsState))
+    for i in range(5):
+        s.hand[i] = hands[i]
+    s.blind = blind
+    s.dealer = dealer
+    s.to_act = (dealer + 1) % 5
+    s.leader = s.to_act
+    s.phase = P_PICK
+    s.picker = -1
+    s.partner = -1
+    s.contract = K_NONE
+    s.called = -1
+    s.called_suit = -1
+    s.called_led = -1
+    s.unknown = -1
+    s.cracked_by = -1
+
+
+cdef inline int g_to_act(const SsState* s) noexcept nogil:
+    return s.to_act
+
+
+cdef inline int g_phase(const SsState* s) noexcept nogil:
+    return s.phase
+
+
+cdef inline int g_kinds(const SsState* s) noexcept nogil:
+    if s.phase == P_PICK or s.phase == P_CALL:
+        return A_BID
+    if s.phase == P_BURY or s.phase == P_UNKNOWN:
+        return A_EXCHANGE
+    if s.phase == P_CRACK or s.phase == P_RECRACK:
+        return A_ANNOUNCE
+    if s.phase == P_PLAY:
+        return A_PLAY
+    return 0
+
+
+cdef inline const Order* g_order(const SsState* s) noexcept nogil:
+    return &ORDER
+
+
+cdef inline u64 g_legal_cards(const SsState* s, const SsOpts* o) noexcept nogil:
+    """Legal cards of the seat to act (rules 4.3, literally); 0 outside the play phase."""
+    cdef int x = s.to_act, led
+    cdef u64 hand, legal, follow, hold
+    cdef bint restricted
+    if s.phase != P_PLAY:
+        return 0
+    hand = s.hand[x]
+    restricted = s.called_suit >= 0 and s.called_led < 0
+    if popcount(hand) == 1:
+        return hand                                   # last trick: no restriction
+    if s.n_in_trick == 0:
+        legal = hand
+        if restricted and x == s.partner:             # D10: lead the called suit only with it
+            legal &= ~(suit_cards(s, hand, s.called_suit) & ~bit(s.called))
+        return legal
+    led = eff(s, s.trick[s.trick_no][0])
+    follow = suit_cards(s, hand, led)
+    if follow:
+        if led == s.called_suit and s.called_led == s.trick_no:   # first called-suit trick
+            if x == s.partner and hand & bit(s.called):
+                return bit(s.called)
+            if holds_unknown(s, x):
+                return bit(s.unknown)
+        return follow
+    legal = hand                                      # void: any card, no duty to trump
+    if restricted:
+        if x == s.partner:
+            legal &= ~bit(s.called)
+        if x == s.picker:
+            if holds_unknown(s, x):
+                legal &= ~bit(s.unknown)
+            else:
+                hold = hand & ORDER.suit_mask[s.called_suit]
+                if popcount(hold) == 1:
+                    legal &= ~hold
+    return legal
+
+
+cdef int g_legal(const SsState* s, const SsOpts* o, i64* out) noexcept nogil:
+    """Every legal action code of the seat to act (bury: the 28 pairs of the 8 cards)."""
+    cdef int n = 0, call, m
+    cdef u64 rest, a, b, h
+    if s.phase == P_PLAY:
+        h = g_legal_cards(s, o)
+        while h:
+            out[n] = lowest(h)
+            n += 1
+            h &= h - 1
+    elif s.phase == P_PICK:
+        out[0] = CALL_BASE + BID_PICK
+        n = 1
+        if not must_pick(s, o):
+            out[1] = CALL_BASE + BID_PASS
+            n = 2
+    elif s.phase == P_BURY:
+        h = s.hand[s.picker]
+        while h:
+            a = h & (~h + 1)
+            h &= h - 1
+            rest = h
+            while rest:
+                b = rest & (~rest + 1)
+                rest &= rest - 1
+                out[n] = exchange_code(X_BURY, a | b)
+                n += 1
+    elif s.phase == P_CALL:
+        m = call_mask(s, o)
+        for call in range(BID_ACE_C, BID_ALONE + 1):
+            if m & (1 << call):
+                out[n] = CALL_BASE + call
+                n += 1
+    elif s.phase == P_UNKNOWN:
+        h = s.hand[s.picker]
+        while h:
+            out[n] = exchange_code(X_UNKNOWN, h & (~h + 1))
+            n += 1
+            h &= h - 1
+    elif s.phase == P_CRACK:
+        out[0] = CALL_BASE + ANNOUNCE_PASS
+        n = 1
+        if s.to_act != s.partner:
+            out[1] = CALL_BASE + ANNOUNCE_CRACK
+            n = 2
+    elif s.phase == P_RECRACK:
+        out[0] = CALL_BASE + ANNOUNCE_PASS
+        out[1] = CALL_BASE + ANNOUNCE_RECRACK
+        n = 2
+    return n
+
+
+cdef inline void start_play(SsState* s, const SsOpts* o) noexcept nogil:
+    s.phase = P_PLAY
+    s.to_act = s.dealer if o.dealer_leads else (s.dealer + 1) % 5
+    s.leader = s.to_act
+
+
+cdef inline void after_call(SsState* s, const SsOpts* o) noexcept nogil:
+    """The crack round (seats picker+1 .. dealer), if any, then play (rules 2.7)."""
+    if o.cracking and s.picker != s.dealer:
+        s.phase = P_CRACK
+        s.to_act = (s.picker + 1) % 5
+    else:
+        start_play(s, o)
+
+
+cdef inline int trick_winner(const SsState* s, const int8_t* cards) noexcept nogil:
+    """Highest trump, else highest card of the led suit; the unknown card never wins (4.4)."""
+    cdef int led = eff(s, cards[0])
+    cdef int best = -1, best_v = -1, i, v
+    for i in range(5):
+        if cards[i] == s.unknown:
+            continue
+        v = card_strength(&ORDER, cards[i], led)
+        if v > best_v:
+            best_v = v
+            best = i
+    return best if best >= 0 else 0
+
+
+cdef inline void play_card(SsState* s, int c) noexcept nogil:
+    cdef int seat = s.to_act, winner, k
+    s.hand[seat] &= ~bit(c)
+    if s.n_in_trick == 0:
+        s.trick_leader[s.trick_no] = seat
+        if s.called_suit >= 0 and s.called_led < 0 and eff(s, c) == s.called_suit:
+            s.called_led = s.trick_no
+    s.trick[s.trick_no][s.n_in_trick] = c
+    s.n_in_trick += 1
+    if s.n_in_trick < 5:
+        s.to_act = (seat + 1) % 5
+        return
+    winner = (s.trick_leader[s.trick_no] + trick_winner(s, s.trick[s.trick_no])) % 5
+    s.trick_winner[s.trick_no] = winner
+    for k in range(5):
+        s.won[winner] |= bit(s.trick[s.trick_no][k])
+    s.n_won[winner] += 1
+    s.trick_no += 1
+    s.n_in_trick = 0
+    s.leader = winner
+    s.to_act = winner
+    if s.trick_no == 6:
+        s.phase = P_OVER
+        s.to_act = -1
+
+
+cdef void g_apply(SsState* s, const SsOpts* o, i64 code) noexcept nogil:
+    """Apply a legal action code (legality is the caller's check)."""
+    cdef int seat = s.to_act, call, m
+    cdef u64 cards
+    if code < CALL_BASE:
+        play_card(s, <int>code)
+        return
+    if code >= EXCHANGE_BASE:
+        cards = (<u64>code) >> 8
+        if (code & 0xFF) - EXCHANGE_BASE == X_BURY:
+            s.hand[seat] &= ~cards
+            s.buried = cards
+            if o.partner_mode == PM_NONE:
+                s.contract = K_ALONE
+                after_call(s, o)
+            else:
+                s.phase = P_CALL
+        else:
+            s.unknown = lowest(cards)
+            after_call(s, o)
+        return
+    call = <int>(code - CALL_BASE)
+    if s.phase == P_PICK:
+        if call == BID_PICK:
+            s.picker = seat
+            s.hand[seat] |= s.blind
+            s.phase = P_BURY
+            return
+        s.n_spoken += 1
+        s.to_act = (seat + 1) % 5
+        if s.n_spoken == 5:
+            if o.no_pick == NP_DOUBLER:
+                s.contract = K_DOUBLER
+                s.phase = P_OVER
+                s.to_act = -1
+            else:
+                s.contract = K_LEASTER
+                start_play(s, o)
+        return
+    if s.phase == P_CALL:
+        m = call_mask(s, o)
+        if call == BID_ALONE:
+            s.contract = K_ALONE
+            s.forced_alone = m == (1 << BID_ALONE)
+        elif call == BID_JACK_OF_DIAMONDS:
+            s.contract = K_JACK_OF_DIAMONDS
+            s.called = JD_CARD
+            s.partner = holder(s, JD_CARD)
+        else:
+            if call < BID_TEN_C:
+                s.contract = K_ACE
+                s.called_suit = call - BID_ACE_C
+                s.called = card(ACE, s.called_suit)
+            elif call < BID_UNKNOWN_ACE_C:
+                s.contract = K_TEN
+                s.called_suit = call - BID_TEN_C
+                s.called = card(TEN, s.called_suit)
+            else:
+                s.contract = K_UNKNOWN_ACE
+                s.called_suit = call - BID_UNKNOWN_ACE_C
+                s.called = card(ACE, s.called_suit)
+            s.partner = holder(s, s.called)
+        if s.contract == K_UNKNOWN_ACE:
+            s.phase = P_UNKNOWN
+        else:
+            after_call(s, o)
+        return
+    if s.phase == P_CRACK:
+        if call == ANNOUNCE_CRACK:
+            s.cracked_by = seat
+            s.phase = P_RECRACK
+            s.to_act = s.picker
+        elif seat == s.dealer:
+            start_play(s, o)
+        else:
+            s.to_act = (seat + 1) % 5
+        return
+    if s.phase == P_RECRACK:
+        s.recracked = call == ANNOUNCE_RECRACK
+        start_play(s, o)
+
+
+cdef inline i64 g_random(const SsState* s, const SsOpts* o, Rng* r, int bids) noexcept nogil:
+    """A uniformly random legal action, drawn as `uniform_action` draws it (one draw below the
+    number of legal actions, none when there is only one); a card straight from the mask."""
+    cdef i64 buf[SS_LEGAL]
+    cdef u64 m
+    cdef int n
+    if s.phase == P_PLAY:
+        m = g_legal_cards(s, o)
+        if m & (m - 1):
+            return nth_bit(m, rng_below(r, popcount(m)))
+        return lowest(m)
+    n = g_legal(s, o, buf)
+    return buf[rng_below(r, n)] if n > 1 else buf[0]
+
+
+# ---- scoring ----
+cdef struct SsTally:          # the intermediate figures of scoring that the breakdown shows
+    i64 mult, unit
+    int team_points, defender_points, team_tricks
+    int level, bump, picker_share, partner_share
+    int blind_points, leaster_winner, leaster_low
+    bint team_won, exempt
+
+
+cdef void score_leaster(const SsState* s, Score* sc, SsTally* t) noexcept nogil:
+    """Fewest points among the seats with a trick wins M from each other seat; a tie scores
+    nothing (rules 5.5)."""
+    cdef int i, low = 1000, n_low = 0, who = -1
+    for i in range(5):
+        if s.n_won[i] > 0 and sc.card_points[i] < low:
+            low = sc.card_points[i]
+    for i in range(5):
+        if s.n_won[i] > 0 and sc.card_points[i] == low:
+            n_low += 1
+            who = i
+    t.leaster_low = low
+    if n_low != 1:
+        return
+    t.leaster_winner = who
+    for i in range(5):
+        sc.scores[i] = 4 * t.mult if i == who else -t.mult
+
+
+cdef void tally(const SsState* s, const SsOpts* o, Score* sc, SsTally* t) noexcept nogil:
+    """Card points, per-seat scores and the figures behind them (rules 5)."""
+    cdef int i
+    cdef i64 sign
+    memset(t, 0, sizeof(SsTally))
+    t.leaster_winner = -1
+    t.leaster_low = -1
+    t.mult = effective_multiplier(s, o)
+    sc.contract = s.contract
+    sc.declarer = s.picker
+    sc.side = 0
+    sc.side_won = -1
+    sc.side_points = -1
+    sc.played = s.trick_no > 0
+    for i in range(5):
+        sc.card_points[i] = 0
+        sc.scores[i] = 0
+    if s.contract == K_DOUBLER:
+        return
+    for i in range(5):
+        sc.card_points[i] = mask_points(POINTS, s.won[i])
+    t.blind_points = mask_points(POINTS, s.blind)
+    if s.contract == K_LEASTER:
+        if o.blind_last_trick:
+            sc.card_points[s.trick_winner[5]] += t.blind_points
+        score_leaster(s, sc, t)
+        return
+    sc.card_points[s.picker] += mask_points(POINTS, s.buried)
+    for i in range(5):
+        if i == s.picker or i == s.partner:
+            sc.side |= 1 << i
+            t.team_points += sc.card_points[i]
+            t.team_tricks += s.n_won[i]
+    t.defender_points = 120 - t.team_points
+    t.team_won = t.team_points >= 61
+    t.bump = 1
+    if t.team_won:
+        if t.team_tricks == 6:
+            t.level = 3
+        elif t.defender_points <= 29:
+            t.level = 2
+        else:
+            t.level = 1
+    else:
+        if t.team_tricks == 0:
+            t.level = 3
+        elif t.team_points <= 30:
+            t.level = 2
+        else:
+            t.level = 1
+        if o.bump:
+            t.bump = 2
+    t.unit = t.level * t.bump * t.mult
+    if s.partner >= 0:
+        t.exempt = (not t.team_won) and t.level == 3 and o.exempt
+        t.picker_share = 3 if t.exempt else 2
+        t.partner_share = 0 if t.exempt else 1
+    else:
+        t.picker_share = 4
+    sc.side_won = t.team_won
+    sc.side_points = t.team_points
+    sign = 1 if t.team_won else -1
+    for i in range(5):
+        if i == s.picker:
+            sc.scores[i] = sign * t.picker_share * t.unit
+        elif i == s.partner:
+            sc.scores[i] = sign * t.partner_share * t.unit
+        else:
+            sc.scores[i] = -sign * t.unit
+
+
+cdef inline void g_score(const SsState* s, const SsOpts* o, Score* sc) noexcept nogil:
+    cdef SsTally t
+    tally(s, o, sc, &t)
+
+
+cdef inline int g_stat_contract(const SsState* s, const Score* sc) noexcept nogil:
+    return s.contract
+
+
+cdef void fill_contract(const SsState* s, const SsOpts* o, Result* r, bint show_partner,
+                        bint show_forced) noexcept nogil:
+    """The contract object's fields (rules 5.7) with every card code: picker, partner (only if
+    `show_partner`), called_card, unknown_card, buried (trumps first, as hands are sorted),
+    forced_alone (only if `show_forced`), multiplier (M), cracked_by, recracked,
+    next_multiplier. The face-down cards are hidden from other seats by `_hide_contract`."""
+    cdef int k
+    r.score.contract = s.contract
+    r.score.declarer = s.picker
+    contract_field(r, W_PICKER, V_OPT_INT, s.picker)
+    contract_field(r, W_PARTNER, V_OPT_INT, s.partner if show_partner else -1)
+    contract_field(r, W_CALLED_CARD, V_CARD, s.called)
+    contract_field(r, W_UNKNOWN_CARD, V_CARD, s.unknown)
+    contract_field(r, W_BURIED, V_LIST, popcount(s.buried))
+    for k in range(32):
+        if s.buried & bit(SORTED[k]):
+            contract_field(r, W_BURIED, V_CARD, SORTED[k])
+    contract_field(r, W_FORCED_ALONE, V_OPT_BOOL, s.forced_alone if show_forced else -1)
+    contract_field(r, W_MULTIPLIER, V_INT, effective_multiplier(s, o))
+    contract_field(r, W_CRACKED_BY, V_OPT_INT, s.cracked_by)
+    contract_field(r, W_RECRACKED, V_BOOL, s.recracked)
+    contract_field(r, W_NEXT_MULTIPLIER, V_INT, next_multiplier(s, o))
+
+
+cdef void g_result(const SsState* s, const SsOpts* o, Result* r) noexcept nogil:
+    """The Result: teams and breakdown items in the order of rules 5.4-5.6."""
+    cdef SsTally t
+    cdef int i, side
+    start_result(r)
+    tally(s, o, &r.score, &t)
+    fill_tricks(s, r)
+    fill_contract(s, o, r, True, True)
+    if s.contract == K_DOUBLER:
+        add_item(r, I_DOUBLER, IF_VALUE, 0, 0, 0, next_multiplier(s, o), 0, 0)
+        if 2 * o.multiplier > MULTIPLIER_CAP:
+            add_item(r, I_DOUBLER_CAP, IF_VALUE, 0, 0, 0, MULTIPLIER_CAP, 0, 0)
+        return
+    if s.contract == K_LEASTER:
+        r.n_teams = 5
+        for i in range(5):
+            r.teams[i] = 1 << i
+        add_item(r, I_BLIND_TO_LAST_TRICK if o.blind_last_trick else I_BLIND_SET_ASIDE, IF_VALUE,
+                 0, 0, 0, t.blind_points, 0, 0)
+        if t.leaster_winner >= 0:
+            add_item(r, I_LEASTER_WINNER, IF_VALUE, 0, 0, 0, t.leaster_winner, 0, 0)
+        else:
+            add_item(r, I_LEASTER_TIE, IF_VALUE, 0, 0, 0, t.leaster_low, 0, 0)
+        if o.multiplier != 1:
+            add_item(r, I_MULTIPLIER, IF_VALUE, 0, 0, 0, o.multiplier, 0, 0)
+        return
+    side = r.score.side
+    r.n_teams = 2
+    r.teams[0] = side
+    r.teams[1] = 31 & ~side
+    add_item(r, I_PICKER_TEAM_POINTS, IF_VALUE, 0, 0, 0, t.team_points, 0, 0)
+    add_item(r, I_DEFENDER_POINTS, IF_VALUE, 0, 0, 0, t.defender_points, 0, 0)
+    add_item(r, I_PICKER_TEAM_WINS if t.team_won else I_PICKER_TEAM_LOSES, IF_VALUE, 0, 0, 0, 1, 0, 0)
+    add_item(r, I_GAME + t.level - 1, IF_VALUE, 0, 0, 0, t.level, 0, 0)
+    if t.bump != 1:
+        add_item(r, I_DOUBLE_ON_THE_BUMP, IF_VALUE, 0, 0, 0, t.bump, 0, 0)
+    if s.cracked_by >= 0:
+        add_item(r, I_CRACK, IF_VALUE, 0, 0, 0, 2, 0, 0)
+    if s.recracked:
+        add_item(r, I_RECRACK, IF_VALUE, 0, 0, 0, 2, 0, 0)
+    if o.multiplier != 1:
+        add_item(r, I_MULTIPLIER, IF_VALUE, 0, 0, 0, o.multiplier, 0, 0)
+    add_item(r, I_PER_DEFENDER, IF_VALUE, 0, 0, 0, t.unit, 0, 0)
+    if t.exempt:
+        add_item(r, I_PARTNER_EXEMPT, IF_VALUE, 0, 0, 0, 0, 0, 0)
+    add_item(r, I_PICKER_SHARE, IF_VALUE, 0, 0, 0, t.picker_share, 0, 0)
+    if s.partner >= 0:
+        add_item(r, I_PARTNER_SHARE, IF_VALUE, 0, 0, 0, t.partner_share, 0, 0)
+
+
+# ---- solver hooks (_solver.pxi) ----
+cdef inline int g_side(const SsState* s, const SsOpts* o) noexcept nogil:
+    """The picker's team (picker and partner); in a leaster the seat to act alone."""
+    if s.picker < 0:
+        return 1 << (s.to_act if s.to_act >= 0 else 0)
+    return (1 << s.picker) | ((1 << s.partner) if s.partner >= 0 else 0)
+
+
+cdef inline int g_points(const SsState* s, const SsOpts* o, int side) noexcept nogil:
+    """The side's card points so far, as the result counts them: its tricks, the bury for the
+    picker, and in a leaster with leaster_blind: last_trick the blind once trick 6 is won."""
+    cdef int i, total = 0
+    for i in range(5):
+        if side >> i & 1:
+            total += mask_points(POINTS, s.won[i])
+    if s.picker >= 0 and side >> s.picker & 1:
+        total += mask_points(POINTS, s.buried)
+    if (s.contract == K_LEASTER and o.blind_last_trick and s.trick_no == 6
+            and side >> s.trick_winner[5] & 1):
+        total += mask_points(POINTS, s.blind)
+    return total
+
+
+cdef inline int g_future_max(const SsState* s, const SsOpts* o) noexcept nogil:
+    """The points still to be taken: the cards in hand and in the trick in play, and the blind
+    of a leaster that goes to the last trick."""
+    cdef u64 m = s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3] | s.hand[4]
+    cdef int k, total
+    for k in range(s.n_in_trick):
+        m |= bit(s.trick[s.trick_no][k])
+    total = mask_points(POINTS, m)
+    if s.contract == K_LEASTER and o.blind_last_trick and s.trick_no < 6:
+        total += mask_points(POINTS, s.blind)
+    return total
+
+
+cdef inline const int8_t* g_point_table(const SsState* s) noexcept nogil:
+    return POINTS
+
+
+cdef inline int g_rule_key(const SsState* s) noexcept nogil:
+    """The called-suit duties end once the called suit has been led."""
+    return s.called_led >= 0
+
+
+cdef inline u64 g_unmergeable(const SsState* s, const SsOpts* o) noexcept nogil:
+    """The unknown card follows as the called suit and never wins: never merge it."""
+    return bit(s.unknown) if s.unknown >= 0 else 0
+
+
+# ---- explanations: why a well-formed action is not legal (reason id, text) ----
+REASONS = {
+    "MUST_PICK": "everybody else has passed: the dealer must pick (no_pick: forced_pick)",
+    "NOT_A_PICK_CALL": "the pick phase knows only pick and pass",
+    "BURY_FIRST": "the picker buries 2 cards before anything else",
+    "UNKNOWN_FIRST": "after an unknown_ace call the unknown card is set aside first",
+    "PARTNER_MAY_NOT_CRACK": "the partner may only pass in the crack round",
+    "RECRACK_PICKER_ONLY": "only the picker may re-crack, after a crack",
+    "RECRACK_OR_PASS": "the picker answers a crack with recrack or pass",
+    "PICK_IS_OVER": "the pick is over: the picker calls a partner or goes alone",
+    "JD_HELD": "the picker holds JD (in hand or buried): he must play alone",
+    "JD_GAME_CALLS": "in the jack-of-diamonds game the picker calls jack_of_diamonds or alone",
+    "JD_NOT_PLAYED": "the jack-of-diamonds partner needs option partner: jack_of_diamonds",
+    "CALL_A_TEN": "with all three fail aces the picker calls a ten",
+    "ACE_HELD": "only a fail ace the picker does not hold (hand or bury) may be called",
+    "NO_CARD_OF_SUIT": "the picker must keep a card of the called suit",
+    "TEN_NEEDS_ALL_ACES": "a ten is called only when the picker holds all three fail aces",
+    "TEN_HELD": "only a ten the picker does not hold may be called",
+    "ACE_CALLABLE": "the unknown ace is called only when no ace can be",
+    "UNKNOWN_NEEDS_VOID": "the unknown ace is called in a suit the picker is void in",
+    "UNKNOWN_ONLY_ACES": "the unknown ace needs a hand whose fail cards are only aces (else alone)",
+    "BURY_TWO": "the bury is exactly 2 cards",
+    "BURY_DONE": "the bury is over",
+    "UNKNOWN_ONE": "the unknown is exactly 1 card",
+    "NO_UNKNOWN_CALLED": "the unknown card is set aside only after an unknown_ace call",
+    "BURY_PICKER_ONLY": "the bury is done only by the picker, right after he picks",
+    "CALLED_SUIT_LEAD": "the partner may lead the called suit only with the called card until it has been led",
+    "MUST_PLAY_UNKNOWN": "the picker must play his unknown card when the called suit is first led",
+    "MUST_PLAY_CALLED_CARD": "the partner must play the called card when its suit is first led",
+    "MUST_FOLLOW_SUIT": "a player must follow the led suit (trumps are one suit)",
+    "CALLED_CARD_NO_DISCARD": "the partner may not discard the called card before its suit has been led",
+    "UNKNOWN_KEPT": "the unknown card is kept for the first called-suit trick (or the last trick)",
+    "HOLD_CARD_KEPT": "the picker keeps his only called-suit card until the suit has been led",
+    "NOT_ALLOWED_NOW": "the call is not open now",
+}
+
+
+def explain(Core core, i64 code):
+    cdef SsState* s = &core.s
+    cdef int call
+    if code < CALL_BASE:
+        return _explain_play(core, <int>code)
+    if code >= EXCHANGE_BASE:
+        return _explain_exchange(core, code)
+    call = <int>(code - CALL_BASE)
+    name = CALL_TABLE[call][1]
+    if s.phase == P_PICK:
+        if call == BID_PASS:
+            return "MUST_PICK", "everybody else has passed: the dealer must pick (forced pick)"
+        return "NOT_A_PICK_CALL", (f"{name} is not a pick-phase call: pick or pass first; the partner "
+                                   f"is called after the bury")
+    if s.phase == P_BURY:
+        return "BURY_FIRST", "the picker must bury 2 cards before calling"
+    if s.phase == P_UNKNOWN:
+        return "UNKNOWN_FIRST", "set the unknown card aside first (exchange 'unknown' with one card)"
+    if s.phase == P_CRACK:
+        if call == ANNOUNCE_CRACK:
+            return "PARTNER_MAY_NOT_CRACK", "the partner may not crack; he may only pass"
+        return "RECRACK_PICKER_ONLY", "only the picker may re-crack, after a crack"
+    if s.phase == P_RECRACK:
+        return "RECRACK_OR_PASS", "the picker answers the crack with recrack or pass"
+    if s.phase != P_CALL:
+        return "NOT_ALLOWED_NOW", f"{name} is not allowed now"
+    return _explain_call(core, call)
+
+
+cdef object _explain_call(Core core, int call):
+    cdef SsState* s = &core.s
+    cdef u64 h = s.hand[s.picker], p8 = h | s.buried
+    cdef int m = call_mask(s, &core.o), x
+    if call == BID_PICK or call == BID_PASS:
+        return "PICK_IS_OVER", "the pick is over: the picker must call a partner or go alone"
+    if core.o.partner_mode == PM_JD:
+        if call == BID_JACK_OF_DIAMONDS:
+            return "JD_HELD", "you hold JD yourself (in hand or buried): you must play alone"
+        return "JD_GAME_CALLS", "in the jack-of-diamonds game the picker calls jack_of_diamonds or alone"
+    if call == BID_JACK_OF_DIAMONDS:
+        return "JD_NOT_PLAYED", "the jack-of-diamonds partner is not played (option partner: called_ace)"
+    x = (call - BID_ACE_C) % 3
+    suit = SUIT_NAMES[SUITS[x]]
+    all_aces = (p8 & FAIL_ACES) == FAIL_ACES
+    if call < BID_TEN_C:
+        if all_aces:
+            return "CALL_A_TEN", "you hold all three fail aces: call a ten instead"
+        if p8 & bit(card(ACE, x)):
+            where = "buried it" if s.buried & bit(card(ACE, x)) else "hold it"
+            return "ACE_HELD", f"you {where}: you may call only a fail ace you do not hold"
+        return "NO_CARD_OF_SUIT", f"you kept no {suit} card, so you cannot call the {suit} ace"
+    if call < BID_UNKNOWN_ACE_C:
+        if not all_aces:
+            return "TEN_NEEDS_ALL_ACES", "a ten may be called only when you hold all three fail aces"
+        if p8 & bit(card(TEN, x)):
+            return "TEN_HELD", f"you hold the {suit} ten yourself"
+        return "NO_CARD_OF_SUIT", f"you kept no {suit} card, so you cannot call the {suit} ten"
+    if all_aces:
+        return "CALL_A_TEN", "you hold all three fail aces: call a ten instead"
+    if m & ((1 << BID_ACE_C) | (1 << BID_ACE_S) | (1 << BID_ACE_H)):
+        return "ACE_CALLABLE", "an ace can be called: the unknown ace is only for when none can"
+    if p8 & bit(card(ACE, x)):
+        return "ACE_HELD", f"you hold the {suit} ace yourself"
+    if h & ORDER.suit_mask[x]:
+        return "UNKNOWN_NEEDS_VOID", f"you hold a {suit} card: the unknown ace is called in a suit you are void in"
+    return "UNKNOWN_ONLY_ACES", ("you hold fail cards other than aces: with no callable ace you must play "
+                                 "alone (the unknown ace needs a hand whose fail cards are only aces)")
+
+
+cdef object _explain_exchange(Core core, i64 code):
+    cdef SsState* s = &core.s
+    kind = EXCHANGES[(code & 0xFF) - EXCHANGE_BASE]
+    n = popcount((<u64>code) >> 8)
+    if s.phase == P_BURY:
+        if kind == "unknown":
+            return "BURY_FIRST", "no unknown card now: first bury 2 cards (exchange 'bury')"
+        return "BURY_TWO", f"bury exactly 2 cards, not {n}"
+    if s.phase == P_UNKNOWN:
+        if kind == "bury":
+            return "BURY_DONE", "the bury is done: set one card aside as the unknown (exchange 'unknown')"
+        return "UNKNOWN_ONE", f"set aside exactly 1 card as the unknown, not {n}"
+    if kind == "unknown":
+        return "NO_UNKNOWN_CALLED", "no unknown card was called: it is set aside only after an unknown_ace call"
+    return "BURY_PICKER_ONLY", "the bury is done only by the picker, right after he picks"
+
+
+cdef object _explain_play(Core core, int c):
+    cdef SsState* s = &core.s
+    cdef int x = s.to_act, led
+    cdef u64 hand = s.hand[x], legal = g_legal_cards(s, &core.o)
+    code = PIQUET.code(c)
+    called = PIQUET.code(s.called) if s.called >= 0 else ""
+    suit = SUIT_NAMES[SUITS[s.called_suit]] if s.called_suit >= 0 else ""
+    if s.n_in_trick == 0:
+        return "CALLED_SUIT_LEAD", f"until {suit} has been led you may lead {suit} only with the called card {called}"
+    led = eff(s, s.trick[s.trick_no][0])
+    led_name = "trump" if led == TRUMP else SUIT_NAMES[SUITS[led]]
+    if suit_cards(s, hand, led):
+        if holds_unknown(s, x) and legal == bit(s.unknown):
+            return "MUST_PLAY_UNKNOWN", f"{suit} is led for the first time: you must play your unknown card"
+        if x == s.partner and legal == bit(s.called):
+            return "MUST_PLAY_CALLED_CARD", f"{suit} is led for the first time: you must play the called card {called}"
+        held = ", ".join(PIQUET.code(i) for i in core.sort_cards(suit_cards(s, hand, led)))
+        return "MUST_FOLLOW_SUIT", f"you must follow {led_name}: you hold {held}"
+    if x == s.partner and c == s.called:
+        return "CALLED_CARD_NO_DISCARD", f"the called card {called} may not be discarded before {suit} has been led"
+    if holds_unknown(s, x) and c == s.unknown:
+        return "UNKNOWN_KEPT", f"the unknown card is kept for the first {suit} trick (or the last trick)"
+    return "HOLD_CARD_KEPT", f"you must keep {code}, your only {suit} card, until {suit} has been led (or the last trick)"
+
+
+# ---- what a seat may see ----
+cdef bint _sees_face_down(const SsState* s, seat):
+    """Whether `seat` (None: a spectator) sees the face-down cards (the blind once picked, the
+    bury, the unknown card): the picker alone, during the deal and after it."""
+    return seat is not None and s.picker >= 0 and seat == s.picker
+
+
+cdef bint _partner_known(const SsState* s, seat):
+    """The partner is known to himself, and to all once the called card has been played or the
+    deal is over."""
+    if s.partner < 0 or s.phase == P_OVER or (seat is not None and seat == s.partner):
+        return True
+    return not (s.hand[s.partner] & bit(s.called))
+
+
+cdef list _codes(u64 mask):
+    """The codes of a mask, trumps first (as hands are sorted)."""
+    return [PIQUET.code(SORTED[k]) for k in range(32) if mask & bit(SORTED[k])]
+
+
+cdef dict _hide_contract(dict contract):
+    """A contract object with the face-down cards as "??" (for every seat but the picker)."""
+    if contract["unknown_card"] is not None:
+        contract["unknown_card"] = HIDDEN
+    contract["buried"] = [HIDDEN] * len(contract["buried"])
+    return contract
+
+
+cdef list _shown(const SsState* s, const int8_t* cards, int n, bint face_down):
+    """A trick's cards as codes; the unknown card as "??" unless `face_down` cards are seen."""
+    return [HIDDEN if cards[k] == s.unknown and not face_down else PIQUET.code(cards[k])
+            for k in range(n)]
+
+
+cdef list _tricks(const SsState* s, bint face_down):
+    return [[s.trick_leader[t], _shown(s, s.trick[t], 5, face_down), s.trick_winner[t]]
+            for t in range(s.trick_no)]
+
+
+def public(Core core, seat):
+    """What `seat` (None: a spectator) may see beyond its hand (module docstring: hidden
+    information). The picker also sees the blind, his bury and his unknown card."""
+    cdef SsState* s = &core.s
+    cdef Result res
+    cdef int k
+    cdef bint face_down = _sees_face_down(s, seat)
+    contract = None
+    if s.contract != K_NONE:
+        start_result(&res)
+        fill_contract(s, &core.o, &res, _partner_known(s, seat),
+                      s.phase == P_OVER or face_down)
+        contract = render_contract(&res, _NAMES)
+        if not face_down:
+            _hide_contract(contract)
+    out = {
+        "picker": s.picker if s.picker >= 0 else None,
+        "contract": contract,
+        "trick": {"leader": s.leader, "cards": _shown(s, s.trick[s.trick_no], s.n_in_trick, face_down)}
+                 if s.phase == P_PLAY else None,
+        "tricks": _tricks(s, face_down),
+        "tricks_won": [s.n_won[k] for k in range(5)],
+    }
+    if face_down:
+        out["blind"] = _codes(s.blind)
+        out["buried"] = _codes(s.buried)
+        out["unknown_card"] = PIQUET.code(s.unknown) if s.unknown >= 0 else None
+    return out
+
+
+def redact(Core core, int index, action, seat):
+    """Every seat but the picker, and a spectator, sees the bury and the unknown exchange as
+    face-down cards and the play of the unknown card as "??", during the deal and after it."""
+    cdef SsState* s = &core.s
+    if not isinstance(action, dict) or _sees_face_down(s, seat):
+        return action
+    kind = action.get("type")
+    if kind == "exchange":
+        out = dict(action)
+        out["cards"] = [HIDDEN] * len(action.get("cards", ()))
+        return out
+    if (kind == "play" and s.unknown >= 0 and action.get("seat") == s.picker
+            and action.get("card") == PIQUET.code(s.unknown)):
+        out = dict(action)
+        out["card"] = HIDDEN
+        return out
+    return action
+
+
+def redact_result(Core core, result, seat):
+    """The finished deal's result as `seat` (None: a spectator) sees it: for every seat but the
+    picker the buried cards and the unknown card (in the contract and in its trick) are "??"."""
+    cdef SsState* s = &core.s
+    if result is None or _sees_face_down(s, seat):
+        return result
+    out = dict(result)
+    out["contract"] = _hide_contract(dict(result["contract"]))
+    out["tricks"] = _tricks(s, False)
+    return out
+
+
+include "../../_engine.pxi"
+include "../../_solver.pxi"

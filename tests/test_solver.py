@@ -1,0 +1,155 @@
+"""The perfect-information solver against plain minimax (written here, no pruning), for every
+game and contract kind: exact values, values of every card, null-window answers, and budgets
+that return bounds containing the exact value."""
+import random
+
+import pytest
+
+from engine_core import batch, games, records, solver
+from engine_core.solver import SolverError
+
+GAMES = ["schafkopf", "doppelkopf", "sheepshead", "klaverjas"]
+# option sets that reach every contract kind of each game in random deals
+OPTIONS = {
+    "schafkopf": [{}, {"ramsch": True}, {"kontra": True}],
+    "doppelkopf": [{}, {"second_heart_ten_beats_first": True}],
+    "sheepshead": [{}, {"partner": "jack_of_diamonds"}, {"no_pick": "leaster"}],
+    "klaverjas": [{}, {"roem": False}, {"ruleset": "rotterdam"}],
+}
+
+
+def points_of(state, core, side):
+    """The side's final total, as the result counts it (Klaverjas: with roem and pit)."""
+    result = core.result()
+    if state.game.name == "klaverjas":
+        team = 0 if min(side) % 2 == result["teams"][0][0] % 2 else 1
+        return raw_klaverjas_total(result, team)
+    return sum(result["card_points"][i] for i in side)
+
+
+def raw_klaverjas_total(result, team):
+    """A Klaverjas team's total before the nat rule: its cards, last trick, roem and pit items."""
+    return sum(item["value"] for item in result["breakdown"]
+               if item.get("team") == team and item["item"] not in ("total", "score"))
+
+
+def minimax(state, core, side, count="points", maximize=True):
+    if core.is_over():
+        if count == "tricks":
+            return sum(1 for _, _, w in core.result()["tricks"] if w in side)
+        return points_of(state, core, side)
+    seat = core.to_act()
+    values = []
+    for code in core.legal_list():
+        if code >= 64:
+            continue
+        core.apply(code)
+        values.append(minimax(state, core, side, count, maximize))
+        core.undo()
+    return max(values) if (seat in side) == maximize else min(values)
+
+
+def positions(game, options, tricks_left, n, seed):
+    """Card-play positions of random deals with `tricks_left` tricks (or fewer) to go, some
+    in the middle of a trick."""
+    g = games.get(game, options)
+    bids = "cheapest" if "cheapest" in g.rules.BIDS else "uniform"
+    rng = random.Random(seed)
+    found = 0
+    for k in range(n * 20):
+        record = batch.playout_record(game, options, seed=seed, k=k, bids=bids)
+        state = records.new_state(record)
+        keep = (g.spec.hand_size - tricks_left) * g.seats + rng.randrange(g.seats)
+        cards = 0
+        for action in record["actions"]:
+            if action["type"] == "play":
+                if cards == keep:
+                    break
+                cards += 1
+            state.apply(action)
+        if state.is_over() or not state.core.legal_mask():
+            continue
+        yield state
+        found += 1
+        if found == n:
+            return
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_solve_and_values_equal_plain_minimax(game):
+    checked = 0
+    for options in OPTIONS[game]:
+        for state in positions(game, options, 3, 60, seed=7):
+            solution = solver.solve(state)
+            side = solution.objective.side
+            exact = minimax(state, state.core.copy(), side)
+            assert solution.exact and solution.value == exact, (state.record(), solution)
+            for entry in solver.values(state):
+                child = state.copy()
+                child.apply(entry["action"])
+                assert entry["value"] == minimax(child, child.core.copy(), side), entry
+                for other in entry["equivalent"]:
+                    twin = state.copy()
+                    twin.apply({**entry["action"], "card": other})
+                    assert minimax(twin, twin.core.copy(), side) == entry["value"]
+            assert max(e["value"] for e in solver.values(state)) == exact or state.to_act() not in side
+            checked += 1
+    assert checked >= 100
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_reaches_and_other_objectives_equal_minimax(game):
+    for state in positions(game, OPTIONS[game][0], 3, 40, seed=3):
+        side = tuple(solver.objective_of(state).side)
+        exact = minimax(state, state.core.copy(), side)
+        for target in (exact - 1, exact, exact + 1):
+            assert solver.reaches(state, target) == (exact >= target)
+        other = tuple(s for s in range(state.game.seats) if s not in side)[:1]
+        low = minimax(state, state.core.copy(), other, maximize=False)
+        assert solver.solve(state, {"side": list(other), "maximize": False}).value == low
+        tricks = minimax(state, state.core.copy(), side, count="tricks")
+        assert solver.solve(state, {"side": list(side), "count": "tricks"}).value == tricks
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_budgets_return_bounds_that_hold_the_exact_value(game):
+    for state in positions(game, OPTIONS[game][0], 5, 8, seed=5):
+        exact = solver.solve(state)
+        for budget in (1, 10, 100, 1000):
+            bounded = solver.solve(state, budget=budget)
+            assert bounded.lower <= exact.value <= bounded.upper
+            assert bounded.exact == (bounded.lower == bounded.upper)
+            assert bounded.nodes <= budget + 1 or bounded.exact
+
+
+def test_bad_arguments_name_the_field():
+    state = games.get("schafkopf").deal(1, 0)
+    with pytest.raises(SolverError, match="card play"):
+        solver.solve(state)
+    state.apply({"seat": 1, "type": "bid", "call": "pass"})
+    for bad in (0, -5, 1.5, "many", True):
+        with pytest.raises(SolverError, match="budget"):
+            solver.solve(state, budget=bad)
+    with pytest.raises(SolverError, match="objective"):
+        solver.solve(state, objective={"side": [0, 0]})
+    with pytest.raises(SolverError, match="objective"):
+        solver.solve(state, objective={"team": 1})
+    with pytest.raises(SolverError, match="threads"):
+        solver.solve_many([], threads=0)
+
+
+def test_a_finished_deal_has_its_final_totals():
+    record = batch.playout_record("schafkopf", None, seed=2, k=4, bids="cheapest")
+    state = records.replay(record)
+    result = state.result()
+    solution = solver.solve(state)
+    assert solution.exact and solution.nodes == 0
+    assert solution.value == sum(result["card_points"][s] for s in solution.objective.side)
+    assert solver.values(state) == []
+
+
+def test_solve_many_is_deterministic_across_threads():
+    states = list(positions("schafkopf", {}, 6, 12, seed=9))
+    one = [s.as_dict() for s in solver.solve_many(states, threads=1)]
+    two = [s.as_dict() for s in solver.solve_many(states, threads=2)]
+    assert one == two
