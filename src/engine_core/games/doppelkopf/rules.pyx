@@ -1068,6 +1068,43 @@ cdef void g_result(const DkState* s, const DkOpts* o, Result* r) noexcept nogil:
     extra_field(r, W_COUNTS_TOWARD_MATCH, V_BOOL, 1)
 
 
+# ---- solver hooks (_solver.pxi) ----
+cdef inline int g_side(const DkState* s, const DkOpts* o) noexcept nogil:
+    """The Re party as the position stands (with all hands open: the club queens' holders,
+    the soloist, the bride and her partner once found, the poor player and the acceptor)."""
+    return s.re_mask
+
+
+cdef inline int g_points(const DkState* s, const DkOpts* o, int side) noexcept nogil:
+    """The side's card points so far: the points of the tricks its seats won."""
+    cdef int t, total = 0
+    cdef const int8_t* c
+    for t in range(s.trick_no):
+        if side >> s.trick_winner[t] & 1:
+            c = s.trick[t]
+            total += POINTS[c[0]] + POINTS[c[1]] + POINTS[c[2]] + POINTS[c[3]]
+    return total
+
+
+cdef inline int g_future_max(const DkState* s, const DkOpts* o) noexcept nogil:
+    """The points still to be taken: 240 less those of the completed tricks."""
+    return 240 - g_points(s, o, 15)
+
+
+cdef inline const int8_t* g_point_table(const DkState* s) noexcept nogil:
+    return POINTS
+
+
+cdef inline int g_rule_key(const DkState* s) noexcept nogil:
+    """The card play depends on nothing but the cards, the leader and the trick number (the
+    second heart ten's last trick), which the cards left determine."""
+    return 0
+
+
+cdef inline u64 g_unmergeable(const DkState* s, const DkOpts* o) noexcept nogil:
+    return 0
+
+
 # ---- explanations: why a well-formed action is not legal (reason id, text) ----
 REASONS = {
     "ANSWERS_AN_ARMUT": "accept and decline answer an Armut offer, not the reservation round",
@@ -1301,3 +1338,4 @@ def redact_result(Core core, result, seat):
 
 
 include "../../_engine.pxi"
+include "../../_solver.pxi"
