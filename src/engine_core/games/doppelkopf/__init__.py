@@ -1,5 +1,5 @@
 """Doppelkopf: 4 players, 48 cards (every card twice), 12 each. The declaration; the rules are
-the hooks of `rules.pyx` and are described in ../shared/rules/doppelkopf.md."""
+the hooks of `rules.pyx` and are described in docs/rules/doppelkopf.md."""
 from ...cards import DOPPELKOPF
 from ...options import OptionSpec
 from .. import GameSpec, NextDeal

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Doppelkopf's rule hooks (typed, nogil) over card masks; the engine around them is the shared
-`_engine.pxi`, included at the end. The rules: ../shared/rules/doppelkopf.md.
+`_engine.pxi`, included at the end. The rules as implemented: docs/rules/doppelkopf.md.
 
 Reservations: one bid each from the dealer's left (healthy, hochzeit, armut, seven solos);
 the earliest solo wins, else the earliest armut, else the hochzeit, else a normal game (a
