@@ -237,6 +237,24 @@ def test_random_armut_exchanges_are_uniform_over_the_legal_ones():
     assert chi_square_ok(counts, legal, n)
 
 
+def test_random_bids_are_uniform_over_the_legal_ones():
+    """Seat 1 (first to speak) holds both club queens and only 2 trumps: 10 bids are open."""
+    hand = ["QC", "QC"] + [c for c in ("AC", "TC", "KC", "9C", "AS") for _ in range(2)]
+    rest = [c for c in games.get("doppelkopf").deck.faces for _ in range(2)]
+    for c in hand:
+        rest.remove(c)
+    state = games.get("doppelkopf").new_deal([rest[:12], hand, rest[12:24], rest[24:]], 0)
+    legal = [a["call"] for a in state.legal_actions()]
+    assert len(legal) == 10 and {"hochzeit", "armut"} <= set(legal)
+    n = 1000 * len(legal)
+    counts = Counter()
+    for seed in range(n):
+        core = state.core.copy()
+        core.random_playout(seed)
+        counts[core.public(None)["bids"][1]] += 1
+    assert chi_square_ok(counts, legal, n)
+
+
 def test_random_play_is_uniform_over_the_legal_faces_and_the_announcement():
     from test_doppelkopf import L1, new
     state = new(L1)

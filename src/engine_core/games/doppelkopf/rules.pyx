@@ -759,24 +759,33 @@ cdef u64 random_multiset(Rng* r, u64 pool, int k) noexcept nogil:
 
 
 cdef i64 random_call(const DkState* s, const DkOpts* o, Rng* r, int bids) noexcept nogil:
-    """A random legal action outside the card play: uniform over g_legal's codes (an Armut
-    exchange drawn from armut_pool's cards), or with BIDS_CHEAPEST a reservation of healthy
-    or (50:50) the cheapest one open to the seat (hochzeit with both club queens, else armut
-    with at most 3 trumps)."""
+    """A random legal action outside the card play: uniform over g_legal's codes (a bid drawn
+    by its number among the bids open to the seat, an Armut exchange from armut_pool's
+    cards), or with BIDS_CHEAPEST a reservation of healthy or (50:50) the cheapest one open to
+    the seat (hochzeit with both club queens, else armut with at most 3 trumps)."""
     cdef i64 buf[MAX_LEGAL]
-    cdef int n, k, call = BID_HEALTHY, seat = s.to_act
+    cdef int n, k, call, seat = s.to_act, hochzeit, armut
     cdef u64 pool, base
+    if s.phase == P_RESERVATION:
+        hochzeit = bid_allowed(s, seat, BID_HOCHZEIT)
+        armut = bid_allowed(s, seat, BID_ARMUT)
+        if bids == BIDS_CHEAPEST:
+            call = BID_HOCHZEIT if hochzeit else (BID_ARMUT if armut else BID_HEALTHY)
+            if call != BID_HEALTHY and rng_below(r, 2) == 0:
+                call = BID_HEALTHY
+            return CALL_BASE + call
+        # g_legal's bids: healthy, hochzeit and armut where allowed, the seven solos
+        k = rng_below(r, 1 + hochzeit + armut + (BID_SOLO_ACES - BID_SOLO_DIAMONDS + 1))
+        if k == 0:
+            return CALL_BASE + BID_HEALTHY
+        if k <= hochzeit:
+            return CALL_BASE + BID_HOCHZEIT
+        if k <= hochzeit + armut:
+            return CALL_BASE + BID_ARMUT
+        return CALL_BASE + BID_SOLO_DIAMONDS + k - 1 - hochzeit - armut
     if s.phase == P_ARMUT_GIVE or s.phase == P_ARMUT_RETURN:
         call = armut_pool(s, &pool, &k, &base)
         return exchange_code(call, base | random_multiset(r, pool, k))
-    if bids == BIDS_CHEAPEST and s.phase == P_RESERVATION:
-        if bid_allowed(s, seat, BID_HOCHZEIT):
-            call = BID_HOCHZEIT
-        elif bid_allowed(s, seat, BID_ARMUT):
-            call = BID_ARMUT
-        if call != BID_HEALTHY and rng_below(r, 2) == 0:
-            call = BID_HEALTHY
-        return CALL_BASE + call
     n = g_legal(s, o, buf)
     return buf[rng_below(r, n)] if n > 1 else buf[0]
 
