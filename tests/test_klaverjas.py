@@ -803,3 +803,13 @@ def test_random_playouts_keep_the_invariants():
         assert len(res["tricks"]) == 8 and res["teams"][0] == sorted([res["contract"]["maker"] % 2,
                                                                        res["contract"]["maker"] % 2 + 2])
     assert outcomes >= {"made", "nat"}
+
+
+def test_an_analysis_position_plays_on_within_the_rules():
+    """position() gives the other seats stand-in cards, so that stepping on never meets an
+    empty hand."""
+    core = position("JH 7H KC 8D".split(), "AS 9H".split(), "H", "amsterdam", 0)
+    assert [bin(core.hand(s)).count("1") for s in range(4)] == [3, 3, 4, 4]
+    assert set(legal_cards("JH 7H KC 8D".split(), "AS 9H".split(), "H")) == {"JH"}
+    core.random_playout(3)
+    assert core.is_over() and len(core.result()["tricks"]) == 8

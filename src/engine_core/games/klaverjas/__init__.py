@@ -25,7 +25,7 @@ OPTIONS = (
                "on nat the defenders get 162 + all roem ('all') or only their own ('own')",
                allowed=("all", "own")),
     OptionSpec("pit_bonus", "int", 100,
-               f"bonus for taking all eight tricks, 0..{PIT_BONUS_MAX} (no deal then scores 2^20)",
+               f"bonus for taking all eight tricks, 0..{PIT_BONUS_MAX} (a deal then scores below 2^20)",
                minimum=0, maximum=PIT_BONUS_MAX),
     OptionSpec("deal_packets", "int_list", (3, 2, 3), "packet sizes of the deal (each 1..8), summing to 8",
                minimum=1, maximum=8, status="informational"),

@@ -728,11 +728,14 @@ def position(hand, trick, trump, ruleset="amsterdam", int leader=0):
     """A Core holding one seat's position inside a trick, for the questions of rules 4.2
     (legal_codes, legal_mask, explain): `hand` of the seat to act, the `trick` cards so far
     in play order (led by `leader`), `trump` a suit letter. Other seats' cards are unknown
-    and not needed: legality depends on the hand and the trick only. An analysis object,
-    not a playable deal (the other hands are empty)."""
+    and not needed: legality depends on the hand and the trick only. An analysis object, not
+    a deal: the other seats hold stand-ins (the lowest cards not in hand or trick, as many as
+    they would hold) so that playing on stays within the rules, and the earlier tricks are
+    blank."""
     cdef Core core = Core.__new__(Core)
     cdef KjState* s = &core.s
-    cdef int i, t
+    cdef int i, k, t, seat
+    cdef u64 spare
     if ruleset not in RULESETS:
         raise ValueError(f"bad ruleset {ruleset!r}: one of {', '.join(RULESETS)}")
     t = _suit_of(trump)
@@ -764,6 +767,13 @@ def position(hand, trick, trump, ruleset="amsterdam", int leader=0):
         s.trick[s.trick_no][i] = PIQUET.face_index(trick[i])
     s.to_act = (leader + len(trick)) % 4
     s.hand[s.to_act] = hand_mask
+    spare = PIQUET.full_mask & ~(hand_mask | trick_mask)
+    for i in range(4):
+        seat = (leader + i) % 4
+        if seat != s.to_act:
+            for k in range(len(hand) - (1 if i < len(trick) else 0)):
+                s.hand[seat] |= bit(lowest(spare))
+                spare &= spare - 1
     return core
 
 
