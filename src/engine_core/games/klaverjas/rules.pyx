@@ -570,6 +570,8 @@ REASONS = {
 def explain(Core core, i64 code):
     cdef KjState* s = &core.s
     if code < CALL_BASE:
+        if s.phase != P_PLAY:
+            return "NOT_ALLOWED_NOW", "no card may be played now"
         return _explain_play(core, <int>code)
     if s.phase == P_BIDDING and s.forced and code == CALL_BASE + BID_PASS:
         if core.o.compulsory:
