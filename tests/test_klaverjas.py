@@ -813,3 +813,79 @@ def test_an_analysis_position_plays_on_within_the_rules():
     assert set(legal_cards("JH 7H KC 8D".split(), "AS 9H".split(), "H")) == {"JH"}
     core.random_playout(3)
     assert core.is_over() and len(core.result()["tricks"]) == 8
+
+
+# ---- the perfect-information solver over the rule hooks ----------------------------------------
+def raw_total(result, team):
+    """A team's total before the nat rule: its cards, last trick, roem and pit items."""
+    return sum(b["value"] for b in result["breakdown"]
+               if b["team"] == team and b["item"] not in ("total", "nat", "half_nat", "score"))
+
+
+def minimax_total(core, side, margin=False):
+    """Plain minimax (no pruning) of the side's team total (or its margin over the others)."""
+    if core.is_over():
+        res = core.result()
+        team = 0 if side[0] % 2 == res["teams"][0][0] % 2 else 1
+        return raw_total(res, team) - (raw_total(res, 1 - team) if margin else 0)
+    values = []
+    for code in core.legal_list():
+        core.apply(code)
+        values.append(minimax_total(core, side, margin))
+        core.undo()
+    return max(values) if core.to_act() in side else min(values)
+
+
+def pit_positions(options, n, tricks_left=3):
+    """Card-play positions where one team has won every trick so far (the pit still open),
+    and others, from random deals."""
+    import random
+    game, rng, found = games.get("klaverjas", options), random.Random(4), 0
+    for seed in range(4000):
+        state = game.deal(seed=seed, dealer=seed % 4)
+        while not state.is_over() and len(state.view(0)["tricks"]) < 8 - tricks_left:
+            legal = state.legal_actions()
+            # the first legal card is the lowest index: biased play gives one-sided deals
+            state.apply(legal[0] if rng.random() < 0.7 else rng.choice(legal))
+        won = state.view(None)["tricks_won"]
+        if (won[0] + won[2]) * (won[1] + won[3]) == 0 or found % 3 == 2:
+            yield state
+            found += 1
+            if found == n:
+                return
+
+
+@pytest.mark.parametrize("options", [{}, {"pit_bonus": 500}, {"roem": False, "pit_bonus": 250},
+                                     {"ruleset": "rotterdam", "pit_bonus": PIT_BONUS_MAX}])
+def test_solver_values_equal_minimax_with_roem_and_pit(options):
+    from engine_core import solver
+    checked = pits = 0
+    for state in pit_positions(options, 12):
+        solution = solver.solve(state)
+        side = solution.objective.side
+        maker = state.view(None)["contract"]["maker"]
+        assert side == (maker % 2, maker % 2 + 2)
+        assert solution.exact and solution.value == minimax_total(state.core.copy(), side)
+        margin = minimax_total(state.core.copy(), side, margin=True)
+        assert solver.reaches(state, "win") == (margin >= 1)
+        for entry in solver.values(state):
+            child = state.copy()
+            child.apply(entry["action"])
+            assert entry["value"] == minimax_total(child.core.copy(), side)
+        won = state.view(None)["tricks_won"]
+        pits += (won[0] + won[2]) * (won[1] + won[3]) == 0
+        checked += 1
+    assert checked == 12 and pits >= 6
+
+
+def test_solver_on_the_s10_deal():
+    """Seat 0 holds every trump and takes the pit; with best play the defenders never follow
+    a rank with the same rank (no four of a kind after the jacks), so S10's 600 roem shrinks to
+    the four jacks already taken: 162 + 200 + 100."""
+    from engine_core import solver
+    state = games.get("klaverjas").new_deal(SUITED, dealer=3)
+    state.apply({"seat": 0, "type": "bid", "call": "trump", "suit": "H"})
+    for card in ("JH", "JC", "JS", "JD", "9H"):
+        state.apply({"seat": holder(SUITED, card), "type": "play", "card": card})
+    assert solver.solve(state).value == 162 + 200 + 100
+    assert solver.reaches(state, "win") is True and solver.reaches(state, 463) is False

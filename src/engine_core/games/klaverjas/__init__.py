@@ -6,9 +6,10 @@ from ...options import Options, OptionSpec
 from .. import GameSpec
 from . import rules
 
-# With pit_bonus <= 1,000,000 a deal scores at most 162 + 1600 roem + 1,000,000 < 2^20, and a
-# match of at most 1000 deals stays below 2^30: far inside the 64-bit scores.
-PIT_BONUS_MAX = 1_000_000
+# With pit_bonus <= 10,000 a deal scores at most 162 + 810 roem + 10,000 < 2^14 and a match of
+# at most 1000 deals stays below 2^24: far inside the 64-bit scores, and inside the 16-bit
+# bounds the solver's transposition table keeps of a deal's remaining value.
+PIT_BONUS_MAX = 10_000
 
 OPTIONS = (
     OptionSpec("ruleset", "choice", "amsterdam",
@@ -25,7 +26,7 @@ OPTIONS = (
                "on nat the defenders get 162 + all roem ('all') or only their own ('own')",
                allowed=("all", "own")),
     OptionSpec("pit_bonus", "int", 100,
-               f"bonus for taking all eight tricks, 0..{PIT_BONUS_MAX} (a deal then scores below 2^20)",
+               f"bonus for taking all eight tricks, 0..{PIT_BONUS_MAX} (a deal then scores below 2^14)",
                minimum=0, maximum=PIT_BONUS_MAX),
     OptionSpec("deal_packets", "int_list", (3, 2, 3), "packet sizes of the deal (each 1..8), summing to 8",
                minimum=1, maximum=8, status="informational"),

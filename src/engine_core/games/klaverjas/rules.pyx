@@ -144,6 +144,9 @@ cdef enum:
 cdef Order ORDERS[5]
 cdef int8_t POINTS[4][32]       # card points per trump suit
 cdef u64 ABOVE[4][9]            # ABOVE[t][p]: trumps of suit t with power > p (p = 0: every trump)
+cdef int16_t PLAIN_BYTE[256]    # card points of a plain suit's byte of a mask (rank bits A T K Q J 9 8 7)
+cdef int16_t TRUMP_BYTE[256]    # ... of the trump suit's byte
+cdef int QUAD_RANKS[5]          # the ranks whose four of a kind scores roem, the jacks (200) first
 cdef int8_t SEQ[8]              # rank index -> position in the roem sequence A K Q J T 9 8 7
 
 
@@ -171,6 +174,9 @@ cdef void _build_tables():
                 for i in range(8):
                     plain[i] = card(i, s)
                 order_add_plain(&ORDERS[t], s, plain, 8)
+    for i in range(256):
+        PLAIN_BYTE[i] = sum(plain_points[r] for r in range(8) if i >> r & 1)
+        TRUMP_BYTE[i] = sum(trump_points.get(r, 0) for r in range(8) if i >> r & 1)
     for t in range(4):
         for c in range(32):
             POINTS[t][c] = trump_points.get(c % 8, 0) if c // 8 == t else plain_points[c % 8]
@@ -181,6 +187,7 @@ cdef void _build_tables():
                     ABOVE[t][p] |= bit(c)
 
 _build_tables()
+QUAD_RANKS[:] = [JACK, ACE, TEN, KING, QUEEN]
 
 
 cdef int g_opts(options, KjOpts* out) except -1:
@@ -552,6 +559,85 @@ cdef void g_result(const KjState* s, const KjOpts* o, Result* r) noexcept nogil:
     extra_field(r, W_TEAM_TOTALS, V_INT, t.total[DEFENDERS])
 
 
+# ---- solver hooks (_solver.pxi) ----
+# A Klaverjas seat scores with its team, so a side's value is the raw total (cards, last trick,
+# roem, pit: before the nat rule) of the teams its seats belong to.
+cdef inline int team_closure(int side) noexcept nogil:
+    return (side | (side << 2) | (side >> 2)) & 15
+
+
+cdef inline int points_of(const KjState* s, u64 m) noexcept nogil:
+    """Card points of a mask of cards with the trumps in force (no last-trick 10)."""
+    cdef int suit, total = 0
+    for suit in range(4):
+        if suit == s.trump:
+            total += TRUMP_BYTE[(m >> (8 * suit)) & 0xFF]
+        else:
+            total += PLAIN_BYTE[(m >> (8 * suit)) & 0xFF]
+    return total
+
+
+cdef inline int g_side(const KjState* s, const KjOpts* o) noexcept nogil:
+    """The maker's team."""
+    return side_mask(s)
+
+
+cdef inline int g_points(const KjState* s, const KjOpts* o, int side) noexcept nogil:
+    """The raw total the side's teams have taken so far, as the result's breakdown counts it
+    (final at the end of the deal)."""
+    cdef int m = team_closure(side), i, team, total = 0
+    for i in range(4):
+        if m >> i & 1:
+            total += points_of(s, s.won[i])
+    for i in range(s.trick_no):
+        if m >> s.trick_winner[i] & 1:
+            total += s.trick_roem[i]
+    if s.trick_no == 8:
+        if m >> s.trick_winner[7] & 1:
+            total += 10
+        for team in range(2):
+            if (m >> team & 5) == 5 and s.n_won[team] + s.n_won[team + 2] == 8:
+                total += <int>o.pit_bonus
+    return total
+
+
+cdef inline int g_future_max(const KjState* s, const KjOpts* o) noexcept nogil:
+    """What any side can still add: the card points not yet taken, the last trick, roem (per
+    trick at most a four of a kind still complete among the unplayed cards, else 70) and the
+    pit while one team has every trick so far."""
+    cdef u64 left = s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]
+    cdef int i, rank, f, tricks = 8 - s.trick_no, quads = 0
+    if s.trick_no == 8:
+        return 0
+    for i in range(s.n_in_trick):
+        left |= bit(s.trick[s.trick_no][i])
+    f = points_of(s, left) + 10
+    if o.roem:
+        for i in range(5):                  # the four of a kinds still complete, jacks first
+            rank = QUAD_RANKS[i]
+            if (left >> rank & <u64>0x01010101) == <u64>0x01010101 and quads < tricks:
+                f += 200 if rank == JACK else 100
+                quads += 1
+        f += 70 * (tricks - quads)
+    if s.n_won[0] + s.n_won[2] == 0 or s.n_won[1] + s.n_won[3] == 0:
+        f += <int>o.pit_bonus
+    return f
+
+
+cdef inline const int8_t* g_point_table(const KjState* s) noexcept nogil:
+    return POINTS[s.trump]
+
+
+cdef inline int g_rule_key(const KjState* s) noexcept nogil:
+    """The pit still open to a team: bit 0 while {0,2} has won every trick, bit 1 for {1,3}."""
+    return (s.n_won[1] + s.n_won[3] == 0) | ((s.n_won[0] + s.n_won[2] == 0) << 1)
+
+
+cdef inline u64 g_unmergeable(const KjState* s, const KjOpts* o) noexcept nogil:
+    """With roem every rank matters (runs, four of a kind, stuk): no card is merged."""
+    return <u64>0xFFFFFFFF if o.roem else 0
+
+
 # ---- explanations: why a well-formed action is not legal (reason id, text) ----
 REASONS = {
     "COMPULSORY_TRUMP_CHOICE": "the trump choice is compulsory (Utrecht, or trump_choice compulsory): eldest must name a suit",
@@ -786,3 +872,4 @@ def legal_cards(hand, trick, trump, ruleset="amsterdam", int leader=0):
 
 
 include "../../_engine.pxi"
+include "../../_solver.pxi"
