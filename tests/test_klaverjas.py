@@ -889,3 +889,21 @@ def test_solver_on_the_s10_deal():
         state.apply({"seat": holder(SUITED, card), "type": "play", "card": card})
     assert solver.solve(state).value == 162 + 200 + 100
     assert solver.reaches(state, "win") is True and solver.reaches(state, 463) is False
+
+
+# ---- batch playouts through the engine's entry table --------------------------------------------
+def test_batch_counts_contracts_by_trump_suit_and_wins_by_made():
+    from engine_core import batch
+    n = 400
+    stats = batch.playouts("klaverjas", {"tie_rule": "half_nat"}, n, seed=21)
+    assert set(stats["contracts"]) <= set(GAME.stat_contracts) and sum(stats["contracts"].values()) == n
+    trumps, made, sums = {}, 0, [0] * 4
+    for k in range(n):
+        res = records.evaluate(batch.playout_record("klaverjas", {"tie_rule": "half_nat"}, seed=21, k=k))["result"]
+        name = "trump_" + res["contract"]["trump"]
+        trumps[name] = trumps.get(name, 0) + 1
+        made += res["contract"]["outcome"] == "made"
+        sums = [a + b for a, b in zip(sums, res["scores"])]
+    assert trumps == stats["contracts"] and sums == stats["score_sums"]
+    assert stats["declarer_win_rate"] == made / n and stats["played"] == n
+    assert batch.BIDS and GAME.rules.BIDS == ("uniform",)
