@@ -16,7 +16,7 @@ stuk), pit bonus, and nat when the playing team does not score strictly more.
 from libc.string cimport memset
 from engine_core._bits cimport u64, i64, int8_t, int16_t, popcount, lowest, bit, nth_bit
 from engine_core._rng cimport Rng, rng_below
-from engine_core._order cimport (Order, TRUMP, trick_winner_pos, mask_points, order_init,
+from engine_core._order cimport (Order, TRUMP, trick_winner_pos, order_init,
                                  order_add_trumps, order_add_plain)
 from engine_core._game cimport (CALL_BASE, A_BID, A_PLAY, Score, Result, DealPlan, add_item,
                                 contract_field, extra_field, IF_TEAM, IF_TRICK, IF_VALUE, V_INT,
@@ -188,6 +188,17 @@ cdef void _build_tables():
 
 _build_tables()
 QUAD_RANKS[:] = [JACK, ACE, TEN, KING, QUEEN]
+
+
+cdef inline int points_of(const KjState* s, u64 m) noexcept nogil:
+    """Card points of a mask of cards with the trumps in force (no last-trick 10)."""
+    cdef int suit, total = 0
+    for suit in range(4):
+        if suit == s.trump:
+            total += TRUMP_BYTE[(m >> (8 * suit)) & 0xFF]
+        else:
+            total += PLAIN_BYTE[(m >> (8 * suit)) & 0xFF]
+    return total
 
 
 cdef int g_opts(options, KjOpts* out) except -1:
@@ -449,7 +460,6 @@ cdef void tally(const KjState* s, const KjOpts* o, Score* sc, KjTally* t) noexce
     """Card points, roem, pit, made or nat, and per-seat scores of a finished deal (64-bit)."""
     cdef int i, team
     cdef int tricks[2]
-    cdef const int8_t* points = POINTS[s.trump]
     memset(t, 0, sizeof(KjTally))
     tricks[0] = 0
     tricks[1] = 0
@@ -458,7 +468,7 @@ cdef void tally(const KjState* s, const KjOpts* o, Score* sc, KjTally* t) noexce
     sc.side = side_mask(s)
     sc.played = s.trick_no > 0
     for i in range(4):
-        sc.card_points[i] = mask_points(points, s.won[i])
+        sc.card_points[i] = points_of(s, s.won[i])
         team = team_of(s, i)
         t.cards[team] += sc.card_points[i]          # card points only; the last-trick 10 apart
         tricks[team] += s.n_won[i]
@@ -564,17 +574,6 @@ cdef void g_result(const KjState* s, const KjOpts* o, Result* r) noexcept nogil:
 # roem, pit: before the nat rule) of the teams its seats belong to.
 cdef inline int team_closure(int side) noexcept nogil:
     return (side | (side << 2) | (side >> 2)) & 15
-
-
-cdef inline int points_of(const KjState* s, u64 m) noexcept nogil:
-    """Card points of a mask of cards with the trumps in force (no last-trick 10)."""
-    cdef int suit, total = 0
-    for suit in range(4):
-        if suit == s.trump:
-            total += TRUMP_BYTE[(m >> (8 * suit)) & 0xFF]
-        else:
-            total += PLAIN_BYTE[(m >> (8 * suit)) & 0xFF]
-    return total
 
 
 cdef inline int g_side(const KjState* s, const KjOpts* o) noexcept nogil:
