@@ -871,4 +871,3 @@ def legal_cards(hand, trick, trump, ruleset="amsterdam", int leader=0):
 
 
 include "../../_engine.pxi"
-include "../../_solver.pxi"
