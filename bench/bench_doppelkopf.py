@@ -6,7 +6,7 @@ Figures to quote: µs per legal-actions call (bench_legal_codes_midgame), and de
 (bench_random_deals_nogil: ops x DEALS_PER_CALL)."""
 import random
 
-from engine_core import doppelkopf, games
+from engine_core import batch, games
 
 GAME = games.get("doppelkopf")
 DEALS_PER_CALL = 1000
@@ -90,7 +90,26 @@ def bench_random_deal_state(benchmark):
 
 
 def bench_random_deals_nogil(benchmark):
-    """DEALS_PER_CALL complete random deals (deal, reservations, Armut, announcements, play,
-    scoring) entirely in C without the GIL."""
+    """DEALS_PER_CALL complete random deals (reservations, Armut, announcements, play, scoring)
+    in C (`Core.copy().random_playout`, the engine's loop over the rule hooks): deals per
+    second = DEALS_PER_CALL / mean."""
+    base = GAME.deal(12345, 0).core
     seeds = iter(range(10**9))
-    assert benchmark(lambda: doppelkopf.random_deals(DEALS_PER_CALL, next(seeds))) > 0
+
+    def run():
+        seed = next(seeds) * DEALS_PER_CALL
+        total = 0
+        for i in range(DEALS_PER_CALL):
+            total += sum(base.copy().random_playout(seed + i))
+        return total
+
+    assert benchmark(run) == 0
+    benchmark.extra_info["deals_per_call"] = DEALS_PER_CALL
+
+
+def bench_batch_playouts_cheapest(benchmark):
+    """DEALS_PER_CALL batch playouts with bids="cheapest" (deal + mostly normal games: the shape
+    of the C yardstick's doppelkopf_dealplay)."""
+    seeds = iter(range(10**9))
+    st = benchmark(lambda: batch.playouts("doppelkopf", n=DEALS_PER_CALL, seed=next(seeds), bids="cheapest"))
+    assert st["n"] == DEALS_PER_CALL

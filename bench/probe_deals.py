@@ -16,6 +16,11 @@ M64 = (1 << 64) - 1
 RUF_LAYOUT = ([r + s for s in "CSD" for r in "789KTA"]
               + ["7H", "8H", "9H", "KH", "TH", "AH", "JD", "JH", "JS", "JC", "QD", "QH", "QS", "QC"])
 WENZ_LAYOUT = [r + s for s in "CSHD" for r in "789QKTA"] + ["JD", "JH", "JS", "JC"]
+# Doppelkopf: each face twice, in effective suits clubs, spades, hearts, trumps (weakest first)
+DOKO_KINDS = (["9C", "KC", "TC", "AC"], ["9S", "KS", "TS", "AS"], ["9H", "KH", "AH"],
+              ["9D", "KD", "TD", "AD", "JD", "JH", "JS", "JC", "QD", "QH", "QS", "QC", "TH"])
+DOKO_LAYOUT = [(suit, kind, face) for suit, faces in enumerate(DOKO_KINDS)
+               for kind, face in enumerate(faces) for _ in range(2)]
 
 
 class ProbeRng:
@@ -30,12 +35,12 @@ class ProbeRng:
         return z ^ (z >> 31)
 
 
-def _shuffled_hands(rng: ProbeRng, layout: list[str]) -> list[list[str]]:
+def _shuffled_hands(rng: ProbeRng, layout: list, per: int = 8) -> list[list]:
     perm = list(range(len(layout)))
     for i in range(len(perm) - 1, 0, -1):
         j = rng.next() % (i + 1)
         perm[i], perm[j] = perm[j], perm[i]
-    return [[layout[perm[p * 8 + i]] for i in range(8)] for p in range(4)]
+    return [[perm[p * per + i] for i in range(per)] for p in range(4)]
 
 
 def _trumps_ruf(hand):
@@ -48,7 +53,7 @@ def probe_deals(game: str, n: int, seed: int = 1):
     out = []
     while len(out) < n:
         if game == "ruf":
-            hands = _shuffled_hands(rng, RUF_LAYOUT)
+            hands = [[RUF_LAYOUT[c] for c in h] for h in _shuffled_hands(rng, RUF_LAYOUT)]
             best, best_t, calls = -1, -1, {}
             for p, hand in enumerate(hands):
                 calls[p] = [s for s in "CSD" if "A" + s not in hand and any(c[1] == s and c[0] not in "QJ" for c in hand)]
@@ -60,13 +65,60 @@ def probe_deals(game: str, n: int, seed: int = 1):
             suit = calls[best][rng.next() % len(calls[best])]
             out.append((hands, best, {"call": "rufspiel", "suit": suit}))
         elif game == "wenz":
-            hands = _shuffled_hands(rng, WENZ_LAYOUT)
+            hands = [[WENZ_LAYOUT[c] for c in h] for h in _shuffled_hands(rng, WENZ_LAYOUT)]
             scores = [10 * sum(c[0] == "J" for c in h) + sum(c[0] == "A" for c in h) for h in hands]
             best = max(range(4), key=lambda p: (scores[p], -p))
             out.append((hands, best, {"call": "wenz"}))
         else:
             raise ValueError(game)
     return out
+
+
+def doko_deals(n: int, start_trick: int, seed: int = 1):
+    """(hands, the cards of the first start_trick - 1 tricks in play order) of the probe's
+    Doppelkopf deals: the club queens split between two seats (a normal game), seat 0 leads,
+    the prefix tricks played by uniformly random legal cards as the probe draws them."""
+    rng = ProbeRng(seed)
+    out = []
+    while len(out) < n:
+        hands = _shuffled_hands(rng, DOKO_LAYOUT, 12)
+        if sum(1 for h in hands if any(DOKO_LAYOUT[c][2] == "QC" for c in h)) != 2:
+            continue
+        held = [set(h) for h in hands]
+        leader, played = 0, []
+        for _ in range(start_trick - 1):
+            trick = []
+            for i in range(4):
+                p = (leader + i) % 4
+                legal = sorted(held[p])
+                if trick:
+                    follow = [c for c in legal if DOKO_LAYOUT[c][0] == DOKO_LAYOUT[trick[0]][0]]
+                    legal = follow or legal
+                c = legal[rng.next() % len(legal)]
+                held[p].discard(c)
+                trick.append(c)
+            win = 0
+            for i in range(1, 4):
+                (sc, kc, _), (sw, kw, _) = DOKO_LAYOUT[trick[i]], DOKO_LAYOUT[trick[win]]
+                if (kc > kw) if sc == sw else sc == 3:
+                    win = i
+            played.extend(DOKO_LAYOUT[c][2] for c in trick)
+            leader = (leader + win) % 4
+        out.append(([[DOKO_LAYOUT[c][2] for c in h] for h in hands], played))
+    return out
+
+
+def doko_states(n: int, start_trick: int, seed: int = 1):
+    """stich states of doko_deals: dealer 3, everyone healthy, the prefix replayed."""
+    from engine_core import games
+    g = games.get("doppelkopf")
+    for hands, played in doko_deals(n, start_trick, seed):
+        state = g.new_deal(hands, 3)
+        for seat in range(4):
+            state.apply({"seat": seat, "type": "bid", "call": "healthy"})
+        for card in played:
+            state.apply({"seat": state.to_act(), "type": "play", "card": card})
+        yield state
 
 
 def states(game: str, n: int, seed: int = 1):

@@ -472,6 +472,19 @@ def timed_solves(states, fn):
     return {"ms": ms, "nodes": nodes, "values": values}
 
 
+def reach61(state):
+    """reaches(state, 61) with its node count (the probe's win=61 mode prints 0/1)."""
+    from engine_core import solver
+    answer, nodes = state.game.rules.reaches_core(
+        state.core, solver._solver_for(state.game.rules), solver.objective_of(state).mask, 0, True, 61, 0)
+
+    class Answer:
+        pass
+    out = Answer()
+    out.value, out.nodes = int(answer), nodes
+    return out
+
+
 def solver_rows(table, args):
     """Solver times per full deal (median, p90, max) over seeded deals; where the C probe covers
     the game, on the probe's own deals (bench/probe_deals.py rebuilds them) beside the probe's
@@ -483,7 +496,7 @@ def solver_rows(table, args):
     probe = SolverProbe(args.solver_probe) if args.solver_probe else None
     try:
         for game, what, fn in (("ruf", "Rufspiel exact from the first card", solver.solve),
-                               ("ruf", "Rufspiel: do the declarers reach 61?", lambda s: solver.reaches(s, 61)),
+                               ("ruf", "Rufspiel: do the declarers reach 61?", reach61),
                                ("wenz", "Wenz exact from the first card", solver.solve)):
             states = list(probe_deals.states(game, n))
             ours = timed_solves(states, fn)
@@ -499,9 +512,64 @@ def solver_rows(table, args):
                           f"max {rtop:.1f} ms, median nodes {_stats(ref['nodes'])[0]:,}; values agree on {agree}/{n}")
                 table.add("ratio." + key, f"stich / probe median time ({what})", med / rmed, None, "x",
                           "target <= 1.5" if key == "solver.ruf.exact" else "")
+        for start in (6, 4):
+            states = list(probe_deals.doko_states(n if start == 6 else max(10, n // 5), start))
+            ours = timed_solves(states, solver.solve)
+            med, p90, top = _stats(ours["ms"])
+            key = f"solver.doppelkopf.trick{start}"
+            target = {6: "target median <= 10 ms", 4: "target median <= 500 ms"}[start]
+            table.add(key, f"solver: Doppelkopf exact from trick {start}", med, p90, "ms",
+                      f"median | p90, max {top:.1f} ms, median nodes {_stats(ours['nodes'])[0]:,}, "
+                      f"{len(states)} probe deals; {target}")
+            if probe:
+                ref = probe.run("doko", len(states), start_trick=start)
+                rmed, rp90, rtop = _stats(ref["ms"])
+                table.add(key + ".probe", f"C probe: Doppelkopf exact from trick {start}", rmed, rp90, "ms",
+                          f"max {rtop:.1f} ms, median nodes {_stats(ref['nodes'])[0]:,}")
+        for game, options, what, target in (("sheepshead", {}, "Sheepshead exact from the first card", "<= 5 ms"),
+                                            ("klaverjas", {}, "Klaverjas exact from the first card (roem on)", "<= 50 ms")):
+            states = first_card_states(game, options, n)
+            ours = timed_solves(states, solver.solve)
+            med, p90, top = _stats(ours["ms"])
+            table.add(f"solver.{game}.exact", f"solver: {what}", med, p90, "ms",
+                      f"median | p90, max {top:.1f} ms, median nodes {_stats(ours['nodes'])[0]:,}, "
+                      f"{len(states)} seeded deals (batch.playout_record); target median {target}")
+        states = list(probe_deals.doko_states(max(10, n // 10), 1))
+        budget = 2_000_000
+        bounded = timed_solves(states, lambda s: solver.solve(s, budget=budget))
+        widths = sorted(a.upper - a.lower for a in (solver.solve(s, budget=budget) for s in states))
+        table.add("solver.doppelkopf.full", f"solver: Doppelkopf full deal, budget {budget:,} nodes",
+                  _stats(bounded["ms"])[0], None, "ms", f"proven bounds, median width {widths[len(widths) // 2]} "
+                  f"card points over {len(states)} deals")
+        states = list(probe_deals.states("ruf", max(20, n // 2)))
+        one = timed_solves([states], lambda ss: solver.solve_many(ss, threads=1))["ms"][0]
+        two = timed_solves([states], lambda ss: solver.solve_many(ss, threads=2))["ms"][0]
+        table.add("solver.solve_many", f"solve_many over {len(states)} Rufspiel deals", one, two, "ms",
+                  f"2 threads = {one / two:.2f}x 1 thread; target close to 2x")
     finally:
         if probe:
             probe.close()
+
+
+def first_card_states(game, options, n):
+    """The position at the first card of n seeded deals played out with the batch's random
+    calls (played deals only)."""
+    from engine_core import batch, records
+    g = games.get(game, options)
+    bids = "cheapest" if "cheapest" in g.rules.BIDS else "uniform"
+    out = []
+    k = 0
+    while len(out) < n and k < 20 * n:
+        record = batch.playout_record(game, options, seed=1, k=k, bids=bids)
+        k += 1
+        state = records.new_state(record)
+        for action in record["actions"]:
+            if action["type"] == "play":
+                break
+            state.apply(action)
+        if not state.is_over() and state.core.legal_mask():
+            out.append(state)
+    return out
 
 
 # More row providers: callables (table, args) -> None. They run after the built-in rows.

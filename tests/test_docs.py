@@ -39,3 +39,24 @@ def test_code_blocks_run(path):
                 assert result.failed == 0, f"{where}: {result.failed} doctest example(s) failed"
             else:
                 exec(compile(code, where, "exec"), namespace)
+
+
+def test_error_reasons_doc_is_generated_from_the_code():
+    import subprocess
+    import sys
+    run = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_errors.py"), "--check"],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+
+
+def test_every_reason_id_the_engine_raises_is_declared():
+    """A reason id in a raise or a return of the engine's sources is one that docs/errors.md lists."""
+    documented = set(re.findall(r"^\| `([A-Z_]+)` \|", (ROOT / "docs" / "errors.md").read_text(), re.M))
+    used = set()
+    for path in (ROOT / "src" / "engine_core").rglob("*"):
+        if path.suffix in (".py", ".pyx", ".pxi"):
+            text = path.read_text(encoding="utf-8")
+            used |= set(re.findall(r'reason_id="([A-Z_]+)"', text))
+            used |= set(re.findall(r'return "([A-Z_]{4,})", ', text))
+            used |= set(re.findall(r'(?:_malformed|_refuse)\("([A-Z_]+)"', text))
+    assert used and used <= documented, sorted(used - documented)

@@ -5,9 +5,10 @@ import itertools
 
 import pytest
 
-from engine_core import _core, doppelkopf, games, records
+from engine_core import _rng, batch, games, records
 from engine_core.cards import DOPPELKOPF
-from engine_core.errors import IllegalActionError
+from engine_core.errors import IllegalActionError, InvalidActionError, OptionError
+from engine_core.games.doppelkopf import rules
 
 # ---- layout L1 (rules 8): rows are tricks, columns seats 0..3; dealer 3, seat 0 leads ----
 L1 = [
@@ -86,18 +87,41 @@ def items(result):
 # ---- deck and deal ----------------------------------------------------------------------
 def test_seeded_deal_gives_packets_of_three_and_every_card_twice():
     state = games.get("doppelkopf").deal(7, dealer=2)
-    order = [DOPPELKOPF.code(i) for i in _core.shuffle(7, 48)]
-    assert state.hands[3][:3] == order[0:3] and state.hands[0][:3] == order[3:6]
+    order = [DOPPELKOPF.code(i) for i in _rng.shuffle(7, 48)]
+    for k in range(16):                     # packet k (deck cards 3k..3k+2) to seat dealer+1+k
+        seat = (2 + 1 + k) % 4
+        packet = order[3 * k:3 * k + 3]
+        assert all(state.hands[seat].count(c) >= packet.count(c) for c in packet)
+    for seat in range(4):
+        assert sorted(state.hands[seat]) == sorted(order[3 * k + i] for k in range(16) for i in range(3)
+                                                   if (3 + k) % 4 == seat)
     assert sorted(sum(state.hands, [])) == sorted(DOPPELKOPF.faces * 2)
     masks = [state.core.hand(s) for s in range(4)]
     assert sum(bin(m).count("1") for m in masks) == 48 and (masks[0] | masks[1] | masks[2] | masks[3]) == (1 << 48) - 1
 
 
-def test_nogil_deal_matches_the_seeded_deal():
+def test_seeded_deal_numbers_copies_as_a_record_does():
+    """The deal function gives the first seat holding a face its first copy, as Game.new_deal
+    numbers the cards of a record: replaying a seeded deal's record gives the same masks."""
     for seed, dealer in ((0, 0), (12345, 3), (2**63 + 5, 1)):
         state = games.get("doppelkopf").deal(seed, dealer)
-        masks = doppelkopf.deal_masks(seed, dealer)
-        assert [sorted(DOPPELKOPF.codes(m)) for m in masks] == [sorted(h) for h in state.hands]
+        again = records.new_state(state.record())
+        assert [again.core.hand(s) for s in range(4)] == [state.core.hand(s) for s in range(4)]
+        first = {}
+        for s in range(4):
+            for c in range(48):
+                if state.core.hand(s) >> c & 1:
+                    first.setdefault(c % 24, (s, c))
+        assert all(c < 24 for _, c in first.values())
+
+
+def test_batch_deals_are_the_seeded_deals():
+    for k in range(8):
+        for bids in ("uniform", "cheapest"):
+            record = batch.playout_record("doppelkopf", seed=77, k=k, bids=bids)
+            deal = games.get("doppelkopf").deal_k(77, k, dealer=k % 4)
+            assert record["hands"] == deal.hands and record["dealer"] == k % 4
+            assert records.replay(record).is_over()
 
 
 def test_identical_cards_in_two_hands_are_distinct_copies():
@@ -271,7 +295,7 @@ def test_armut_accept_return_and_public_teams():
     assert state.view(2)["actions"][7]["cards"] == ["??"] * 3
     assert state.view(1)["actions"][7]["cards"] == ["QC", "AD", "TH"]
     assert state.view(3)["actions"][4]["cards"] == ["TH", "AC", "AD"]
-    assert state.view(0)["contract"]["given"] is None
+    assert state.view(0)["contract"]["given"] == ["??"] * 3
     assert state.view(3)["contract"]["given"] == ["AC", "AD", "TH"]
     # the poor player's hand now holds QC, AD, TH and is sorted trumps first
     assert state.view(1)["hand"][:3] == ["TH", "QC", "AD"]
@@ -713,7 +737,7 @@ def test_seed_example_no_90():
     (2, 0, 151, 6, "re"), (2, 0, 150, 6, "kontra"),
 ])
 def test_winner_table_s18_s19(lr, lk, re_points, re_tricks, winner):
-    assert doppelkopf.winner_of(lr, lk, re_points, re_tricks) == winner
+    assert rules.winner_of(lr, lk, re_points, re_tricks) == winner
 
 
 def test_breakdown_explains_every_point():
@@ -766,5 +790,221 @@ def test_conformance_results_agree_on_every_field():
                     assert ours[key] == value, (line["id"], key)
 
 
-def test_nogil_random_deals_are_deterministic():
-    assert doppelkopf.random_deals(200, 42) == doppelkopf.random_deals(200, 42) > 0
+def test_random_playouts_are_deterministic():
+    base = games.get("doppelkopf").deal(42, 1).core
+
+    def run(seed):
+        return [base.copy().random_playout(seed + k) for k in range(200)]
+    first = run(1000)
+    assert first == run(1000) and any(any(s) for s in first) and all(sum(s) == 0 for s in first)
+
+
+# ---- hidden cards: the Armut exchange -------------------------------------------------------
+SEATS_AND_SPECTATOR = (0, 1, 2, 3, None)
+
+
+def exchanged_state(accept=True):
+    """armut_deal: seat 1 gives TH AC AD; seat 2 declines; seat 3 accepts and returns QC AD TH
+    (or: all three decline)."""
+    hands, dealer = armut_deal()
+    state = games.get("doppelkopf").new_deal(hands, dealer)
+    bid(state, "armut", "healthy", "healthy", "healthy")
+    state.apply({"seat": 1, "type": "exchange", "call": "armut_give", "cards": ["TH", "AC", "AD"]})
+    if not accept:
+        bid(state, "decline", "decline", "decline")
+        return state
+    bid(state, "decline")
+    # the offer: the give is face down to everyone but the poor player, also to seat 3 until he accepts
+    assert [state.view(s)["actions"][4]["cards"] for s in SEATS_AND_SPECTATOR] == \
+        [["??"] * 3, ["TH", "AC", "AD"], ["??"] * 3, ["??"] * 3, ["??"] * 3]
+    assert [state.view(s)["contract"]["given"] for s in SEATS_AND_SPECTATOR] == \
+        [["??"] * 3, ["AC", "AD", "TH"], ["??"] * 3, ["??"] * 3, ["??"] * 3]
+    bid(state, "accept")
+    state.apply({"seat": 3, "type": "exchange", "call": "armut_return", "cards": ["QC", "AD", "TH"]})
+    return state
+
+
+def test_armut_cards_seen_only_by_the_poor_player_and_the_acceptor():
+    state = exchanged_state()
+    give, ret = ["TH", "AC", "AD"], ["QC", "AD", "TH"]
+    for during in (True, False):
+        if not during:
+            while not state.is_over():
+                state.apply(state.legal_actions()[-1])
+        for seat in SEATS_AND_SPECTATOR:
+            sees = seat in (1, 3)
+            v = state.view(seat)
+            assert v["actions"][4]["cards"] == (give if sees else ["??"] * 3), (seat, during)
+            assert v["actions"][7]["cards"] == (ret if sees else ["??"] * 3), (seat, during)
+            assert all(a == b for i, (a, b) in enumerate(zip(v["actions"], state.actions)) if i not in (4, 7))
+            c = v["contract"]
+            assert c["given"] == (["AC", "AD", "TH"] if sees else ["??"] * 3)
+            assert c["returned"] == (["AD", "QC", "TH"] if sees else ["??"] * 3)
+            if not during:
+                r = state.result_for(seat)
+                assert v["result"] == r
+                assert r["contract"]["given"] == c["given"] and r["contract"]["returned"] == c["returned"]
+                assert {k: x for k, x in r.items() if k != "contract"} == \
+                    {k: x for k, x in state.result().items() if k != "contract"}
+    # the record and the full result keep the real cards
+    assert state.result()["contract"]["given"] == ["AC", "AD", "TH"]
+    assert state.record()["actions"][4]["cards"] == give
+
+
+def test_void_armut_cards_stay_the_poor_players():
+    state = exchanged_state(accept=False)
+    assert state.is_over()
+    for seat in SEATS_AND_SPECTATOR:
+        sees = seat == 1
+        assert state.view(seat)["actions"][4]["cards"] == (["TH", "AC", "AD"] if sees else ["??"] * 3)
+        r = state.result_for(seat)
+        assert r["contract"]["given"] == (["AC", "AD", "TH"] if sees else ["??"] * 3)
+        assert r["redeal"] is True and r["contract"]["returned"] is None
+
+
+def test_spectator_view_is_public_information_only():
+    state = new(L2)                                # seat 0 holds both QC: a silent solo
+    bid(state, "healthy", "healthy", "healthy", "healthy")
+    v = state.view(None)
+    assert v["seat"] is None and v["hand"] == [] and v["legal"] == []
+    assert v["contract"] == {"type": "normal", "declarer": None, "trumps": "normal", "scored_as_solo": None}
+    assert v["teams"] == {"re": [], "kontra": [], "complete": False}
+    assert v["bids"] == ["healthy"] * 4 and v["hand_sizes"] == [12] * 4
+    state.apply({"seat": 0, "type": "play", "card": "QC"})
+    assert state.view(None)["teams"] == {"re": [0], "kontra": [], "complete": False}
+    play_layout(state, L2)
+    v = state.view(None)
+    assert v["contract"]["type"] == "silent_solo" and v["teams"]["complete"]
+    assert v["result"] == state.result()
+
+
+# ---- options, errors, between deals -----------------------------------------------------------
+def test_option_ranges():
+    for value in (1, 8, 1000):
+        assert games.get("doppelkopf", {"deals_per_match": value}).options.deals_per_match == value
+    for value in (0, 1001):
+        with pytest.raises(OptionError) as err:
+            games.get("doppelkopf", {"deals_per_match": value})
+        assert err.value.field == "options.deals_per_match" and "1..1000" in err.value.reason
+    with pytest.raises(OptionError) as err:
+        games.get("doppelkopf", {"solo_player_leads": 1})
+    assert err.value.field == "options.solo_player_leads"
+    with pytest.raises(OptionError):
+        games.get("doppelkopf", {"armut_allowed": True})
+
+
+def test_malformed_actions_are_invalid_not_illegal():
+    state = new(L1)
+    malformed = (({"seat": 0, "type": "bid", "call": "ramsch"}, "UNKNOWN_CALL"),
+                 ({"seat": 0, "type": "bid", "call": "healthy", "suit": "H"}, "CALL_TAKES_NO_SUIT"),
+                 ({"seat": 0, "type": "announce"}, "MISSING_FIELD"),
+                 ({"seat": 4, "type": "bid", "call": "healthy"}, "BAD_SEAT"),
+                 ("healthy", "NOT_AN_OBJECT"))
+    for action, reason_id in malformed:
+        with pytest.raises(InvalidActionError) as err:
+            state.apply(action)
+        assert err.value.reason_id == reason_id
+    assert state.actions == []
+    bid(state, *["healthy"] * 4)
+    for action, reason_id in (({"seat": 0, "type": "play", "card": "8C"}, "BAD_CARD"),
+                              ({"seat": 0, "type": "announce", "call": "no_100"}, "UNKNOWN_CALL")):
+        with pytest.raises(InvalidActionError) as err:
+            state.apply(action)
+        assert err.value.reason_id == reason_id
+    hands, dealer = armut_deal()
+    state = games.get("doppelkopf").new_deal(hands, dealer)
+    bid(state, "armut", "healthy", "healthy", "healthy")
+    for action, reason_id in (({"seat": 1, "type": "exchange", "call": "armut_swap", "cards": []}, "UNKNOWN_CALL"),
+                              ({"seat": 1, "type": "exchange", "call": "armut_give", "cards": "AD"}, "BAD_CARDS"),
+                              ({"seat": 1, "type": "exchange", "call": "armut_give", "cards": ["AD", "1X", "AC"]}, "BAD_CARD")):
+        with pytest.raises(InvalidActionError) as err:
+            state.apply(action)
+        assert err.value.reason_id == reason_id
+    assert len(state.actions) == 4
+
+
+def refusal(state, action):
+    with pytest.raises(IllegalActionError) as err:
+        state.apply(action)
+    return err.value.reason_id
+
+
+def test_refusals_carry_the_rules_reason_ids():
+    state = new(L1)
+    assert refusal(state, {"seat": 0, "type": "bid", "call": "hochzeit"}) == "HOCHZEIT_NEEDS_BOTH_QUEENS"
+    assert refusal(state, {"seat": 0, "type": "bid", "call": "armut"}) == "ARMUT_NEEDS_FEW_TRUMPS"
+    assert refusal(state, {"seat": 0, "type": "bid", "call": "accept"}) == "ANSWERS_AN_ARMUT"
+    assert refusal(state, {"seat": 0, "type": "announce", "call": "re"}) == "WRONG_PHASE"
+    bid(state, "healthy", "healthy", "healthy", "healthy")
+    assert refusal(state, {"seat": 0, "type": "announce", "call": "kontra"}) == "OTHER_TEAMS_CALL"
+    assert refusal(state, {"seat": 0, "type": "announce", "call": "no_60"}) == "ONE_LEVEL_AT_A_TIME"
+    announce(state, "re")
+    assert refusal(state, {"seat": 0, "type": "announce", "call": "re"}) == "ALREADY_ANNOUNCED"
+    state.apply({"seat": 0, "type": "play", "card": "QC"})
+    assert refusal(state, {"seat": 1, "type": "play", "card": "9C"}) == "MUST_FOLLOW_SUIT"
+    play_layout(state, L1, upto=5)
+    assert refusal(state, {"seat": state.to_act(), "type": "announce",
+                           "call": "kontra" if state.to_act() in (1, 3) else "no_90"}) == "TOO_FEW_CARDS"
+    hands, dealer = armut_deal()
+    state = games.get("doppelkopf").new_deal(hands, dealer)
+    bid(state, "armut", "healthy", "healthy", "healthy")
+    assert refusal(state, {"seat": 1, "type": "exchange", "call": "armut_give",
+                           "cards": ["AD", "AC", "AC"]}) == "MUST_GIVE_ALL_TRUMPS"
+    assert refusal(state, {"seat": 1, "type": "exchange", "call": "armut_give",
+                           "cards": ["AD", "TH"]}) == "THREE_CARDS"
+    assert refusal(state, {"seat": 1, "type": "exchange", "call": "armut_return",
+                           "cards": ["AD", "TH", "AC"]}) == "WRONG_EXCHANGE"
+    state.apply({"seat": 1, "type": "exchange", "call": "armut_give", "cards": ["TH", "AC", "AD"]})
+    assert refusal(state, {"seat": 2, "type": "bid", "call": "healthy"}) == "ANSWER_THE_ARMUT"
+    state = new(L2)
+    bid(state, "hochzeit", "healthy", "healthy", "healthy")
+    assert refusal(state, {"seat": 0, "type": "announce", "call": "re"}) == "HOCHZEIT_UNDECIDED"
+
+
+def test_every_reason_id_is_documented():
+    assert set(rules.REASONS) == set(games.spec_of("doppelkopf").reasons)
+    assert all(r.isupper() for r in rules.REASONS)
+
+
+def test_void_armut_is_redealt_by_the_same_dealer_and_does_not_count():
+    spec = games.spec_of("doppelkopf")
+    void = exchanged_state(accept=False)
+    nxt = spec.next_deal(void.result(), void.dealer, void.game.options)
+    assert (nxt.dealer, nxt.counts) == (void.dealer, False) == (void.result()["next_dealer"], False)
+    played = new(L1)
+    bid(played, *["healthy"] * 4)
+    play_layout(played, L1)
+    nxt = spec.next_deal(played.result(), played.dealer, played.game.options)
+    assert (nxt.dealer, nxt.counts) == ((played.dealer + 1) % 4, True)
+    assert played.result()["next_dealer"] == nxt.dealer and played.result()["counts_toward_match"]
+
+
+def test_match_redeals_a_void_armut():
+    from engine_core.match import Match
+    game = games.get("doppelkopf")
+    for seed in range(500):                       # a first deal whose first seat can bid armut
+        state = game.deal(seed, 0)
+        if any(a["call"] == "armut" for a in state.legal_actions()):
+            break
+    match = Match(game, seed, first_dealer=0, deals_per_match=2)
+    deal = match.deal()
+    assert deal.hands == state.hands
+    match.apply({"seat": 1, "type": "bid", "call": "armut"})
+    for _ in range(3):
+        match.apply({"seat": deal.to_act(), "type": "bid", "call": "healthy"})
+    match.apply(deal.legal_actions()[0])
+    for _ in range(3):
+        result = match.apply({"seat": deal.to_act(), "type": "bid", "call": "decline"})
+    assert result["redeal"] and match.dealer == 0 and match.counted == 0 and match.dealt == 1
+    assert match.deal().dealer == 0
+
+
+def test_result_extra_keys():
+    r = scored(L1, announcements={(1, 0): ("re",)})
+    assert list(r)[:6] == ["contract", "teams", "tricks", "card_points", "scores", "breakdown"]
+    assert {k: r[k] for k in ("winner", "team_card_points", "game_value", "extra_points",
+                              "next_dealer", "counts_toward_match")} == {
+        "winner": "re", "team_card_points": {"re": 213, "kontra": 27}, "game_value": 6,
+        "extra_points": {"re": 2, "kontra": 0}, "next_dealer": 0, "counts_toward_match": True}
+    assert r["announcements"] == [{"seat": 0, "team": "re", "call": "re", "hand_size": 12, "trick": 1}]
+    assert "redeal" not in r

@@ -8,7 +8,7 @@ from collections import Counter
 
 from hypothesis import given, settings, strategies as st
 
-from engine_core import games, records
+from engine_core import batch, games, records
 from engine_core.errors import IllegalActionError
 
 from test_doppelkopf import ORDER_TABLE as TRUMPS
@@ -126,25 +126,50 @@ def test_random_deal_invariants(seed, dealer, policy, opts):
         assert names <= EXTRAS
 
 
+def handled(state, viewer):
+    """Whether `viewer` handled the Armut cards: the poor player, or the acceptor once he took
+    them."""
+    c = state.result()["contract"] if state.is_over() else state.core.public(None)["contract"]
+    return viewer is not None and c is not None and c["type"] == "armut" and viewer in (
+        c["declarer"], c["acceptor"])
+
+
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**64 - 1), dealer=st.integers(0, 3), policy=st.integers(0, 2**32))
 def test_views_never_show_hidden_information(seed, dealer, policy):
-    """A seat's view holds its own hand only; others' exchanged cards are redacted; the teams
-    it reports are true; a silent solo looks like a normal game to the others."""
+    """A seat's view holds its own hand only; exchanged cards are "??" to every seat that did
+    not handle them and to spectators, during and after the deal (actions, contract, result);
+    the teams it reports are true; a silent solo looks like a normal game to the others until
+    the deal is over."""
     state = games.get("doppelkopf").deal(seed, dealer)
     deck = state.game.deck
     rng = random.Random(policy)
     claims = []
     while True:
-        for viewer in range(4):
+        for viewer in (0, 1, 2, 3, None):
             v = state.view(viewer)
-            assert Counter(v["hand"]) == Counter(deck.codes(state.core.hand(viewer)))
-            assert v["legal"] == (state.legal_actions() if state.to_act() == viewer else [])
+            if viewer is None:
+                assert v["hand"] == [] and v["legal"] == []
+            else:
+                assert Counter(v["hand"]) == Counter(deck.codes(state.core.hand(viewer)))
+                assert v["legal"] == (state.legal_actions() if state.to_act() == viewer else [])
             c = v["contract"] or {}
-            for a in v["actions"]:
-                if a["type"] == "exchange" and set(a["cards"]) != {"??"} and not state.is_over():
-                    assert viewer in (c.get("declarer"), c.get("acceptor"))
-            claims.append((viewer, v["teams"], c.get("type")))
+            sees = handled(state, viewer)
+            for a, real in zip(v["actions"], state.actions):
+                if a["type"] == "exchange":
+                    assert a["cards"] == (real["cards"] if sees else ["??"] * 3)
+                else:
+                    assert a == real
+            for key in ("given", "returned"):
+                if c.get(key) is not None:
+                    assert (set(c[key]) == {"??"}) != sees
+            if state.is_over():
+                r = v["result"]
+                assert r == state.game.spec.rules.redact_result(state.core, state.result(), viewer)
+                for key in ("given", "returned"):
+                    if r["contract"].get(key) is not None:
+                        assert (set(r["contract"][key]) == {"??"}) != sees
+            claims.append((viewer, v["teams"], c.get("type"), state.is_over()))
         if state.is_over():
             break
         state.apply(choose(rng, state.legal_actions(), state.phase()))
@@ -152,10 +177,108 @@ def test_views_never_show_hidden_information(seed, dealer, policy):
     if result.get("redeal"):
         return
     re, kontra = result["teams"]
-    for viewer, teams, kind in claims:
+    for viewer, teams, kind, over in claims:
         assert set(teams["re"]) <= set(re) and set(teams["kontra"]) <= set(kontra)
         if teams["complete"]:
             assert (teams["re"], teams["kontra"]) == (re, kontra)
         if result["contract"]["type"] == "silent_solo" and viewer != result["contract"]["declarer"]:
-            assert kind in (None, "normal", "silent_solo")
-            assert kind != "silent_solo" or (viewer, teams, kind) == claims[-4 + viewer]
+            assert kind in (None, "normal") or over
+
+
+# ---- the engine's random actions (g_random) draw uniformly over the legal actions ------------
+def chi_square_ok(counts, categories, total):
+    """Pearson's statistic against the uniform distribution, within 6 standard deviations of
+    its mean (the draws are seeded, so this is deterministic)."""
+    expected = total / len(categories)
+    assert set(counts) <= set(categories)
+    stat = sum((counts.get(c, 0) - expected) ** 2 / expected for c in categories)
+    df = len(categories) - 1
+    return stat < df + 6 * (2 * df) ** 0.5
+
+
+def poor_deal():
+    """Dealer 0; seat 1 holds no trump at all: 12 plain cards, every face twice, so that its
+    Armut gives any of 50 distinct multisets of 3."""
+    poor = [c for c in ("AC", "TC", "KC", "9C", "AS", "TS") for _ in range(2)]
+    rest = [c for c in games.get("doppelkopf").deck.faces for _ in range(2)]
+    for c in poor:
+        rest.remove(c)
+    return [rest[:12], poor, rest[12:24], rest[24:]]
+
+
+def multiset(cards):
+    return tuple(sorted(cards))
+
+
+def test_random_armut_exchanges_are_uniform_over_the_legal_ones():
+    game = games.get("doppelkopf")
+    state = game.new_deal(poor_deal(), 0)
+    for call in ("armut", "healthy", "healthy", "healthy"):
+        state.apply({"seat": state.to_act(), "type": "bid", "call": call})
+    legal = {multiset(a["cards"]) for a in state.legal_actions()}
+    assert len(legal) == 50
+    n = 5000
+    counts = Counter()
+    for seed in range(n):
+        core = state.core.copy()
+        core.random_playout(seed)
+        counts[multiset(core.result()["contract"]["given"])] += 1
+    assert chi_square_ok(counts, legal, n)
+    # the acceptor's return: any 3 of his 15 cards
+    state.apply({"seat": 1, "type": "exchange", "call": "armut_give", "cards": ["AC", "TC", "KC"]})
+    state.apply({"seat": 2, "type": "bid", "call": "accept"})
+    legal = {multiset(a["cards"]) for a in state.legal_actions()}
+    n = 20 * len(legal)
+    counts = Counter()
+    for seed in range(n):
+        core = state.core.copy()
+        core.random_playout(seed)
+        counts[multiset(core.result()["contract"]["returned"])] += 1
+    assert chi_square_ok(counts, legal, n)
+
+
+def test_random_bids_are_uniform_over_the_legal_ones():
+    """Seat 1 (first to speak) holds both club queens and only 2 trumps: 10 bids are open."""
+    hand = ["QC", "QC"] + [c for c in ("AC", "TC", "KC", "9C", "AS") for _ in range(2)]
+    rest = [c for c in games.get("doppelkopf").deck.faces for _ in range(2)]
+    for c in hand:
+        rest.remove(c)
+    state = games.get("doppelkopf").new_deal([rest[:12], hand, rest[12:24], rest[24:]], 0)
+    legal = [a["call"] for a in state.legal_actions()]
+    assert len(legal) == 10 and {"hochzeit", "armut"} <= set(legal)
+    n = 1000 * len(legal)
+    counts = Counter()
+    for seed in range(n):
+        core = state.core.copy()
+        core.random_playout(seed)
+        counts[core.public(None)["bids"][1]] += 1
+    assert chi_square_ok(counts, legal, n)
+
+
+def test_random_play_is_uniform_over_the_legal_faces_and_the_announcement():
+    from test_doppelkopf import L1, new
+    state = new(L1)
+    for _ in range(4):
+        state.apply({"seat": state.to_act(), "type": "bid", "call": "healthy"})
+    legal = [a.get("card") or a["call"] for a in state.legal_actions()]
+    assert "re" in legal and len(legal) == len(set(legal))
+    n = 1000 * len(legal)
+    counts = Counter()
+    for seed in range(n):
+        core = state.core.copy()
+        core.random_playout(seed)
+        result = core.result()
+        announced = any(a["seat"] == 0 and a["trick"] == 1 for a in result["announcements"])
+        counts["re" if announced else result["tricks"][0][1][0]] += 1
+    assert chi_square_ok(counts, legal, n)
+
+
+def test_cheapest_bids_take_healthy_or_the_cheapest_reservation_50_50():
+    st = batch.playouts("doppelkopf", n=20000, seed=3, bids="cheapest")
+    contracts = st["contracts"]
+    assert set(contracts) == {"normal", "silent_solo", "hochzeit", "armut"}
+    # a seat with both club queens says hochzeit or healthy (a silent solo) half the time each
+    h, s = contracts["hochzeit"], contracts["silent_solo"]
+    assert abs(h - s) < 5 * (h + s) ** 0.5
+    uniform = batch.playouts("doppelkopf", n=2000, seed=3, bids="uniform")["contracts"]
+    assert max(uniform, key=uniform.get) == "solo"

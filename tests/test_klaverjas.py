@@ -3,10 +3,11 @@ trumping situation of rules 4.2 in both rulesets, every roem combination, nat, t
 bidding, options and bad input. Property tests are in test_klaverjas_properties.py."""
 import pytest
 
-from engine_core import games, records
-from engine_core.errors import IllegalActionError, OptionError
-from engine_core.klaverjas import (card_value, deal_hands, legal_cards, position, trick_roem,
-                                   trick_winner)
+from engine_core import _rng, games, records
+from engine_core.errors import IllegalActionError, InvalidActionError, OptionError
+from engine_core.games.klaverjas import GAME, PIT_BONUS_MAX
+from engine_core.games.klaverjas.rules import (card_value, legal_cards, position, trick_roem,
+                                               trick_winner)
 
 DEFAULTS = {"ruleset": "amsterdam", "trump_choice": "free", "tie_rule": "nat", "roem": True,
             "nat_roem": "all", "pit_bonus": 100, "deal_packets": [3, 2, 3], "deals_per_match": 16}
@@ -242,7 +243,7 @@ def why(hand, trick, leader, card, ruleset="amsterdam"):
     core = position(hand.split(), trick.split(), "H", ruleset, leader)
     code = "ATKQJ987".index(card[0]) + 8 * "CSHD".index(card[1])
     assert not core.legal_mask() >> code & 1, f"{card} is legal"
-    return core.explain(code)
+    return core.explain(code)[1]
 
 
 def test_explanations_name_the_rule_and_the_cards():
@@ -456,19 +457,22 @@ def started(trump="H", dealer=3):
     return state
 
 
-@pytest.mark.parametrize("action,fragment", [
-    ({"seat": 1, "type": "play", "card": "8H"}, "seat 1 is not to act: seat 0 is"),
-    ({"seat": 0, "type": "play", "card": "QH"}, "QH is not in seat 0's hand"),
-    ({"seat": 0, "type": "play", "card": "10H"}, "bad card code"),
-    ({"seat": 0, "type": "bid", "call": "pass"}, "a bid action is not allowed in the play phase"),
-    ({"seat": 0, "type": "play"}, "missing field 'card'"),
-    ({"seat": 0, "type": "discard", "card": "JH"}, "unknown action type"),
-    ("JH", "must be a JSON object"),
+@pytest.mark.parametrize("action,error,fragment", [
+    ({"seat": 1, "type": "play", "card": "8H"}, IllegalActionError, "seat 1 is not to act: seat 0 is"),
+    ({"seat": 0, "type": "play", "card": "QH"}, IllegalActionError, "QH is not in seat 0's hand"),
+    ({"seat": 0, "type": "play", "card": "10H"}, InvalidActionError, "bad card code"),
+    ({"seat": 0, "type": "bid", "call": "pass"}, IllegalActionError,
+     "a bid action is not allowed in the play phase"),
+    ({"seat": 0, "type": "play"}, InvalidActionError, "missing field 'card'"),
+    ({"seat": 0, "type": "discard", "card": "JH"}, InvalidActionError, "unknown action type"),
+    ("JH", InvalidActionError, "must be a JSON object"),
 ])
-def test_bad_actions_in_play(action, fragment):
+def test_bad_actions_in_play(action, error, fragment):
+    """Malformed actions are InvalidActionError, well-formed ones the rules refuse
+    IllegalActionError; neither changes anything."""
     state = started()
     before = (state.record(), state.view(0), state.legal_actions())
-    with pytest.raises(IllegalActionError) as err:
+    with pytest.raises(error) as err:
         state.apply(action)
     assert fragment in err.value.reason
     assert (state.record(), state.view(0), state.legal_actions()) == before
@@ -480,20 +484,22 @@ def test_s19_trump_lead_answered_with_a_plain_card():
     with pytest.raises(IllegalActionError) as err:
         state.apply({"seat": 1, "type": "play", "card": "KC"})
     assert "trumps were led" in err.value.reason and "legal: 9H, 8H" in err.value.reason
+    assert err.value.reason_id == "MUST_FOLLOW_SUIT"
     assert {a["card"] for a in err.value.legal} == {"9H", "8H"}
 
 
-@pytest.mark.parametrize("action,fragment", [
-    ({"seat": 0, "type": "bid", "call": "trump", "suit": "X"}, "bad suit"),
-    ({"seat": 0, "type": "bid", "call": "trump"}, "needs a 'suit'"),
-    ({"seat": 0, "type": "bid", "call": "pass", "suit": "H"}, "takes no suit"),
-    ({"seat": 0, "type": "bid", "call": "no_trump"}, "unknown bid call"),
-    ({"seat": 2, "type": "bid", "call": "pass"}, "seat 2 is not to act: seat 0 is"),
-    ({"seat": 0, "type": "play", "card": "JH"}, "a play action is not allowed in the bidding phase"),
+@pytest.mark.parametrize("action,error,fragment", [
+    ({"seat": 0, "type": "bid", "call": "trump", "suit": "X"}, InvalidActionError, "bad suit"),
+    ({"seat": 0, "type": "bid", "call": "trump"}, InvalidActionError, "needs a 'suit'"),
+    ({"seat": 0, "type": "bid", "call": "pass", "suit": "H"}, InvalidActionError, "takes no suit"),
+    ({"seat": 0, "type": "bid", "call": "no_trump"}, InvalidActionError, "unknown bid call"),
+    ({"seat": 2, "type": "bid", "call": "pass"}, IllegalActionError, "seat 2 is not to act: seat 0 is"),
+    ({"seat": 0, "type": "play", "card": "JH"}, IllegalActionError,
+     "a play action is not allowed in the bidding phase"),
 ])
-def test_bad_bids(action, fragment):
+def test_bad_bids(action, error, fragment):
     state = games.get("klaverjas").new_deal(S11_HANDS, dealer=3)
-    with pytest.raises(IllegalActionError) as err:
+    with pytest.raises(error) as err:
         state.apply(action)
     assert fragment in err.value.reason
     assert state.actions == [] and state.to_act() == 0
@@ -509,7 +515,8 @@ def test_replay_rejects_at_the_first_illegal_action():
     assert out["error"]["index"] == 2 and "actions[2]" in out["error"]["reason"]
     rec = record(S11_HANDS, S11_PLAYS)
     rec["actions"].append({"seat": 3, "type": "play", "card": "AD"})
-    assert records.evaluate(rec)["error"] == {"index": 33, "reason": "actions[33]: the deal is over"}
+    assert records.evaluate(rec)["error"] == {"index": 33, "reason": "actions[33]: the deal is over",
+                                              "reason_id": "DEAL_OVER"}
 
 
 # ---- options -------------------------------------------------------------------------------
@@ -522,7 +529,11 @@ def test_replay_rejects_at_the_first_illegal_action():
     ({"deal_packets": "3-2-3"}, "options.deal_packets"),
     ({"deal_packets": []}, "options.deal_packets"),
     ({"pit_bonus": -1}, "options.pit_bonus"),
+    ({"pit_bonus": PIT_BONUS_MAX + 1}, "options.pit_bonus"),
+    ({"pit_bonus": 2**31 - 1}, "options.pit_bonus"),
+    ({"deal_packets": [9, -1]}, "options.deal_packets"),
     ({"deals_per_match": 0}, "options.deals_per_match"),
+    ({"deals_per_match": 1001}, "options.deals_per_match"),
     ({"roem": "yes"}, "options.roem"),
     ({"tie_rule": "replay"}, "options.tie_rule"),
     ({"nat_roem": "none"}, "options.nat_roem"),
@@ -550,16 +561,23 @@ def test_options_are_stored_resolved():
 
 
 def test_deal_packets():
-    order = list(range(32))
-
-    class O:
-        deal_packets = (3, 2, 3)
-    hands, blind = deal_hands(order, 3, O)
-    assert blind == [] and hands[0] == [0, 1, 2, 12, 13, 20, 21, 22]
-    assert hands[3] == [9, 10, 11, 18, 19, 29, 30, 31]
-    O.deal_packets = (4, 4)
-    hands, _ = deal_hands(order, 0, O)
-    assert hands[1] == [0, 1, 2, 3, 16, 17, 18, 19] and hands[0] == [12, 13, 14, 15, 28, 29, 30, 31]
+    """Packets as data: each size in turn to dealer+1, dealer+2, dealer+3 and the dealer; the
+    one deal function hands them out from the shuffled deck."""
+    game = games.get("klaverjas")
+    assert GAME.packets(game.options) == [(0, 3), (1, 3), (2, 3), (3, 3), (0, 2), (1, 2), (2, 2), (3, 2),
+                                          (0, 3), (1, 3), (2, 3), (3, 3)]
+    four = games.get("klaverjas", {"deal_packets": [4, 4]})
+    assert GAME.packets(four.options) == [(0, 4), (1, 4), (2, 4), (3, 4)] * 2
+    for g, sizes in ((game, (3, 2, 3)), (four, (4, 4))):
+        for dealer in range(4):
+            order, pos = _rng.shuffle(11, 32), 0
+            want = [set() for _ in range(4)]
+            for size in sizes:
+                for k in range(1, 5):
+                    want[(dealer + k) % 4] |= set(order[pos:pos + size])
+                    pos += size
+            hands = g.deal(seed=11, dealer=dealer).hands
+            assert [{g.deck.face_index(c) for c in h} for h in hands] == want
     a = games.get("klaverjas").deal(seed=7, dealer=1)
     b = games.get("klaverjas", {"deal_packets": [4, 4]}).deal(seed=7, dealer=1)
     assert sorted(sum(a.hands, [])) == sorted(sum(b.hands, [])) and a.hands != b.hands
@@ -609,3 +627,283 @@ def test_canonical_option_strings():
         "klaverjas(ruleset=utrecht,trump_choice=compulsory)"
     assert str(games.get("klaverjas", {"deal_packets": [4, 4]}).options) == "klaverjas(deal_packets=4-4)"
     assert hash(games.get("klaverjas", {"deal_packets": [4, 4]}).options)
+
+
+# ---- option ranges: no score can overflow ----------------------------------------------------
+@pytest.mark.parametrize("name,value,text", [
+    ("pit_bonus", -1, f"0..{PIT_BONUS_MAX}"),
+    ("pit_bonus", PIT_BONUS_MAX + 1, f"0..{PIT_BONUS_MAX}"),
+    ("deals_per_match", 0, "1..1000"),
+    ("deals_per_match", 1001, "1..1000"),
+    ("deal_packets", [9], "1..8"),
+    ("deal_packets", [0, 8], "1..8"),
+])
+def test_option_just_outside_its_range_is_refused(name, value, text):
+    with pytest.raises(OptionError) as err:
+        games.get("klaverjas", {name: value})
+    assert err.value.field == f"options.{name}" and text in str(err.value)
+
+
+def test_every_integer_option_has_a_range():
+    for spec in GAME.options:
+        if spec.kind in ("int", "int_list"):
+            assert spec.minimum is not None and spec.maximum is not None, spec.name
+
+
+def test_pit_at_the_maximum_bonus_is_made():
+    """At the largest pit_bonus a pit is still made (with 32-bit totals 2^31-1 turned it nat)."""
+    plays = [c for i in range(8) for c in (SUITED[0][i], SUITED[1][i], SUITED[2][i], SUITED[3][i])]
+    res = result(SUITED, plays, pit_bonus=PIT_BONUS_MAX)
+    top = 162 + 600 + PIT_BONUS_MAX
+    assert res["contract"]["outcome"] == "made"
+    assert res["team_totals"] == [top, 0] and res["scores"] == [top, 0, top, 0]
+    assert items(res, "pit") == [{"item": "pit", "team": 0, "value": PIT_BONUS_MAX}]
+    # the defenders' pit at the maximum: nat, the whole deal to them
+    res = result(SUITED, plays, bids=[("pass",), ("pass",), ("pass",), ("trump", "H")], pit_bonus=PIT_BONUS_MAX)
+    assert res["contract"]["outcome"] == "nat" and res["scores"] == [top, 0, top, 0]
+
+
+# ---- reason ids ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("hand,trick,leader,card,ruleset,reason_id", [
+    ("JH 7H KC 8D", "AS 9H", 0, "7H", "amsterdam", "MUST_OVERTRUMP"),
+    ("JH 7H KC 8D", "AS", 0, "KC", "amsterdam", "MUST_TRUMP"),
+    ("9H 7H KC 8D", "AS JH", 0, "9H", "amsterdam", "NO_UNDERTRUMP"),
+    ("JH KH QC 8D", "AS TH 7S", 1, "KH", "amsterdam", "NO_UNDERTRUMP_PARTNER"),
+    ("7S KS JH", "AS 9H", 0, "JH", "amsterdam", "MUST_FOLLOW_SUIT"),
+    ("KH 8H AS", "TH 7H", 0, "AS", "amsterdam", "MUST_FOLLOW_SUIT"),
+    ("JH KH AS", "TH 7H", 0, "KH", "rotterdam", "MUST_OVERTRUMP"),
+    ("JH KH QC 8D", "AS TH 7S", 1, "QC", "rotterdam", "MUST_OVERTRUMP"),
+    ("9H 7H KC 8D", "AS JH", 0, "KC", "rotterdam", "MUST_UNDERTRUMP"),
+    ("JH 7H KC 8D", "AS 7S", 0, "KC", "rotterdam", "MUST_TRUMP"),
+])
+def test_explanations_have_stable_reason_ids(hand, trick, leader, card, ruleset, reason_id):
+    core = position(hand.split(), trick.split(), "H", ruleset, leader)
+    code = "ATKQJ987".index(card[0]) + 8 * "CSHD".index(card[1])
+    got, text = core.explain(code)
+    assert got == reason_id and got in GAME.reasons and text
+
+
+def test_refused_passes_carry_their_reason_id():
+    state = games.get("klaverjas", {"ruleset": "utrecht"}).new_deal(SUITED, dealer=3)
+    with pytest.raises(IllegalActionError) as err:
+        state.apply({"seat": 0, "type": "bid", "call": "pass"})
+    assert err.value.reason_id == "COMPULSORY_TRUMP_CHOICE" and "Utrecht rules" in err.value.reason
+    state = games.get("klaverjas").new_deal(SUITED, dealer=3)
+    for seat in range(4):
+        state.apply({"seat": seat, "type": "bid", "call": "pass"})
+    with pytest.raises(IllegalActionError) as err:
+        state.apply({"seat": 0, "type": "bid", "call": "pass"})
+    assert err.value.reason_id == "ALL_PASSED_MUST_NAME"
+
+
+# ---- hidden information: only the hands are hidden, every played card is public ------------------
+def _cards_in(obj):
+    text = repr(obj)
+    return {c for c in (r + s for s in "CSHD" for r in "ATKQJ987") if f"'{c}'" in text}
+
+
+@pytest.mark.parametrize("steps", [0, 1, 3, 6, 18, 37])
+def test_no_seat_or_spectator_sees_an_unplayed_card_of_another_hand(steps):
+    rec = record(S17_HANDS, S17_PLAYS)
+    state = games.get("klaverjas").new_deal(S17_HANDS, dealer=3)
+    for action in rec["actions"][:steps]:
+        state.apply(action)
+    played = {a["card"] for a in state.actions if a["type"] == "play"}
+    for seat in (None, 0, 1, 2, 3):
+        view = state.view(seat)
+        own = set() if seat is None else set(S17_HANDS[seat])
+        assert view["seat"] == seat
+        assert set(view["hand"]) == own - played
+        others = {c for s in range(4) if s != seat for c in S17_HANDS[s]} - played
+        assert not _cards_in({k: v for k, v in view.items() if k != "hand"}) & others
+        # every action is public: bids are spoken, cards are played face up
+        assert view["actions"] == state.actions
+        assert [state.core.redact(i, a, seat) for i, a in enumerate(state.actions)] == state.actions
+    assert state.view(None)["legal"] == [] and state.view(None)["hand"] == []
+
+
+def test_finished_result_is_the_same_for_every_seat_and_the_spectator():
+    state = records.replay(record(S17_HANDS, S17_PLAYS))
+    res = state.result()
+    assert _cards_in(res["tricks"]) == set(S17_PLAYS)       # only played cards, face up
+    for seat in (None, 0, 1, 2, 3):
+        assert state.result_for(seat) == res
+        assert state.view(seat)["result"] == res
+    assert state.view(None)["tricks"] == res["tricks"]
+
+
+def test_public_accepts_a_spectator_and_refuses_a_bad_seat():
+    state = started()
+    assert state.core.public(None) == state.core.public(0) == state.core.public(3)
+    with pytest.raises(ValueError):
+        state.core.public(4)
+    with pytest.raises(ValueError):
+        state.view(-1)
+
+
+# ---- random playouts: uniform over the legal actions, the template's draw -----------------------
+M64 = (1 << 64) - 1
+
+
+class SplitMix:
+    """SplitMix64 with Lemire's bounded integers, as _rng.pxd documents them."""
+
+    def __init__(self, seed):
+        self.s = seed
+
+    def next(self):
+        self.s = (self.s + 0x9E3779B97F4A7C15) & M64
+        z = self.s
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+        return z ^ (z >> 31)
+
+    def below(self, n):
+        m = (self.next() >> 32) * n
+        low = m & 0xFFFFFFFF
+        if low < n:
+            t = ((1 << 32) - n) % n
+            while low < t:
+                m = (self.next() >> 32) * n
+                low = m & 0xFFFFFFFF
+        return m >> 32
+
+
+@pytest.mark.parametrize("options", [{}, {"ruleset": "rotterdam"}, {"ruleset": "utrecht"}])
+@pytest.mark.parametrize("seed", [0, 5, 2**63 + 11])
+def test_random_playout_draws_uniformly_from_the_legal_codes(options, seed):
+    """Core.random_playout picks legal_codes()[below(n)] (no draw when one action is legal),
+    exactly as the engine's uniform_action, and is undoable move by move."""
+    start = games.get("klaverjas", options).deal(seed=seed, dealer=seed % 4).core
+    core = start.copy()
+    scores = core.random_playout(seed)
+    assert core.is_over() and scores == core.scores() and core.result()["scores"] == scores
+    mirror, rng, moves = start.copy(), SplitMix(seed), 0
+    while not mirror.is_over():
+        codes = mirror.legal_codes()
+        mirror.apply(codes[rng.below(len(codes))] if len(codes) > 1 else codes[0])
+        moves += 1
+    assert mirror.result() == core.result()
+    for _ in range(moves):
+        core.undo()
+    assert core.legal_codes() == start.legal_codes() and core.phase() == "bidding"
+    with pytest.raises(ValueError):
+        core.undo()
+
+
+def test_random_playouts_keep_the_invariants():
+    game = games.get("klaverjas", {"tie_rule": "half_nat"})
+    outcomes = set()
+    for k in range(300):
+        core = game.deal_k(99, k, dealer=k % 4).core
+        scores = core.random_playout(k)
+        res = core.result()
+        outcomes.add(res["contract"]["outcome"])
+        assert sum(res["card_points"]) == 162 and scores[0] == scores[2] and scores[1] == scores[3]
+        assert len(res["tricks"]) == 8 and res["teams"][0] == sorted([res["contract"]["maker"] % 2,
+                                                                       res["contract"]["maker"] % 2 + 2])
+    assert outcomes >= {"made", "nat"}
+
+
+def test_an_analysis_position_plays_on_within_the_rules():
+    """position() gives the other seats stand-in cards, so that stepping on never meets an
+    empty hand."""
+    core = position("JH 7H KC 8D".split(), "AS 9H".split(), "H", "amsterdam", 0)
+    assert [bin(core.hand(s)).count("1") for s in range(4)] == [3, 3, 4, 4]
+    assert set(legal_cards("JH 7H KC 8D".split(), "AS 9H".split(), "H")) == {"JH"}
+    core.random_playout(3)
+    assert core.is_over() and len(core.result()["tricks"]) == 8
+
+
+# ---- the perfect-information solver over the rule hooks ----------------------------------------
+def raw_total(result, team):
+    """A team's total before the nat rule: its cards, last trick, roem and pit items."""
+    return sum(b["value"] for b in result["breakdown"]
+               if b["team"] == team and b["item"] not in ("total", "nat", "half_nat", "score"))
+
+
+def minimax_total(core, side, margin=False):
+    """Plain minimax (no pruning) of the side's team total (or its margin over the others)."""
+    if core.is_over():
+        res = core.result()
+        team = 0 if side[0] % 2 == res["teams"][0][0] % 2 else 1
+        return raw_total(res, team) - (raw_total(res, 1 - team) if margin else 0)
+    values = []
+    for code in core.legal_list():
+        core.apply(code)
+        values.append(minimax_total(core, side, margin))
+        core.undo()
+    return max(values) if core.to_act() in side else min(values)
+
+
+def pit_positions(options, n, tricks_left=3):
+    """Card-play positions where one team has won every trick so far (the pit still open),
+    and others, from random deals."""
+    import random
+    game, rng, found = games.get("klaverjas", options), random.Random(4), 0
+    for seed in range(4000):
+        state = game.deal(seed=seed, dealer=seed % 4)
+        while not state.is_over() and len(state.view(0)["tricks"]) < 8 - tricks_left:
+            legal = state.legal_actions()
+            # the first legal card is the lowest index: biased play gives one-sided deals
+            state.apply(legal[0] if rng.random() < 0.7 else rng.choice(legal))
+        won = state.view(None)["tricks_won"]
+        if (won[0] + won[2]) * (won[1] + won[3]) == 0 or found % 3 == 2:
+            yield state
+            found += 1
+            if found == n:
+                return
+
+
+@pytest.mark.parametrize("options", [{}, {"pit_bonus": 500}, {"roem": False, "pit_bonus": 250},
+                                     {"ruleset": "rotterdam", "pit_bonus": PIT_BONUS_MAX}])
+def test_solver_values_equal_minimax_with_roem_and_pit(options):
+    from engine_core import solver
+    checked = pits = 0
+    for state in pit_positions(options, 12):
+        solution = solver.solve(state)
+        side = solution.objective.side
+        maker = state.view(None)["contract"]["maker"]
+        assert side == (maker % 2, maker % 2 + 2)
+        assert solution.exact and solution.value == minimax_total(state.core.copy(), side)
+        margin = minimax_total(state.core.copy(), side, margin=True)
+        assert solver.reaches(state, "win") == (margin >= 1)
+        for entry in solver.values(state):
+            child = state.copy()
+            child.apply(entry["action"])
+            assert entry["value"] == minimax_total(child.core.copy(), side)
+        won = state.view(None)["tricks_won"]
+        pits += (won[0] + won[2]) * (won[1] + won[3]) == 0
+        checked += 1
+    assert checked == 12 and pits >= 6
+
+
+def test_solver_on_the_s10_deal():
+    """Seat 0 holds every trump and takes the pit; with best play the defenders never follow
+    a rank with the same rank (no four of a kind after the jacks), so S10's 600 roem shrinks to
+    the four jacks already taken: 162 + 200 + 100."""
+    from engine_core import solver
+    state = games.get("klaverjas").new_deal(SUITED, dealer=3)
+    state.apply({"seat": 0, "type": "bid", "call": "trump", "suit": "H"})
+    for card in ("JH", "JC", "JS", "JD", "9H"):
+        state.apply({"seat": holder(SUITED, card), "type": "play", "card": card})
+    assert solver.solve(state).value == 162 + 200 + 100
+    assert solver.reaches(state, "win") is True and solver.reaches(state, 463) is False
+
+
+# ---- batch playouts through the engine's entry table --------------------------------------------
+def test_batch_counts_contracts_by_trump_suit_and_wins_by_made():
+    from engine_core import batch
+    n = 400
+    stats = batch.playouts("klaverjas", {"tie_rule": "half_nat"}, n, seed=21)
+    assert set(stats["contracts"]) <= set(GAME.stat_contracts) and sum(stats["contracts"].values()) == n
+    trumps, made, sums = {}, 0, [0] * 4
+    for k in range(n):
+        res = records.evaluate(batch.playout_record("klaverjas", {"tie_rule": "half_nat"}, seed=21, k=k))["result"]
+        name = "trump_" + res["contract"]["trump"]
+        trumps[name] = trumps.get(name, 0) + 1
+        made += res["contract"]["outcome"] == "made"
+        sums = [a + b for a, b in zip(sums, res["scores"])]
+    assert trumps == stats["contracts"] and sums == stats["score_sums"]
+    assert stats["declarer_win_rate"] == made / n and stats["played"] == n
+    assert batch.BIDS and GAME.rules.BIDS == ("uniform",)

@@ -194,18 +194,45 @@ def test_views_never_show_hidden_cards(seed, play_seed):
     seen = {c for _, t, _ in state.view(0).get("tricks", []) for c in t}
     if state.view(0).get("trick"):
         seen |= set(state.view(0)["trick"]["cards"])
-    for seat in range(4):
+    for seat in (None, 0, 1, 2, 3):
         view = state.view(seat)
         hidden = {c for s in range(4) if s != seat for c in state.hands[s]} - seen
         text = repr({k: v for k, v in view.items() if k != "hand"})
         assert not any(f"'{c}'" in text for c in hidden - set(view["hand"]))
-        assert sorted(view["hand"]) == sorted(state.game.deck.codes(state.core.hand(seat)))
+        mine = [] if seat is None else state.game.deck.codes(state.core.hand(seat))
+        assert sorted(view["hand"]) == sorted(mine)
+        if state.is_over():
+            assert state.result_for(seat) == state.result()
+
+
+@settings(max_examples=200, deadline=None)
+@given(opts=st.sampled_from(OPTION_SETS), seed=st.integers(0, 2**64 - 1), dealer=st.integers(0, 3),
+       play_seed=st.integers(0, 2**64 - 1))
+def test_core_random_playouts_score_as_the_reading_of_rules_5(opts, seed, dealer, play_seed):
+    """The engine's own random playout (Core.random_playout, the rule hooks' g_random) ends in
+    a deal that the independent reading scores the same."""
+    game = games.get("klaverjas", opts)
+    core = game.deal(seed=seed, dealer=dealer).core
+    hands = [game.deck.codes(core.hand(s)) for s in range(4)]
+    scores = core.random_playout(play_seed)
+    res = core.result()
+    trump, rotterdam = res["contract"]["trump"], game.options.ruleset == "rotterdam"
+    leader = (dealer + 1) % 4
+    for lead, trick, winner in res["tricks"]:
+        assert lead == leader and winner == ref_winner(trick, lead, trump)
+        for i, c in enumerate(trick):
+            seat = (lead + i) % 4
+            assert c in ref_legal(hands[seat], trick[:i], lead, trump, rotterdam)
+            hands[seat].remove(c)
+        leader = winner
+    total, ref_scores = ref_score(res, game.options.as_dict())
+    assert res["team_totals"] == total and res["scores"] == ref_scores == scores
 
 
 @settings(max_examples=200, deadline=None)
 @given(cards=st.permutations([r + s for s in "CSHD" for r in "ATKQJ987"]), trump=st.sampled_from("CSHD"))
 def test_trick_roem_matches_the_reading_of_the_table(cards, trump):
-    from engine_core.klaverjas import trick_roem
+    from engine_core.games.klaverjas.rules import trick_roem
     trick = cards[:4]
     assert sum(v for _, v in trick_roem(trick, trump)) == ref_roem(trick, trump)
 
@@ -215,7 +242,7 @@ def test_trick_roem_matches_the_reading_of_the_table(cards, trump):
        n_trick=st.integers(0, 3), n_hand=st.integers(1, 8), leader=st.integers(0, 3),
        ruleset=st.sampled_from(["amsterdam", "rotterdam", "utrecht"]))
 def test_legal_cards_on_arbitrary_positions(cards, trump, n_trick, n_hand, leader, ruleset):
-    from engine_core.klaverjas import legal_cards
+    from engine_core.games.klaverjas.rules import legal_cards
     trick, hand = cards[:n_trick], cards[n_trick:n_trick + n_hand]
     got = set(legal_cards(hand, trick, trump, ruleset, leader))
     assert got and got == ref_legal(hand, trick, leader, trump, ruleset == "rotterdam")

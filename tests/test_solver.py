@@ -30,7 +30,7 @@ def points_of(state, core, side):
 def raw_klaverjas_total(result, team):
     """A Klaverjas team's total before the nat rule: its cards, last trick, roem and pit items."""
     return sum(item["value"] for item in result["breakdown"]
-               if item.get("team") == team and item["item"] not in ("total", "score"))
+               if item.get("team") == team and item["item"] not in ("total", "nat", "half_nat", "score"))
 
 
 def minimax(state, core, side, count="points", maximize=True):

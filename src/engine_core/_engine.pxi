@@ -9,7 +9,8 @@
 #   nogil hooks g_init, g_to_act, g_phase, g_kinds, g_legal_cards, g_legal, g_apply,
 #               g_random, g_score, g_result, g_stat_contract, g_order
 #   g_opts(options, GOpts*) (the resolved Options to C), _NAMES (a _result.Names), PHASE_NAMES,
-#   and the Python-level hooks explain(core, code), public(core, seat), redact(core, i, a, seat)
+#   the Python-level hooks explain(core, code), public(core, seat), redact(core, i, a, seat),
+#   redact_result(core, result, seat), and the solver hooks of _solver.pxi (included at the end)
 # GState has the common fields hand[], to_act and dealer, and the trick fields trick_no,
 # n_in_trick, leader, trick[][G_SEATS], trick_leader[], trick_winner[].
 from cpython.list cimport PyList_New, PyList_SET_ITEM
@@ -449,3 +450,7 @@ cdef inline void start_result(Result* r) noexcept nogil:
     r.n_extra = 0
     r.n_tricks = 0
     r.trick_size = G_SEATS
+
+
+# ---- the perfect-information solver, over the same hooks ----
+include "_solver.pxi"

@@ -70,7 +70,8 @@ cdef object value(const Field* f, Names names, int* pos, const Field* fields, in
             pos[0] += 1
             if pos[0] >= n:
                 break
-            obj[names.words[fields[pos[0]].key]] = value(&fields[pos[0]], names, pos, fields, n)
+            key = names.words[fields[pos[0]].key]      # before value() moves pos past members
+            obj[key] = value(&fields[pos[0]], names, pos, fields, n)
         return obj
     if k == V_LIST:
         lst = []
@@ -86,7 +87,8 @@ cdef object value(const Field* f, Names names, int* pos, const Field* fields, in
 cdef inline void put_fields(dict out, const Field* fields, int n, Names names):
     cdef int pos = 0
     while pos < n:
-        out[names.words[fields[pos].key]] = value(&fields[pos], names, &pos, fields, n)
+        key = names.words[fields[pos].key]      # before value() moves pos past nested members
+        out[key] = value(&fields[pos], names, &pos, fields, n)
         pos += 1
 
 

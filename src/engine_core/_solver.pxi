@@ -46,6 +46,7 @@ cdef struct Search:
     bint aborted
     TTEntry* tt
     u64 tt_mask
+    int tt_shift
     uint16_t gen
     u64 above[64]           # per card: cards of its effective suit with a higher power
     u64 geq[64]             # per card: cards of its effective suit with a power at least its own
@@ -94,7 +95,7 @@ cdef inline TTEntry* tt_probe(Search* c, u64 key) noexcept nogil:
     cdef int i
     if c.tt == NULL:
         return NULL
-    b = c.tt + (((key * <u64>0x9E3779B97F4A7C15ULL) >> 40) & c.tt_mask)
+    b = c.tt + (((key * <u64>0x9E3779B97F4A7C15ULL) >> c.tt_shift) & c.tt_mask)
     for i in range(TT_BUCKET):
         if b[i].gen == c.gen and b[i].key == key:
             return &b[i]
@@ -107,7 +108,7 @@ cdef inline void tt_store(Search* c, u64 key, int lo, int hi, int best, int dept
     cdef int i
     if c.tt == NULL:
         return
-    b = c.tt + (((key * <u64>0x9E3779B97F4A7C15ULL) >> 40) & c.tt_mask)
+    b = c.tt + (((key * <u64>0x9E3779B97F4A7C15ULL) >> c.tt_shift) & c.tt_mask)
     for i in range(TT_BUCKET):
         if b[i].gen == c.gen and b[i].key == key:
             v = &b[i]
@@ -405,7 +406,7 @@ cdef class Solver:
     cdef uint16_t gen
     cdef readonly int tt_bits
 
-    def __cinit__(self, int tt_bits=18):
+    def __cinit__(self, int tt_bits=20):
         if not 10 <= tt_bits <= 26:
             raise ValueError("tt_bits must be 10..26")
         self.tt_bits = tt_bits
@@ -426,6 +427,7 @@ cdef class Solver:
             self.gen = 1
         c.tt = self.tt
         c.tt_mask = self.tt_mask
+        c.tt_shift = 64 - self.tt_bits
         c.gen = self.gen
 
 

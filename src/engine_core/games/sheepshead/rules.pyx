@@ -1098,4 +1098,3 @@ def redact_result(Core core, result, seat):
 
 
 include "../../_engine.pxi"
-include "../../_solver.pxi"

@@ -1,0 +1,52 @@
+"""Doppelkopf: 4 players, 48 cards (every card twice), 12 each. The declaration; the rules are
+the hooks of `rules.pyx` and are described in docs/rules/doppelkopf.md."""
+from ...cards import DOPPELKOPF
+from ...options import OptionSpec
+from .. import GameSpec, NextDeal
+from . import rules
+
+# No option sets a stake: a deal's score is at most a few dozen points (the game value items
+# and extra points of rules 5.3/5.4, x3 for a lone player), far from any 64-bit limit.
+OPTIONS = (
+    OptionSpec("second_heart_ten_beats_first", "bool", False,
+               "of two heart tens in a trick the second wins, except in the last trick"),
+    OptionSpec("solo_player_leads", "bool", False, "in a declared solo the soloist leads trick 1"),
+    OptionSpec("charlie_only_when_winning", "bool", False,
+               "only winning the last trick with JC scores (no karlchen_caught)"),
+    OptionSpec("deals_per_match", "int", 8, "match length in completed deals, 1..1000",
+               minimum=1, maximum=1000, status="informational"),
+)
+
+
+def packets(options):
+    """Packets of 3, four rounds, from the dealer's left (rules 1.2)."""
+    return [(k % 4, 3) for k in range(16)]
+
+
+def between_deals(result, dealer, options):
+    """A void Armut (nobody accepts) is redealt by the same dealer and does not count toward
+    the match; otherwise the deal passes to the left (rules 1.4)."""
+    if result.get("redeal"):
+        return NextDeal(dealer, counts=False)
+    return NextDeal((dealer + 1) % 4)
+
+
+GAME = GameSpec(
+    name="doppelkopf",
+    seats=4,
+    deck=DOPPELKOPF,
+    hand_size=12,
+    blind_size=0,
+    rules=rules,
+    options=OPTIONS,
+    calls=rules.CALL_TABLE,
+    exchanges=rules.EXCHANGES,
+    contracts=rules.CONTRACTS,
+    phases=rules.PHASE_NAMES,
+    items=rules.NAMES.items,
+    reasons=rules.REASONS,
+    packets=packets,
+    between_deals=between_deals,
+    description="Doppelkopf: normal game, silent solo, Hochzeit, Armut and seven solos; "
+                "re/kontra and no_90 .. schwarz announcements",
+)

@@ -1,0 +1,82 @@
+"""Klaverjas (Klaverjassen): 4 players in fixed pairs {0,2} v {1,3}, 32 cards, 8 each. The
+declaration; the rules are the hooks of `rules.pyx` (../shared/rules/klaverjas.md)."""
+from ...cards import PIQUET
+from ...errors import OptionError
+from ...options import Options, OptionSpec
+from .. import GameSpec
+from . import rules
+
+# With pit_bonus <= 10,000 a deal scores at most 162 + 810 roem + 10,000 < 2^14 and a match of
+# at most 1000 deals stays below 2^24: far inside the 64-bit scores, and inside the 16-bit
+# bounds the solver's transposition table keeps of a deal's remaining value.
+PIT_BONUS_MAX = 10_000
+
+OPTIONS = (
+    OptionSpec("ruleset", "choice", "amsterdam",
+               "trumping rules: amsterdam, rotterdam (must trump and overtrump even over partner), "
+               "utrecht (amsterdam trumping, compulsory trump choice)", allowed=rules.RULESETS),
+    OptionSpec("trump_choice", "choice", None,
+               "'free' (pass or name, forced after four passes) or 'compulsory' (eldest names at "
+               "once); absent/null = compulsory for utrecht, else free",
+               allowed=("free", "compulsory", None)),
+    OptionSpec("tie_rule", "choice", "nat", "a tie is nat, or 'half_nat': defenders keep only their own points",
+               allowed=("nat", "half_nat")),
+    OptionSpec("roem", "bool", True, "count roem (runs, four of a kind, stuk)"),
+    OptionSpec("nat_roem", "choice", "all",
+               "on nat the defenders get 162 + all roem ('all') or only their own ('own')",
+               allowed=("all", "own")),
+    OptionSpec("pit_bonus", "int", 100,
+               f"bonus for taking all eight tricks, 0..{PIT_BONUS_MAX} (a deal then scores below 2^14)",
+               minimum=0, maximum=PIT_BONUS_MAX),
+    OptionSpec("deal_packets", "int_list", (3, 2, 3), "packet sizes of the deal (each 1..8), summing to 8",
+               minimum=1, maximum=8, status="informational"),
+    OptionSpec("deals_per_match", "int", 16, "match length in deals, 1..1000", minimum=1, maximum=1000,
+               status="informational"),
+)
+
+
+def packets(options):
+    """For each packet size of `deal_packets` in turn, a packet to dealer+1, dealer+2, dealer+3
+    and the dealer (rules 1)."""
+    return [(seat, size) for size in options.deal_packets for seat in range(4)]
+
+
+def validate(options: Options) -> Options:
+    """Resolve `trump_choice` from the ruleset and refuse what the rules forbid: Utrecht with a
+    free trump choice, packets that do not deal 8 cards."""
+    values = options.as_dict()
+    if sum(values["deal_packets"]) != 8:
+        raise OptionError("options.deal_packets",
+                          f"the packet sizes must add up to 8 cards, got {values['deal_packets']}")
+    choice = values["trump_choice"]
+    if values["ruleset"] == "utrecht":
+        if choice == "free":
+            raise OptionError("options.trump_choice",
+                              "ruleset 'utrecht' means a compulsory trump choice: 'free' is not "
+                              "allowed with it (omit trump_choice or set it to 'compulsory')")
+        choice = "compulsory"
+    elif choice is None:
+        choice = "free"
+    return Options(options.game, tuple((k, choice if k == "trump_choice" else v)
+                                       for k, v in options.values))
+
+
+GAME = GameSpec(
+    name="klaverjas",
+    seats=4,
+    deck=PIQUET,
+    hand_size=8,
+    blind_size=0,
+    rules=rules,
+    options=OPTIONS,
+    calls=rules.CALL_TABLE,
+    exchanges=(),
+    contracts=rules.CONTRACTS,
+    phases=rules.PHASE_NAMES,
+    items=rules.NAMES.items,
+    reasons=rules.REASONS,
+    packets=packets,
+    stat_contracts=("trump_C", "trump_S", "trump_H", "trump_D"),
+    validate=validate,
+    description="Dutch Klaverjas: Amsterdam, Rotterdam or Utrecht rules; roem, pit and nat",
+)

@@ -1,0 +1,873 @@
+# cython: language_level=3
+"""Klaverjas's rule hooks (typed, nogil) over card masks; the engine around them is the shared
+`_engine.pxi`, included at the end. The rules: ../shared/rules/klaverjas.md.
+
+4 players in fixed pairs {0,2} v {1,3}, 32 cards, 8 each (packets of option `deal_packets`).
+Trump choice from eldest (dealer+1): `trump` with a suit or `pass`; the first naming ends it;
+after four passes eldest must name a suit (forced). `trump_choice: compulsory` (and the
+Utrecht ruleset) makes eldest name trumps at once.
+Card order: trumps J 9 A T K Q 8 7 (20 14 11 10 4 3 0 0), plain A T K Q J 9 8 7
+(11 10 4 3 2 0 0 0); 152 + 10 for the last trick = 162.
+Play: follow suit; when void, Amsterdam or Rotterdam trumping (rules 4.2, implemented
+literally in `g_legal_cards`); to a trump lead always beat the top trump if you can.
+Scoring: roem per trick for its winner (runs of 3/4 in A K Q J T 9 8 7, four of a kind,
+stuk), pit bonus, and nat when the playing team does not score strictly more.
+"""
+from libc.string cimport memset
+from engine_core._bits cimport u64, i64, int8_t, int16_t, popcount, lowest, bit, nth_bit
+from engine_core._rng cimport Rng, rng_below
+from engine_core._order cimport (Order, TRUMP, trick_winner_pos, order_init,
+                                 order_add_trumps, order_add_plain)
+from engine_core._game cimport (CALL_BASE, A_BID, A_PLAY, Score, Result, DealPlan, add_item,
+                                contract_field, extra_field, IF_TEAM, IF_TRICK, IF_VALUE, V_INT,
+                                V_BOOL, V_WORD, V_SUIT, V_LIST)
+from engine_core._result cimport Names, render_contract
+from engine_core._names import names, calls
+from engine_core.cards import PIQUET, SUITS, SUIT_NAMES
+
+
+# ---- names, declared once (Python names are derived from these enums) ----
+cpdef enum Contract:
+    K_TRUMP
+
+cpdef enum Phase:
+    P_BIDDING           # the trump choice (eldest may be bound to name a suit: `forced`)
+    P_PLAY
+    P_OVER
+
+cpdef enum Call:
+    BID_PASS
+    BID_TRUMP_C
+    BID_TRUMP_S
+    BID_TRUMP_H
+    BID_TRUMP_D
+
+# breakdown items; the five roem items follow the R_* flags' bit order
+cpdef enum Item:
+    I_CARDS
+    I_LAST_TRICK
+    I_ROEM_RUN3
+    I_ROEM_RUN4
+    I_ROEM_FOUR_OF_A_KIND
+    I_ROEM_FOUR_JACKS
+    I_ROEM_STUK
+    I_PIT
+    I_TOTAL
+    I_NAT
+    I_HALF_NAT
+    I_SCORE
+
+# the keys of the game's own contract and result fields, and the words used as their values
+cpdef enum Word:
+    W_TRUMP
+    W_MAKER
+    W_FORCED
+    W_RULESET
+    W_OUTCOME
+    W_TEAM_TOTALS
+    W_AMSTERDAM
+    W_ROTTERDAM
+    W_UTRECHT
+    W_MADE
+    W_NAT
+    W_HALF_NAT
+
+CONTRACTS = names(Contract, "K_")
+PHASE_NAMES = names(Phase, "P_")
+CALL_TABLE = calls(Call)
+WORDS = names(Word, "W_")
+RULESETS = WORDS[W_AMSTERDAM:W_UTRECHT + 1]            # ("amsterdam", "rotterdam", "utrecht")
+cdef Names _NAMES = Names(CONTRACTS, names(Item, "I_"), WORDS, PIQUET.faces, 4)
+NAMES = _NAMES
+
+# ---- the C state ----
+cdef enum:
+    G_SEATS = 4
+    G_HAND = 8
+    G_BLIND = 0
+    G_DECK = 32
+    G_FACES = 32
+    G_COPIES = 1
+    G_MAX_ACTIONS = 40          # at most 5 bids + 32 cards
+    G_BIDS = 1                  # uniform only
+
+# roem items of one trick, as bit flags (rules 5.2); bit k is breakdown item I_ROEM_RUN3 + k
+cdef enum:
+    R_RUN3 = 1
+    R_RUN4 = 2
+    R_FOUR = 4                  # four Kings, Queens, Aces or Tens
+    R_FOUR_JACKS = 8
+    R_STUK = 16
+    N_ROEM_ITEMS = 5
+
+cdef int ROEM_VALUE[5]
+ROEM_VALUE[:] = [20, 50, 100, 200, 20]
+
+cdef struct KjOpts:
+    DealPlan deal
+    bint rotterdam              # Rotterdam trumping (else Amsterdam, also for Utrecht)
+    bint compulsory             # eldest must name trumps at once
+    bint roem
+    bint half_nat               # tie_rule half_nat
+    bint nat_roem_own           # nat: the playing team's roem is dropped, not handed over
+    int ruleset                 # W_AMSTERDAM, W_ROTTERDAM or W_UTRECHT (the contract shows it)
+    i64 pit_bonus
+
+cdef struct KjState:
+    u64 hand[4]
+    u64 won[4]
+    int8_t n_won[4]
+    int8_t dealer, to_act, phase, n_passes
+    int8_t trump, maker
+    int8_t forced               # eldest must name a suit (compulsory, or four passes); kept for the contract
+    int8_t trick_no, n_in_trick, leader
+    int8_t trick[8][4]
+    int8_t trick_leader[8]
+    int8_t trick_winner[8]
+    int8_t trick_roem_items[8]  # R_* flags of each completed trick (0 with roem off)
+    int16_t trick_roem[8]       # roem value of each completed trick
+
+ctypedef KjState GState
+ctypedef KjOpts GOpts
+
+# ---- cards: index rank + 8 * suit, ranks A T K Q J 9 8 7, suits C S H D ----
+cdef enum:
+    ACE = 0
+    TEN = 1
+    KING = 2
+    QUEEN = 3
+    JACK = 4
+    NINE = 5
+    NO_TRUMP = 4                # ORDERS[4]: no trumps yet (sorting during the trump choice)
+
+# ORDERS[t]: trumps t (0..3); ORDERS[4]: every suit in its plain order
+cdef Order ORDERS[5]
+cdef int8_t POINTS[4][32]       # card points per trump suit
+cdef u64 ABOVE[4][9]            # ABOVE[t][p]: trumps of suit t with power > p (p = 0: every trump)
+cdef int16_t PLAIN_BYTE[256]    # card points of a plain suit's byte of a mask (rank bits A T K Q J 9 8 7)
+cdef int16_t TRUMP_BYTE[256]    # ... of the trump suit's byte
+cdef int QUAD_RANKS[5]          # the ranks whose four of a kind scores roem, the jacks (200) first
+cdef int8_t SEQ[8]              # rank index -> position in the roem sequence A K Q J T 9 8 7
+
+
+cdef inline int card(int rank, int suit) noexcept nogil:
+    return rank + 8 * suit
+
+
+cdef void _build_tables():
+    cdef int8_t trumps[8]
+    cdef int8_t plain[8]
+    cdef int t, s, i, p, c
+    trump_ranks = (JACK, NINE, ACE, TEN, KING, QUEEN, 6, 7)
+    trump_points = {JACK: 20, NINE: 14, ACE: 11, TEN: 10, KING: 4, QUEEN: 3}
+    plain_points = (11, 10, 4, 3, 2, 0, 0, 0)
+    for i, r in enumerate((0, 4, 1, 2, 3, 5, 6, 7)):
+        SEQ[i] = r
+    for t in range(5):
+        order_init(&ORDERS[t])
+        for s in range(4):
+            if s == t:
+                for i in range(8):
+                    trumps[i] = card(trump_ranks[i], s)
+                order_add_trumps(&ORDERS[t], trumps, 8)
+            else:
+                for i in range(8):
+                    plain[i] = card(i, s)
+                order_add_plain(&ORDERS[t], s, plain, 8)
+    for i in range(256):
+        PLAIN_BYTE[i] = sum(plain_points[r] for r in range(8) if i >> r & 1)
+        TRUMP_BYTE[i] = sum(trump_points.get(r, 0) for r in range(8) if i >> r & 1)
+    for t in range(4):
+        for c in range(32):
+            POINTS[t][c] = trump_points.get(c % 8, 0) if c // 8 == t else plain_points[c % 8]
+        for p in range(9):
+            ABOVE[t][p] = 0
+            for c in range(32):
+                if ORDERS[t].eff_suit[c] == TRUMP and ORDERS[t].power[c] > p:
+                    ABOVE[t][p] |= bit(c)
+
+_build_tables()
+QUAD_RANKS[:] = [JACK, ACE, TEN, KING, QUEEN]
+
+
+cdef inline int points_of(const KjState* s, u64 m) noexcept nogil:
+    """Card points of a mask of cards with the trumps in force (no last-trick 10)."""
+    cdef int suit, total = 0
+    for suit in range(4):
+        if suit == s.trump:
+            total += TRUMP_BYTE[(m >> (8 * suit)) & 0xFF]
+        else:
+            total += PLAIN_BYTE[(m >> (8 * suit)) & 0xFF]
+    return total
+
+
+cdef int g_opts(options, KjOpts* out) except -1:
+    """The C options of resolved Options (ranges are checked by the option table, the
+    cross-option rules by the declaration's `validate`)."""
+    out.rotterdam = options.ruleset == "rotterdam"
+    out.compulsory = options.ruleset == "utrecht" or options.trump_choice == "compulsory"
+    out.roem = options.roem
+    out.half_nat = options.tie_rule == "half_nat"
+    out.nat_roem_own = options.nat_roem == "own"
+    out.ruleset = W_AMSTERDAM + RULESETS.index(options.ruleset)
+    out.pit_bonus = options.pit_bonus
+    return 0
+
+
+# ---- roem (rules 5.2) ----
+cdef inline int longest_run(unsigned int m) noexcept nogil:
+    cdef int n = 0
+    while m:
+        m &= m >> 1
+        n += 1
+    return n
+
+
+cdef int kj_trick_roem(const int8_t* cards, int trump, int* items) noexcept nogil:
+    """Roem of a complete trick: runs per suit in A K Q J T 9 8 7 (only the longest counts),
+    four of a kind, and the stuk (K and Q of trumps) on top. Returns the value and sets the
+    R_* flags in `items`."""
+    cdef unsigned int seq[4]
+    cdef int i, c, run, value = 0
+    cdef int rank0 = cards[0] % 8
+    cdef bint same_rank = True
+    items[0] = 0
+    for i in range(4):
+        seq[i] = 0
+    for i in range(4):
+        c = cards[i]
+        seq[c // 8] |= 1u << SEQ[c % 8]
+        if c % 8 != rank0:
+            same_rank = False
+    if same_rank:
+        if rank0 == JACK:
+            items[0] = R_FOUR_JACKS
+            return 200
+        if rank0 <= QUEEN:           # A T K Q
+            items[0] = R_FOUR
+            return 100
+        return 0
+    for i in range(4):
+        run = longest_run(seq[i])
+        if run >= 4:
+            items[0] |= R_RUN4
+            value += 50
+        elif run == 3:
+            items[0] |= R_RUN3
+            value += 20
+    if (seq[trump] & (1u << SEQ[KING])) and (seq[trump] & (1u << SEQ[QUEEN])):
+        items[0] |= R_STUK
+        value += 20
+    return value
+
+
+# ---- hooks ----
+cdef void g_init(KjState* s, const KjOpts* o, const u64* hands, u64 blind, int dealer) noexcept nogil:
+    cdef int i
+    memset(s, 0, sizeof(KjState))
+    for i in range(4):
+        s.hand[i] = hands[i]
+    s.dealer = dealer
+    s.to_act = (dealer + 1) % 4
+    s.leader = s.to_act
+    s.phase = P_BIDDING
+    s.forced = o.compulsory
+    s.trump = -1
+    s.maker = -1
+
+
+cdef inline int g_to_act(const KjState* s) noexcept nogil:
+    return s.to_act
+
+
+cdef inline int g_phase(const KjState* s) noexcept nogil:
+    return s.phase
+
+
+cdef inline int g_kinds(const KjState* s) noexcept nogil:
+    if s.phase == P_BIDDING:
+        return A_BID
+    if s.phase == P_PLAY:
+        return A_PLAY
+    return 0
+
+
+cdef inline const Order* g_order(const KjState* s) noexcept nogil:
+    return &ORDERS[s.trump if s.trump >= 0 else NO_TRUMP]
+
+
+cdef inline int top_trump_power(const KjState* s) noexcept nogil:
+    """Power of the highest trump in the current trick (0: none)."""
+    cdef const Order* od = &ORDERS[s.trump]
+    cdef int i, c, top = 0
+    for i in range(s.n_in_trick):
+        c = s.trick[s.trick_no][i]
+        if od.eff_suit[c] == TRUMP and od.power[c] > top:
+            top = od.power[c]
+    return top
+
+
+cdef inline int current_winner(const KjState* s) noexcept nogil:
+    """The seat whose card wins the partial trick so far."""
+    return (s.leader + trick_winner_pos(&ORDERS[s.trump], s.trick[s.trick_no], s.n_in_trick)) % 4
+
+
+cdef inline u64 g_legal_cards(const KjState* s, const KjOpts* o) noexcept nogil:
+    """Legal cards of the seat to act: the algorithm of rules 4.2, step by step; 0 outside
+    the play phase."""
+    cdef int me, led, top
+    cdef u64 hand, trumps, higher, follow, m
+    cdef const Order* od
+    if s.phase != P_PLAY:
+        return 0
+    me = s.to_act
+    hand = s.hand[me]
+    if s.n_in_trick == 0:
+        return hand                                          # lead anything
+    od = &ORDERS[s.trump]
+    led = od.eff_suit[s.trick[s.trick_no][0]]
+    trumps = hand & od.suit_mask[TRUMP]
+    top = top_trump_power(s)
+    higher = trumps & ABOVE[s.trump][top]
+    if led == TRUMP:                                         # trump led (both rulesets)
+        if not trumps:
+            return hand
+        return higher if higher else trumps                  # beat the top trump, even partner's
+    follow = hand & od.suit_mask[led]
+    if follow:
+        return follow                                        # follow; need not win
+    if not trumps:
+        return hand
+    if o.rotterdam:
+        return higher if higher else trumps                  # must trump, overtrump if able
+    if current_winner(s) == (me + 2) % 4:                    # Amsterdam, partner winning
+        if top == 0:
+            return hand
+        m = (hand & ~trumps) | higher                        # no undertrumping partner ...
+        return m if m else hand                              # ... unless only lower trumps
+    if top == 0:                                             # an opponent wins with a plain card
+        return trumps
+    if higher:
+        return higher                                        # must overtrump
+    m = hand & ~trumps
+    return m if m else hand                                  # discard rather than undertrump
+
+
+cdef int g_legal(const KjState* s, const KjOpts* o, i64* out) noexcept nogil:
+    cdef int n = 0, call
+    cdef u64 m
+    if s.phase == P_PLAY:
+        m = g_legal_cards(s, o)
+        while m:
+            out[n] = lowest(m)
+            n += 1
+            m &= m - 1
+    elif s.phase == P_BIDDING:
+        if not s.forced:
+            out[n] = CALL_BASE + BID_PASS
+            n += 1
+        for call in range(BID_TRUMP_C, BID_TRUMP_D + 1):
+            out[n] = CALL_BASE + call
+            n += 1
+    return n
+
+
+cdef inline void play_card(KjState* s, const KjOpts* o, int c) noexcept nogil:
+    cdef int seat = s.to_act, pos, winner, items, i
+    cdef int8_t* cards = s.trick[s.trick_no]
+    s.hand[seat] &= ~bit(c)
+    cards[s.n_in_trick] = <int8_t>c
+    s.n_in_trick += 1
+    if s.n_in_trick < 4:
+        s.to_act = (seat + 1) % 4
+        return
+    pos = trick_winner_pos(&ORDERS[s.trump], cards, 4)
+    winner = (s.leader + pos) % 4
+    s.trick_leader[s.trick_no] = s.leader
+    s.trick_winner[s.trick_no] = winner
+    for i in range(4):
+        s.won[winner] |= bit(cards[i])
+    s.n_won[winner] += 1
+    if o.roem:
+        s.trick_roem[s.trick_no] = kj_trick_roem(cards, s.trump, &items)
+        s.trick_roem_items[s.trick_no] = items
+    s.trick_no += 1
+    s.n_in_trick = 0
+    s.leader = winner
+    s.to_act = winner
+    if s.trick_no == 8:
+        s.phase = P_OVER
+        s.to_act = -1
+
+
+cdef inline void g_apply(KjState* s, const KjOpts* o, i64 code) noexcept nogil:
+    """Apply a legal action code (legality is the caller's check)."""
+    cdef int seat = s.to_act
+    if code < CALL_BASE:
+        play_card(s, o, <int>code)
+        return
+    if code == CALL_BASE + BID_PASS:
+        s.n_passes += 1
+        s.to_act = (seat + 1) % 4
+        if s.n_passes == 4:                  # all passed: eldest must choose (to_act is eldest)
+            s.forced = 1
+        return
+    s.trump = <int8_t>(code - CALL_BASE - BID_TRUMP_C)
+    s.maker = seat
+    s.phase = P_PLAY
+    s.to_act = (s.dealer + 1) % 4            # eldest leads, whoever chose trumps
+    s.leader = s.to_act
+
+
+cdef inline i64 g_random(const KjState* s, const KjOpts* o, Rng* r, int bids) noexcept nogil:
+    """Every legal action equally likely (the only way Klaverjas's random players call): in
+    the play a card drawn straight from the legal mask, with the same draw as uniform_action
+    over g_legal's codes (which list the cards in index order)."""
+    cdef u64 m
+    cdef int n
+    if s.phase == P_PLAY:
+        m = g_legal_cards(s, o)
+        n = popcount(m)
+        return nth_bit(m, rng_below(r, n)) if n > 1 else lowest(m)
+    return uniform_action(s, o, r)
+
+
+# ---- scoring (rules 5) ----
+cdef enum:
+    PLAYING = 0                 # team index of the maker's team in the tally and the breakdown
+    DEFENDERS = 1
+
+cdef struct KjTally:            # the intermediate figures of scoring that the breakdown shows
+    int cards[2]                # card points without the last-trick 10, per team
+    int last[2]
+    i64 roem[2]
+    i64 pit[2]
+    i64 total[2]
+    i64 score[2]
+    int outcome                 # W_MADE, W_NAT or W_HALF_NAT
+
+
+cdef inline int side_mask(const KjState* s) noexcept nogil:
+    """The playing team (the maker and partner) as a seat mask."""
+    return 5 << (s.maker % 2)
+
+
+cdef inline int team_of(const KjState* s, int seat) noexcept nogil:
+    return PLAYING if seat % 2 == s.maker % 2 else DEFENDERS
+
+
+cdef void tally(const KjState* s, const KjOpts* o, Score* sc, KjTally* t) noexcept nogil:
+    """Card points, roem, pit, made or nat, and per-seat scores of a finished deal (64-bit)."""
+    cdef int i, team
+    cdef int tricks[2]
+    memset(t, 0, sizeof(KjTally))
+    tricks[0] = 0
+    tricks[1] = 0
+    sc.contract = K_TRUMP
+    sc.declarer = s.maker
+    sc.side = side_mask(s)
+    sc.played = s.trick_no > 0
+    for i in range(4):
+        sc.card_points[i] = points_of(s, s.won[i])
+        team = team_of(s, i)
+        t.cards[team] += sc.card_points[i]          # card points only; the last-trick 10 apart
+        tricks[team] += s.n_won[i]
+    team = team_of(s, s.trick_winner[7])
+    t.last[team] = 10
+    sc.card_points[s.trick_winner[7]] += 10
+    for i in range(8):
+        t.roem[team_of(s, s.trick_winner[i])] += s.trick_roem[i]
+    for team in range(2):
+        if tricks[team] == 8:
+            t.pit[team] = o.pit_bonus
+        t.total[team] = t.cards[team] + t.last[team] + t.roem[team] + t.pit[team]
+    if t.total[PLAYING] > t.total[DEFENDERS]:
+        t.outcome = W_MADE
+        t.score[PLAYING] = t.total[PLAYING]
+        t.score[DEFENDERS] = t.total[DEFENDERS]
+    elif t.total[PLAYING] == t.total[DEFENDERS] and o.half_nat:
+        t.outcome = W_HALF_NAT
+        t.score[PLAYING] = 0
+        t.score[DEFENDERS] = t.total[DEFENDERS]
+    else:
+        t.outcome = W_NAT
+        t.score[PLAYING] = 0
+        t.score[DEFENDERS] = (162 + t.roem[DEFENDERS] + t.pit[DEFENDERS]
+                              + (0 if o.nat_roem_own else t.roem[PLAYING]))
+    sc.side_won = t.outcome == W_MADE
+    # batch statistics histogram the playing team's total (cards, last trick, roem, pit), as
+    # the statistics always have for Klaverjas
+    sc.side_points = <int>t.total[PLAYING]
+    for i in range(4):
+        sc.scores[i] = t.score[team_of(s, i)]
+
+
+cdef inline void g_score(const KjState* s, const KjOpts* o, Score* sc) noexcept nogil:
+    cdef KjTally t
+    tally(s, o, sc, &t)
+
+
+cdef inline int g_stat_contract(const KjState* s, const Score* sc) noexcept nogil:
+    """Contracts are counted by trump suit (the declaration's stat_contracts trump_C..trump_D)."""
+    return s.trump
+
+
+cdef void add_roem_items(const KjState* s, Result* r) noexcept nogil:
+    """One breakdown entry per roem item of the completed tricks, in trick order, each with
+    the team that won it and its trick."""
+    cdef int t, k, flags
+    for t in range(s.trick_no):
+        flags = s.trick_roem_items[t]
+        for k in range(N_ROEM_ITEMS):
+            if flags >> k & 1:
+                add_item(r, I_ROEM_RUN3 + k, IF_TEAM | IF_TRICK | IF_VALUE, team_of(s, s.trick_winner[t]),
+                         t, 0, ROEM_VALUE[k], 0, 0)
+
+
+cdef void fill_contract(const KjState* s, const KjOpts* o, Result* r, int outcome) noexcept nogil:
+    """The contract object's fields: trump, maker, forced, ruleset, and the outcome (W_*, or -1
+    while the deal is on)."""
+    r.score.contract = K_TRUMP
+    r.score.declarer = s.maker
+    contract_field(r, W_TRUMP, V_SUIT, s.trump)
+    contract_field(r, W_MAKER, V_INT, s.maker)
+    contract_field(r, W_FORCED, V_BOOL, s.forced)
+    contract_field(r, W_RULESET, V_WORD, o.ruleset)
+    if outcome >= 0:
+        contract_field(r, W_OUTCOME, V_WORD, outcome)
+
+
+cdef void g_result(const KjState* s, const KjOpts* o, Result* r) noexcept nogil:
+    """The Result: teams (playing team first), tricks, the breakdown (cards, last trick, roem
+    by trick, pit, totals, nat or half nat, scores) and the team totals."""
+    cdef KjTally t
+    cdef int team
+    start_result(r)
+    tally(s, o, &r.score, &t)
+    fill_tricks(s, r)
+    fill_contract(s, o, r, t.outcome)
+    r.n_teams = 2
+    r.teams[0] = r.score.side
+    r.teams[1] = 15 & ~r.score.side
+    for team in range(2):
+        add_item(r, I_CARDS, IF_TEAM | IF_VALUE, team, 0, 0, t.cards[team], 0, 0)
+        if t.last[team]:
+            add_item(r, I_LAST_TRICK, IF_TEAM | IF_VALUE, team, 0, 0, t.last[team], 0, 0)
+    add_roem_items(s, r)
+    for team in range(2):
+        if t.pit[team]:
+            add_item(r, I_PIT, IF_TEAM | IF_VALUE, team, 0, 0, t.pit[team], 0, 0)
+    for team in range(2):
+        add_item(r, I_TOTAL, IF_TEAM | IF_VALUE, team, 0, 0, t.total[team], 0, 0)
+    if t.outcome != W_MADE:
+        add_item(r, I_NAT if t.outcome == W_NAT else I_HALF_NAT, IF_TEAM | IF_VALUE, DEFENDERS, 0, 0,
+                 t.score[DEFENDERS], 0, 0)
+    for team in range(2):
+        add_item(r, I_SCORE, IF_TEAM | IF_VALUE, team, 0, 0, t.score[team], 0, 0)
+    extra_field(r, W_TEAM_TOTALS, V_LIST, 2)
+    extra_field(r, W_TEAM_TOTALS, V_INT, t.total[PLAYING])
+    extra_field(r, W_TEAM_TOTALS, V_INT, t.total[DEFENDERS])
+
+
+# ---- solver hooks (_solver.pxi) ----
+# A Klaverjas seat scores with its team, so a side's value is the raw total (cards, last trick,
+# roem, pit: before the nat rule) of the teams its seats belong to.
+cdef inline int team_closure(int side) noexcept nogil:
+    return (side | (side << 2) | (side >> 2)) & 15
+
+
+cdef inline int g_side(const KjState* s, const KjOpts* o) noexcept nogil:
+    """The maker's team."""
+    return side_mask(s)
+
+
+cdef inline int g_points(const KjState* s, const KjOpts* o, int side) noexcept nogil:
+    """The raw total the side's teams have taken so far, as the result's breakdown counts it
+    (final at the end of the deal)."""
+    cdef int m = team_closure(side), i, team, total = 0
+    for i in range(4):
+        if m >> i & 1:
+            total += points_of(s, s.won[i])
+    for i in range(s.trick_no):
+        if m >> s.trick_winner[i] & 1:
+            total += s.trick_roem[i]
+    if s.trick_no == 8:
+        if m >> s.trick_winner[7] & 1:
+            total += 10
+        for team in range(2):
+            if (m >> team & 5) == 5 and s.n_won[team] + s.n_won[team + 2] == 8:
+                total += <int>o.pit_bonus
+    return total
+
+
+cdef inline int g_future_max(const KjState* s, const KjOpts* o) noexcept nogil:
+    """What any side can still add: the card points not yet taken, the last trick, roem (per
+    trick at most a four of a kind still complete among the unplayed cards, else 70) and the
+    pit while one team has every trick so far."""
+    cdef u64 left = s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]
+    cdef int i, rank, f, tricks = 8 - s.trick_no, quads = 0
+    if s.trick_no == 8:
+        return 0
+    for i in range(s.n_in_trick):
+        left |= bit(s.trick[s.trick_no][i])
+    f = points_of(s, left) + 10
+    if o.roem:
+        for i in range(5):                  # the four of a kinds still complete, jacks first
+            rank = QUAD_RANKS[i]
+            if (left >> rank & <u64>0x01010101) == <u64>0x01010101 and quads < tricks:
+                f += 200 if rank == JACK else 100
+                quads += 1
+        f += 70 * (tricks - quads)
+    if s.n_won[0] + s.n_won[2] == 0 or s.n_won[1] + s.n_won[3] == 0:
+        f += <int>o.pit_bonus
+    return f
+
+
+cdef inline const int8_t* g_point_table(const KjState* s) noexcept nogil:
+    return POINTS[s.trump]
+
+
+cdef inline int g_rule_key(const KjState* s) noexcept nogil:
+    """The pit still open to a team: bit 0 while {0,2} has won every trick, bit 1 for {1,3}."""
+    return (s.n_won[1] + s.n_won[3] == 0) | ((s.n_won[0] + s.n_won[2] == 0) << 1)
+
+
+cdef inline u64 g_unmergeable(const KjState* s, const KjOpts* o) noexcept nogil:
+    """With roem every rank matters (runs, four of a kind, stuk): no card is merged."""
+    return <u64>0xFFFFFFFF if o.roem else 0
+
+
+# ---- explanations: why a well-formed action is not legal (reason id, text) ----
+REASONS = {
+    "COMPULSORY_TRUMP_CHOICE": "the trump choice is compulsory (Utrecht, or trump_choice compulsory): eldest must name a suit",
+    "ALL_PASSED_MUST_NAME": "all four players passed: eldest must now name a trump suit",
+    "TRUMP_ALREADY_NAMED": "trumps have already been named",
+    "MUST_FOLLOW_SUIT": "a player must follow the suit led (a trump to a trump lead)",
+    "MUST_OVERTRUMP": "a trump played must beat the highest trump in the trick when the hand can",
+    "MUST_TRUMP": "void in the suit led, a player must trump (Amsterdam: when an opponent wins; Rotterdam: always)",
+    "MUST_UNDERTRUMP": "Rotterdam: void in the suit led and unable to overtrump, a player must still trump",
+    "NO_UNDERTRUMP_PARTNER": "Amsterdam: no trump lower than the partner's winning trump while the hand holds other cards",
+    "NO_UNDERTRUMP": "Amsterdam: discard rather than undertrump an opponent's winning trump",
+    "NOT_ALLOWED_NOW": "the card may not be played now",
+}
+
+
+def explain(Core core, i64 code):
+    cdef KjState* s = &core.s
+    if code < CALL_BASE:
+        if s.phase != P_PLAY:
+            return "NOT_ALLOWED_NOW", "no card may be played now"
+        return _explain_play(core, <int>code)
+    if s.phase == P_BIDDING and s.forced and code == CALL_BASE + BID_PASS:
+        if core.o.compulsory:
+            rule = "Utrecht rules" if core.o.ruleset == W_UTRECHT else "trump_choice compulsory"
+            return "COMPULSORY_TRUMP_CHOICE", (f"the trump choice is compulsory ({rule}): seat {s.to_act} "
+                                               f"must name a trump suit and may not pass")
+        return "ALL_PASSED_MUST_NAME", f"all four players passed: seat {s.to_act} must now name a trump suit"
+    return "TRUMP_ALREADY_NAMED", "trumps have already been named"
+
+
+cdef str _names_of(Core core, u64 mask):
+    return ", ".join(PIQUET.code(i) for i in core.sort_cards(mask))
+
+
+cdef object _explain_play(Core core, int c):
+    """The rule of 4.2 that the card breaks, with the cards that satisfy it."""
+    cdef KjState* s = &core.s
+    cdef const Order* od
+    cdef int me = s.to_act, led, top, i, winner
+    cdef u64 hand = s.hand[me], legal = g_legal_cards(s, &core.o), trumps, higher
+    if s.n_in_trick == 0:
+        return "NOT_ALLOWED_NOW", f"{PIQUET.code(c)} may not be led now"   # never: any card may be led
+    od = &ORDERS[s.trump]
+    led = od.eff_suit[s.trick[s.trick_no][0]]
+    trumps = hand & od.suit_mask[TRUMP]
+    top = top_trump_power(s)
+    higher = trumps & ABOVE[s.trump][top]
+    top_card = ""
+    for i in range(s.n_in_trick):
+        if od.eff_suit[s.trick[s.trick_no][i]] == TRUMP and od.power[s.trick[s.trick_no][i]] == top:
+            top_card = PIQUET.code(s.trick[s.trick_no][i])
+    winner = current_winner(s)
+    who = "your partner's" if winner == (me + 2) % 4 else "the"
+    if led == TRUMP:
+        if higher:
+            return "MUST_OVERTRUMP", (f"trumps were led: you must beat {who} {top_card} if you can "
+                                      f"(must overtrump: you hold {_names_of(core, higher)})")
+        return "MUST_FOLLOW_SUIT", f"trumps were led: you must play a trump (you hold {_names_of(core, trumps)})"
+    if hand & od.suit_mask[led]:
+        return "MUST_FOLLOW_SUIT", (f"you must follow {SUIT_NAMES[SUITS[led]]}: you hold "
+                                    f"{_names_of(core, hand & od.suit_mask[led])}")
+    void = f"you cannot follow {SUIT_NAMES[SUITS[led]]}"
+    if core.o.rotterdam:
+        partner_wins = " even though your partner is winning" if winner == (me + 2) % 4 else ""
+        if top and higher:
+            return "MUST_OVERTRUMP", (f"{void}: Rotterdam rules, you must trump and beat {top_card}{partner_wins}: "
+                                      f"must overtrump: you hold {_names_of(core, higher)}")
+        if top:
+            return "MUST_UNDERTRUMP", (f"{void}: Rotterdam rules, you must trump, and undertrump when you cannot "
+                                       f"beat {top_card}: you hold {_names_of(core, trumps)}")
+        return "MUST_TRUMP", f"{void}: Rotterdam rules, you must trump{partner_wins}: you hold {_names_of(core, trumps)}"
+    if winner == (me + 2) % 4:
+        return "NO_UNDERTRUMP_PARTNER", (f"{void}: you may not undertrump your partner's {top_card} while you hold "
+                                         f"other cards (legal: {_names_of(core, legal)})")
+    if top == 0:
+        return "MUST_TRUMP", (f"{void} and an opponent is winning the trick: you must trump "
+                              f"(you hold {_names_of(core, trumps)})")
+    if higher:
+        return "MUST_OVERTRUMP", (f"{void} and an opponent is winning with {top_card}: "
+                                  f"must overtrump: you hold {_names_of(core, higher)}")
+    return "NO_UNDERTRUMP", (f"{void}: you may not undertrump {top_card} while you hold cards of another suit; "
+                             f"discard one of {_names_of(core, legal)}")
+
+
+# ---- what a seat may see ----
+cdef list _roem_items(const KjState* s):
+    """The roem breakdown entries of the completed tricks (the items g_result writes)."""
+    cdef Result res
+    cdef int i
+    start_result(&res)
+    add_roem_items(s, &res)
+    items = _NAMES.items
+    return [{"item": items[res.items[i].name], "team": res.items[i].team, "trick": res.items[i].trick,
+             "value": res.items[i].value} for i in range(res.n_items)]
+
+
+def public(Core core, seat):
+    """Public to every seat and to spectators alike: the contract, the teams, the passes, the
+    trick in progress, completed tricks and the roem they scored (every card played is seen
+    face up by everyone; the hands are the only hidden cards)."""
+    cdef KjState* s = &core.s
+    cdef Result res
+    cdef int k, p
+    contract = None
+    teams = None
+    if s.maker >= 0:
+        start_result(&res)
+        fill_contract(s, &core.o, &res, -1)
+        contract = render_contract(&res, _NAMES)
+        p = s.maker % 2
+        teams = [[p, p + 2], [1 - p, 3 - p]]
+    return {
+        "contract": contract,
+        "teams": teams,
+        "passes": s.n_passes,
+        "trick": {"leader": s.leader, "cards": [PIQUET.code(s.trick[s.trick_no][k]) for k in range(s.n_in_trick)]}
+                 if s.phase == P_PLAY else None,
+        "tricks": [[s.trick_leader[t], [PIQUET.code(s.trick[t][k]) for k in range(4)], s.trick_winner[t]]
+                   for t in range(s.trick_no)],
+        "tricks_won": [s.n_won[k] for k in range(4)],
+        "roem": _roem_items(s) if s.maker >= 0 else [],
+    }
+
+
+def redact(Core core, int index, action, seat):
+    """Every Klaverjas action is public: bids are spoken and cards are played face up."""
+    return action
+
+
+def redact_result(Core core, result, seat):
+    """A Klaverjas result holds only cards played face up (the tricks): nothing to hide."""
+    return result
+
+
+# ---- single-trick helpers (analysis, teaching, tests): the hooks' tables and rules ----
+cdef int _suit_of(trump) except -1:
+    if trump not in ("C", "S", "H", "D"):
+        raise ValueError(f"bad trump suit {trump!r}: one of C, S, H, D")
+    return SUITS.index(trump)
+
+
+def trick_roem(cards, trump):
+    """The roem items of one complete trick (4 card codes) with `trump` (a suit letter), as
+    [(item, value), ...] in breakdown order: e.g. KH QH JH 7C with hearts ->
+    [("roem_run3", 20), ("roem_stuk", 20)]."""
+    cdef int8_t c[4]
+    cdef int items, i, t
+    if len(cards) != 4 or len(set(cards)) != 4:
+        raise ValueError(f"a trick is 4 different cards, got {list(cards)!r}")
+    t = _suit_of(trump)
+    for i in range(4):
+        c[i] = PIQUET.face_index(cards[i])
+    kj_trick_roem(c, t, &items)
+    return [(_NAMES.items[I_ROEM_RUN3 + i], ROEM_VALUE[i]) for i in range(N_ROEM_ITEMS) if items >> i & 1]
+
+
+def card_value(card, trump):
+    """Card points of one card with `trump`: e.g. JH is 20 with hearts trumps, 2 otherwise."""
+    return POINTS[_suit_of(trump)][PIQUET.face_index(card)]
+
+
+def trick_winner(cards, trump, int leader=0):
+    """The seat winning a (partial) trick led by `leader`: highest trump, else highest card
+    of the suit led (rules 4.1)."""
+    cdef int8_t c[4]
+    cdef int i, t, n = len(cards)
+    if not 1 <= n <= 4 or len(set(cards)) != n:
+        raise ValueError(f"a trick is 1 to 4 different cards, got {list(cards)!r}")
+    t = _suit_of(trump)
+    for i in range(n):
+        c[i] = PIQUET.face_index(cards[i])
+    return (leader + trick_winner_pos(&ORDERS[t], c, n)) % 4
+
+
+def position(hand, trick, trump, ruleset="amsterdam", int leader=0):
+    """A Core holding one seat's position inside a trick, for the questions of rules 4.2
+    (legal_codes, legal_mask, explain): `hand` of the seat to act, the `trick` cards so far
+    in play order (led by `leader`), `trump` a suit letter. Other seats' cards are unknown
+    and not needed: legality depends on the hand and the trick only. An analysis object, not
+    a deal: the other seats hold stand-ins (the lowest cards not in hand or trick, as many as
+    they would hold) so that playing on stays within the rules, and the earlier tricks are
+    blank."""
+    cdef Core core = Core.__new__(Core)
+    cdef KjState* s = &core.s
+    cdef int i, k, t, seat
+    cdef u64 spare
+    if ruleset not in RULESETS:
+        raise ValueError(f"bad ruleset {ruleset!r}: one of {', '.join(RULESETS)}")
+    t = _suit_of(trump)
+    if not 0 <= len(trick) <= 3 or not 0 <= leader < 4:
+        raise ValueError("a trick in progress holds 0 to 3 cards; leader is a seat 0..3")
+    hand_mask = PIQUET.mask_of(hand)
+    trick_mask = PIQUET.mask_of(trick)
+    if len(set(hand)) != len(hand) or len(set(trick)) != len(trick) or hand_mask & trick_mask:
+        raise ValueError("a card may appear only once in hand and trick together")
+    if not 1 <= len(hand) <= 8:
+        raise ValueError(f"a hand holds 1 to 8 cards, got {len(hand)}")
+    memset(s, 0, sizeof(KjState))
+    memset(&core.o, 0, sizeof(KjOpts))
+    core.o.rotterdam = ruleset == "rotterdam"
+    core.o.compulsory = ruleset == "utrecht"
+    core.o.roem = True
+    core.o.pit_bonus = 100
+    core.o.ruleset = W_AMSTERDAM + RULESETS.index(ruleset)
+    core.n_hist = 0
+    s.phase = P_PLAY
+    s.trump = t
+    s.leader = leader
+    s.maker = leader
+    s.forced = core.o.compulsory
+    s.dealer = (leader + 3) % 4
+    s.trick_no = 8 - len(hand)            # a hand of n cards plays to trick 8 - n
+    s.n_in_trick = len(trick)
+    for i in range(len(trick)):
+        s.trick[s.trick_no][i] = PIQUET.face_index(trick[i])
+    s.to_act = (leader + len(trick)) % 4
+    s.hand[s.to_act] = hand_mask
+    spare = PIQUET.full_mask & ~(hand_mask | trick_mask)
+    for i in range(4):
+        seat = (leader + i) % 4
+        if seat != s.to_act:
+            for k in range(len(hand) - (1 if i < len(trick) else 0)):
+                s.hand[seat] |= bit(lowest(spare))
+                spare &= spare - 1
+    return core
+
+
+def legal_cards(hand, trick, trump, ruleset="amsterdam", int leader=0):
+    """The rules file's legal(hand, trick) (4.2) as card codes, trumps first."""
+    core = position(hand, trick, trump, ruleset, leader)
+    return [PIQUET.code(i) for i in core.sort_cards(core.legal_mask())]
+
+
+include "../../_engine.pxi"

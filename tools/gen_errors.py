@@ -1,0 +1,69 @@
+"""Write docs/errors.md from the reason ids the code declares (state.REASONS, each game's
+REASONS, the record, match and solver ids): the one place they are listed is the code.
+
+    python tools/gen_errors.py          # rewrite docs/errors.md
+    python tools/gen_errors.py --check  # exit 1 if docs/errors.md is stale (the tests do this)
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from engine_core import games, state
+
+OUT = Path(__file__).resolve().parent.parent / "docs" / "errors.md"
+
+# ids raised outside the action checks: records, the codec, the match layer, the solver
+OTHER = {
+    "INVALID_RECORD": "a record (or a request shaped like one) is malformed; `field` names where",
+    "BAD_OPTION": "an unknown game or option, or a value outside the option's range",
+    "MALFORMED_JSON": "an input line is not JSON (batch evaluation)",
+    "DEAL_NOT_FINISHED": "a record stops before its deal is over (batch evaluation, at index len(actions))",
+    "ILLEGAL_CODE": "an engine action code that is not legal now (State.apply_code)",
+    "NO_DEAL": "a match has no deal in progress to act in",
+    "DEAL_IN_PROGRESS": "a match cannot deal while the current deal is not finished",
+    "MATCH_OVER": "the match has played all its deals",
+    "BAD_SOLVER_ARGUMENT": "the solver was given a position in the auction, a bad budget, objective or target",
+}
+
+HEAD = """# Error reasons
+
+Every refused action, record, option or request carries a stable **reason id** next to its
+text: `err.reason_id` in Python, `"reason_id"` in a batch answer's error, `ErrorInfo.reason` in
+the gRPC service (the text and the legal alternatives go into the error's metadata). Ids never
+change meaning; new ones may be added. Texts may be reworded.
+
+An action that is not well formed raises `InvalidActionError`, one the rules forbid now
+`IllegalActionError`; both are `ActionError`s and change nothing.
+
+This file is generated from the code by `python tools/gen_errors.py`.
+"""
+
+
+def table(reasons) -> str:
+    rows = ["| id | meaning |", "|---|---|"]
+    rows += [f"| `{k}` | {v} |" for k, v in reasons.items()]
+    return "\n".join(rows)
+
+
+def render() -> str:
+    parts = [HEAD, "## Every game: the shape of an action and whose turn it is\n", table(state.REASONS), ""]
+    for name in games.GAMES:
+        parts += [f"## {name.capitalize()}: the rules\n", table(games.spec_of(name).reasons), ""]
+    parts += ["## Records, options, matches and the solver\n", table(OTHER), ""]
+    return "\n".join(parts)
+
+
+def main(argv: list[str]) -> int:
+    text = render()
+    if "--check" in argv:
+        if not OUT.exists() or OUT.read_text(encoding="utf-8") != text:
+            print(f"{OUT} is stale: run python tools/gen_errors.py", file=sys.stderr)
+            return 1
+        return 0
+    OUT.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
