@@ -141,7 +141,14 @@ def _all_messages_after_the_deal(client, t, mirror):
         mirror.check(score, v, where="score")
         view = client.stub.GetView(pb.GetViewRequest(table_id=t.table_id, token=token), timeout=10)
         mirror.check(view, v, where="view after the deal")
-        events = list(client.stub.WatchTable(pb.WatchTableRequest(table_id=t.table_id, token=token), timeout=20))
+        version = view.view.version
+        events = []
+        stream = client.stub.WatchTable(pb.WatchTableRequest(table_id=t.table_id, token=token), timeout=20)
+        for r in stream:                 # up to now (a redealt deal does not end the match)
+            events.append(r)
+            if r.event.version >= version:
+                stream.cancel()
+                break
         for r in events:
             mirror.check(r.event, v, where=f"event {r.event.version}")
         yield v, score, events
