@@ -500,40 +500,52 @@ def test_d13_a_call_costs_the_same_at_deal_1_and_deal_1000(client):
 
 
 # ---- D17: a retried action is never applied twice --------------------------------------------------
-def test_d17_a_retried_play_is_not_applied_at_the_seats_next_turn(client):
-    """Doppelkopf has two copies of every card: without a request id, a Play retried after its
-    answer was lost would play the second copy at the seat's next turn."""
-    g = games.get("doppelkopf")
-    rng = random.Random(2)
-    for seed in range(200):
-        t = client.create_table("doppelkopf", {}, 1, ["human"] * 4, seed=seed)
-        client.deal(t.table_id, t.tokens[0])
+def _d17_scenario(g, rng):
+    """A seed and the actions of a Doppelkopf deal up to a moment where a seat plays one of its
+    two copies of a card and, at its next turn, that same play is legal again."""
+    for seed in range(500):
         state = g.deal(deal_seed(seed, 0), 0)
+        actions = []
         while not state.is_over():
             seat = state.to_act()
             legal = state.legal_actions()
             hand = state.view(seat)["hand"]
             twice = [a for a in legal if a["type"] == "play" and hand.count(a["card"]) == 2]
-            action = twice[0] if twice else rng.choice(legal)
-            rid = str(uuid.uuid4())
-            first = client.act(t.table_id, t.tokens[seat], action, request_id=rid)
-            state.apply(action)
-            if not twice:
-                continue
-            # play on until the same seat is to act again, then the lost answer's retry arrives
-            while not state.is_over() and state.to_act() != seat:
-                a = rng.choice(state.legal_actions())
-                client.act(t.table_id, t.tokens[state.to_act()], a)
-                state.apply(a)
-            if state.is_over():
-                break
-            version = client.view(t.table_id, t.spectator_id)["version"]
-            again = client.act(t.table_id, t.tokens[seat], action, request_id=rid)
-            assert again == first
-            assert client.view(t.table_id, t.spectator_id)["version"] == version
-            assert client.view(t.table_id, t.tokens[seat])["hand"].count(action["card"]) == 1
-            return
-    pytest.fail("no deal had a seat play one of two copies with a turn to follow")
+            for action in twice:
+                probe = state.copy()
+                probe.apply(action)
+                later = []
+                while not probe.is_over() and probe.to_act() != seat:
+                    a = rng.choice(probe.legal_actions())
+                    probe.apply(a)
+                    later.append(a)
+                if not probe.is_over() and action in probe.legal_actions():
+                    return seed, actions, action, later
+            a = rng.choice(legal)
+            state.apply(a)
+            actions.append(a)
+    pytest.fail("no Doppelkopf deal with a second copy playable at the seat's next turn")
+
+
+def test_d17_a_retried_play_is_not_applied_at_the_seats_next_turn(client):
+    """Doppelkopf has two copies of every card: without a request id, a Play retried after its
+    answer was lost would play the second copy at the seat's next turn."""
+    seed, before, action, later = _d17_scenario(games.get("doppelkopf"), random.Random(2))
+    t = client.create_table("doppelkopf", {}, 1, ["human"] * 4, seed=seed)
+    client.deal(t.table_id, t.tokens[0])
+    for a in before:
+        client.act(t.table_id, t.tokens[a["seat"]], a)
+    seat = action["seat"]
+    rid = str(uuid.uuid4())
+    first = client.act(t.table_id, t.tokens[seat], action, request_id=rid)
+    for a in later:
+        client.act(t.table_id, t.tokens[a["seat"]], a)
+    version = client.view(t.table_id, t.spectator_id)["version"]
+    assert client.view(t.table_id, t.spectator_id)["to_act"] == seat
+    again = client.act(t.table_id, t.tokens[seat], action, request_id=rid)    # the lost answer's retry
+    assert again == first
+    assert client.view(t.table_id, t.spectator_id)["version"] == version
+    assert client.view(t.table_id, t.tokens[seat])["hand"].count(action["card"]) == 1
 
 
 def test_d17_a_retry_survives_a_restart(tmp_path):
