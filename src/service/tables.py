@@ -203,7 +203,8 @@ def event_of(log: DealLog, entry: Entry, state: State, seat: int | None) -> dict
 
 def play_bots(table_id: str, spec: Spec, match: Match, version: int, log: DealLog) -> int:
     """Let bot seats act until a human is to act or the deal is over; each bot chooses among
-    its own legal actions only (a uniform random choice seeded by table id and version), so it
+    its own legal actions only (a uniform random choice seeded by the table's seed and the
+    version: a seeded table plays the same way every time), so it
     knows nothing another seat could not. Adds an entry per action; returns the new version."""
     state = match.current
     for _ in range(MAX_BOT_STEPS):
@@ -211,7 +212,7 @@ def play_bots(table_id: str, spec: Spec, match: Match, version: int, log: DealLo
         if seat is None or spec.seats[seat] != BOT:
             return version
         version += 1
-        rng = random.Random(f"{table_id}:{version}")
+        rng = random.Random(f"{spec.seed}:{version}")
         match.apply(rng.choice(state.legal_actions()))
         log.entries.append(entry_after(match, version, len(state.actions) - 1))
     raise RuntimeError("bots did not finish a deal")
