@@ -313,10 +313,24 @@ class Fuzz:
         for game in built_games():
             n = games.get(game).seats
             for kinds in (["human"] * n, ["human"] + ["bot"] * (n - 1)):
-                t = client.create_table(game, {}, 3, kinds, seed=rng.randrange(2**32))
-                client.deal(t.table_id, next(iter(t.tokens.values())))
-                self.tables.append(t)
+                self.tables.append(self.new_table(game, kinds))
         self.snaps = {t.table_id: self.snapshot(t) for t in self.tables}
+        self.replaced = 0
+
+    def new_table(self, game, kinds):
+        t = self.client.create_table(game, {}, 3, kinds, seed=self.rng.randrange(2**32))
+        self.client.deal(t.table_id, next(iter(t.tokens.values())))
+        t.game, t.kinds = game, kinds
+        return t
+
+    def refresh(self, t) -> None:
+        """A table whose match is over makes way for a new one (so legal actions go on)."""
+        if convert.view_dict(self.stub.GetView(pb.GetViewRequest(
+                table_id=t.table_id, token=t.spectator_id), timeout=20).view)["status"] == "match_over":
+            fresh = self.new_table(t.game, t.kinds)
+            self.tables[self.tables.index(t)] = fresh
+            self.snaps[fresh.table_id] = self.snapshot(fresh)
+            self.replaced += 1
 
     def snapshot(self, t):
         return [self.stub.GetView(pb.GetViewRequest(table_id=t.table_id, token=tok), timeout=20).view.SerializeToString(
@@ -384,8 +398,11 @@ class Fuzz:
                     self.problems.append(f"a refused {method} changed table {t.table_id}: {req!r:.200}")
                 self.compared += 1
                 self.snaps[t.table_id] = now
+                if ok:
+                    self.refresh(t)
         return {"check": "fuzz", "requests": self.requests, "status": dict(self.status),
                 "accepted_actions": self.accepted, "state_comparisons": self.compared,
+                "matches_finished": self.replaced,
                 "problems": len(self.problems), "first_problems": self.problems[:5]}
 
     def send(self, t, method, req) -> bool:
