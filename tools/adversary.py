@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import signal
-import statistics
 import string
 import sys
 import tempfile
@@ -36,7 +33,6 @@ sys.path.insert(0, str(ROOT / "tests"))
 from engine_core import games  # noqa: E402
 from engine_core._rng import deal_seed  # noqa: E402
 from google.protobuf import struct_pb2  # noqa: E402
-from google.rpc import error_details_pb2, status_pb2  # noqa: E402
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
 from service_harness import ServerProcess  # noqa: E402
 from service_util import Mirror, card_strings  # noqa: E402

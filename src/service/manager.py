@@ -28,12 +28,12 @@ from typing import Any, AsyncIterator, Awaitable, Callable
 import orjson
 
 from engine_core import games
-from engine_core.errors import ActionError, OptionError, StichError
+from engine_core.errors import ActionError, OptionError
 from engine_core.match import MAX_DEALS_PER_MATCH, Match
 
 from . import errors
 from .store import Commit, Conflict, Damaged, Store
-from .tables import (BOT, HUMAN, IN_DEAL, MATCH_OVER, DealLog, Spec, Table, created_event, entry_after,
+from .tables import (BOT, HUMAN, IN_DEAL, DealLog, Spec, Table, created_event, entry_after,
                      event_of, play_bots, replay, start_of, token_hash, view_of)
 
 log = logging.getLogger("stich.service")
@@ -71,7 +71,6 @@ class TableManager:
         self._loading: dict[str, asyncio.Future] = {}
         self.damaged: collections.OrderedDict[str, str] = collections.OrderedDict()
         self.closing = False
-        self._wake = asyncio.Event()
 
     async def _work(self, fn: Callable, *args):
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
@@ -106,7 +105,7 @@ class TableManager:
             raise errors.not_found("table", f"no table {errors.short(table_id)}")
         try:
             table = await self._work(self._restore, table_id, stored)
-        except (StichError, ValueError, KeyError, TypeError) as err:
+        except Exception as err:  # noqa: BLE001 - whatever the rows hold, only this table is lost
             raise self._mark_damaged(table_id, f"{type(err).__name__}: {err}") from None
         if table.deal is not None and table.match.current.to_act() is not None \
                 and table.spec.seats[table.match.current.to_act()] == BOT:
@@ -126,6 +125,8 @@ class TableManager:
         spec = Spec.from_dict(stored.spec)
         game = spec.game_of()
         if stored.deal is None:
+            if stored.version != 1:
+                raise ValueError(f"versions up to {stored.version} but no deal")
             match = Match(game, spec.seed, 0, spec.deals_per_match, keep_results=False)
             return Table(table_id, spec, stored.version, match, None)
         d = stored.deal
@@ -355,7 +356,7 @@ class TableManager:
             raise self._mark_damaged(table.id, f"deal {number} is missing")
         try:
             return await self._work(replay, table.spec, number, stored.first_version, stored.start, stored.actions)
-        except (StichError, ValueError, KeyError, TypeError) as err:
+        except Exception as err:  # noqa: BLE001
             raise self._mark_damaged(table.id, f"deal {number}: {type(err).__name__}: {err}") from None
 
     # ---- watching -------------------------------------------------------------------------------
