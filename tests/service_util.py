@@ -8,7 +8,8 @@ or the card was played face up; a spectator only the cards played face up. A fac
 public, not even after the deal. The checker reads every string of a message (any field, any
 depth, Struct keys included) and every card code in the text of an error, and requires each
 card to be one the viewer may know. Values under a key naming a called card (`called_card`)
-are public calls, not cards' places.
+are public calls, not cards' places, and the few rule phrases of the engine's texts that name a
+card (RULE_PHRASES: "TH is a trump") are rules, not places.
 """
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from google.protobuf.message import Message
 
 CARD = re.compile(r"^[ATKQJ987][CSHD]$")
 CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])[ATKQJ987][CSHD](?![A-Za-z0-9])")
+# card codes an engine text names as a rule, not as a card's place (Doppelkopf's explanations)
+RULE_PHRASES = ("(TH is a trump)", "(TH, queens, jacks, diamonds)", "(QC, QC)")
 
 
 def card_strings(obj) -> set[str]:
@@ -33,6 +36,8 @@ def card_strings(obj) -> set[str]:
             if CARD.match(x):
                 found.add(x)
             elif len(x) > 2:
+                for phrase in RULE_PHRASES:
+                    x = x.replace(phrase, "")
                 found.update(CARD_IN_TEXT.findall(x))
         elif isinstance(x, dict):
             stack.extend(x.keys())
