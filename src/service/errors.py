@@ -25,6 +25,24 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from engine_core.errors import ActionError, InvalidActionError, StichError
 
 DOMAIN = "stich.v1"
+# the service's own reason ids (the engine's are in docs/errors.md); docs/service.md lists these
+REASONS = {
+    "INVALID_ARGUMENT": "a request field is missing or out of range (metadata `field`)",
+    "MALFORMED_REQUEST": "a request message that is not valid protobuf",
+    "BAD_SEAT_KIND": "a seat kind other than human or bot",
+    "BAD_REQUEST_ID": "a request id that is not 1 to 64 characters of A-Z a-z 0-9 - _ . :",
+    "REQUEST_ID_REUSED": "a request id already used for another request at the table",
+    "BAD_SEAT_TOKEN": "a missing or wrong seat token, or the spectator id for an action",
+    "TABLE_NOT_FOUND": "no such table",
+    "DEAL_NOT_FOUND": "no such deal at the table",
+    "DEAL_NOT_FINISHED": "Score of the deal in progress",
+    "STALE_VERSION": "expected_version is not the table's version",
+    "CONFLICT": "another writer committed the table's next version first",
+    "TOO_MANY_STREAMS": "a stream limit (per peer, per kind, in all)",
+    "TABLE_DAMAGED": "the store holds the table but its rows do not restore",
+    "INTERNAL": "a defect of the server",
+    "INTERNAL_ERROR": "(a batch answer) the evaluation of that one line failed inside the server",
+}
 MAX_TEXT = 300
 MAX_VALUE = 200
 LEGAL_BYTES = 2500
