@@ -143,7 +143,8 @@ def test_one_human_and_bots_play_to_the_end(client, game):
         while True:
             own |= set(v["hand"])
             played = {a["card"] for a in v["actions"] if a["type"] == "play"}
-            assert not card_strings(v) - own - played
+            extra = card_strings(v) - own - played
+            assert not extra, (sorted(extra), {k: x for k, x in v.items() if card_strings(x) & extra})
             if v["status"] != "in_deal":
                 break
             assert v["to_act"] == seat and v["legal"]
