@@ -231,41 +231,56 @@ class StichServicer:
     # ---- batch ----------------------------------------------------------------------------------
     async def EvaluateRecords(self, request_iterator, context):
         """Answers in order; a request's answers in one response or several consecutive ones of
-        about `response_bytes`; its slices evaluated `evaluate_window` at a time."""
+        about `response_bytes`. A reader task takes the requests as they come and hands their
+        slices to the workers, at most `evaluate_window` slices ahead of what has been sent (so
+        consecutive small messages are evaluated in parallel too, and memory stays bounded)."""
         cfg = self.config
+        step = cfg.evaluate_slice_lines
         with self.streams.slot(_peer(context), "evaluate"):
-            number = 0
-            async for request in request_iterator:
-                _check(request)
-                lines = list(request.lines)
-                with_legal = request.with_legal
-                step = cfg.evaluate_slice_lines
-                base = number
-                number += len(lines)
-                starts = iter(range(0, len(lines), step))
+            queue: asyncio.Queue = asyncio.Queue(maxsize=self.work.evaluate_window)
+            END_OF_REQUEST, END_OF_STREAM = object(), object()
 
-                def job(i):
-                    return asyncio.ensure_future(self.work.evaluate(lines[i:i + step], base + 1 + i, with_legal))
-
-                jobs = collections.deque(job(i) for _, i in zip(range(self.work.evaluate_window), starts))
-                buffer: list[bytes] = []
-                size = 0
+            async def reader():
+                number = 0
                 try:
-                    while jobs:
-                        answers = await jobs.popleft()
-                        following = next(starts, None)
-                        if following is not None:
-                            jobs.append(job(following))
-                        for a in answers:
-                            if size and size + len(a) > cfg.response_bytes:
-                                yield b"".join(buffer)
-                                buffer, size = [], 0
-                            buffer.append(a)
-                            size += len(a)
-                finally:
-                    for pending in jobs:
-                        pending.cancel()
-                yield b"".join(buffer)
+                    async for request in request_iterator:
+                        _check(request)
+                        lines = list(request.lines)
+                        for i in range(0, len(lines), step):
+                            await queue.put(asyncio.ensure_future(
+                                self.work.evaluate(lines[i:i + step], number + 1 + i, request.with_legal)))
+                        number += len(lines)
+                        await queue.put(END_OF_REQUEST)
+                    await queue.put(END_OF_STREAM)
+                except Exception as err:  # noqa: BLE001 - handed to the writer, which raises it
+                    await queue.put(err)
+
+            task = asyncio.ensure_future(reader())
+            buffer: list[bytes] = []
+            size = 0
+            try:
+                while True:
+                    item = await queue.get()
+                    if item is END_OF_STREAM:
+                        return
+                    if item is END_OF_REQUEST:
+                        yield b"".join(buffer)
+                        buffer, size = [], 0
+                        continue
+                    if isinstance(item, Exception):
+                        raise item
+                    for a in await item:
+                        if size and size + len(a) > cfg.response_bytes:
+                            yield b"".join(buffer)
+                            buffer, size = [], 0
+                        buffer.append(a)
+                        size += len(a)
+            finally:
+                task.cancel()
+                while not queue.empty():
+                    item = queue.get_nowait()
+                    if isinstance(item, asyncio.Future):
+                        item.cancel()
 
     async def Simulate(self, request, context):
         if not 1 <= request.deals <= MAX_DEALS:
