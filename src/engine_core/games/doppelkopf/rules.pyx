@@ -424,14 +424,6 @@ cdef void g_init(DkState* s, const DkOpts* o, const u64* hands, u64 blind, int d
     s.leader = s.to_act
 
 
-cdef inline int g_to_act(const DkState* s) noexcept nogil:
-    return s.to_act
-
-
-cdef inline int g_phase(const DkState* s) noexcept nogil:
-    return s.phase
-
-
 cdef inline int g_kinds(const DkState* s) noexcept nogil:
     """Announcements belong to the play even when none is legal now, so that a refused one
     gets its precise reason."""

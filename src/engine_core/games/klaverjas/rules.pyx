@@ -75,6 +75,7 @@ cpdef enum Word:
 CONTRACTS = names(Contract, "K_")
 PHASE_NAMES = names(Phase, "P_")
 CALL_TABLE = calls(Call)
+EXCHANGES = ()                  # Klaverjas has no exchanges
 WORDS = names(Word, "W_")
 RULESETS = WORDS[W_AMSTERDAM:W_UTRECHT + 1]            # ("amsterdam", "rotterdam", "utrecht")
 cdef Names _NAMES = Names(CONTRACTS, names(Item, "I_"), WORDS, PIQUET.faces, 4)
@@ -274,14 +275,6 @@ cdef void g_init(KjState* s, const KjOpts* o, const u64* hands, u64 blind, int d
     s.forced = o.compulsory
     s.trump = -1
     s.maker = -1
-
-
-cdef inline int g_to_act(const KjState* s) noexcept nogil:
-    return s.to_act
-
-
-cdef inline int g_phase(const KjState* s) noexcept nogil:
-    return s.phase
 
 
 cdef inline int g_kinds(const KjState* s) noexcept nogil:

@@ -40,12 +40,6 @@ GAME = GameSpec(
     blind_size=0,
     rules=rules,
     options=OPTIONS,
-    calls=rules.CALL_TABLE,
-    exchanges=(),
-    contracts=rules.CONTRACTS,
-    phases=rules.PHASE_NAMES,
-    items=rules.NAMES.items,
-    reasons=rules.REASONS,
     packets=packets,
     description="Bavarian Schafkopf: Rufspiel, Wenz, Farbsolo, Tout, Sie; optional Ramsch and Kontra/Re",
 )

@@ -93,6 +93,7 @@ cpdef enum Word:
 CONTRACTS = names(Contract, "K_")
 PHASE_NAMES = names(Phase, "P_")
 CALL_TABLE = calls(Call)
+EXCHANGES = ()                  # Schafkopf has no exchanges
 cdef Names _NAMES = Names(CONTRACTS, names(Item, "I_"), names(Word, "W_"), PIQUET.faces, 4)
 NAMES = _NAMES
 
@@ -271,14 +272,6 @@ cdef void g_init(SkState* s, const SkOpts* o, const u64* hands, u64 blind, int d
     s.kontra = -1
     s.re = -1
     s.leader = s.to_act
-
-
-cdef inline int g_to_act(const SkState* s) noexcept nogil:
-    return s.to_act
-
-
-cdef inline int g_phase(const SkState* s) noexcept nogil:
-    return s.phase
 
 
 cdef inline int g_kinds(const SkState* s) noexcept nogil:

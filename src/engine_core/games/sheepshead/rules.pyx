@@ -350,14 +350,6 @@ cdef void g_init(SsState* s, const SsOpts* o, const u64* hands, u64 blind, int d
     s.cracked_by = -1
 
 
-cdef inline int g_to_act(const SsState* s) noexcept nogil:
-    return s.to_act
-
-
-cdef inline int g_phase(const SsState* s) noexcept nogil:
-    return s.phase
-
-
 cdef inline int g_kinds(const SsState* s) noexcept nogil:
     if s.phase == P_PICK or s.phase == P_CALL:
         return A_BID
