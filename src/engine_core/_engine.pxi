@@ -167,6 +167,9 @@ _HOOKS.result = _hook_result
 _HOOKS.to_act = _hook_to_act
 _HOOKS.playout = g_playout
 HOOKS = PyCapsule_New(&_HOOKS, "engine_core.GameHooks", NULL)
+SEATS = G_SEATS
+HAND_SIZE = G_HAND
+BLIND_SIZE = G_BLIND
 BIDS = tuple(name for i, name in enumerate(("uniform", "cheapest")) if G_BIDS >> i & 1)
 
 
@@ -452,6 +455,21 @@ cdef inline void fill_tricks(const GState* s, Result* r) noexcept nogil:
         r.trick_winner[t] = s.trick_winner[t]
         for k in range(G_SEATS):
             r.trick_cards[t][k] = s.trick[t][k]
+
+
+cdef inline void start_score(Score* sc, const GState* s, int contract, int declarer) noexcept nogil:
+    """A Score before the game counts it: the contract and declarer, no declaring side yet,
+    zero card points and scores."""
+    cdef int i
+    sc.contract = contract
+    sc.declarer = declarer
+    sc.side = 0
+    sc.side_won = -1
+    sc.side_points = -1
+    sc.played = s.trick_no > 0
+    for i in range(MAX_SEATS):
+        sc.card_points[i] = 0
+        sc.scores[i] = 0
 
 
 cdef inline void start_result(Result* r) noexcept nogil:

@@ -48,10 +48,6 @@ class GameSpec:
     layer and the service read these fields and nothing else."""
 
     name: str
-    seats: int
-    deck: Deck
-    hand_size: int
-    blind_size: int
     rules: Any                                  # the compiled rules module (Core, HOOKS, names, ...)
     options: tuple[OptionSpec, ...]
     # [(seat offset from the dealer's left, or None for the blind, cards)] in dealing order
@@ -61,6 +57,23 @@ class GameSpec:
     validate: Callable[[Options], Options] = staticmethod(lambda options: options)
     between_deals: Callable[[dict, int, Options], NextDeal] | None = None
     description: str = ""
+
+    # the sizes, declared once as the rules module's G_* constants
+    @property
+    def seats(self) -> int:
+        return self.rules.SEATS
+
+    @property
+    def hand_size(self) -> int:
+        return self.rules.HAND_SIZE
+
+    @property
+    def blind_size(self) -> int:
+        return self.rules.BLIND_SIZE
+
+    @property
+    def deck(self) -> Deck:
+        return self.rules.DECK
 
     # the names, declared once as the rules module's enums (engine_core._names derives them)
     @property

@@ -1,6 +1,5 @@
 """Doppelkopf: 4 players, 48 cards (every card twice), 12 each. The declaration; the rules are
 the hooks of `rules.pyx` and are described in docs/rules/doppelkopf.md."""
-from ...cards import DOPPELKOPF
 from ...options import OptionSpec
 from .. import GameSpec, NextDeal
 from . import rules
@@ -33,10 +32,6 @@ def between_deals(result, dealer, options):
 
 GAME = GameSpec(
     name="doppelkopf",
-    seats=4,
-    deck=DOPPELKOPF,
-    hand_size=12,
-    blind_size=0,
     rules=rules,
     options=OPTIONS,
     packets=packets,
