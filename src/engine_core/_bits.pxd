@@ -67,3 +67,12 @@ cdef inline int nth_bit(u64 m, int k) noexcept nogil:
         m &= m - 1
         k -= 1
     return lowest(m)
+
+
+cdef inline int append_bits(u64 m, i64* out, int n) noexcept nogil:
+    """Append the indices of m's set bits to out[n:], lowest first; the new count."""
+    while m:
+        out[n] = lowest(m)
+        n += 1
+        m &= m - 1
+    return n

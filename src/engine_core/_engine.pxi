@@ -6,13 +6,14 @@
 # The including module defines (contract: docs/adding-a-game.md):
 #   ctypedef GState, GOpts   its state and options structs (GOpts has a `DealPlan deal`)
 #   enum G_SEATS, G_HAND, G_BLIND, G_DECK, G_FACES, G_COPIES, G_MAX_ACTIONS, G_BIDS
-#   nogil hooks g_init, g_to_act, g_phase, g_kinds, g_legal_cards, g_legal, g_apply,
+#   nogil hooks g_init, g_kinds, g_legal_cards, g_legal, g_apply,
 #               g_random, g_score, g_result, g_stat_contract, g_order
 #   g_opts(options, GOpts*) (the resolved Options to C), _NAMES (a _result.Names), PHASE_NAMES,
 #   the Python-level hooks explain(core, code), public(core, seat), redact(core, i, a, seat),
 #   redact_result(core, result, seat), and the solver hooks of _solver.pxi (included at the end)
-# GState has the common fields hand[], to_act and dealer, and the trick fields trick_no,
-# n_in_trick, leader, trick[][G_SEATS], trick_leader[], trick_winner[].
+# GState has the common fields hand[], to_act (-1 when the deal is over), phase (the game's Phase
+# value) and dealer, and the trick fields trick_no, n_in_trick, leader, trick[][G_SEATS],
+# trick_leader[], trick_winner[].
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.pycapsule cimport PyCapsule_New
@@ -34,6 +35,16 @@ _KINDS = ((A_BID, "bid"), (A_EXCHANGE, "exchange"), (A_ANNOUNCE, "announce"), (A
 
 
 # ---- the generic parts of the rules, over the hooks ----
+cdef inline int g_to_act(const GState* s) noexcept nogil:
+    """The seat to act, -1 when the deal is over."""
+    return s.to_act
+
+
+cdef inline int g_phase(const GState* s) noexcept nogil:
+    return s.phase
+
+
+
 cdef inline u64 held_copies(u64 hand, u64 faces, u64 twice) noexcept nogil:
     """The cards of `hand` that a multiset of faces names (faces given once: the first copy
     held; `twice`: both copies), as Deck.mask_of(within=hand) picks them."""
@@ -156,6 +167,9 @@ _HOOKS.result = _hook_result
 _HOOKS.to_act = _hook_to_act
 _HOOKS.playout = g_playout
 HOOKS = PyCapsule_New(&_HOOKS, "engine_core.GameHooks", NULL)
+SEATS = G_SEATS
+HAND_SIZE = G_HAND
+BLIND_SIZE = G_BLIND
 BIDS = tuple(name for i, name in enumerate(("uniform", "cheapest")) if G_BIDS >> i & 1)
 
 
@@ -441,6 +455,21 @@ cdef inline void fill_tricks(const GState* s, Result* r) noexcept nogil:
         r.trick_winner[t] = s.trick_winner[t]
         for k in range(G_SEATS):
             r.trick_cards[t][k] = s.trick[t][k]
+
+
+cdef inline void start_score(Score* sc, const GState* s, int contract, int declarer) noexcept nogil:
+    """A Score before the game counts it: the contract and declarer, no declaring side yet,
+    zero card points and scores."""
+    cdef int i
+    sc.contract = contract
+    sc.declarer = declarer
+    sc.side = 0
+    sc.side_won = -1
+    sc.side_points = -1
+    sc.played = s.trick_no > 0
+    for i in range(MAX_SEATS):
+        sc.card_points[i] = 0
+        sc.scores[i] = 0
 
 
 cdef inline void start_result(Result* r) noexcept nogil:

@@ -48,18 +48,8 @@ class GameSpec:
     layer and the service read these fields and nothing else."""
 
     name: str
-    seats: int
-    deck: Deck
-    hand_size: int
-    blind_size: int
-    rules: Any                                  # the compiled rules module (Core, HOOKS, ...)
+    rules: Any                                  # the compiled rules module (Core, HOOKS, names, ...)
     options: tuple[OptionSpec, ...]
-    calls: tuple[tuple[str, str, str | None], ...]     # (type, call, suit) by call number
-    exchanges: tuple[str, ...]                  # exchange calls by number
-    contracts: tuple[str, ...]                  # contract types by Contract value
-    phases: tuple[str, ...]
-    items: tuple[str, ...]                      # breakdown item names
-    reasons: Mapping[str, str]                  # reason id -> what it means, for the docs
     # [(seat offset from the dealer's left, or None for the blind, cards)] in dealing order
     packets: Callable[[Options], list[tuple[int | None, int]]]
     stat_contracts: tuple[str, ...] = ()        # batch statistics' contract names (default: contracts)
@@ -67,6 +57,53 @@ class GameSpec:
     validate: Callable[[Options], Options] = staticmethod(lambda options: options)
     between_deals: Callable[[dict, int, Options], NextDeal] | None = None
     description: str = ""
+
+    # the sizes, declared once as the rules module's G_* constants
+    @property
+    def seats(self) -> int:
+        return self.rules.SEATS
+
+    @property
+    def hand_size(self) -> int:
+        return self.rules.HAND_SIZE
+
+    @property
+    def blind_size(self) -> int:
+        return self.rules.BLIND_SIZE
+
+    @property
+    def deck(self) -> Deck:
+        return self.rules.DECK
+
+    # the names, declared once as the rules module's enums (engine_core._names derives them)
+    @property
+    def calls(self) -> tuple[tuple[str, str, str | None], ...]:
+        """(type, call, suit) by call number."""
+        return self.rules.CALL_TABLE
+
+    @property
+    def exchanges(self) -> tuple[str, ...]:
+        """Exchange calls by number."""
+        return self.rules.EXCHANGES
+
+    @property
+    def contracts(self) -> tuple[str, ...]:
+        """Contract types by Contract value."""
+        return self.rules.CONTRACTS
+
+    @property
+    def phases(self) -> tuple[str, ...]:
+        return self.rules.PHASE_NAMES
+
+    @property
+    def items(self) -> tuple[str, ...]:
+        """Breakdown item names."""
+        return self.rules.NAMES.items
+
+    @property
+    def reasons(self) -> Mapping[str, str]:
+        """Reason id -> what it means (docs/errors.md)."""
+        return self.rules.REASONS
 
     def next_deal(self, result: dict, dealer: int, options: Options) -> NextDeal:
         if self.between_deals is None:

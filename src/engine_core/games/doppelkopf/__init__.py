@@ -1,6 +1,5 @@
 """Doppelkopf: 4 players, 48 cards (every card twice), 12 each. The declaration; the rules are
 the hooks of `rules.pyx` and are described in docs/rules/doppelkopf.md."""
-from ...cards import DOPPELKOPF
 from ...options import OptionSpec
 from .. import GameSpec, NextDeal
 from . import rules
@@ -33,18 +32,8 @@ def between_deals(result, dealer, options):
 
 GAME = GameSpec(
     name="doppelkopf",
-    seats=4,
-    deck=DOPPELKOPF,
-    hand_size=12,
-    blind_size=0,
     rules=rules,
     options=OPTIONS,
-    calls=rules.CALL_TABLE,
-    exchanges=rules.EXCHANGES,
-    contracts=rules.CONTRACTS,
-    phases=rules.PHASE_NAMES,
-    items=rules.NAMES.items,
-    reasons=rules.REASONS,
     packets=packets,
     between_deals=between_deals,
     description="Doppelkopf: normal game, silent solo, Hochzeit, Armut and seven solos; "

@@ -137,6 +137,7 @@ cpdef enum Word:
     W_JACKS
     W_ACES
 
+DECK = DOPPELKOPF
 CONTRACTS = names(Contract, "K_")
 PHASE_NAMES = names(Phase, "P_")
 CALL_TABLE = calls(Call)
@@ -422,14 +423,6 @@ cdef void g_init(DkState* s, const DkOpts* o, const u64* hands, u64 blind, int d
     s.partner = -1
     s.acceptor = -1
     s.leader = s.to_act
-
-
-cdef inline int g_to_act(const DkState* s) noexcept nogil:
-    return s.to_act
-
-
-cdef inline int g_phase(const DkState* s) noexcept nogil:
-    return s.phase
 
 
 cdef inline int g_kinds(const DkState* s) noexcept nogil:
@@ -890,15 +883,7 @@ cdef void tally(const DkState* s, const DkOpts* o, Score* sc, DkTally* t, Result
     cdef int trick_points[12]
     memset(t, 0, sizeof(DkTally))
     t.winner = -1
-    sc.contract = s.contract
-    sc.declarer = s.declarer
-    sc.side = 0
-    sc.side_won = -1
-    sc.side_points = -1
-    sc.played = s.trick_no > 0
-    for i in range(4):
-        sc.card_points[i] = 0
-        sc.scores[i] = 0
+    start_score(sc, s, s.contract, s.declarer)
     for i in range(s.trick_no):
         c = s.trick[i]
         trick_points[i] = POINTS[c[0]] + POINTS[c[1]] + POINTS[c[2]] + POINTS[c[3]]

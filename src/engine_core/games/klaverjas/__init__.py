@@ -1,6 +1,5 @@
 """Klaverjas (Klaverjassen): 4 players in fixed pairs {0,2} v {1,3}, 32 cards, 8 each. The
 declaration; the rules are the hooks of `rules.pyx` (../shared/rules/klaverjas.md)."""
-from ...cards import PIQUET
 from ...errors import OptionError
 from ...options import Options, OptionSpec
 from .. import GameSpec
@@ -63,18 +62,8 @@ def validate(options: Options) -> Options:
 
 GAME = GameSpec(
     name="klaverjas",
-    seats=4,
-    deck=PIQUET,
-    hand_size=8,
-    blind_size=0,
     rules=rules,
     options=OPTIONS,
-    calls=rules.CALL_TABLE,
-    exchanges=(),
-    contracts=rules.CONTRACTS,
-    phases=rules.PHASE_NAMES,
-    items=rules.NAMES.items,
-    reasons=rules.REASONS,
     packets=packets,
     stat_contracts=("trump_C", "trump_S", "trump_H", "trump_D"),
     validate=validate,

@@ -14,7 +14,7 @@ Scoring: roem per trick for its winner (runs of 3/4 in A K Q J T 9 8 7, four of 
 stuk), pit bonus, and nat when the playing team does not score strictly more.
 """
 from libc.string cimport memset
-from engine_core._bits cimport u64, i64, int8_t, int16_t, popcount, lowest, bit, nth_bit
+from engine_core._bits cimport append_bits, u64, i64, int8_t, int16_t, popcount, lowest, bit, nth_bit
 from engine_core._rng cimport Rng, rng_below
 from engine_core._order cimport (Order, TRUMP, trick_winner_pos, order_init,
                                  order_add_trumps, order_add_plain)
@@ -72,9 +72,11 @@ cpdef enum Word:
     W_NAT
     W_HALF_NAT
 
+DECK = PIQUET
 CONTRACTS = names(Contract, "K_")
 PHASE_NAMES = names(Phase, "P_")
 CALL_TABLE = calls(Call)
+EXCHANGES = ()                  # Klaverjas has no exchanges
 WORDS = names(Word, "W_")
 RULESETS = WORDS[W_AMSTERDAM:W_UTRECHT + 1]            # ("amsterdam", "rotterdam", "utrecht")
 cdef Names _NAMES = Names(CONTRACTS, names(Item, "I_"), WORDS, PIQUET.faces, 4)
@@ -276,14 +278,6 @@ cdef void g_init(KjState* s, const KjOpts* o, const u64* hands, u64 blind, int d
     s.maker = -1
 
 
-cdef inline int g_to_act(const KjState* s) noexcept nogil:
-    return s.to_act
-
-
-cdef inline int g_phase(const KjState* s) noexcept nogil:
-    return s.phase
-
-
 cdef inline int g_kinds(const KjState* s) noexcept nogil:
     if s.phase == P_BIDDING:
         return A_BID
@@ -357,11 +351,7 @@ cdef int g_legal(const KjState* s, const KjOpts* o, i64* out) noexcept nogil:
     cdef int n = 0, call
     cdef u64 m
     if s.phase == P_PLAY:
-        m = g_legal_cards(s, o)
-        while m:
-            out[n] = lowest(m)
-            n += 1
-            m &= m - 1
+        n = append_bits(g_legal_cards(s, o), out, n)
     elif s.phase == P_BIDDING:
         if not s.forced:
             out[n] = CALL_BASE + BID_PASS
@@ -463,10 +453,8 @@ cdef void tally(const KjState* s, const KjOpts* o, Score* sc, KjTally* t) noexce
     memset(t, 0, sizeof(KjTally))
     tricks[0] = 0
     tricks[1] = 0
-    sc.contract = K_TRUMP
-    sc.declarer = s.maker
+    start_score(sc, s, K_TRUMP, s.maker)
     sc.side = side_mask(s)
-    sc.played = s.trick_no > 0
     for i in range(4):
         sc.card_points[i] = points_of(s, s.won[i])
         team = team_of(s, i)

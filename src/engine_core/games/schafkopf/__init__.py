@@ -1,6 +1,5 @@
 """Schafkopf (Bavarian): 4 players, 32 cards, 8 each. The declaration; the rules are the hooks
 of `rules.pyx` and are described in docs/rules/schafkopf.md."""
-from ...cards import PIQUET
 from ...options import OptionSpec
 from .. import GameSpec
 from . import rules
@@ -34,18 +33,8 @@ def packets(options):
 
 GAME = GameSpec(
     name="schafkopf",
-    seats=4,
-    deck=PIQUET,
-    hand_size=8,
-    blind_size=0,
     rules=rules,
     options=OPTIONS,
-    calls=rules.CALL_TABLE,
-    exchanges=(),
-    contracts=rules.CONTRACTS,
-    phases=rules.PHASE_NAMES,
-    items=rules.NAMES.items,
-    reasons=rules.REASONS,
     packets=packets,
     description="Bavarian Schafkopf: Rufspiel, Wenz, Farbsolo, Tout, Sie; optional Ramsch and Kontra/Re",
 )

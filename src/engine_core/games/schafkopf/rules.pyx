@@ -15,7 +15,7 @@ or the official 91/90) and schwarz; Tout doubles base and Laufende; Sie = 4 x so
 Ramsch: most points pays, Jungfrau doubles, Durchmarsch takes the solo tariff.
 """
 from libc.string cimport memset
-from engine_core._bits cimport u64, i64, int8_t, int16_t, popcount, lowest, bit
+from engine_core._bits cimport append_bits, u64, i64, int8_t, int16_t, popcount, lowest, bit
 from engine_core._rng cimport Rng, rng_below, pick_bit
 from engine_core._order cimport (Order, TRUMP, trick_winner_pos, mask_points, order_init,
                                  order_add_trumps, order_add_plain)
@@ -90,9 +90,11 @@ cpdef enum Word:
     W_RE
     W_WINNERS
 
+DECK = PIQUET
 CONTRACTS = names(Contract, "K_")
 PHASE_NAMES = names(Phase, "P_")
 CALL_TABLE = calls(Call)
+EXCHANGES = ()                  # Schafkopf has no exchanges
 cdef Names _NAMES = Names(CONTRACTS, names(Item, "I_"), names(Word, "W_"), PIQUET.faces, 4)
 NAMES = _NAMES
 
@@ -273,14 +275,6 @@ cdef void g_init(SkState* s, const SkOpts* o, const u64* hands, u64 blind, int d
     s.leader = s.to_act
 
 
-cdef inline int g_to_act(const SkState* s) noexcept nogil:
-    return s.to_act
-
-
-cdef inline int g_phase(const SkState* s) noexcept nogil:
-    return s.phase
-
-
 cdef inline int g_kinds(const SkState* s) noexcept nogil:
     if s.phase == P_AUCTION:
         return A_BID
@@ -329,11 +323,7 @@ cdef int g_legal(const SkState* s, const SkOpts* o, i64* out) noexcept nogil:
     cdef int n = 0, call, seat = s.to_act
     cdef u64 m, hand
     if s.phase == P_PLAY:
-        m = g_legal_cards(s, o)
-        while m:
-            out[n] = lowest(m)
-            n += 1
-            m &= m - 1
+        n = append_bits(g_legal_cards(s, o), out, n)
     elif s.phase == P_AUCTION:
         out[0] = CALL_BASE + BID_PASS
         n = 1
@@ -514,15 +504,9 @@ cdef void tally(const SkState* s, const SkOpts* o, Score* sc, SkTally* t) noexce
     cdef i64 v = 0
     memset(t, 0, sizeof(SkTally))
     t.durchmarsch = -1
-    sc.contract = s.contract
-    sc.declarer = s.declarer
-    sc.side = 0
-    sc.side_won = -1
-    sc.side_points = -1
-    sc.played = s.trick_no > 0
+    start_score(sc, s, s.contract, s.declarer)
     for i in range(4):
-        sc.card_points[i] = mask_points(POINTS, s.won[i])
-        sc.scores[i] = 0
+        sc.card_points[i] = points_of(s.won[i])
     if s.contract == K_THROWN_IN:
         return
     if s.contract == K_RAMSCH:

@@ -5,7 +5,6 @@ Between deals (rules 1.4, 2.6): a doubler is redealt by the same dealer, does no
 `deals_per_match`, and carries its stake into the next deal (`multiplier` = its
 `next_multiplier`); a played deal passes the deal to the left at multiplier 1.
 """
-from ...cards import PIQUET
 from ...options import OptionSpec
 from .. import GameSpec, NextDeal
 from . import rules
@@ -61,18 +60,8 @@ def between_deals(result, dealer, options):
 
 GAME = GameSpec(
     name="sheepshead",
-    seats=5,
-    deck=PIQUET,
-    hand_size=6,
-    blind_size=2,
     rules=rules,
     options=OPTIONS,
-    calls=rules.CALL_TABLE,
-    exchanges=rules.EXCHANGES,
-    contracts=rules.CONTRACTS,
-    phases=rules.PHASE_NAMES,
-    items=rules.NAMES.items,
-    reasons=rules.REASONS,
     packets=packets,
     presets=PRESETS,
     between_deals=between_deals,

@@ -36,7 +36,7 @@ Hidden information (`public`, `redact`, `redact_result`), decided once in `_sees
   his forced choices (the crack-round pass, the called ace) are never broadcast.
 """
 from libc.string cimport memset
-from engine_core._bits cimport u64, i64, int8_t, popcount, lowest, bit, nth_bit
+from engine_core._bits cimport append_bits, u64, i64, int8_t, popcount, lowest, bit, nth_bit
 from engine_core._rng cimport Rng, rng_below
 from engine_core._order cimport (Order, TRUMP, card_strength, mask_points, order_init,
                                  order_add_trumps, order_add_plain)
@@ -128,6 +128,7 @@ cpdef enum Word:
     W_RECRACKED
     W_NEXT_MULTIPLIER
 
+DECK = PIQUET
 CONTRACTS = names(Contract, "K_")
 PHASE_NAMES = names(Phase, "P_")
 CALL_TABLE = calls(Call)
@@ -350,14 +351,6 @@ cdef void g_init(SsState* s, const SsOpts* o, const u64* hands, u64 blind, int d
     s.cracked_by = -1
 
 
-cdef inline int g_to_act(const SsState* s) noexcept nogil:
-    return s.to_act
-
-
-cdef inline int g_phase(const SsState* s) noexcept nogil:
-    return s.phase
-
-
 cdef inline int g_kinds(const SsState* s) noexcept nogil:
     if s.phase == P_PICK or s.phase == P_CALL:
         return A_BID
@@ -418,11 +411,7 @@ cdef int g_legal(const SsState* s, const SsOpts* o, i64* out) noexcept nogil:
     cdef int n = 0, call, m
     cdef u64 rest, a, b, h
     if s.phase == P_PLAY:
-        h = g_legal_cards(s, o)
-        while h:
-            out[n] = lowest(h)
-            n += 1
-            h &= h - 1
+        n = append_bits(g_legal_cards(s, o), out, n)
     elif s.phase == P_PICK:
         out[0] = CALL_BASE + BID_PICK
         n = 1
@@ -653,15 +642,7 @@ cdef void tally(const SsState* s, const SsOpts* o, Score* sc, SsTally* t) noexce
     t.leaster_winner = -1
     t.leaster_low = -1
     t.mult = effective_multiplier(s, o)
-    sc.contract = s.contract
-    sc.declarer = s.picker
-    sc.side = 0
-    sc.side_won = -1
-    sc.side_points = -1
-    sc.played = s.trick_no > 0
-    for i in range(5):
-        sc.card_points[i] = 0
-        sc.scores[i] = 0
+    start_score(sc, s, s.contract, s.picker)
     if s.contract == K_DOUBLER:
         return
     for i in range(5):
