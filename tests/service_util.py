@@ -19,7 +19,8 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 CARD = re.compile(r"^[ATKQJ987][CSHD]$")
-CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])[ATKQJ987][CSHD](?![A-Za-z0-9])")
+# a card code standing alone in a text (ids and tokens use _ and -: "t_KH_x" names no card)
+CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9_\-])[ATKQJ987][CSHD](?![A-Za-z0-9_\-])")
 # card codes an engine text names as a rule, not as a card's place (Doppelkopf's explanations)
 RULE_PHRASES = ("(TH is a trump)", "(TH, queens, jacks, diamonds)", "(QC, QC)")
 
