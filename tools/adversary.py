@@ -6,6 +6,7 @@ suite runs at CI size (tests/test_service_adversarial.py) and this command runs 
     python tools/adversary.py kills  [--kills 60]           # SIGKILL and restart; no acknowledged action lost
     python tools/adversary.py race   [--rounds 300]         # expected_version races: exactly one winner
     python tools/adversary.py idle   [--streams 500]        # unary latency with idle streams open
+    python tools/adversary.py cost   [--deals-cost 5000]    # a call at deal 1 and at deal 5,000
     python tools/adversary.py all                           # each with its default size
 
 Every run starts its own server processes (`python -m service`, 127.0.0.1, port 0) and
@@ -674,20 +675,53 @@ def idle(streams: int = 500, calls: int = 500, address: str | None = None, chann
             "health_ms_with_streams": {"p50": r(percentile(hc, 50)), "p99": r(percentile(hc, 99))}}
 
 
+# ---- 6. a call costs the same at deal 1 and deal 5,000 ------------------------------------------
+def cost(deals: int = 5000, address: str | None = None) -> dict:
+    """A Sheepshead table where every deal is a doubler (all five pass, the deal is redealt and
+    does not count, so the match never ends): `deals` deals of six calls each (Deal, five Bid
+    passes), then the median latency of Deal, Bid and GetView over the first and the last 100
+    deals, and the server's memory."""
+    with _server(address) as addr, StichClient(addr, timeout=30) as c:
+        t = c.create_table("sheepshead", {"no_pick": "doubler"}, 1, seed=1)
+        lat = {"deal": [], "bid": [], "view": []}
+
+        def timed(kind, fn, *args):
+            t0 = time.perf_counter()
+            out = fn(*args)
+            lat[kind].append((time.perf_counter() - t0) * 1e3)
+            return out
+
+        for _ in range(deals):
+            v = timed("deal", c.deal, t.table_id, t.tokens[0])
+            while v["status"] == "in_deal":
+                seat = c.view(t.table_id, t.spectator_id)["to_act"]
+                timed("bid", c.bid, t.table_id, t.tokens[seat], "pass")
+                v = timed("view", c.view, t.table_id, t.tokens[seat])
+        final = c.view(t.table_id, t.spectator_id)
+    med = lambda xs: round(sorted(xs)[len(xs) // 2], 3)  # noqa: E731
+    first, last = slice(0, 100), slice(-100, None)
+    return {"check": "cost", "deals_dealt": final["deal_number"], "deals_counted": final["deals_counted"],
+            "version": final["version"],
+            "deal_ms": {"first_100": med(lat["deal"][first]), "last_100": med(lat["deal"][last])},
+            "bid_ms": {"first_500": med(lat["bid"][:500]), "last_500": med(lat["bid"][-500:])},
+            "view_ms": {"first_500": med(lat["view"][:500]), "last_500": med(lat["view"][-500:])}}
+
+
 # ---- the command ---------------------------------------------------------------------------------
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("check", choices=["leaks", "fuzz", "kills", "race", "idle", "all"])
+    parser.add_argument("check", choices=["leaks", "fuzz", "kills", "race", "idle", "cost", "all"])
     parser.add_argument("--deals", type=int, default=3, help="leaks: deals per match")
     parser.add_argument("--requests", type=int, default=100_000, help="fuzz: requests")
     parser.add_argument("--kills", type=int, default=60, help="kills: SIGKILLs")
     parser.add_argument("--rounds", type=int, default=300, help="race: rounds")
     parser.add_argument("--streams", type=int, default=500, help="idle: streams")
     parser.add_argument("--calls", type=int, default=2000, help="idle: calls measured")
+    parser.add_argument("--deals-cost", type=int, default=5000, help="cost: deals dealt")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--server", help="use this server (leaks, fuzz, race, idle) instead of starting one")
     args = parser.parse_args(argv)
-    checks = ["leaks", "fuzz", "kills", "race", "idle"] if args.check == "all" else [args.check]
+    checks = ["leaks", "fuzz", "kills", "race", "idle", "cost"] if args.check == "all" else [args.check]
     failed = False
     for check in checks:
         t0 = time.perf_counter()
@@ -703,8 +737,10 @@ def main(argv=None) -> int:
         elif check == "race":
             out = race(args.rounds, 8, args.seed, address=args.server)
             failed |= out["bad_rounds"] > 0
-        else:
+        elif check == "idle":
             out = idle(args.streams, args.calls, address=args.server)
+        else:
+            out = cost(args.deals_cost, address=args.server)
         out["seconds"] = round(time.perf_counter() - t0, 1)
         print(json.dumps(out), flush=True)
     return 1 if failed else 0
