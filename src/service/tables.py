@@ -19,7 +19,6 @@ import hmac
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from engine_core import games
 from engine_core.match import IN_DEAL, MATCH_OVER, WAITING, Match
@@ -220,4 +219,4 @@ def play_bots(table_id: str, spec: Spec, match: Match, version: int, log: DealLo
 
 __all__ = ["Spec", "Table", "DealLog", "Entry", "replay", "play_bots", "event_of", "created_event",
            "view_of", "start_of", "entry_after", "token_hash", "HUMAN", "BOT", "IN_DEAL", "WAITING",
-           "MATCH_OVER", "Any"]
+           "MATCH_OVER"]
