@@ -1,0 +1,122 @@
+"""Deal analysis and the solve / analyze commands: values that agree with the solver, losses
+that are never negative, the first decisive mistake, stable output lines, errors as evaluate
+gives them."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from engine_core import analysis, batch, records, solver
+from engine_core.solver import SolverError
+
+GAMES = ["schafkopf", "sheepshead", "klaverjas", "doppelkopf"]
+
+
+def played_record(game, k=0):
+    bids = "cheapest" if game in ("schafkopf", "doppelkopf") else "uniform"
+    for j in range(k, k + 200):
+        record = batch.playout_record(game, seed=21, k=j, bids=bids)
+        result = records.replay(record).result()
+        if len(result["tricks"]) == (12 if game == "doppelkopf" else 6 if game == "sheepshead" else 8):
+            return record
+    raise AssertionError("no fully played deal found")
+
+
+@pytest.mark.parametrize("game", ["schafkopf", "sheepshead", "klaverjas"])
+def test_analysis_values_agree_with_the_solver(game):
+    record = played_record(game)
+    out = analysis.analyze(record)
+    state = records.new_state(record)
+    steps = {s["index"]: s for s in out["actions"]}
+    assert out["reached"] is not None and out["perfect"] is not None
+    for i, action in enumerate(record["actions"]):
+        if i in steps and action["type"] == "play":
+            step = steps[i]
+            values = solver.values(state)
+            assert [v["value"] for v in values] == [v["value"] for v in step["values"]]
+            assert step["loss"] >= 0
+            if step["loss"] == 0:
+                assert step["value"] == step["best"]
+        state.apply(action)
+    final = solver.solve(state)
+    assert out["reached"] == final.value
+
+
+def test_the_first_decisive_mistake_flips_the_outcome():
+    for k in range(40):
+        record = played_record("schafkopf", k)
+        out = analysis.analyze(record)
+        mistake = out["first_decisive_mistake"]
+        if mistake is None:
+            assert out["could_win"] == out["won"]
+            continue
+        state = records.new_state(record)
+        for action in record["actions"][:mistake["index"]]:
+            state.apply(action)
+        assert solver.reaches(state, "win") == mistake["could_win_before"]
+        state.apply(record["actions"][mistake["index"]])
+        assert solver.reaches(state, "win") == mistake["could_win_after"] != mistake["could_win_before"]
+        return
+    pytest.fail("no decisive mistake in 40 random deals")
+
+
+def test_a_budget_gives_bounds_in_doppelkopf():
+    record = played_record("doppelkopf")
+    out = analysis.analyze(record, budget=20_000)
+    first = out["actions"][0]
+    assert isinstance(out["perfect"], (int, dict))
+    for entry in first["values"]:
+        value = entry["value"]
+        assert isinstance(value, int) or value["lower"] <= value["upper"]
+
+
+def test_bad_arguments():
+    record = played_record("schafkopf")
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(SolverError, match="budget"):
+            analysis.analyze(record, budget=bad)
+
+
+def run(*args, stdin):
+    return subprocess.run([sys.executable, "-m", "engine_core", *args], input=stdin, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_solve_command_lines():
+    record = played_record("schafkopf")
+    state = records.new_state(record)
+    for action in record["actions"][:8]:
+        state.apply(action)
+    position = state.record()
+    lines = "\n".join([json.dumps({"id": "p", "record": position}), json.dumps(record), "not json",
+                       json.dumps({"id": 4, "record": {**position, "actions": position["actions"] + [{"seat": 9}]}})])
+    done = run("solve", stdin=lines + "\n")
+    assert done.returncode == 0, done.stderr
+    out = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(out) == 4
+    first = out[0]
+    assert set(first) == {"id", "value", "exact", "side", "nodes", "values"} and first["id"] == "p"
+    assert first["value"] == solver.solve(state).value
+    assert max(v["value"] for v in first["values"]) == first["value"] or state.to_act() not in first["side"]
+    assert out[1]["values"] == [] and out[1]["exact"]
+    assert out[2]["error"]["reason_id"] == "MALFORMED_JSON"
+    assert out[3]["error"]["index"] == len(position["actions"]) and out[3]["error"]["reason_id"] == "BAD_SEAT"
+    target = run("solve", "--target", "61", stdin=json.dumps(position) + "\n")
+    answer = json.loads(target.stdout)
+    assert answer["reaches"] == solver.reaches(state, 61) and answer["target"] == 61
+    bounded = json.loads(run("solve", "--budget", "50", stdin=json.dumps(position) + "\n").stdout)
+    assert bounded["exact"] is False and bounded["lower"] <= first["value"] <= bounded["upper"]
+    for bad in ("0", "-3", "x"):
+        refused = run("solve", "--budget", bad, stdin="")
+        assert refused.returncode == 2 and "budget" in refused.stderr and "Traceback" not in refused.stderr
+
+
+def test_analyze_command_lines():
+    record = played_record("schafkopf")
+    done = run("analyze", stdin=json.dumps({"id": 7, "record": record}) + "\n{}\n")
+    assert done.returncode == 0, done.stderr
+    first, second = [json.loads(line) for line in done.stdout.splitlines()]
+    assert first["id"] == 7 and first["side"] and first["actions"]
+    assert {"perfect", "reached", "could_win", "won", "first_decisive_mistake", "target"} <= set(first)
+    assert second["error"]["index"] is None and second["error"]["reason_id"] == "INVALID_RECORD"
