@@ -155,3 +155,16 @@ def test_views_hide_other_hands():
         shown = set(re.findall(r'"([ATKQJ987][CSHD])"', json.dumps(view)))
         assert shown <= set(state.hands[seat])               # nothing played yet: only own cards
         assert (view["legal"] != []) == (seat == state.to_act())
+
+
+def test_a_malformed_action_of_a_seat_not_to_act_does_not_show_the_legal_actions():
+    """Legal actions are private to the seat to act: a shape error names them only to it."""
+    state = games.get("schafkopf").deal(3, dealer=3)
+    for action in ({"seat": 1, "type": "bid", "call": "pass", "note": 1}, {"seat": 2, "type": "fold"},
+                   {"seat": 3, "type": "bid"}):
+        with pytest.raises(InvalidActionError) as err:
+            state.apply(action)
+        assert err.value.legal == [] and "legal:" not in err.value.reason
+    with pytest.raises(InvalidActionError) as err:
+        state.apply({"seat": 0, "type": "bid", "call": "pass", "note": 1})
+    assert err.value.legal and "legal:" in err.value.reason

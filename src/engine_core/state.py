@@ -179,19 +179,21 @@ class State:
         seat = action["seat"]
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
             self._malformed("BAD_SEAT", f"'seat' must be an integer 0..{seats - 1}, got {_short(seat)}")
+        # from here on a shape error lists the legal actions only to the seat that is to act
+        own = core.legal_codes() if seat == core.to_act() else None
         if "type" not in action:
-            self._malformed("MISSING_FIELD", "missing field 'type'")
+            self._malformed("MISSING_FIELD", "missing field 'type'", own)
         kind = action["type"]
         if not isinstance(kind, str) or kind not in ACTION_TYPES:
             self._malformed("UNKNOWN_TYPE", f"unknown action type {_short(kind)}; types are "
-                            f"{', '.join(ACTION_TYPES)}")
+                            f"{', '.join(ACTION_TYPES)}", own)
         for name in _FIELDS[kind]:
             if name not in action:
-                self._malformed("MISSING_FIELD", f"missing field {name!r} in a {kind} action")
+                self._malformed("MISSING_FIELD", f"missing field {name!r} in a {kind} action", own)
         allowed = {"seat", "type", *_FIELDS[kind], *_OPTIONAL.get(kind, ())}
         for name in action:
             if name not in allowed:
-                self._malformed("UNEXPECTED_FIELD", f"unexpected field {_short(name)} in a {kind} action")
+                self._malformed("UNEXPECTED_FIELD", f"unexpected field {_short(name)} in a {kind} action", own)
         if core.is_over():
             raise IllegalActionError("the deal is over", reason_id="DEAL_OVER")
         to_act = core.to_act()
@@ -266,7 +268,9 @@ class State:
         return [self.decode(c) for c in (self.core.legal_codes() if legal is None else legal)]
 
     def _malformed(self, reason_id: str, reason: str, legal: list[int] | None = None):
-        actions = self._alternatives(legal)
+        """A malformed action: the legal alternatives are told only once the action's seat is
+        known to be the one to act (legal actions are private to that seat)."""
+        actions = self._alternatives(legal) if legal is not None else []
         raise InvalidActionError(_with_legal(reason, actions), actions, reason_id=reason_id)
 
     def _refuse(self, reason_id: str, reason: str, legal: list[int] | None = None):
