@@ -63,4 +63,5 @@ adversary: $(STAMP)
 	$(PY) tools/adversary.py $(ADVERSARY_ARGS)
 
 clean:
-	rm -rf build $(VENV) src/*.egg-info clients/python/*.egg-info src/engine_core/*.c src/engine_core/*.so
+	rm -rf build dist clients/python/build $(VENV) src/*.egg-info clients/python/*.egg-info
+	find src/engine_core \( -name '*.c' -o -name '*.so' -o -name '*.html' \) -delete
