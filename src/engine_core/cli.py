@@ -1,9 +1,14 @@
-"""Command line: `python -m engine_core evaluate [FILE|-] [--legal]` and `... demo`.
+"""Command line: `python -m engine_core` (or `stich-engine`) evaluate, solve, analyze, demo.
 
 evaluate reads JSON Lines (a record, or {"id": …, "record": …}) and writes one UTF-8 JSON line
 per input line: {"id", "result"} or {"id", "error": {"index", "reason", "reason_id"}} (+ "legal"
 with --legal). Exit 0 when the input was read, even if records were rejected; 2 when it could
 not be read. This interface is stable: other services and scripts depend on it.
+
+Every mistake on the command line and every input or output that cannot be used ends with one
+line on stderr (`PROG COMMAND: what is wrong`) and a non-zero exit status, never a traceback:
+2 for a bad flag or an unreadable input, 1 for output that cannot be written, 141 (as for a
+process killed by SIGPIPE) when the reader of standard output went away (`| head`).
 """
 from __future__ import annotations
 
@@ -18,6 +23,38 @@ from .errors import StichError
 
 class Usage(Exception):
     """A command-line mistake: one line on stderr, exit status 2."""
+
+
+BROKEN_PIPE = 141          # 128 + SIGPIPE: what a shell reports for `cmd | head` in C tools
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: `PROG: what is wrong (PROG --help)` and exit status 2,
+    without the usage block (which --help shows)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def program_name() -> str:
+    """How the user ran us: `stich-engine`, else `python -m engine_core`."""
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return name if name and name not in ("__main__.py", "-c") and not name.endswith(".py") else "python -m engine_core"
+
+
+def output_closed(prog: str) -> int:
+    """The reader of standard output went away (`| head`): one line, status 141, and no
+    second error when Python flushes stdout at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    try:
+        print(f"{prog}: output closed before the end (broken pipe)", file=sys.stderr)
+    except OSError:
+        pass
+    return BROKEN_PIPE
 
 
 def evaluate_line(line: str | bytes, number: int, with_legal: bool = False) -> dict:
@@ -79,6 +116,16 @@ def seed_arg(text: str) -> int:
     if not 0 <= value < 2 ** 64:
         raise argparse.ArgumentTypeError(f"must be an integer 0..2^64-1, got {text[:40]}")
     return value
+
+
+TARGET_NAMES = ("win", "schneider", "schwarz")
+
+
+def target_arg(text: str) -> str:
+    """--target: a number of points (or tricks), or a name; the game decides which names apply."""
+    if text.strip().lstrip("-").isdigit() or text in TARGET_NAMES:
+        return text.strip()
+    raise argparse.ArgumentTypeError(f"must be a number or one of {', '.join(TARGET_NAMES)}, got {text[:40]!r}")
 
 
 def count_arg(low: int, high: int):
@@ -219,15 +266,30 @@ def budget_arg(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m engine_core",
-        description="stich's rules engine from the command line: evaluate game records, print demo deals.")
+EPILOG = """examples:
+  %(prog)s evaluate records.jsonl            answers as JSON Lines (docs/records.md)
+  %(prog)s evaluate --legal - < records.jsonl
+  %(prog)s solve --target schneider positions.jsonl
+  %(prog)s analyze records.jsonl
+  %(prog)s demo --game doppelkopf --deals 2 --seed 7
+
+exit status: 0 when the input was read (rejected records are answers, not failures), 2 for a
+bad flag or an unreadable input, 1 when the output cannot be written, 141 when the reader of
+the output went away."""
+
+
+def build_parser(prog: str = "python -m engine_core") -> argparse.ArgumentParser:
+    parser = Parser(
+        prog=prog, formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
+        description="stich's rules engine from the command line: batch-evaluate game records, solve\n"
+                    "and analyze card play with all hands open, print demo deals. No server needed.")
     parser.add_argument("--version", action="version", version=f"stich-engine {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     ev = sub.add_parser("evaluate", help="batch-evaluate JSON Lines records",
                         description="Read JSON Lines (a record, or {\"id\", \"record\"}) and write one "
-                                    "answer line per input line: {\"id\", \"result\"} or {\"id\", \"error\"}.")
+                                    "answer line per input line: {\"id\", \"result\"} or {\"id\", \"error\": "
+                                    "{\"index\", \"reason\", \"reason_id\"}} (docs/records.md). Exit status 0 "
+                                    "when the input was read, rejected records included; 2 when it could not be.")
     ev.add_argument("file", nargs="?", default="-", help="JSON Lines file, or - for standard input (default)")
     ev.add_argument("--legal", action="store_true", help="add the legal actions before each action")
     ev.set_defaults(func=cmd_evaluate)
@@ -238,13 +300,14 @@ def build_parser() -> argparse.ArgumentParser:
                                     '(plus "lower"/"upper" when the budget ran out); with --target, '
                                     '{"id", "reaches", "side", "target"}.')
     so.add_argument("file", nargs="?", default="-", help="JSON Lines file, or - for standard input (default)")
-    so.add_argument("--target", help="answer whether the side reaches this value: a number, win, schneider or schwarz")
+    so.add_argument("--target", type=target_arg,
+                    help="answer whether the side reaches this value: a number, win, schneider or schwarz")
     so.add_argument("--budget", type=budget_arg, help="node budget per search (default: none, exact)")
     so.set_defaults(func=cmd_solve)
     an = sub.add_parser("analyze", help="analyze the card play of records",
                         description="For each record write the value of every legal card at each card "
                                     "played, the loss of the card chosen, what perfect play would have "
-                                    "reached and the first decisive mistake (docs/analysis.md).")
+                                    "reached and the first decisive mistake (docs/solver.md).")
     an.add_argument("file", nargs="?", default="-", help="JSON Lines file, or - for standard input (default)")
     an.add_argument("--budget", type=budget_arg, default=2_000_000,
                     help="node budget per search (default 2000000; bounds are reported where it runs out)")
@@ -260,20 +323,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(program_name())
     args = parser.parse_args(argv)
+    prog = f"{parser.prog} {args.command}"
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()
+        return code
     except Usage as err:
-        print(f"{parser.prog} {args.command}: {err}", file=sys.stderr)
+        print(f"{prog}: {err}", file=sys.stderr)
         return 2
     except BrokenPipeError:
-        # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except OSError:
-            pass
-        return 0
+        return output_closed(prog)
+    except OSError as err:                      # reading or writing failed (a full disk, ...)
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"{prog}: {where}{err.strerror or err}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130

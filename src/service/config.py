@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from dataclasses import dataclass, fields
 
 MIB = 1024 * 1024
@@ -52,20 +53,84 @@ HELP = {
 }
 
 
+INT32 = 2 ** 31 - 1
+# the allowed range of every number (worker counts stay within what one machine can run)
+RANGES = {
+    "grace": (0.0, 3600.0),
+    "max_streams_per_peer": (1, INT32),
+    "max_evaluate_streams_per_peer": (1, INT32),
+    "max_streams": (1, INT32),
+    "max_connection_streams": (1, INT32),
+    "max_message_bytes": (1024, 256 * MIB),
+    "table_threads": (1, 1024),
+    "batch_threads": (1, 1024),
+    "evaluate_processes": (0, 256),
+    "evaluate_slice_lines": (1, 1_000_000),
+    "response_bytes": (1024, 256 * MIB),
+    "live_tables": (1, INT32),
+}
+
+
 def env_name(name: str) -> str:
     return "STICH_" + name.upper()
 
 
+class Parser(argparse.ArgumentParser):
+    """One-line errors (`python -m service: what is wrong`), exit status 2, no usage block."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def address_arg(text: str) -> str:
+    """HOST:PORT with a port 0..65535 ([::1]:PORT for IPv6)."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"must be HOST:PORT with a port 0..65535 (0: a free one), got {text[:60]!r}")
+    return text
+
+
+def number_arg(name: str):
+    kind = float if name == "grace" else int
+    low, high = RANGES[name]
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or value != value or not low <= value <= high:       # value != value: NaN
+            what = "a number" if kind is float else "an integer"
+            raise argparse.ArgumentTypeError(f"must be {what} {low:g}..{high:g}, got {text[:40]!r}")
+        return value
+    parse.__name__ = kind.__name__
+    return parse
+
+
+def program_name() -> str:
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return "stich-server" if name == "stich-server" else "python -m service"
+
+
 def parse(argv: list[str] | None = None) -> Config:
-    """The Config from flags, else environment variables (STICH_<NAME>), else defaults."""
+    """The Config from flags, else environment variables (STICH_<NAME>), else defaults. A bad
+    flag or variable ends the program with one line on stderr and exit status 2."""
+    from engine_core import __version__
     defaults = Config()
-    parser = argparse.ArgumentParser(prog="python -m service", description="the stich gRPC server")
+    parser = Parser(prog=program_name(), description="The stich gRPC server (package stich.v1): tables, bots, "
+                    "batch evaluation and simulation, persisted to SQLite (docs/service.md).",
+                    epilog="Every flag can also be set by its STICH_* variable; a flag wins. SIGTERM or "
+                    "Ctrl-C stops the server gracefully (exit 0).")
+    parser.add_argument("--version", action="version", version=f"stich-server {__version__}")
     for f in fields(Config):
         default = getattr(defaults, f.name)
+        kind = address_arg if f.name == "address" else (str if f.name == "data_dir" else number_arg(f.name))
         env = os.environ.get(env_name(f.name))
-        kind = float if f.name == "grace" else (str if f.name in ("address", "data_dir") else int)
         if env is not None:
-            default = kind(env)
+            try:
+                default = kind(env)
+            except argparse.ArgumentTypeError as err:
+                parser.error(f"{env_name(f.name)}: {err}")
         parser.add_argument("--" + f.name.replace("_", "-"), type=kind, default=default,
                             help=f"{HELP[f.name]} (env {env_name(f.name)}; default {getattr(defaults, f.name)})")
     parser.add_argument("--memory", action="store_true", help="keep nothing on disk")
@@ -73,15 +138,6 @@ def parse(argv: list[str] | None = None) -> Config:
     values = {f.name: getattr(args, f.name) for f in fields(Config)}
     if args.memory:
         values["data_dir"] = None
-    for name in ("max_streams_per_peer", "max_evaluate_streams_per_peer", "max_streams",
-                 "max_connection_streams", "table_threads", "batch_threads", "evaluate_slice_lines",
-                 "live_tables"):
-        if values[name] < 1:
-            parser.error(f"--{name.replace('_', '-')} must be at least 1")
-    if values["evaluate_processes"] < 0:
-        parser.error("--evaluate-processes must be at least 0")
-    if not 1024 <= values["max_message_bytes"] <= 256 * MIB:
-        parser.error("--max-message-bytes must be 1024..268435456")
-    if values["response_bytes"] < 1024:
-        parser.error("--response-bytes must be at least 1024")
+    elif not values["data_dir"]:
+        parser.error("--data-dir must name a directory (or use --memory)")
     return Config(**values)

@@ -10,8 +10,12 @@ Settings and limits: config.py (flags, STICH_* environment variables), docs/serv
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
+import os
 import signal
+import socket
+import sqlite3
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
@@ -33,6 +37,59 @@ log = logging.getLogger("stich.service")
 assert SERVICE_NAME == SERVICE
 
 
+class StartError(Exception):
+    """The server cannot start (the address, the data directory, the database): the one line
+    `python -m service` prints before it exits with status 1."""
+
+
+def why_not_listening(address: str) -> str | None:
+    """Why `address` cannot be listened on (None: it can), found out by binding a plain socket
+    there as gRPC will (SO_REUSEADDR: only a listening socket holds the port)."""
+    host, _, port = address.rpartition(":")
+    host = host.strip("[]")
+    try:
+        found = socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM)
+    except (socket.gaierror, ValueError) as err:
+        return f"no such host {host!r} ({getattr(err, 'strerror', None) or err})"
+    problems = []
+    for family, kind, proto, _, where in found:      # gRPC listens if any of them binds
+        with socket.socket(family, kind, proto) as probe:
+            try:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                probe.bind(where)
+                return None
+            except OSError as err:
+                problems.append(err)
+    if any(err.errno == errno.EADDRINUSE for err in problems):
+        return ("the port is in use (is another server running? choose another port with "
+                "--address, or port 0 for a free one)")
+    return problems[0].strerror or str(problems[0]) if problems else "the host has no address"
+
+
+def data_dir_problem(path: str) -> str | None:
+    """Why `path` cannot hold the database (None: it can; it is created if missing)."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        return f"--data-dir {path} is a file, not a directory"
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as err:
+        return f"cannot create --data-dir {path}: {err.strerror or err}"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return f"--data-dir {path} is not writable (permission denied)"
+    return None
+
+
+def say(text: str) -> None:
+    """Print a banner line; a closed standard output (`| head`) is not the server's problem."""
+    try:
+        print(text, flush=True)
+    except (BrokenPipeError, ValueError):
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+
+
 class Server:
     """A running stich server: the gRPC server, its table manager, its store and its pools.
     Create, `await start()`, `await stop()`; all on one event loop."""
@@ -45,18 +102,34 @@ class Server:
         self._stopping = False
 
     async def start(self) -> "Server":
+        """Listen, open the store, start the pools; StartError (one line: why) if it cannot."""
         cfg = self.config
-        await self.store.open()
-        self.tables = await self.store.count_tables()
-        self.table_threads = ThreadPoolExecutor(cfg.table_threads, thread_name_prefix="stich-table")
-        self.work = Work(cfg)
-        self.manager = TableManager(self.store, self.table_threads, cfg.live_tables)
         self.grpc = grpc.aio.server(options=[
             ("grpc.so_reuseport", 0),
             ("grpc.max_receive_message_length", cfg.max_message_bytes),
             ("grpc.max_send_message_length", cfg.max_send_bytes),
             ("grpc.max_concurrent_streams", cfg.max_connection_streams),
         ])
+        # the port first, while nothing else is started; a plain socket tells why it cannot be
+        # bound in words (gRPC only logs a line of its own and raises)
+        problem = why_not_listening(cfg.address)
+        if problem is None:
+            try:
+                self.port = self.grpc.add_insecure_port(cfg.address)
+            except RuntimeError:
+                self.port = 0
+            if self.port == 0:
+                problem = "gRPC could not bind it"
+        if problem is not None:
+            raise StartError(f"cannot listen on {cfg.address}: {problem}")
+        try:
+            await self.store.open()
+            self.tables = await self.store.count_tables()
+        except sqlite3.Error as err:
+            raise StartError(f"cannot open the database {self.store.path}: {err}") from None
+        self.table_threads = ThreadPoolExecutor(cfg.table_threads, thread_name_prefix="stich-table")
+        self.work = Work(cfg)
+        self.manager = TableManager(self.store, self.table_threads, cfg.live_tables)
         self.servicer = StichServicer(self.manager, self.work, cfg)
         self.grpc.add_generic_rpc_handlers((self.servicer.handler(),))
         self.health = health.aio.HealthServicer()
@@ -64,9 +137,6 @@ class Server:
         reflection.enable_server_reflection(
             (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
              reflection.SERVICE_NAME), self.grpc)
-        self.port = self.grpc.add_insecure_port(cfg.address)
-        if self.port == 0:
-            raise OSError(f"cannot listen on {cfg.address}")
         self.address = cfg.address.rsplit(":", 1)[0] + f":{self.port}"
         await self.grpc.start()
         for name in ("", SERVICE_NAME):
@@ -90,12 +160,14 @@ class Server:
 
 
 async def serve(config: Config) -> int:
+    if config.data_dir is not None and (problem := data_dir_problem(config.data_dir)):
+        raise StartError(problem)
     server = await Server(config).start()
     where = "memory only" if config.data_dir is None else server.store.path
-    print(f"stich server listening on {server.address} (data: {where}; {server.tables} tables stored)\n"
-          f"  connect: stich --server {server.address} play schafkopf\n"
-          f"  health:  grpc_health_probe -addr={server.address}  (reflection is on: grpcurl -plaintext "
-          f"{server.address} list)", flush=True)
+    say(f"stich server listening on {server.address} (data: {where}; {server.tables} tables stored)\n"
+        f"  connect: stich --server {server.address} play schafkopf\n"
+        f"  health:  grpc_health_probe -addr={server.address}  (reflection is on: grpcurl -plaintext "
+        f"{server.address} list)")
     loop = asyncio.get_running_loop()
 
     def on_signal(signum):
@@ -105,14 +177,22 @@ async def serve(config: Config) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, on_signal, sig)
     await server.stopped.wait()
-    print("stich server stopped", flush=True)
+    say("stich server stopped")
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`python -m service` / `stich-server`: 0 after a graceful stop, 2 for a bad flag or
+    variable, 1 when the server cannot start (one line on stderr, no traceback)."""
     config = configuration.parse(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    return asyncio.run(serve(config))
+    try:
+        return asyncio.run(serve(config))
+    except StartError as err:
+        print(f"{configuration.program_name()}: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:           # Ctrl-C before the signal handlers were in place
+        return 130
 
 
 if __name__ == "__main__":

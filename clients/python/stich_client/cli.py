@@ -4,6 +4,10 @@ stich server.
     stich [--server HOST:PORT] play GAME [--options JSON] [--deals N] [--seed N] [--seat S]
     stich [--server HOST:PORT] evaluate FILE [--legal] [-o OUT]
     stich [--server HOST:PORT] games
+
+A bad flag, a server that cannot be reached or refuses a request, an input or output file that
+cannot be used: one line on stderr and a non-zero exit status (2 for a bad flag or file, 1 for
+the server), never a traceback; 141 when the reader of standard output went away (`| head`).
 """
 from __future__ import annotations
 
@@ -159,42 +163,136 @@ def progress(done: int, total: int, rejected: int, seconds: float) -> None:
     sys.stderr.flush()
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="stich", description="play and evaluate through a stich server")
-    parser.add_argument("--server", default=os.environ.get("STICH_SERVER", DEFAULT_TARGET),
-                        help=f"server address (env STICH_SERVER; default {DEFAULT_TARGET})")
-    parser.add_argument("--timeout", type=float, default=10.0, help="deadline of each call in seconds")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("play", help="play a match against bots")
-    p.add_argument("game")
-    p.add_argument("--options", default="{}", help="rule options as a JSON object")
-    p.add_argument("--deals", type=int, default=0, help="deals in the match (default: the game's)")
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--seat", type=int, default=0)
-    e = sub.add_parser("evaluate", help="batch-evaluate a JSON Lines file of records")
+# ---- the command line -----------------------------------------------------------------------
+BROKEN_PIPE = 141          # 128 + SIGPIPE, what a shell reports for `cmd | head` in C tools
+
+
+class Parser(argparse.ArgumentParser):
+    """One-line errors (`stich play: what is wrong (see stich play --help)`), exit status 2."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _int_arg(low: int, high: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 0)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be an integer {low}..{high if high < 2 ** 63 else '2^64-1'}, "
+                                             f"got {text[:40]!r}")
+        return value
+    parse.__name__ = "int"
+    return parse
+
+
+def _timeout_arg(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= 86400:                  # NaN fails too
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, more than 0 and at most 86400, got {text[:40]!r}")
+    return value
+
+
+def _options_arg(text: str) -> dict:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise argparse.ArgumentTypeError(f"is not JSON ({err.msg} at column {err.colno}): give an object such "
+                                         f"as '{{\"kontra\": true}}'") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"must be a JSON object of option names and values, got {text[:40]!r}")
+    return value
+
+
+def _server_arg(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must be a server address such as 127.0.0.1:50051")
+    return text.strip()
+
+
+def _output_closed(prog: str) -> int:
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    try:
+        print(f"{prog}: output closed before the end (broken pipe)", file=sys.stderr)
+    except OSError:
+        pass
+    return BROKEN_PIPE
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+    parser = Parser(prog="stich", formatter_class=argparse.RawDescriptionHelpFormatter,
+                    description="Play and evaluate through a stich server (start one with `make run`\n"
+                                "or `python -m service`).",
+                    epilog="examples:\n"
+                           "  stich play schafkopf                      a match against three bots\n"
+                           "  stich play sheepshead --deals 2 --seed 7 --seat 1\n"
+                           "  stich evaluate records.jsonl -o answers.jsonl\n"
+                           "  stich --server 127.0.0.1:50051 games\n\n"
+                           "exit status: 0 done, 1 the server could not be reached or refused, 2 a bad flag\n"
+                           "or file, 130 interrupted, 141 the reader of the output went away.")
+    parser.add_argument("--version", action="version", version=f"stich {__version__} (stich-client)")
+    parser.add_argument("--server", type=_server_arg, default=os.environ.get("STICH_SERVER") or DEFAULT_TARGET,
+                        help=f"server address HOST:PORT (env STICH_SERVER; default {DEFAULT_TARGET})")
+    parser.add_argument("--timeout", type=_timeout_arg, default=10.0,
+                        help="deadline of each call in seconds (default 10)")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    p = sub.add_parser("play", help="play a match against bots in the terminal",
+                       description="Play a match against bots: you take one seat, the server's bots the others. "
+                                   "Answer each prompt with the number of a listed action or its text.")
+    p.add_argument("game", help="schafkopf, doppelkopf, sheepshead or klaverjas (`stich games` lists them)")
+    p.add_argument("--options", type=_options_arg, default={}, help="rule options as a JSON object, "
+                   "e.g. '{\"kontra\": true}' (docs/rules/<game>.md lists them)")
+    p.add_argument("--deals", type=_int_arg(0, 1000), default=0,
+                   help="deals in the match, 1..1000 (default 0: the game's deals_per_match)")
+    p.add_argument("--seed", type=_int_arg(0, 2 ** 64 - 1), default=None,
+                   help="seed of the match's first deal, 0..2^64-1 (default: random)")
+    p.add_argument("--seat", type=_int_arg(0, 4), default=0, help="your seat (default 0)")
+    e = sub.add_parser("evaluate", help="batch-evaluate a JSON Lines file of records",
+                       description="Send records (JSON Lines, docs/records.md) to the server and write one "
+                                   "answer line per record, as `python -m engine_core evaluate` does.")
     e.add_argument("file", help="JSON Lines file, or - for stdin")
     e.add_argument("--legal", action="store_true", help="add the legal actions before each action")
     e.add_argument("-o", "--output", help="write answers here instead of stdout")
-    sub.add_parser("games", help="list the server's games and options")
+    sub.add_parser("games", help="list the server's games and options",
+                   description="The server's games with their seats and option tables, as JSON.")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
+    prog = f"stich {args.command}"
     try:
         with StichClient(args.server, timeout=args.timeout) as client:
             if args.command == "play":
-                return play(client, args.game, json.loads(args.options), args.deals, args.seed, args.seat)
+                return play(client, args.game, args.options, args.deals, args.seed, args.seat)
             if args.command == "evaluate":
                 return evaluate(client, args.file, args.legal, args.output)
             print(json.dumps(client.list_games(), indent=2))
+            sys.stdout.flush()
             return 0
-    except (StichError, json.JSONDecodeError) as err:
-        if getattr(err, "code", None) == grpc.StatusCode.UNAVAILABLE:
-            print(f"stich: cannot reach a stich server at {args.server} (start one with "
-                  f"`make serve` or `python -m service`): {err}", file=sys.stderr)
+    except StichError as err:
+        if getattr(err, "code", None) in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+            print(f"{prog}: cannot reach a stich server at {args.server} (start one with "
+                  f"`make run` or `python -m service`, or give --server HOST:PORT)", file=sys.stderr)
         else:
-            print(f"stich: {err}", file=sys.stderr)
+            print(f"{prog}: {err}", file=sys.stderr)
         return 1
     except BrokenPipeError:                 # e.g. `stich games | head`
-        sys.stdout = open(os.devnull, "w")
-        return 0
+        return _output_closed(prog)
+    except OSError as err:                  # an output file that cannot be written
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"{prog}: {where}{err.strerror or err}", file=sys.stderr)
+        return 2
     except (EOFError, KeyboardInterrupt):
         print("\nstich: bye", file=sys.stderr)
         return 130
