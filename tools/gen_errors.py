@@ -1,5 +1,6 @@
 """Write docs/errors.md from the reason ids the code declares (state.REASONS, each game's
-REASONS, the record, match and solver ids): the one place they are listed is the code.
+REASONS, the record, match and solver ids, the service's service.errors.REASONS): the one
+place they are listed is the code, and this page is the one list of them all.
 
     python tools/gen_errors.py          # rewrite docs/errors.md
     python tools/gen_errors.py --check  # exit 1 if docs/errors.md is stale (the tests do this)
@@ -10,6 +11,7 @@ import sys
 from pathlib import Path
 
 from engine_core import games, state
+from service.errors import REASONS as SERVICE
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "errors.md"
 
@@ -36,6 +38,10 @@ change meaning; new ones may be added. Texts may be reworded.
 An action that is not well formed raises `InvalidActionError`, one the rules forbid now
 `IllegalActionError`; both are `ActionError`s and change nothing.
 
+The gRPC service answers a refused action or option with the engine's id, and has ids of its
+own for what only a server can refuse (tokens, versions, limits): the last table. Each id
+appears once; where the engine and the service use one id, its row says both.
+
 This file is generated from the code by `python tools/gen_errors.py`.
 """
 
@@ -47,10 +53,20 @@ def table(reasons) -> str:
 
 
 def render() -> str:
-    parts = [HEAD, "## Every game: the shape of an action and whose turn it is\n", table(state.REASONS), ""]
-    for name in games.GAMES:
-        parts += [f"## {name.capitalize()}: the rules\n", table(games.spec_of(name).reasons), ""]
-    parts += ["## Records, options, matches and the solver\n", table(OTHER), ""]
+    sections = [("Every game: the shape of an action and whose turn it is", dict(state.REASONS))]
+    sections += [(f"{name.capitalize()}: the rules", dict(games.spec_of(name).reasons)) for name in games.GAMES]
+    sections.append(("Records, options, matches and the solver", dict(OTHER)))
+    service = {}
+    for reason, meaning in SERVICE.items():
+        shared = [reasons for _, reasons in sections if reason in reasons]
+        if shared:
+            shared[0][reason] += f"; in the service: {meaning}"
+        else:
+            service[reason] = meaning
+    sections.append(("The gRPC service: tables, tokens, versions and limits", service))
+    parts = [HEAD]
+    for title, reasons in sections:
+        parts += [f"## {title}\n", table(reasons), ""]
     return "\n".join(parts)
 
 
