@@ -385,6 +385,18 @@ cdef class Core:
                               -order.power[c], c % G_FACES, c))
         return [k[3] for k in sorted(keyed)]
 
+    def card_order(self):
+        """The card order in force as card indices, each face once, highest first:
+        [trumps, clubs, spades, hearts, diamonds] by effective suit (public once the contract
+        is known: the bots' card counting and void inference read it)."""
+        cdef const Order* order = g_order(&self.s)
+        cdef int c
+        keyed = [[] for _ in range(5)]
+        for c in range(G_FACES):
+            if order.eff_suit[c] >= 0:
+                keyed[order.eff_suit[c]].append((-order.power[c], c))
+        return [[c for _, c in sorted(keyed[4])]] + [[c for _, c in sorted(keyed[k])] for k in range(4)]
+
     def explain(self, i64 code):
         """(reason id, text): why a well-formed action that is not legal now is refused."""
         return explain(self, code)

@@ -6,6 +6,11 @@ decisive mistake (the first card after which the best reachable outcome flipped)
 
 Values are the side's final totals as in engine_core.solver. With `budget`, every search stops
 after that many nodes and reports proven bounds instead ({"lower", "upper"}).
+
+`analyze(record, seat=s)` (fair=True, the default once a seat is named) answers "was this a
+mistake given what I knew?": each decision of seat s is evaluated from s's own view at the
+time, over hidden worlds sampled by the bots' inference (engine_core.bots.inference), never
+from the open hands; fair=False keeps the open-hands analysis (restricted to s's cards).
 """
 from __future__ import annotations
 
@@ -26,10 +31,69 @@ def _bounds(entry: dict) -> tuple[int, int]:
     return entry["lower"], entry["upper"]
 
 
-def analyze(record: Any, objective: Any = None, budget: int | None = None, target: Any = "win") -> dict:
+def analyze(record: Any, objective: Any = None, budget: int | None = None, target: Any = "win",
+            seat: int | None = None, fair: bool | None = None, worlds: int = 16) -> dict:
     """The analysis of a record (finished or in progress). Raises InvalidRecordError or an
     ActionError (with the record index) like records.replay does for a bad record, and
-    SolverError for a bad objective, budget or target."""
+    SolverError for a bad objective, budget, target, seat or fair."""
+    if fair is None:
+        fair = seat is not None
+    if not isinstance(fair, bool):
+        raise SolverError("fair", f"must be true or false, got {fair!r}")
+    if fair and seat is None:
+        raise SolverError("seat", "a fair analysis is from one seat's view: give seat=")
+    if seat is not None:
+        seats = records.new_state(record).game.seats
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
+            raise SolverError("seat", f"must be a seat 0..{seats - 1}, got {seat!r}")
+    if fair:
+        return _fair(record, seat, budget, worlds)
+    out = _open(record, objective, budget, target)
+    if seat is not None:
+        out["seat"] = seat
+        out["actions"] = [step for step in out["actions"] if step["seat"] == seat]
+    return out
+
+
+def _fair(record: Any, seat: int, budget: int | None, worlds: int) -> dict:
+    """Each decision of `seat` (every phase) from its own view at the time: the hard bot's
+    evaluation over sampled worlds, the action's expected value and the loss against the best."""
+    from . import bots
+    if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
+        raise SolverError("worlds", f"must be a positive number of worlds, got {worlds!r}")
+    state = records.new_state(record)
+    game = state.game
+    hard = bots.get(game.name, "hard", seed=0, options=game.options.as_dict(), worlds=worlds,
+                    rollout_worlds=max(2, worlds // 2), nodes=budget or 20000)
+    steps = []
+    for i, action in enumerate(record["actions"]):
+        if not state.is_over() and state.to_act() == seat and len(state.legal_actions()) > 1:
+            view = state.view(seat)
+            evals = hard.evaluate(view)
+            best = max(evals, key=lambda e: e["expected"])
+            chosen = next((e for e in evals if _same(e["action"], action)), None)
+            step = {"index": i, "seat": seat, "action": action, "phase": view["phase"],
+                    "values": evals, "best": best["action"], "best_expected": best["expected"]}
+            if chosen is not None:
+                step["expected"] = chosen["expected"]
+                step["win"] = chosen["win"]
+                step["loss"] = best["expected"] - chosen["expected"]
+            steps.append(step)
+        _apply(state, action, i)
+    return {"game": game.name, "seat": seat, "fair": True, "worlds": worlds, "actions": steps}
+
+
+def _same(a: dict, b: Any) -> bool:
+    if not isinstance(b, dict):
+        return False
+    keys = ("type", "call", "suit", "card")
+    if any(a.get(k) != b.get(k) for k in keys):
+        return False
+    return sorted(a.get("cards") or []) == sorted(b.get("cards") or [])
+
+
+def _open(record: Any, objective: Any, budget: int | None, target: Any) -> dict:
+    """The open-hands analysis (every hand seen)."""
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0):
         raise SolverError("budget", f"must be a positive number of nodes, got {budget!r}")
     state = records.new_state(record)

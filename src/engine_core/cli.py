@@ -141,21 +141,23 @@ def count_arg(low: int, high: int):
 
 
 def cmd_demo(args) -> int:
-    """Seeded deals played by random legal moves with the cheapest-bids policy (each speaker
-    passes or names the cheapest contract open to him, where the game has that policy), printed
-    with contract, tricks and the itemised scoring."""
-    from . import batch
+    """Seeded deals as a table of sober players would play them: the normal bot where this
+    build has one (engine_core.bots), else the hand-strength policy of engine_core/demo.py
+    (each seat passes unless its hand justifies a contract, then names that contract; cards
+    at random among the legal ones), printed with the calls, contract, tricks and the
+    itemised scoring."""
+    from . import demo
     try:
         game = games.get(args.game, options_arg(args.options))
     except StichError as err:
         raise Usage(str(err)) from None
-    bids = "cheapest" if "cheapest" in game.rules.BIDS else "uniform"
+    chooser = demo.policy(game.name, args.seed, game.options.as_dict())
     totals = [0] * game.seats
     deck = game.deck
+    print(f"{game.name}, {args.deals} deal{'s' if args.deals != 1 else ''} from seed {args.seed}; "
+          f"bids and play: {chooser.name}")
     for k in range(args.deals):
-        record = batch.playout_record(game.name, game.options, args.seed, k, bids=bids)
-        from .records import replay
-        state = replay(record)
+        state = demo.play_deal(game, args.seed, k, k % game.seats, chooser)
         result = state.result()
         print(f"deal {k + 1} (seed {args.seed} + {k}, dealer {state.dealer})")
         for s, hand in enumerate(state.hands):      # sorted trumps-first for the contract played
@@ -165,7 +167,7 @@ def cmd_demo(args) -> int:
         print("  calls:    " + ", ".join(
             f"{a['seat']}:{a['call']}{' ' + a['suit'] if 'suit' in a else ''}"
             f"{' ' + ' '.join(a['cards']) if 'cards' in a else ''}" for a in calls))
-        print(f"  contract: {json.dumps(result['contract'])}")
+        print(f"  contract: {contract_line(result['contract'])}")
         for n, (leader, cards, winner) in enumerate(result["tricks"], 1):
             print(f"  trick {n:>2}: lead {leader}: {' '.join(cards)} -> seat {winner}")
         print(f"  card points: {result['card_points']}")
@@ -176,6 +178,24 @@ def cmd_demo(args) -> int:
         totals = [t + s for t, s in zip(totals, result["scores"])]
     print(f"match totals after {args.deals} deals: {totals}")
     return 0
+
+
+def contract_line(contract: dict | None) -> str:
+    """`rufspiel by seat 0, suit D, partner 2`: the type, the declarer, every other field set."""
+    if not contract:
+        return "none"
+    text = contract.get("type", "?")
+    if contract.get("declarer") is not None:
+        text += f" by seat {contract['declarer']}"
+    for key, value in contract.items():
+        if key in ("type", "declarer") or value is None or value is False:
+            continue
+        if isinstance(value, list):
+            value = " ".join(map(str, value))
+        elif value is True:
+            value = "yes"
+        text += f", {key.replace('_', ' ')} {value}"
+    return text
 
 
 def _records_in(path: str):
@@ -256,6 +276,33 @@ def cmd_analyze(args) -> int:
     return 0
 
 
+def bots_arg(text: str) -> list[str]:
+    """--bots: two levels, comma-separated (the tournament's `cheat` sees every hand)."""
+    from .bots.tournament import BOT_NAMES
+    names = [t.strip() for t in text.split(",")]
+    if len(names) != 2 or any(n not in BOT_NAMES for n in names):
+        raise argparse.ArgumentTypeError(f"must be two bots separated by a comma, each one of "
+                                         f"{', '.join(BOT_NAMES)}, e.g. hard,normal; got {text[:40]!r}")
+    return names
+
+
+def cmd_tournament(args) -> int:
+    """Duplicate play of two bots: every seeded deal once per seating (docs/bots.md)."""
+    from .bots import tournament
+    try:
+        options = options_arg(args.options)
+        games.get(args.game, options)
+    except StichError as err:
+        raise Usage(str(err)) from None
+    report = tournament.run(args.game, args.bots, args.deals, seed=args.seed, threads=args.threads,
+                            options=options, progress=tournament.progress_bar())
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(tournament.table(report))
+    return 0
+
+
 def budget_arg(text: str) -> int:
     try:
         value = int(text)
@@ -272,6 +319,7 @@ EPILOG = """examples:
   %(prog)s solve --target schneider positions.jsonl
   %(prog)s analyze records.jsonl
   %(prog)s demo --game doppelkopf --deals 2 --seed 7
+  %(prog)s tournament --game schafkopf --bots normal,easy --deals 200
 
 exit status: 0 when the input was read (rejected records are answers, not failures), 2 for a
 bad flag or an unreadable input, 1 when the output cannot be written, 141 when the reader of
@@ -312,13 +360,27 @@ def build_parser(prog: str = "python -m engine_core") -> argparse.ArgumentParser
     an.add_argument("--budget", type=budget_arg, default=2_000_000,
                     help="node budget per search (default 2000000; bounds are reported where it runs out)")
     an.set_defaults(func=cmd_analyze)
-    demo = sub.add_parser("demo", help="play seeded random deals and print them",
+    demo = sub.add_parser("demo", help="play seeded deals (hand-strength bids) and print them",
                           description=cmd_demo.__doc__)
     demo.add_argument("--game", default="schafkopf", choices=games.GAMES)
     demo.add_argument("--options", default="{}", help="options as a JSON object, e.g. '{\"kontra\": true}'")
     demo.add_argument("--deals", type=count_arg(1, 10_000), default=4, help="number of deals (1..10000)")
     demo.add_argument("--seed", type=seed_arg, default=1, help="seed of deal 0 (0..2^64-1)")
     demo.set_defaults(func=cmd_demo)
+    tour = sub.add_parser("tournament", help="duplicate play of two bots",
+                          description="Play each seeded deal once per seating (each bot in each hand "
+                                      "position; docs/bots.md) and print per bot the mean score per deal "
+                                      "with a 95% confidence interval, the win rate as declarer and the "
+                                      "decision times (median, p99).")
+    tour.add_argument("--game", required=True, choices=games.GAMES)
+    tour.add_argument("--bots", required=True, type=bots_arg, help="two bots, e.g. hard,normal (levels: "
+                      "random, easy, normal, hard; cheat sees every hand)")
+    tour.add_argument("--deals", type=count_arg(1, 1_000_000), default=100, help="number of deals (default 100)")
+    tour.add_argument("--seed", type=seed_arg, default=1, help="seed of deal 0 (0..2^64-1)")
+    tour.add_argument("--threads", type=count_arg(1, 256), default=1, help="threads (1..256)")
+    tour.add_argument("--options", default="{}", help="game options as a JSON object")
+    tour.add_argument("--json", action="store_true", help="one JSON object instead of the table")
+    tour.set_defaults(func=cmd_tournament)
     return parser
 
 

@@ -1,0 +1,119 @@
+"""Computer players for every game: `bots.get(game, level, seed=...)` returns a bot whose
+`choose(view)` sees only one seat's view (`State.view(seat)`: its own hand, everything public,
+its legal actions) and returns one of the legal actions. A bot never receives a State, so it
+cannot read another seat's cards: fair by construction (docs/bots.md).
+
+Levels (LEVELS, weakest first):
+- random: a uniformly random legal action (seeded);
+- easy:   the rules of thumb a casual player uses (bidding thresholds, high to win, low else);
+- normal: per-game heuristics with card counting and partner signals (< 5 ms a decision);
+- hard:   determinized search: worlds sampled from the inference (engine_core.bots.inference),
+          each legal action solved with engine_core.solver on each world, best mean.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..games import GAMES
+
+LEVELS = ("random", "easy", "normal", "hard")
+
+
+class Bot:
+    """A computer player for one game at one level; `choose(view)` is its only input."""
+
+    level = "?"
+
+    def __init__(self, game: str, seed: int = 0, options: dict | None = None):
+        self.game = game
+        self.seed = seed
+        self.options = dict(options or {})
+
+    def choose(self, view: Any) -> dict:
+        """One of `view["legal"]` (a copy), for the seat to act."""
+        legal = check_view(view, self.game)
+        if len(legal) == 1:
+            return dict(legal[0])
+        from .knowledge import NoConsistentWorld
+        try:
+            return dict(self._choose(view, legal))
+        except NoConsistentWorld:
+            # the sampler could not rebuild a world for this view: a seeded uniform choice
+            # keeps the table moving (logged: each case is a sampler gap to close)
+            import logging
+            import random
+            logging.getLogger("stich.bots").warning("%s: no world consistent with the view of seat %s; "
+                                                     "choosing at random", self, view["seat"])
+            return dict(random.Random(self.seed * 1_000_003 + len(view["actions"])).choice(legal))
+
+    def evaluate(self, view: Any) -> list[dict]:
+        """For each legal action {"action", "expected": the expected score of the seat's
+        side for the deal, "win": the probability that the seat's side wins, or None}."""
+        legal = check_view(view, self.game)
+        return [{"action": e["action"], "expected": float(e["expected"]), "win": e["win"]}
+                for e in self._evaluate(view, legal)]
+
+    def _choose(self, view: dict, legal: list[dict]) -> dict:   # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _evaluate(self, view: dict, legal: list[dict]) -> list[dict]:
+        from .hard import HardBot
+        helper = HardBot(self.game, seed=self.seed, options=self.options)
+        return helper._evaluate(view, legal)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.game!r}, seed={self.seed})"
+
+
+def check_view(view: Any, game: str) -> list[dict]:
+    """The legal actions of a view for the seat to act; TypeError for anything but a view
+    dict (a State above all: a bot must never see the hidden hands), ValueError for a view of
+    another game or of a seat that is not to act."""
+    if not isinstance(view, dict):
+        raise TypeError(f"a bot chooses from a seat's view (a dict from State.view(seat)), "
+                        f"not a {type(view).__name__}")
+    for key in ("game", "seat", "hand", "legal", "actions", "dealer"):
+        if key not in view:
+            raise ValueError(f"not a seat's view: the key {key!r} is missing")
+    if view["game"] != game:
+        raise ValueError(f"this bot plays {game}, the view is of {view['game']!r}")
+    if view["seat"] is None:
+        raise ValueError("a spectator's view has no hand and no legal actions")
+    legal = view["legal"]
+    if not legal:
+        raise ValueError(f"seat {view['seat']} is not to act in this view (no legal actions)")
+    return legal
+
+
+def get(game: str, level: str, seed: int = 0, options: dict | None = None, **budget) -> Bot:
+    """The bot of `level` for `game`. `options` are the game's options (defaults filled in;
+    the bot needs them to score sampled worlds); `budget` tunes the hard level (worlds,
+    seconds, nodes: see engine_core.bots.hard)."""
+    if not isinstance(game, str) or game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; games are {', '.join(GAMES)}")
+    if not isinstance(level, str) or level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; levels are {', '.join(LEVELS)}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
+        raise ValueError(f"seed must be an integer 0..2^64-1, got {seed!r}")
+    if options is not None and not isinstance(options, dict):
+        raise ValueError(f"options must be a dict of the game's options, got {type(options).__name__}")
+    from ..games import get as get_game
+    get_game(game, options)          # OptionError (a ValueError) for bad options, now
+    if level == "random":
+        from .simple import RandomBot
+        cls = RandomBot
+    elif level == "easy":
+        from .simple import EasyBot
+        cls = EasyBot
+    elif level == "normal":
+        from .normal import NormalBot
+        cls = NormalBot
+    else:
+        from .hard import HardBot
+        cls = HardBot
+    if budget and level != "hard":
+        raise ValueError(f"budget arguments ({', '.join(sorted(budget))}) apply to the hard level only")
+    return cls(game, seed=seed, options=options, **budget)
+
+
+__all__ = ["Bot", "GAMES", "LEVELS", "check_view", "get"]

@@ -1,0 +1,254 @@
+"""The random and easy levels.
+
+easy plays the way a casual player does: it bids on sensible thresholds (enough trumps and
+high trumps for the contract; see the `_bid_*` rules of each game), announces only with a
+clearly strong hand, and in the card play plays high to win a trick it can win and low
+otherwise (smearing points on a trick its known partner wins)."""
+from __future__ import annotations
+
+from . import Bot
+from .knowledge import (Order, SEATS, by_kind, current_trick, find, legal_cards, points,
+                        rng_for, sides, trump_suit_of)
+
+
+class RandomBot(Bot):
+    """A uniformly random legal action, from a stream seeded by (seed, decision)."""
+
+    level = "random"
+
+    def _choose(self, view, legal):
+        return rng_for(self.seed, view, "random").choice(legal)
+
+
+# ---- hand evaluation by game (the auction: no order in the view yet) ----
+
+def _rank(card):
+    return card[0]
+
+
+def _suit(card):
+    return card[1]
+
+
+def sk_trumps(hand, kind, suit=None):
+    """Schafkopf trumps of a hand in a contract: Rufspiel/Farbsolo O, U and the trump suit;
+    Wenz only the Unter."""
+    if kind == "wenz":
+        return [c for c in hand if _rank(c) == "J"]
+    s = suit or "H"
+    return [c for c in hand if _rank(c) in "QJ" or _suit(c) == s]
+
+
+def dk_trumps(hand):
+    """Doppelkopf normal-game trumps: TH, queens, jacks, diamonds."""
+    return [c for c in hand if c == "TH" or _rank(c) in "QJ" or _suit(c) == "D"]
+
+
+def ss_trumps(hand):
+    return [c for c in hand if _rank(c) in "QJ" or _suit(c) == "D"]
+
+
+def kj_strength(hand, suit):
+    """Klaverjas: trump points of `suit` plus side aces (and tens behind them)."""
+    value = 0
+    for c in hand:
+        if _suit(c) == suit:
+            value += points("klaverjas", c, suit) + 3
+        elif _rank(c) == "A":
+            value += 11
+        elif _rank(c) == "T" and (c[0] != "A") and ("A" + _suit(c)) in hand:
+            value += 6
+    return value
+
+
+class EasyBot(Bot):
+    """Rules of thumb for every phase of every game."""
+
+    level = "easy"
+
+    def _choose(self, view, legal):
+        plays = legal_cards(legal)
+        others = [a for a in legal if a["type"] != "play"]
+        game = view["game"]
+        if plays:
+            if others:                                     # an announcement is possible
+                pick = self._announce(view, others)
+                if pick is not None:
+                    return pick
+            return next(a for a in legal if a["type"] == "play" and a["card"] == self._card(view, plays))
+        return getattr(self, "_" + game)(view, legal)
+
+    def _choose_ranked_exchanges(self, view, legal):
+        """The exchange actions, the easy level's favourite first (hard narrows to these)."""
+        first = self._choose(view, legal)
+        rest = [a for a in legal if a != first and a["type"] == "exchange"]
+        rng = rng_for(self.seed, view, "exchanges")
+        rng.shuffle(rest)
+        return [first] + rest
+
+    # -- announcements during the play (Doppelkopf Re/Kontra) --
+    def _announce(self, view, others):
+        if view["game"] != "doppelkopf":
+            return None
+        hand = view["hand"]
+        order = Order.of(view, self.options)
+        trumps = [c for c in hand if order.is_trump(c)]
+        high = sum(1 for c in trumps if c in ("TH", "QC", "QS"))
+        for a in others:
+            if a["call"] in ("re", "kontra") and len(hand) >= 10 and len(trumps) >= 7 and high >= 2:
+                return a
+        return None
+
+    # -- card play --
+    def _card(self, view, plays):
+        game = view["game"]
+        order = Order.of(view, self.options)
+        trick = current_trick(view, order, SEATS[game])
+        mine, theirs = sides(view)
+        tsuit = trump_suit_of(view)
+        pts = {c: points(game, c, tsuit) for c in plays}
+        low = min(plays, key=lambda c: (pts[c], order.is_trump(c), order.power.get(c, 0)))
+        if not trick.cards:                       # leading: an ace, else (declarer) trumps, else low
+            aces = [c for c in plays if not order.is_trump(c) and order.power.get(c) == len(order.lists[order.suit_of[c]])]
+            if aces:
+                return max(aces, key=lambda c: pts[c])
+            declaring = _declaring(view)
+            trumps = [c for c in plays if order.is_trump(c)]
+            if declaring and trumps:
+                return max(trumps, key=lambda c: order.power[c])
+            return low
+        led = trick.led
+        win_card = trick.cards[trick.winner_pos]
+        win_seat = trick.seats[trick.winner_pos]
+        best = order.strength(win_card, led)
+        last = len(trick.cards) == SEATS[game] - 1
+        if win_seat in mine and (last or best >= 100 + len(order.lists["trump"]) - 2 or
+                                 (not order.is_trump(win_card) and order.power.get(win_card) == len(order.lists[led]))):
+            # the partner takes it: smear the highest points that are not a trump
+            non_trump = [c for c in plays if not order.is_trump(c)] or plays
+            return max(non_trump, key=lambda c: (pts[c], -order.power.get(c, 0)))
+        winners = [c for c in plays if order.strength(c, led) > best]
+        if winners:
+            if last:
+                return min(winners, key=lambda c: (order.strength(c, led), -pts[c]))
+            return max(winners, key=lambda c: (order.strength(c, led), pts[c]))
+        return low
+
+    # -- the auctions --
+    def _schafkopf(self, view, legal):
+        hand = view["hand"]
+        phase = view["phase"]
+        if phase in ("kontra", "re"):
+            contract = view.get("contract") or {}
+            kind = contract.get("type", "rufspiel")
+            trumps = sk_trumps(hand, "wenz" if "wenz" in kind else "suit", contract.get("suit"))
+            strong = len(trumps) >= (3 if "wenz" in kind else 5) and sum(_rank(c) == "Q" for c in hand) >= 2
+            for a in legal:
+                if a["call"] in ("kontra", "re") and strong:
+                    return a
+            return find(legal, "pass") or legal[0]
+        if find(legal, "sie"):
+            return find(legal, "sie")
+        obers = sum(_rank(c) == "Q" for c in hand)
+        unters = sum(_rank(c) == "J" for c in hand)
+        aces = [c for c in hand if _rank(c) == "A" and _suit(c) != "H"] + [c for c in hand if c == "AH"]
+        best_solo = None
+        for suit in "CSHD":
+            n = len(sk_trumps(hand, "suit", suit))
+            if n >= 6 and obers + unters >= 3 and find(legal, "farbsolo", suit):
+                if best_solo is None or n > best_solo[0]:
+                    best_solo = (n, find(legal, "farbsolo", suit))
+        if best_solo:
+            return best_solo[1]
+        if find(legal, "wenz") and unters >= 3 and ("JC" in hand or len(aces) >= 2) and unters + len(aces) >= 5:
+            return find(legal, "wenz")
+        calls = [a for a in legal if a["call"] == "rufspiel"]
+        trumps = sk_trumps(hand, "suit", "H")
+        if calls and (len(trumps) >= 5 or (len(trumps) >= 4 and obers >= 2)):
+            # call the ace of the suit in which the hand is shortest
+            return min(calls, key=lambda a: (sum(1 for c in hand if _suit(c) == a["suit"] and _rank(c) not in "QJ"), a["suit"]))
+        return find(legal, "pass") or legal[0]
+
+    def _doppelkopf(self, view, legal):
+        hand = view["hand"]
+        phase = view["phase"]
+        if phase == "reservation":
+            queens = sum(_rank(c) == "Q" for c in hand)
+            jacks = sum(_rank(c) == "J" for c in hand)
+            if queens >= 6 and find(legal, "solo_queens"):
+                return find(legal, "solo_queens")
+            if jacks >= 6 and find(legal, "solo_jacks"):
+                return find(legal, "solo_jacks")
+            for call in ("hochzeit", "armut"):
+                if find(legal, call):
+                    return find(legal, call)
+            return find(legal, "healthy") or legal[0]
+        if phase == "armut_offer":
+            trumps = dk_trumps(hand)
+            if len(trumps) >= 7 and sum(c in ("TH", "QC") for c in hand) >= 1 and find(legal, "accept"):
+                return find(legal, "accept")
+            return find(legal, "decline") or legal[0]
+        exchanges = by_kind(legal, "exchange")
+        if exchanges:
+            # give: the legal set with the fewest points; return: keep trumps, give low cards
+            return min(exchanges, key=lambda a: (sum(1 for c in a["cards"] if c in dk_trumps([c])),
+                                                 sum(points("doppelkopf", c) for c in a["cards"]),
+                                                 tuple(a["cards"])))
+        return legal[0]
+
+    def _sheepshead(self, view, legal):
+        hand = view["hand"]
+        phase = view["phase"]
+        trumps = ss_trumps(hand)
+        queens = sum(_rank(c) == "Q" for c in hand)
+        if phase == "pick":
+            # pagat: pick with four trumps, or three with two of the queens; a tighter
+            # threshold leaves most deals to the leaster
+            strong = len(trumps) >= 4 or len(trumps) >= 3 and queens >= 2
+            if find(legal, "pick") and (strong or not find(legal, "pass")):
+                return find(legal, "pick")
+            return find(legal, "pass") or legal[0]
+        if phase in ("bury", "unknown"):
+            exchanges = by_kind(legal, "exchange")
+            # bury the points of the plain suits, keep the trumps
+            return max(exchanges, key=lambda a: (-sum(c in ss_trumps([c]) for c in a["cards"]),
+                                                 sum(points("sheepshead", c) for c in a["cards"]) if phase == "bury"
+                                                 else -sum(points("sheepshead", c) for c in a["cards"]),
+                                                 tuple(a["cards"])))
+        if phase == "call":
+            if len(trumps) >= 7 and find(legal, "alone"):
+                return find(legal, "alone")
+            calls = [a for a in legal if a["call"] in ("ace", "ten", "unknown_ace", "jack_of_diamonds")]
+            if calls:
+                order = {"ace": 0, "jack_of_diamonds": 1, "ten": 2, "unknown_ace": 3}
+                return min(calls, key=lambda a: (order[a["call"]], a.get("suit", "")))
+            return legal[0]
+        if phase in ("crack", "recrack"):
+            want = "crack" if phase == "crack" else "recrack"
+            if len(trumps) >= 4 and queens >= 2 and find(legal, want):
+                return find(legal, want)
+            return find(legal, "pass") or legal[0]
+        return legal[0]
+
+    def _klaverjas(self, view, legal):
+        hand = view["hand"]
+        calls = [a for a in legal if a.get("call") == "trump"]
+        if not calls:
+            return legal[0]
+        best = max(calls, key=lambda a: (kj_strength(hand, a["suit"]), a["suit"]))
+        if kj_strength(hand, best["suit"]) >= 52 or not find(legal, "pass"):
+            return best
+        return find(legal, "pass")
+
+
+def _declaring(view) -> bool:
+    """Whether the seat is on the declaring side as far as it knows."""
+    contract = view.get("contract") or {}
+    me = view["seat"]
+    if view["game"] == "doppelkopf":
+        return me in ((view.get("teams") or {}).get("re") or [])
+    if view["game"] == "sheepshead":
+        return me in (contract.get("picker"), contract.get("partner"))
+    if view["game"] == "klaverjas":
+        return me % 2 == (contract.get("maker", -1) % 2 if contract.get("maker") is not None else -1)
+    return me in (contract.get("declarer"), contract.get("partner"))

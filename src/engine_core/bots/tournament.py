@@ -1,0 +1,177 @@
+"""Duplicate evaluation of bots (`python -m engine_core tournament`, docs/bots.md).
+
+Every seeded deal is played once per seating of the rotation, so each bot holds each hand in
+each position and luck of the cards cancels:
+- four seats (Schafkopf, Doppelkopf, Klaverjas), two bots A and B: A B A B, then B A B A
+  (seats 0..3). Klaverjas's fixed partnerships (0+2 against 1+3) put each bot with itself;
+  in Schafkopf and Doppelkopf, where the teams form in the deal, each bot's seats are the
+  same two in both seatings, so every hand is played by each bot;
+- five seats (Sheepshead): A alone at seat r with B in the other four, and B alone at seat r
+  with A in the others, for r = 0..4 (ten plays of each deal).
+A bot's score for a deal is the mean of the scores of its seats over all the plays of that
+deal; the table gives the mean over the deals with a 95% confidence interval (normal
+approximation, 1.96 standard errors), the share of won deals among those in which the bot
+declared (declarer, picker, maker, or the Re soloist/Hochzeit/Armut player), and the median
+and 99th percentile of its decision times (decisions with more than one legal action).
+"""
+from __future__ import annotations
+
+import math
+import statistics
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from .. import games
+from .._rng import deal_seed
+from . import LEVELS, get
+
+
+def seatings(seats: int) -> list[list[int]]:
+    """Per play of a deal, the bot index (0 = A, 1 = B) of each seat."""
+    if seats == 4:
+        return [[0, 1, 0, 1], [1, 0, 1, 0]]
+    out = []
+    for alone in (0, 1):
+        for r in range(seats):
+            out.append([alone if s == r else 1 - alone for s in range(seats)])
+    return out
+
+
+def cheat_choose(state) -> dict:
+    """The `cheat` level: determinized search on the true deal (it sees every hand). Only the
+    tournament calls it, with the State; bots.get never returns it."""
+    from .hard import HardBot
+    bot = HardBot(state.game.name, options=state.game.options.as_dict())
+    return bot._choose_open(state)
+
+
+def play_deal(game, names, seed: int, k: int, budget: dict, times: list) -> list[dict]:
+    """Every seating of deal k: per play, the seats' bot indices, scores and declarer."""
+    n = game.seats
+    plays = []
+    for seating in seatings(n):
+        state = game.deal(deal_seed(seed, k), k % n)
+        players = []
+        for s in range(n):
+            name = names[seating[s]]
+            if name == "cheat":
+                players.append(None)
+            else:
+                players.append(get(game.name, name, seed=(seed + 7919 * k + s) % 2 ** 64,
+                                   options=game.options.as_dict(), **(budget if name == "hard" else {})))
+        while not state.is_over():
+            s = state.to_act()
+            t0 = time.perf_counter()
+            if players[s] is None:
+                legal = state.legal_actions()
+                action = legal[0] if len(legal) == 1 else cheat_choose(state)
+            else:
+                view = state.view(s)
+                action = players[s].choose(view)
+                if len(view["legal"]) > 1:
+                    times[seating[s]].append(time.perf_counter() - t0)
+            state.apply(action)
+        result = state.result()
+        declarer = (result.get("contract") or {}).get("declarer")
+        plays.append({"seating": seating, "scores": result["scores"], "declarer": declarer})
+    return plays
+
+
+def run(game_name: str, names: list[str], deals: int, seed: int = 1, threads: int = 1,
+        options: dict | None = None, budget: dict | None = None, progress=None) -> dict:
+    game = games.get(game_name, options)
+    budget = budget or {}
+    times = {0: [], 1: []}
+    lock = threading.Lock()
+    per_deal = [None] * deals
+    done = [0]
+
+    def one(k):
+        local = {0: [], 1: []}
+        plays = play_deal(game, names, seed, k, budget, local)
+        with lock:
+            times[0].extend(local[0])
+            times[1].extend(local[1])
+            per_deal[k] = plays
+            done[0] += 1
+            if progress:
+                progress(done[0], deals)
+
+    if threads == 1:
+        for k in range(deals):
+            one(k)
+    else:
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(one, range(deals)))
+    out = {"game": game_name, "deals": deals, "seed": seed, "options": game.options.as_dict(),
+           "seatings": seatings(game.seats), "bots": []}
+    for b, name in enumerate(names):
+        scores, declared, won = [], 0, 0
+        for plays in per_deal:
+            total = count = 0
+            for p in plays:
+                for s, idx in enumerate(p["seating"]):
+                    if idx == b:
+                        total += p["scores"][s]
+                        count += 1
+                d = p["declarer"]
+                if d is not None and p["seating"][d] == b:
+                    declared += 1
+                    won += p["scores"][d] > 0
+            scores.append(total / count)
+        mean = statistics.fmean(scores)
+        half = 1.96 * statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else float("nan")
+        t = sorted(times[b])
+        out["bots"].append({
+            "bot": name, "mean": mean, "ci95": [mean - half, mean + half],
+            "declared": declared, "declarer_win_rate": won / declared if declared else None,
+            "decisions": len(t),
+            "time_median": t[len(t) // 2] if t else None,
+            "time_p99": t[min(len(t) - 1, int(0.99 * len(t)))] if t else None,
+        })
+    diffs = []
+    for plays in per_deal:
+        means = []
+        for b in range(2):
+            vals = [p["scores"][s] for p in plays for s, i in enumerate(p["seating"]) if i == b]
+            means.append(sum(vals) / len(vals))
+        diffs.append(means[0] - means[1])
+    dm = statistics.fmean(diffs)
+    dh = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float("nan")
+    out["difference"] = {"bots": f"{names[0]} - {names[1]}", "mean": dm, "ci95": [dm - dh, dm + dh]}
+    return out
+
+
+def table(report: dict) -> str:
+    lines = [f"{report['game']}: {report['deals']} duplicate deals (seed {report['seed']}), "
+             f"{len(report['seatings'])} seatings each",
+             f"{'bot':<8} {'mean/deal':>10} {'95% CI':>20} {'declared':>9} {'won%':>6} {'median s':>9} {'p99 s':>8}"]
+    for b in report["bots"]:
+        lo, hi = b["ci95"]
+        rate = "-" if b["declarer_win_rate"] is None else f"{100 * b['declarer_win_rate']:.1f}"
+        med = "-" if b["time_median"] is None else f"{b['time_median']:.4f}"
+        p99 = "-" if b["time_p99"] is None else f"{b['time_p99']:.4f}"
+        lines.append(f"{b['bot']:<8} {b['mean']:>10.2f} {f'[{lo:.2f}, {hi:.2f}]':>20} {b['declared']:>9} {rate:>6} {med:>9} {p99:>8}")
+    d = report["difference"]
+    lines.append(f"{d['bots']}: {d['mean']:.2f} per deal, 95% CI [{d['ci95'][0]:.2f}, {d['ci95'][1]:.2f}]")
+    return "\n".join(lines)
+
+
+def progress_bar(stream=sys.stderr):
+    """A one-line progress bar on a terminal (None when stderr is not one)."""
+    if not stream.isatty():
+        return None
+
+    def show(done, total):
+        width = 30
+        filled = width * done // total
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals")
+        if done == total:
+            stream.write("\n")
+        stream.flush()
+    return show
+
+
+BOT_NAMES = LEVELS + ("cheat",)

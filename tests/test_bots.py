@@ -1,0 +1,303 @@
+"""Computer players: legality in every phase of every game and option set, determinism per
+seed, fairness (a choice depends only on the seat's view), the inference's worlds (consistent
+with the view, uniform on a small case) and the API's refusals."""
+import itertools
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from engine_core import bots, games
+from engine_core.bots.inference import Inference
+
+OPTION_SETS = {
+    "schafkopf": [{}, {"ramsch": True, "kontra": True}, {"schneider_rule": "official", "kontra": True}],
+    "doppelkopf": [{}, {"second_heart_ten_beats_first": True, "solo_player_leads": True}],
+    "sheepshead": [{}, games.preset("sheepshead", "seed004"), {"cracking": True, "partner": "jack_of_diamonds"},
+                   {"no_pick": "doubler", "unknown_broad": True}, {"no_pick": "forced"}],
+    "klaverjas": [{}, {"ruleset": "rotterdam"}, {"ruleset": "utrecht", "roem": False}],
+}
+CASES = [(g, o) for g, sets in OPTION_SETS.items() for o in sets]
+FAST = {"worlds": 3, "rollout_worlds": 2, "nodes": 2000}
+
+
+def play(game, levels, seed, dealer, **budget):
+    """One deal with the bots of `levels` (one per seat); every choice checked legal."""
+    state = game.deal(seed, dealer)
+    players = [bots.get(game.name, lv, seed=seed + s, options=game.options.as_dict(),
+                        **(budget if lv == "hard" else {})) for s, lv in enumerate(levels)]
+    phases = set()
+    while not state.is_over():
+        seat = state.to_act()
+        view = state.view(seat)
+        action = players[seat].choose(view)
+        assert action in state.legal_actions(), (view["phase"], action)
+        phases.add(view["phase"])
+        state.apply(action)
+    return state, phases
+
+
+def _option_ok(game_name, options):
+    try:
+        games.get(game_name, options)
+        return True
+    except ValueError:
+        return False
+
+
+@pytest.mark.parametrize("game_name,options", [c for c in CASES if _option_ok(*c)],
+                         ids=lambda x: x if isinstance(x, str) else str(sorted(x)))
+def test_every_level_plays_only_legal_actions(game_name, options):
+    game = games.get(game_name, options)
+    n = game.seats
+    phases = set()
+    for k in range(6):
+        levels = [("random", "easy", "normal")[(k + s) % 3] for s in range(n)]
+        _, seen = play(game, levels, 1000 + k, k % n)
+        phases |= seen
+    _, seen = play(game, ["hard"] + ["easy"] * (n - 1), 77, 0, **FAST)
+    phases |= seen
+    assert "play" in phases
+
+
+def test_many_easy_and_normal_deals_reach_every_phase():
+    """Across seeded deals the bots reach the rarer phases too (Armut, bury, Kontra, crack)."""
+    want = {"doppelkopf": {"reservation", "play"}, "sheepshead": {"pick", "bury", "call", "play"},
+            "schafkopf": {"auction", "kontra", "play"}, "klaverjas": {"bidding", "play"}}
+    for game_name, phases_wanted in want.items():
+        options = {"kontra": True} if game_name == "schafkopf" else {}
+        game = games.get(game_name, options)
+        seen = set()
+        for k in range(40):
+            _, phases = play(game, ["easy", "normal"] * 3, 5000 + k, k % game.seats)
+            seen |= phases
+        assert phases_wanted <= seen, (game_name, seen)
+
+
+def test_the_bot_api_refuses_bad_input():
+    with pytest.raises(ValueError, match="levels are random, easy, normal, hard"):
+        bots.get("schafkopf", "expert")
+    with pytest.raises(ValueError, match="games are"):
+        bots.get("skat", "easy")
+    with pytest.raises(ValueError, match="hard level only"):
+        bots.get("schafkopf", "easy", worlds=3)
+    state = games.get("schafkopf").deal(3)
+    bot = bots.get("schafkopf", "easy")
+    with pytest.raises(TypeError, match="view"):
+        bot.choose(state)                    # a State is never accepted: it holds every hand
+    with pytest.raises(ValueError, match="not to act"):
+        bot.choose(state.view((state.to_act() + 1) % 4))
+    with pytest.raises(ValueError, match="plays schafkopf"):
+        bots.get("schafkopf", "easy").choose(games.get("klaverjas").deal(1).view(1))
+    assert bots.LEVELS == ("random", "easy", "normal", "hard")
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "normal", "hard"])
+def test_choices_are_deterministic_per_seed(level):
+    game = games.get("doppelkopf")
+    budget = FAST if level == "hard" else {}
+    a, _ = play(game, [level] * 4, 11, 1, **budget)
+    b, _ = play(game, [level] * 4, 11, 1, **budget)
+    assert a.actions == b.actions
+
+
+def _shuffled_twin(state, seat, rng):
+    """A State whose view for `seat` is the same as `state`'s, with the other seats' unseen
+    cards dealt differently (a world from the inference)."""
+    inf = Inference(state.view(seat), state.game.options.as_dict())
+    for world in inf.sample(8, rng.getrandbits(64)):
+        twin = inf.state_of(world)
+        if twin.hands != state.hands:
+            return twin
+    return None
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(games.GAMES), st.integers(0, 2 ** 32), st.integers(0, 30),
+       st.sampled_from(["easy", "normal", "hard"]))
+def test_a_choice_does_not_depend_on_the_hidden_hands(game_name, seed, steps, level):
+    game = games.get(game_name)
+    state = game.deal(seed, seed % game.seats)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_over():
+            return
+        state.apply(rng.choice(state.legal_actions()))
+    if state.is_over():
+        return
+    seat = state.to_act()
+    twin = _shuffled_twin(state, seat, rng)
+    if twin is None:
+        return
+    assert twin.view(seat) == state.view(seat)
+    budget = FAST if level == "hard" else {}
+    bot = bots.get(game_name, level, seed=seed, **budget)
+    assert bot.choose(state.view(seat)) == bot.choose(twin.view(seat))
+
+
+@pytest.mark.parametrize("game_name", games.GAMES)
+def test_every_sampled_world_reproduces_the_view(game_name):
+    game = games.get(game_name)
+    checked = 0
+    for seed in range(60):
+        if checked >= 100:
+            break
+        state = game.deal(seed, seed % game.seats)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(0, 40)):
+            if state.is_over():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_over():
+            continue
+        seat = state.to_act()
+        view = state.view(seat)
+        inf = Inference(view)
+        worlds = inf.sample(20, seed)
+        assert worlds, (seed, view["phase"])
+        for world in worlds:
+            assert inf.state_of(world).view(seat) == view
+            checked += 1
+        # deterministic per seed
+        assert [w["masks"] for w in inf.sample(5, seed)] == [w["masks"] for w in worlds[:5]]
+    assert checked >= 60
+
+
+def test_a_real_deal_is_among_the_worlds_and_voids_hold():
+    """Late in a Klaverjas deal: the true hands are a possible world, and a seat that did not
+    follow a suit never gets a card of it."""
+    game = games.get("klaverjas")
+    state = game.deal(9)
+    rng = random.Random(2)
+    while not state.is_over() and len(state.view(0)["tricks"]) < 5:
+        state.apply(rng.choice(state.legal_actions()))
+    seat = state.to_act()
+    view = state.view(seat)
+    inf = Inference(view)
+    from engine_core.bots.knowledge import Order, voids
+    order = Order.of(view)
+    assert order is not None and "order" not in view
+    void = voids(view, order, 4)
+    for world in inf.sample(200, 1):
+        twin = inf.state_of(world)
+        for s in range(4):
+            held = twin.view(s)["hand"]
+            assert not any(order.suit_of[c] in void[s] for c in held), (s, held, void[s])
+
+
+def test_worlds_are_uniform_on_a_small_case():
+    """Last two tricks of a Schafkopf deal: every consistent split of the unseen cards is drawn
+    about equally often (chi-square against the exact enumeration)."""
+    game = games.get("schafkopf")
+    for seed in range(200):
+        state = game.deal(seed)
+        easy = [bots.get("schafkopf", "easy", seed=s) for s in range(4)]
+        while not state.is_over() and (state.phase() != "play" or len(state.view(0)["tricks"]) < 6):
+            s = state.to_act()
+            state.apply(easy[s].choose(state.view(s)))
+        if not state.is_over() and not state.view(0)["trick"]["cards"]:
+            break
+    seat = state.to_act()
+    view = state.view(seat)
+    inf = Inference(view)
+    worlds = inf.sample(3000, 5, max_tries=200000)
+    counts = Counter(tuple(tuple(sorted(h)) for h in w["hands"]) for w in worlds)
+    # exact enumeration: every split of the unseen cards that replays legally
+    played = {a["card"] for a in view["actions"] if a["type"] == "play"}
+    unseen = [c for c in game.deck.faces if c not in played and c not in view["hand"]]
+    others = [s for s in range(4) if s != seat]
+    consistent = 0
+    for split in itertools.permutations(unseen):
+        if any(list(split[2 * i:2 * i + 2]) != sorted(split[2 * i:2 * i + 2], key=unseen.index) for i in range(3)):
+            continue
+        consistent += 1
+    assert len(counts) <= consistent
+    expected = len(worlds) / len(counts)
+    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
+    dof = max(1, len(counts) - 1)
+    assert chi2 < dof + 6 * (2 * dof) ** 0.5, (chi2, dof, counts)
+
+
+def test_hard_evaluates_every_legal_action():
+    game = games.get("schafkopf")
+    state = game.deal(4)
+    easy = bots.get("schafkopf", "easy")
+    while state.phase() != "play" and not state.is_over():
+        state.apply(bots.get("schafkopf", "easy", seed=state.to_act()).choose(state.view(state.to_act())))
+    if state.is_over():
+        pytest.skip("thrown in")
+    view = state.view(state.to_act())
+    evals = bots.get("schafkopf", "hard", **FAST).evaluate(view)
+    assert sorted(e["action"]["card"] for e in evals) == sorted(a["card"] for a in view["legal"])
+    for e in evals:
+        assert isinstance(e["expected"], float) and (e["win"] is None or 0 <= e["win"] <= 1)
+
+
+def test_fair_analysis_uses_only_the_seats_view():
+    """analyze(seat=, fair=True) evaluates the seat's decisions from its view: the same for
+    two deals that look the same to that seat; the open-hands analysis stays available."""
+    from engine_core import analysis
+    game = games.get("klaverjas")
+    state = game.deal(21)
+    players = [bots.get("klaverjas", "easy", seed=s) for s in range(4)]
+    while not state.is_over():
+        s = state.to_act()
+        state.apply(players[s].choose(state.view(s)))
+    record = state.record()
+    fair = analysis.analyze(record, seat=1, worlds=3, budget=3000)
+    assert fair["fair"] is True and fair["actions"]
+    assert all(step["seat"] == 1 for step in fair["actions"])
+    for step in fair["actions"]:
+        assert step["loss"] >= 0
+        assert {tuple(sorted(e["action"].items())) for e in step["values"]} >= {tuple(sorted(step["best"].items()))}
+    # a twin deal: the same view for seat 1 at its first card, other hidden hands
+    first = next(step["index"] for step in fair["actions"] if step["action"]["type"] == "play")
+    partial = {**record, "actions": record["actions"][:first]}
+    from engine_core import records
+    at = records.replay(partial)
+    twin = _shuffled_twin(at, 1, random.Random(3))
+    if twin is not None:
+        twin_record = {**twin.record(), "actions": twin.record()["actions"] + [record["actions"][first]]}
+        a = analysis.analyze({**record, "actions": record["actions"][:first + 1]}, seat=1, worlds=3, budget=3000)
+        b = analysis.analyze(twin_record, seat=1, worlds=3, budget=3000)
+        assert a["actions"][-1]["values"] == b["actions"][-1]["values"]
+    open_hands = analysis.analyze(record, seat=1, fair=False, budget=3000)
+    assert open_hands["seat"] == 1 and all(s["seat"] == 1 for s in open_hands["actions"])
+    with pytest.raises(ValueError, match="seat"):
+        analysis.analyze(record, fair=True)
+    with pytest.raises(ValueError, match="seat"):
+        analysis.analyze(record, seat=9)
+
+
+def test_tournament_command_prints_the_table_and_json():
+    import json
+    import subprocess
+    import sys
+    run = lambda *args: subprocess.run([sys.executable, "-m", "engine_core", "tournament", *args],
+                                       capture_output=True, text=True, timeout=120)
+    out = run("--game", "schafkopf", "--bots", "normal,random", "--deals", "3", "--seed", "5")
+    assert out.returncode == 0, out.stderr
+    assert "normal" in out.stdout and "95% CI" in out.stdout and "normal - random" in out.stdout
+    assert out.stderr == ""                       # no progress bar when stderr is not a terminal
+    out = run("--game", "sheepshead", "--bots", "easy,random", "--deals", "2", "--json")
+    report = json.loads(out.stdout)
+    assert len(report["seatings"]) == 10 and [b["bot"] for b in report["bots"]] == ["easy", "random"]
+    for bot in report["bots"]:
+        assert bot["ci95"][0] <= bot["mean"] <= bot["ci95"][1]
+    for args, message in ((["--game", "schafkopf", "--bots", "hard"], "two bots"),
+                          (["--game", "schafkopf", "--bots", "easy,expert"], "two bots"),
+                          (["--game", "skat", "--bots", "easy,random"], "invalid choice"),
+                          (["--game", "klaverjas", "--bots", "easy,random", "--options", "{"], "not JSON"),
+                          (["--game", "klaverjas", "--bots", "easy,random", "--deals", "0"], "1..1000000")):
+        out = run(*args)
+        assert out.returncode == 2 and message in out.stderr and out.stderr.count("\n") == 1, out.stderr
+
+
+def test_tournament_seatings_put_each_bot_in_each_position():
+    from engine_core.bots.tournament import seatings
+    for n in (4, 5):
+        plays = seatings(n)
+        for seat in range(n):
+            assert {p[seat] for p in plays} == {0, 1}
+    assert seatings(4) == [[0, 1, 0, 1], [1, 0, 1, 0]]       # Klaverjas pairs 0+2, 1+3 stay together
