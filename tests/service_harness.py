@@ -16,12 +16,13 @@ import threading
 import time
 
 _LISTENING = re.compile(r"listening on (\S+:\d+)")
+_HTTP = re.compile(r"http:\s+http://(\S+:\d+)/")
 
 
 class ServerProcess:
     def __init__(self, data_dir=None, *args: str, env: dict | None = None, start_timeout: float = 60.0):
         python = os.environ.get("STICH_TEST_SERVER_PYTHON", sys.executable)
-        argv = [python, "-m", "service", "--address", "127.0.0.1:0"]
+        argv = [python, "-m", "service", "--address", "127.0.0.1:0", "--http-address", "127.0.0.1:0"]
         argv += ["--data-dir", str(data_dir)] if data_dir is not None else ["--memory"]
         argv += list(args)
         environ = dict(os.environ, **(env or {}))
@@ -32,6 +33,7 @@ class ServerProcess:
                                      text=True, env=environ)
         self.lines: list[str] = []
         self.banner = ""
+        self.http_address = ""                  # the HTTP door (Connect, gRPC-Web, the page)
         found = threading.Event()
 
         def read():
@@ -39,6 +41,10 @@ class ServerProcess:
                 self.lines.append(line)
                 if not found.is_set() and _LISTENING.search(line):
                     self.banner = line
+                http = _HTTP.search(line)
+                if http:
+                    self.http_address = http.group(1)
+                if not found.is_set() and self.banner and (http or "--no-http" in self.argv):
                     found.set()
             found.set()
 

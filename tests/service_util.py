@@ -42,7 +42,9 @@ def card_strings(obj) -> set[str]:
                 found.update(CARD_IN_TEXT.findall(x))
         elif isinstance(x, dict):
             stack.extend(x.keys())
-            stack.extend(v for k, v in x.items() if "called" not in str(k))
+            # a called card names a card, not its place; "order" (the card order in force) lists
+            # the whole deck by rank, public by the rules: neither says where a card is
+            stack.extend(v for k, v in x.items() if "called" not in str(k) and k != "order")
         elif isinstance(x, (list, tuple)):
             stack.extend(x)
     return found
@@ -80,3 +82,13 @@ class Mirror:
         leaked = seen - ok
         assert not leaked, f"{where}: seat {seat} was shown hidden cards {sorted(leaked)}"
         return len(seen)
+
+
+def wire(v):
+    """A records.md value as it survives the typed protocol: null, empty strings and empty
+    lists inside objects are absent (stich.v1 does not tell them apart)."""
+    if isinstance(v, dict):
+        return {k: wire(x) for k, x in v.items() if x is not None and x != [] and x != ""}
+    if isinstance(v, list):
+        return [wire(x) for x in v]
+    return v

@@ -22,10 +22,12 @@ SCRIPT = textwrap.dedent("""
     import sys
     from stich_client import StichClient, IllegalActionError, StichError
     with StichClient(sys.argv[1]) as c:
-        t = c.create_table("schafkopf", {}, 1, ["human", "bot", "bot", "bot"], seed=1)
-        v = c.deal(t.table_id, t.tokens[0])
+        t = c.create_table("schafkopf", {}, 1, ["human", "bot:easy", "bot:easy", "bot:easy"], seed=1)
+        c.deal(t.table_id, t.tokens[0])
+        v = c.wait_turn(t.table_id, t.tokens[0])               # the bots act off the request path
         while v["status"] == "in_deal":
-            v = c.act(t.table_id, t.tokens[0], v["legal"][0])
+            c.act(t.table_id, t.tokens[0], v["legal"][0])
+            v = c.wait_turn(t.table_id, t.tokens[0])
         try:
             c.play(t.table_id, t.tokens[0], "QC")
         except IllegalActionError as err:

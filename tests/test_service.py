@@ -30,6 +30,7 @@ from stich_client.gen.stich.v1 import stich_service_pb2 as pb
 
 from conftest import CONFORMANCE
 from service_harness import ServerProcess
+from service_util import wire
 from service_util import Mirror, card_strings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
@@ -117,7 +118,7 @@ def test_full_match_all_humans(client, game):
             client.act(t.table_id, t.tokens[seat], action)
             state.apply(action)
         score = client.score(t.table_id, t.tokens[0])
-        assert score["result"] == json.loads(json.dumps(state.result_for(0)))
+        assert wire(score["result"]) == wire(json.loads(json.dumps(state.result_for(0))))
         totals = [a + b for a, b in zip(totals, state.result()["scores"])]
         assert score["match_scores"] == totals and score["deal_number"] == k + 1
     assert client.view(t.table_id, t.spectator_id)["status"] in ("match_over", "waiting_for_deal")
@@ -125,11 +126,11 @@ def test_full_match_all_humans(client, game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_one_human_and_bots_play_to_the_end(client, game):
-    """Only the human acts; the bots act inside its calls from their own legal actions; the
-    human never sees a card beyond what it held and what was played face up."""
+    """Only the human acts; the bots act after its calls (seen through the events) from their
+    own views; the human never sees a card beyond what it held and what was played face up."""
     n = games.get(game).seats
     seat = n - 1
-    kinds = ["bot"] * n
+    kinds = ["bot:easy"] * n
     kinds[seat] = "human"
     table = client.create_table(game, {}, 3, kinds, seed=77)
     token = table.tokens[seat]
@@ -138,7 +139,8 @@ def test_one_human_and_bots_play_to_the_end(client, game):
     own: set[str] = set()
     deals = 0
     while client.view(table.table_id, token)["status"] != "match_over":
-        v = client.deal(table.table_id, token)
+        client.deal(table.table_id, token)
+        v = client.wait_turn(table.table_id, token)
         deals += 1
         while True:
             own |= set(v["hand"])
@@ -148,7 +150,8 @@ def test_one_human_and_bots_play_to_the_end(client, game):
             if v["status"] != "in_deal":
                 break
             assert v["to_act"] == seat and v["legal"]
-            v = client.act(table.table_id, token, rng.choice(v["legal"]), expected_version=v["version"])
+            client.act(table.table_id, token, rng.choice(v["legal"]), expected_version=v["version"])
+            v = client.wait_turn(table.table_id, token)
     score = client.score(table.table_id, token)
     assert score["match_over"] and deals >= 3
 
@@ -156,11 +159,13 @@ def test_one_human_and_bots_play_to_the_end(client, game):
 def test_all_bot_table_deals_without_token(client):
     game = GAMES[0]
     n = games.get(game).seats
-    table = client.create_table(game, {}, 2, ["bot"] * n, seed=5)
+    table = client.create_table(game, {}, 2, ["bot:easy"] * n, seed=5)
     assert table.tokens == {}
     for _ in range(2):
         v = client.deal(table.table_id)
-        assert v["status"] in ("waiting_for_deal", "match_over") and v["hand"] == [] and v["seat"] is None
+        assert v["status"] == "in_deal" and v["hand"] == [] and v["seat"] is None
+        v = client.wait_turn(table.table_id, table.spectator_id)        # the bots play it out
+        assert v["status"] in ("waiting_for_deal", "match_over")
     assert client.score(table.table_id, table.spectator_id)["match_over"]
 
 
@@ -175,13 +180,15 @@ def test_daily_deal_is_the_same_for_everyone(client):
 def test_score_of_an_earlier_deal_is_replayed_from_the_store(client):
     game = GAMES[0]
     n = games.get(game).seats
-    t = client.create_table(game, {}, 3, ["human"] + ["bot"] * (n - 1), seed=8)
+    t = client.create_table(game, {}, 3, ["human"] + ["bot:easy"] * (n - 1), seed=8)
     rng = random.Random(8)
     results = []
     for _ in range(3):
-        v = client.deal(t.table_id, t.tokens[0])
+        client.deal(t.table_id, t.tokens[0])
+        v = client.wait_turn(t.table_id, t.tokens[0])
         while v["status"] == "in_deal":
-            v = client.act(t.table_id, t.tokens[0], rng.choice(v["legal"]))
+            client.act(t.table_id, t.tokens[0], rng.choice(v["legal"]))
+            v = client.wait_turn(t.table_id, t.tokens[0])
         results.append(client.score(t.table_id, t.spectator_id)["result"])
     for k in (1, 2, 3):
         s = client.score(t.table_id, t.spectator_id, k)
@@ -417,11 +424,13 @@ def test_many_tables_in_parallel(client):
 
     def run(i: int):
         try:
-            t = client.create_table(game, {}, 1, ["human"] + ["bot"] * (n - 1), seed=i)
-            v = client.deal(t.table_id, t.tokens[0])
+            t = client.create_table(game, {}, 1, ["human"] + ["bot:easy"] * (n - 1), seed=i)
+            client.deal(t.table_id, t.tokens[0])
+            v = client.wait_turn(t.table_id, t.tokens[0])
             rng = random.Random(i)
             while v["status"] == "in_deal":
-                v = client.act(t.table_id, t.tokens[0], rng.choice(v["legal"]), expected_version=v["version"])
+                client.act(t.table_id, t.tokens[0], rng.choice(v["legal"]), expected_version=v["version"])
+                v = client.wait_turn(t.table_id, t.tokens[0])
             assert client.score(t.table_id, t.tokens[0])["match_over"]
         except Exception as err:  # noqa: BLE001
             errors.append(err)
@@ -440,15 +449,17 @@ def test_watch_live_and_resume(client):
     version in an earlier deal (replayed from the store) gets exactly the rest."""
     game = GAMES[0]
     n = games.get(game).seats
-    t = client.create_table(game, {}, 2, ["human"] + ["bot"] * (n - 1), seed=21)
+    t = client.create_table(game, {}, 2, ["human"] + ["bot:easy"] * (n - 1), seed=21)
     live: list[dict] = []
     watcher = threading.Thread(target=lambda: live.extend(client.watch(t.table_id, t.tokens[0], 0, timeout=30)))
     watcher.start()
     rng = random.Random(21)
     for _ in range(2):
-        v = client.deal(t.table_id, t.tokens[0])
+        client.deal(t.table_id, t.tokens[0])
+        v = client.wait_turn(t.table_id, t.tokens[0])
         while v["status"] == "in_deal":
-            v = client.act(t.table_id, t.tokens[0], rng.choice(v["legal"]))
+            client.act(t.table_id, t.tokens[0], rng.choice(v["legal"]))
+            v = client.wait_turn(t.table_id, t.tokens[0])
     watcher.join(30)
     assert not watcher.is_alive()
     assert [e["version"] for e in live] == list(range(1, v["version"] + 1))
@@ -487,7 +498,7 @@ def test_evaluate_records_is_the_cli_byte_for_byte(client, game):
             want = json.loads(a.json)
             assert convert.from_value(a.id) == want["id"]
             if "result" in want:
-                assert convert.result_dict(a.result) == want["result"]
+                assert wire(convert.result_dict(a.result)) == wire(want["result"])
             else:
                 assert a.error.reason == want["error"]["reason"] and a.error.reason_id == want["error"]["reason_id"]
                 assert (a.error.index if a.error.HasField("index") else None) == want["error"]["index"]
@@ -524,12 +535,15 @@ def test_simulate_is_batch_playouts(client, game):
 # ---- the stich command ------------------------------------------------------------------------------
 def test_stich_play_in_the_terminal(client):
     out = io.StringIO()
-    answers = iter(["zz", "1"] + ["1"] * 10_000)
-    rc = stich_cli.play(client, GAMES[0], {}, 2, 11, 0, read=lambda prompt: next(answers), out=out)
+    answers = iter(["zz", "hint", "6"] + ["1"] * 10_000)        # a Farbsolo: the deal is played
+    rc = stich_cli.play(client, GAMES[0], {}, 2, 11, 0, read=lambda prompt: next(answers), out=out,
+                        level="easy")
     text = out.getvalue()
     assert rc == 0
-    assert "your hand (seat 0)" in text and "*" in text and "[1]" in text
-    assert "total" in text and "match totals" in text and "match over: totals" in text
+    assert "'zz' is not one of your choices; choose a number (1.." in text     # then asked again
+    assert "Your hand (seat 0, trumps first):" in text and "[1]" in text
+    assert "Scoring" in text and "hint: " in text and "total" in text and "Match totals after 2 of 2 deals" in text
+    assert "Match over" in text and "True" not in text and "['" not in text
 
 
 def test_stich_evaluate_file_writes_the_servers_lines(server, tmp_path, capsys):
@@ -597,7 +611,7 @@ def test_typed_results_round_trip(game):
             answer = records.evaluate(json.loads(line)["record"])
             if "result" in answer:
                 want = json.loads(json.dumps(answer["result"]))
-                assert convert.result_dict(server_convert.result_msg(want)) == want
+                assert wire(convert.result_dict(server_convert.result_msg(want))) == wire(want)
                 n += 1
     assert n
 

@@ -25,14 +25,14 @@ async def _manager(tmp_path, live=10_000):
 def test_a_finished_match_leaves_memory_and_comes_back_the_same(tmp_path):
     async def main():
         m, store = await _manager(tmp_path)
-        view, tokens, spectator = await m.create("schafkopf", {}, 2, ["human", "bot", "bot", "bot"], seed=3)
+        view, tokens, spectator, _ = await m.create("schafkopf", {}, 2, ["human", "bot:easy", "bot:easy", "bot:easy"], seed=3)
         tid = view["table_id"]
         rng = random.Random(3)
         for _ in range(2):
-            v = await m.deal(tid, tokens[0], None)
+            v = await _turn(m, tid, tokens[0], await m.deal(tid, tokens[0], None))
             while v["status"] == "in_deal":
                 kind, fields = _fields(rng.choice(v["deal"]["legal"]))
-                v = await m.act(tid, tokens[0], kind, fields, None)
+                v = await _turn(m, tid, tokens[0], await m.act(tid, tokens[0], kind, fields, None))
         assert v["status"] == "match_over"
         assert tid not in m.live                      # gone from memory once the match is over
         again = await m.view(tid, tokens[0])
@@ -43,6 +43,16 @@ def test_a_finished_match_leaves_memory_and_comes_back_the_same(tmp_path):
     run(main())
 
 
+async def _turn(m, tid, token, v):
+    """The seat's view once it is to act or the deal is over (bots act in their own task)."""
+    for _ in range(2000):
+        if v["status"] != "in_deal" or v["deal"]["to_act"] == v["seat"]:
+            return v
+        await asyncio.sleep(0.005)
+        v = await m.view(tid, token)
+    raise AssertionError("the bots did not finish their turns")
+
+
 def _fields(action):
     return action["type"], {k: v for k, v in action.items() if k not in ("seat", "type")}
 
@@ -51,10 +61,10 @@ def test_at_most_live_tables_stay_in_memory(tmp_path):
     async def main():
         m, store = await _manager(tmp_path, live=3)
         made = [await m.create("schafkopf", {}, 1, [], seed=i) for i in range(8)]
-        for view, tokens, _ in made:
+        for view, tokens, _, _ in made:
             await m.deal(view["table_id"], tokens[0], None)
         assert len(m.live) <= 3
-        for view, tokens, _ in made:                  # each comes back from the store
+        for view, tokens, _, _ in made:               # each comes back from the store
             v = await m.view(view["table_id"], tokens[0])
             assert v["status"] == "in_deal" and v["deal_number"] == 1
         await store.close()

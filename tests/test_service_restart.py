@@ -32,9 +32,10 @@ def _built():
 
 
 def _play(client, table, steps, rng):
-    """`steps` actions by whichever human seat is to act (humans at every seat listed)."""
+    """`steps` actions by whichever human seat is to act; bots act by themselves (the function
+    returns once no bot is to act, so the table stands still)."""
     for _ in range(steps):
-        v = client.view(table.table_id, table.spectator_id)
+        v = _settle(client, table)
         if v["status"] == "waiting_for_deal":
             client.deal(table.table_id, next(iter(table.tokens.values())))
             continue
@@ -43,6 +44,18 @@ def _play(client, table, steps, rng):
         seat = v["to_act"]
         mine = client.view(table.table_id, table.tokens[seat])
         client.act(table.table_id, table.tokens[seat], rng.choice(mine["legal"]), expected_version=mine["version"])
+    _settle(client, table)
+
+
+def _settle(client, table):
+    """The spectator's view once no bot is to act."""
+    v = client.view(table.table_id, table.spectator_id)
+    if v["to_act"] is not None and v["to_act"] not in table.tokens:
+        for e in client.watch(table.table_id, table.spectator_id, v["version"], timeout=30):
+            if e["to_act"] is None or e["to_act"] in table.tokens:
+                break
+        v = client.view(table.table_id, table.spectator_id)
+    return v
 
 
 def _events_so_far(client, t) -> list:
@@ -72,7 +85,7 @@ def test_sigkill_and_restart_restores_every_table(tmp_path):
                 n = games.get(game).seats
                 humans = c.create_table(game, {}, 2, ["human"] * n, seed=3)
                 _play(c, humans, 1 + 40, rng)                  # into deal 2 or deep into deal 1
-                mixed = c.create_table(game, {}, 2, ["bot"] * (n - 1) + ["human"], seed=4)
+                mixed = c.create_table(game, {}, 2, ["bot:easy"] * (n - 1) + ["human"], seed=4)
                 _play(c, mixed, 6, rng)
                 fresh = c.create_table(game, {}, 1, seed=5)     # never dealt
                 tables += [humans, mixed, fresh]

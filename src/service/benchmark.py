@@ -39,6 +39,49 @@ class EchoProcess(_Child):
                           "--workers", str(workers)])
 
 
+class HttpEchoProcess(_Child):
+    """A bare uvicorn ASGI app answering every POST with its request body (a Connect unary
+    echo in the binary codec), CORS open: the HTTP door's reference."""
+
+    def __init__(self):
+        super().__init__([sys.executable, "-m", "service.benchmark", "http-echo-server"])
+
+
+def serve_http_echo() -> int:
+    import asyncio
+    import socket
+
+    import uvicorn
+
+    async def app(scope, receive, send):
+        if scope["type"] != "http":
+            return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        head = [(b"access-control-allow-origin", b"*"), (b"access-control-allow-headers", b"*"),
+                (b"access-control-max-age", b"7200")]
+        if scope["method"] == "OPTIONS":
+            await send({"type": "http.response.start", "status": 204, "headers": head})
+        else:
+            kind = dict(scope["headers"]).get(b"content-type", b"application/proto")
+            await send({"type": "http.response.start", "status": 200,
+                        "headers": head + [(b"content-type", kind), (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body if scope["method"] != "OPTIONS" else b""})
+
+    sock = socket.socket()
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.bind((LOOPBACK, 0))
+    print(f"echo server listening on {LOOPBACK}:{sock.getsockname()[1]}", flush=True)
+    server = uvicorn.Server(uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False,
+                                           http="h11", ws="none", loop="asyncio"))
+    asyncio.run(server.serve(sockets=[sock]))
+    return 0
+
+
 def serve_echo(workers: int) -> int:
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=workers),
                          options=[("grpc.so_reuseport", 0)])
@@ -114,9 +157,9 @@ def percentiles(lat: list[float]) -> dict:
 
 
 def play_latency(client, game: str, plays: int, bots: bool, seconds: float | None = None) -> list[float]:
-    """Seconds per Play call, random legal play: one human (seat 0) against bots (each call
-    also runs the bots' moves up to the human's next turn), or every seat human (one card per
-    call). Bids and announcements are made between the timed calls. At most `plays` calls,
+    """Seconds per Play call, random legal play: one human (seat 0) against easy bots (the
+    call returns before the bots act; between timed calls the client follows the events to its
+    next turn), or every seat human (one card per call). Bids and announcements are made between the timed calls. At most `plays` calls,
     and no more once `seconds` have passed (but at least 10)."""
     n = games.get(game).seats
     lat: list[float] = []
@@ -128,9 +171,11 @@ def play_latency(client, game: str, plays: int, bots: bool, seconds: float | Non
         return len(lat) < plays and (len(lat) < 10 or time.perf_counter() < t_end)
 
     while more():
-        t = client.create_table(game, {}, 1, ["human"] + ["bot" if bots else "human"] * (n - 1), seed=seed)
+        t = client.create_table(game, {}, 1, ["human"] + ["bot:easy" if bots else "human"] * (n - 1), seed=seed)
         seed += 1
         v = client.deal(t.table_id, t.tokens[0])
+        if bots:
+            v = client.wait_turn(t.table_id, t.tokens[0])
         while v["status"] == "in_deal" and more():
             token = t.tokens[v["to_act"]]
             if not bots:
@@ -140,7 +185,9 @@ def play_latency(client, game: str, plays: int, bots: bool, seconds: float | Non
             v = client.act(t.table_id, token, action)
             if action["type"] == "play":
                 lat.append(time.perf_counter() - t0)
-            if not bots and v["status"] == "in_deal":
+            if bots:
+                v = client.wait_turn(t.table_id, token)
+            elif v["status"] == "in_deal":
                 v = client.view(t.table_id, t.spectator_id)
     return lat
 
@@ -182,8 +229,9 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="cmd", required=True)
     echo = sub.add_parser("echo-server", help="a bare grpcio unary echo on a free loopback port")
     echo.add_argument("--workers", type=int, default=32)
+    sub.add_parser("http-echo-server", help="a bare uvicorn echo on a free loopback port (HTTP door reference)")
     args = parser.parse_args(argv)
-    return serve_echo(args.workers)
+    return serve_http_echo() if args.cmd == "http-echo-server" else serve_echo(args.workers)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from dataclasses import dataclass, fields
 
@@ -28,6 +29,10 @@ class Config:
     evaluate_slice_lines: int = 256         # lines per slice of work
     response_bytes: int = 1 * MIB           # EvaluateRecords answers per response message
     live_tables: int = 10_000               # tables kept in memory (least recently used leave)
+    # the HTTP door (Connect, gRPC-Web, the web page); None: --no-http
+    http_address: str | None = "127.0.0.1:8080"
+    allowed_origins: str = ""               # comma-separated origins besides the page's own; * any
+    web_dir: str = ""                       # the built page; "": clients/web/dist of this checkout
 
     @property
     def max_send_bytes(self) -> int:
@@ -36,7 +41,11 @@ class Config:
 
 
 HELP = {
-    "address": "host:port to listen on (port 0 picks a free one)",
+    "address": "host:port of the gRPC door (port 0 picks a free one)",
+    "http_address": "host:port of the HTTP door: Connect, gRPC-Web and the web page at / (port 0: a free one)",
+    "allowed_origins": "comma-separated browser origins allowed to call the HTTP door besides the page's own "
+                       "(e.g. http://localhost:5173; * allows any)",
+    "web_dir": "directory of the built web page served at / (default: clients/web/dist)",
     "data_dir": "directory of the SQLite database",
     "grace": "seconds in-flight calls get at shutdown",
     "max_streams_per_peer": "open WatchTable/EvaluateRecords streams per peer address",
@@ -90,6 +99,16 @@ def address_arg(text: str) -> str:
     return text
 
 
+def origins_arg(text: str) -> str:
+    """A comma-separated list of origins (scheme://host[:port], no path) or *."""
+    for origin in filter(None, (o.strip() for o in text.split(","))):
+        if origin != "*" and not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]+", origin):
+            raise argparse.ArgumentTypeError(
+                f"must be origins like http://localhost:5173 (scheme://host[:port], no path or slash) "
+                f"separated by commas, or *; got {origin[:60]!r}")
+    return ",".join(o.strip() for o in text.split(",") if o.strip())
+
+
 def number_arg(name: str):
     kind = float if name == "grace" else int
     low, high = RANGES[name]
@@ -124,7 +143,9 @@ def parse(argv: list[str] | None = None) -> Config:
     parser.add_argument("--version", action="version", version=f"stich-server {__version__}")
     for f in fields(Config):
         default = getattr(defaults, f.name)
-        kind = address_arg if f.name == "address" else (str if f.name == "data_dir" else number_arg(f.name))
+        kind = (address_arg if f.name in ("address", "http_address")
+                else origins_arg if f.name == "allowed_origins"
+                else str if f.name in ("data_dir", "web_dir") else number_arg(f.name))
         env = os.environ.get(env_name(f.name))
         if env is not None:
             try:
@@ -134,8 +155,13 @@ def parse(argv: list[str] | None = None) -> Config:
         parser.add_argument("--" + f.name.replace("_", "-"), type=kind, default=default,
                             help=f"{HELP[f.name]} (env {env_name(f.name)}; default {getattr(defaults, f.name)})")
     parser.add_argument("--memory", action="store_true", help="keep nothing on disk")
+    parser.add_argument("--no-http", action="store_true", help="serve the gRPC door only (no Connect, no page)")
     args = parser.parse_args(argv)
     values = {f.name: getattr(args, f.name) for f in fields(Config)}
+    if args.no_http:
+        values["http_address"] = None
+    elif values["http_address"] == values["address"] and not values["address"].endswith(":0"):
+        parser.error(f"--http-address {values['address']} is the gRPC address; the two doors need two ports")
     if args.memory:
         values["data_dir"] = None
     elif not values["data_dir"]:

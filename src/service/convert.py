@@ -1,9 +1,9 @@
 """From the engine's JSON-shaped dicts (records.md) to the stich.v1 messages: the only
 conversion the server makes (the client package converts back).
 
-Everything game-specific travels as the records' strings or in Struct fields, so a new game
-needs no change here. Structs are filled by exact type (`fill_struct`), which is most of the
-time a result's conversion takes.
+Views and results are typed messages whose fields are the records' keys (`fill`, shared with the
+client package, sets them by name); cards, calls and phases travel as the records' strings.
+Options stay a Struct, filled by exact type (`fill_struct`).
 """
 from __future__ import annotations
 
@@ -11,11 +11,10 @@ from typing import Any
 
 from google.protobuf import struct_pb2
 
+from stich_client.convert import fill
 from stich_client.gen.stich.v1 import actions_pb2, results_pb2, tables_pb2
 
 HIDDEN = "??"          # a card the viewer may not see
-_ACTION_KEYS = ("seat", "type", "call", "suit", "card", "cards")
-_ITEM_INTS = ("value", "count", "factor")
 _RESULT_KEYS = ("contract", "teams", "tricks", "card_points", "scores", "breakdown")
 _VIEW_KEYS = ("game", "seat", "dealer", "phase", "to_act", "hand", "legal", "actions")
 MAX_ID_DEPTH = 32
@@ -57,19 +56,18 @@ def _exact(v: Any, depth: int) -> bool:
 # ---- actions and tricks ---------------------------------------------------------------------
 def action_msg(a: dict) -> actions_pb2.Action:
     msg = actions_pb2.Action(seat=a["seat"], type=a["type"])
-    if "call" in a:
-        msg.call = a["call"]
-    if a.get("suit") is not None:
-        msg.suit = a["suit"]
-    extra = {k: v for k, v in a.items() if k not in _ACTION_KEYS}
-    if "card" in a:
-        msg.card = HIDDEN if a["card"] is None else a["card"]
-    if isinstance(a.get("cards"), list):
-        msg.cards.extend(HIDDEN if c is None else c for c in a["cards"])
-    elif "cards" in a:
-        extra["cards"] = a["cards"]
-    if extra:
-        msg.extra.update(extra)
+    for k, v in a.items():
+        if k == "call":
+            msg.call = v
+        elif k == "suit":
+            if v is not None:
+                msg.suit = v
+        elif k == "card":
+            msg.card = HIDDEN if v is None else v
+        elif k == "cards":
+            msg.cards.extend(HIDDEN if c is None else c for c in v)
+        elif k not in ("seat", "type"):
+            raise ValueError(f"action: no field for key {k!r}")
     return msg
 
 
@@ -85,13 +83,14 @@ def trick_msg(t) -> actions_pb2.Trick:
 def result_msg(r: dict, msg: results_pb2.DealResult | None = None) -> results_pb2.DealResult:
     """The DealResult of a records.md Result, filled into `msg` (an empty one, e.g. a field
     of the answer being built) or a new one. Batch evaluation converts one per record, so
-    submessages are filled in place (no copies) and Structs through `fill_struct`."""
+    submessages are filled in place (no copies); the game's own keys by name (`fill`)."""
     if msg is None:
         msg = results_pb2.DealResult()
     msg.card_points.extend(r.get("card_points", []))
     msg.scores.extend(r.get("scores", []))
     if r.get("contract") is not None:
-        fill_struct(msg.contract, r["contract"])
+        msg.contract.SetInParent()
+        fill(msg.contract, r["contract"], "contract")
     add = msg.teams.add
     for team in r.get("teams", []):
         add(seats=team)
@@ -104,23 +103,10 @@ def result_msg(r: dict, msg: results_pb2.DealResult | None = None) -> results_pb
             add(leader=leader, cards=cards, winner=winner)
     add = msg.breakdown.add
     for item in r.get("breakdown", []):
-        fields: dict = {}
-        extra = None
-        for k, v in item.items():
-            if k == "item":
-                fields[k] = v
-            elif (k in _ITEM_INTS or k == "team") and type(v) is int:
-                fields[k] = v
-            else:
-                if extra is None:
-                    extra = {}
-                extra[k] = v
-        b = add(**fields)
-        if extra:
-            fill_struct(b.extra, extra)
+        add(**item)
     extra = {k: v for k, v in r.items() if k not in _RESULT_KEYS}
     if extra:
-        fill_struct(msg.extra, extra)
+        fill(msg, extra, "result")
     return msg
 
 
@@ -163,30 +149,65 @@ def _status(name: str) -> int:
     return tables_pb2.TableStatus.Value("TABLE_STATUS_" + name.upper())
 
 
-_SEAT_KINDS = {"human": tables_pb2.SEAT_KIND_HUMAN, "bot": tables_pb2.SEAT_KIND_BOT}
+ORDER_FIELDS = {"trump": "trump", "C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+SEAT_KINDS = {"human": tables_pb2.SEAT_KIND_HUMAN, "open": tables_pb2.SEAT_KIND_OPEN,
+              "bot": tables_pb2.SEAT_KIND_BOT, "bot:easy": tables_pb2.SEAT_KIND_BOT_EASY,
+              "bot:normal": tables_pb2.SEAT_KIND_BOT_NORMAL, "bot:hard": tables_pb2.SEAT_KIND_BOT_HARD}
 
 
 def view_msg(v: dict, msg: tables_pb2.TableView | None = None) -> tables_pb2.TableView:
     """A TableView from the table manager's view: the table's fields, then the engine's view of
-    the deal (State.view): its typed keys (trick, tricks, contract, result) in their fields,
-    every other key of the game's view in `public`."""
+    the deal (State.view), every key in its typed field (a key without one is a ValueError: the
+    protocol must name everything a viewer is shown)."""
     if msg is None:
         msg = tables_pb2.TableView()
     msg.table_id = v["table_id"]
     msg.version = v["version"]
     msg.game = v["game"]
-    msg.seats.extend(_SEAT_KINDS[s] for s in v["seats"])
+    msg.seats.extend(SEAT_KINDS[s] for s in v["seats"])
     msg.status = _status(v["status"])
     msg.deal_number = v["deal_number"]
     msg.deals_counted = v["deals_counted"]
     msg.deals_per_match = v["deals_per_match"]
     msg.match_scores.extend(v["match_scores"])
     fill_struct(msg.options, v["options"])
+    settings = v.get("settings")
+    if settings:
+        fill(msg.settings, settings, "settings")
     if v["seat"] is not None:
         msg.seat = v["seat"]
     deal = v.get("deal")
     if not deal:
         return msg
+    for k, val in deal.items():
+        if k in _VIEW_KEYS:
+            continue
+        if val is None:
+            continue
+        if k == "trick":
+            msg.trick.CopyFrom(trick_msg(val))
+        elif k == "tricks":
+            msg.tricks.extend(trick_msg(t) for t in val)
+        elif k == "contract":
+            msg.contract.SetInParent()
+            fill(msg.contract, val, "contract")
+        elif k == "result":
+            result_msg(val, msg.result)
+        elif k == "bids":
+            msg.auction.bids.extend("" if b is None else b for b in val)
+        elif k == "passes":
+            msg.auction.passes = val
+        elif k == "picker":
+            msg.auction.picker = val
+        elif k == "order":
+            msg.order.SetInParent()
+            for suit, cards in val.items():
+                getattr(msg.order, ORDER_FIELDS[suit]).extend(cards)
+        elif k == "teams" and isinstance(val, list):
+            for team in val:
+                msg.partnerships.add(seats=team)
+        else:
+            fill(msg, {k: val}, "view")
     msg.phase = deal["phase"]
     msg.hand.extend(deal["hand"])
     if deal["dealer"] is not None:
@@ -195,26 +216,6 @@ def view_msg(v: dict, msg: tables_pb2.TableView | None = None) -> tables_pb2.Tab
         msg.to_act = deal["to_act"]
     msg.legal.extend(action_msg(a) for a in deal["legal"])
     msg.actions.extend(action_msg(a) for a in deal["actions"])
-    rest = {k: val for k, val in deal.items() if k not in _VIEW_KEYS}
-    trick = rest.pop("trick", None)
-    if isinstance(trick, dict) and set(trick) == {"leader", "cards"}:
-        msg.trick.CopyFrom(trick_msg(trick))
-    elif trick is not None:
-        rest["trick"] = trick
-    tricks = rest.pop("tricks", None)
-    if tricks:
-        try:
-            msg.tricks.extend(trick_msg(t) for t in tricks)
-        except (TypeError, ValueError, KeyError):
-            del msg.tricks[:]
-            rest["tricks"] = tricks
-    if "contract" in rest:
-        _fill_value(msg.contract, rest.pop("contract"))
-    result = rest.pop("result", None)
-    if result is not None:
-        result_msg(result, msg.result)
-    if rest:
-        fill_struct(msg.public, rest)
     return msg
 
 
@@ -231,6 +232,8 @@ def event_msg(e: dict) -> tables_pb2.TableEvent:
         msg.action.CopyFrom(action_msg(e["action"]))
     if e["result"] is not None:
         result_msg(e["result"], msg.result)
+    if e.get("seat") is not None:
+        msg.seat = e["seat"]
     return msg
 
 

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import datetime as _dt
 import hashlib
+import hmac
 import logging
 import re
 import secrets
@@ -27,20 +29,54 @@ from typing import Any, AsyncIterator, Awaitable, Callable
 
 import orjson
 
-from engine_core import games
+from engine_core import games, records
 from engine_core.errors import ActionError, OptionError
 from engine_core.match import MAX_DEALS_PER_MATCH, Match
 
 from . import errors
-from .store import Commit, Conflict, Damaged, Store
-from .tables import (BOT, HUMAN, IN_DEAL, DealLog, Spec, Table, created_event, entry_after,
-                     event_of, play_bots, replay, start_of, token_hash, view_of)
+from .store import Commit, Conflict, DailyEntry, Damaged, Exists, Store
+from .tables import (HUMAN, IN_DEAL, MAX_BOT_DELAY_MS, OPEN, SEAT_KINDS, DealLog, Spec, Table,
+                     bot_action, bot_level, created_event, entry_after, event_of, is_bot,
+                     joined_event, level_available, new_secret, replay, seat_kind, start_of,
+                     token_hash, token_table, view_of)
 
 log = logging.getLogger("stich.service")
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,64}$")
 TABLE_ID = re.compile(r"^t_[A-Za-z0-9_\-]{1,40}$")
 WATCH_WAKE_SECONDS = 1.0
 _DAMAGED_KEPT = 1024
+INVITE = re.compile(r"^iv_[A-Za-z0-9_\-]{20,40}\.t_[A-Za-z0-9_\-]{1,40}$")
+DAILY_SEAT = 0
+DAILY_LEVELS = ("normal", "easy")    # the daily deal's bots: the first level this build has
+NICKNAME_LENGTH = 24
+PLAYER_SECRET = (8, 128)
+LEADERBOARD_LIMIT = (20, 100)
+
+
+def utc_today() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).date().isoformat()
+
+
+def player_hash(secret: str) -> str:
+    return hashlib.sha256(f"stich-player-v1:{secret}".encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def check_player_secret(secret: str) -> str:
+    lo, hi = PLAYER_SECRET
+    if not lo <= len(secret) <= hi or not secret.isprintable():
+        raise errors.invalid("player_secret", f"must be {lo} to {hi} printable characters "
+                             f"(kept by the player's device), got {len(secret)} characters",
+                             reason="BAD_PLAYER_SECRET")
+    return secret
+
+
+def check_date(date: str, field: str) -> str:
+    try:
+        if len(date) != 10:
+            raise ValueError(date)
+        return _dt.date.fromisoformat(date).isoformat()
+    except ValueError:
+        raise errors.invalid(field, f"must be a date YYYY-MM-DD, got {errors.short(date)}") from None
 
 
 def check_request_id(request_id: str) -> str | None:
@@ -63,7 +99,9 @@ def fingerprint(kind: str, seat: int | None, fields: dict) -> str:
 class TableManager:
     """All tables of this server; persistence through `store`, table work in `executor`."""
 
-    def __init__(self, store: Store, executor: Executor, live_tables: int = 10_000):
+    def __init__(self, store: Store, executor: Executor, live_tables: int = 10_000,
+                 clock: Callable[[], str] = utc_today):
+        self.clock = clock             # today's date (UTC, YYYY-MM-DD): the daily deal's
         self.store = store
         self.executor = executor
         self.live_tables = live_tables
@@ -107,10 +145,8 @@ class TableManager:
             table = await self._work(self._restore, table_id, stored)
         except Exception as err:  # noqa: BLE001 - whatever the rows hold, only this table is lost
             raise self._mark_damaged(table_id, f"{type(err).__name__}: {err}") from None
-        if table.deal is not None and table.match.current.to_act() is not None \
-                and table.spec.seats[table.match.current.to_act()] == BOT:
-            await self._locked(table, lambda: self._bots_owed(table))
         self._keep(table)
+        self._schedule_bots(table)          # bots whose turn it was when the server stopped
         return table
 
     def _mark_damaged(self, table_id: str, why: str) -> errors.ServiceError:
@@ -124,16 +160,20 @@ class TableManager:
     def _restore(table_id: str, stored) -> Table:
         spec = Spec.from_dict(stored.spec)
         game = spec.game_of()
+        claims = {int(k): (str(h), int(v)) for k, (h, v) in (stored.claims or {}).items()}
         if stored.deal is None:
-            if stored.version != 1:
+            if stored.version != 1 + len(claims):
                 raise ValueError(f"versions up to {stored.version} but no deal")
             match = Match(game, spec.seed, 0, spec.deals_per_match, keep_results=False)
-            return Table(table_id, spec, stored.version, match, None)
-        d = stored.deal
-        match, dlog = replay(spec, d.number, d.first_version, d.start, d.actions)
-        if dlog.last_version != stored.version:
-            raise ValueError(f"the log ends at version {stored.version}, the deal at {dlog.last_version}")
-        return Table(table_id, spec, stored.version, match, dlog)
+            table = Table(table_id, spec, stored.version, match, None)
+        else:
+            d = stored.deal
+            match, dlog = replay(spec, d.number, d.first_version, d.start, d.actions)
+            if dlog.last_version != stored.version:
+                raise ValueError(f"the log ends at version {stored.version}, the deal at {dlog.last_version}")
+            table = Table(table_id, spec, stored.version, match, dlog)
+        table.claims = claims
+        return table
 
     def _keep(self, table: Table) -> None:
         self.live[table.id] = table
@@ -142,7 +182,7 @@ class TableManager:
 
     @staticmethod
     def _idle(t: Table) -> bool:
-        return not t.watchers and not t.lock.locked()
+        return not t.watchers and not t.lock.locked() and (t.bots is None or t.bots.done())
 
     def _evict(self, table: Table | None = None) -> None:
         """Free memory: `table` if its match is over and nobody uses it, then the least recently
@@ -177,15 +217,26 @@ class TableManager:
 
     # ---- create -------------------------------------------------------------------------------
     async def create(self, game: str, options: dict, deals_per_match: int, seats: list[str],
-                     seed: int | None = None, daily_date: str | None = None) -> tuple[dict, dict[int, str], str]:
-        """A new table: (its spectator view, the token of every human seat, the spectator id)."""
+                     seed: int | None = None, daily_date: str | None = None,
+                     settings: dict | None = None) -> tuple[dict, dict[int, str], str, dict[int, str]]:
+        """A new table: (its spectator view, the token of every human seat, the spectator id,
+        the invite code of every open seat)."""
         if not game:
             raise errors.invalid("game", f"missing; games are {', '.join(games.available())}")
         g = games.get(game, options)                   # OptionError -> INVALID_ARGUMENT
         n = g.seats
-        seats = list(seats) or [HUMAN] * n
+        seats = [seat_kind(k) for k in seats] or [HUMAN] * n
         if len(seats) != n:
             raise errors.invalid("seats", f"{game} has {n} seats, got {len(seats)}")
+        for i, kind in enumerate(seats):
+            if kind not in SEAT_KINDS:
+                raise errors.invalid(f"seats[{i}]", f"must be one of {', '.join(SEAT_KINDS)} (or bot), "
+                                     f"got {errors.short(kind)}", reason="BAD_SEAT_KIND")
+            if is_bot(kind) and not level_available(bot_level(kind)):
+                raise errors.precondition("BOT_LEVEL_UNAVAILABLE",
+                                          f"seats[{i}]: this server has no {bot_level(kind)} bot yet",
+                                          field=f"seats[{i}]")
+        settings = check_settings(settings or {})
         if not 0 <= deals_per_match <= MAX_DEALS_PER_MATCH:
             raise errors.invalid("deals_per_match", f"must be 1..{MAX_DEALS_PER_MATCH} "
                                  f"(0: the game's option), got {deals_per_match}")
@@ -201,16 +252,179 @@ class TableManager:
                                      f"{errors.short(daily_date)}") from None
         elif seed is None:
             seed = secrets.randbits(64)
-        match = Match(g, seed, 0, deals_per_match, keep_results=False)   # checks the match length
-        tokens = {s: "st_" + secrets.token_urlsafe(18) for s in range(n) if seats[s] == HUMAN}
-        spectator = "sp_" + secrets.token_urlsafe(18)
         table_id = "t_" + secrets.token_urlsafe(12)
-        spec = Spec(game, g.options.as_dict(), deals_per_match, tuple(seats),
-                    {token_hash(t): s for s, t in tokens.items()}, token_hash(spectator), seed)
-        await self.store.create_table(table_id, spec.as_dict())
+        tokens = {s: new_secret("st_", table_id) for s in range(n) if seats[s] == HUMAN}
+        invites = {s: new_secret("iv_", table_id) for s in range(n) if seats[s] == OPEN}
+        spectator = new_secret("sp_", table_id)
+        table = await self._open_table(table_id, g, seed, deals_per_match, seats, tokens, spectator,
+                                       invites, settings, None)
+        return table.view(None), tokens, spectator, invites
+
+    async def _open_table(self, table_id, g, seed, deals_per_match, seats, tokens, spectator,
+                          invites, settings, daily) -> Table:
+        match = Match(g, seed, 0, deals_per_match, keep_results=False)   # checks the match length
+        spec = Spec(g.name, g.options.as_dict(), deals_per_match, tuple(seats),
+                    {token_hash(t): s for s, t in tokens.items()}, token_hash(spectator), seed,
+                    {token_hash(c): s for s, c in invites.items()}, settings, daily)
+        await self.store.create_table(table_id, spec.as_dict())          # Exists if taken
         table = Table(table_id, spec, 1, match, None)
         self._keep(table)
-        return table.view(None), tokens, spectator
+        return table
+
+    # ---- rooms --------------------------------------------------------------------------------
+    async def join(self, invite: str) -> tuple[dict, str]:
+        """Claim the open seat of an invite code: (the seat's view, its new token). Exactly one
+        of racing joins wins (the store's claim is the judge); nothing changes on an error."""
+        if not invite:
+            raise errors.invalid("invite", "missing: give the invite code of an open seat",
+                                 reason="BAD_INVITE")
+        if not INVITE.match(invite):
+            raise errors.invalid("invite", "is not an invite code (iv_<secret>.<table id>, the part "
+                                 "after #join= of the link)", reason="BAD_INVITE")
+        table_id = token_table(invite)
+        try:
+            table = await self.table(table_id)
+        except errors.ServiceError as err:
+            if err.reason == "TABLE_NOT_FOUND":
+                raise errors.not_found("invite", "no open seat has this invite code") from None
+            raise
+        seat = table.spec.invite_hashes.get(token_hash(invite))
+        if seat is None:
+            raise errors.not_found("invite", f"no open seat of table {errors.short(table.id)} has this invite code")
+        token = new_secret("st_", table.id)
+
+        async def section():
+            if seat in table.claims:
+                raise used(seat)
+            try:
+                await self.store.claim_seat(table.id, seat, token_hash(token), table.version)
+            except Exists:
+                raise used(seat) from None
+            except Conflict:
+                self.live.pop(table.id, None)
+                raise errors.ServiceError(errors.grpc.StatusCode.ABORTED, "CONFLICT",
+                                          "the table changed meanwhile; join again") from None
+            table.version += 1
+            table.claims[seat] = (token_hash(token), table.version)
+            table.notify()
+            return table.view(seat)
+
+        def used(s):
+            return errors.ServiceError(errors.grpc.StatusCode.ALREADY_EXISTS, "INVITE_USED",
+                                       f"seat {s} was already claimed with this invite")
+
+        view = await self._locked(table, section)
+        return view, token
+
+    # ---- the daily deal -------------------------------------------------------------------------
+    def today(self) -> str:
+        return self.clock()
+
+    async def daily(self, game: str, secret: str) -> tuple[str, str, str, dict]:
+        """The player's table of today's deal of `game`: (date, table id, token, view). The
+        table id and the token are derived from the player secret, so the same player gets the
+        same table all day (and cannot deal it again to try another line)."""
+        if not game:
+            raise errors.invalid("game", f"missing; games are {', '.join(games.available())}")
+        check_player_secret(secret)
+        g = games.get(game, {})
+        date = self.today()
+        player = player_hash(secret)
+        table_id = "t_d" + hashlib.sha256(f"{game}:{date}:{player}".encode()).hexdigest()[:30]
+        token = "st_" + hmac.new(secret.encode("utf-8", "surrogatepass"), table_id.encode(),
+                                 hashlib.sha256).hexdigest()[:32] + "." + table_id
+        try:
+            table = await self.table(table_id)
+        except errors.ServiceError as err:
+            if err.reason != "TABLE_NOT_FOUND":
+                raise
+            level = next(lv for lv in DAILY_LEVELS if level_available(lv))
+            seats = [HUMAN if s == DAILY_SEAT else f"bot:{level}" for s in range(g.seats)]
+            try:
+                table = await self._open_table(
+                    table_id, g, games.daily_seed(game, date), 1, seats, {DAILY_SEAT: token},
+                    new_secret("sp_", table_id), {}, {"bot_delay_ms": 0, "hints_disabled": True},
+                    {"date": date, "player_hash": player})
+            except Exists:                                   # a racing call of the same player
+                table = await self.table(table_id)
+        if table.match.dealt == 0:
+            try:
+                await self.deal(table_id, token, 1)
+            except errors.ServiceError as err:
+                if err.reason != "STALE_VERSION":            # another call dealt it meanwhile
+                    raise
+        return date, table_id, token, await self.view(table_id, token)
+
+    async def submit_daily(self, table_id: str, token: str, nickname: str, secret: str) -> tuple[dict, int]:
+        """Enter the finished daily deal of the token's seat: the engine's score of the table's
+        record, never a client's number. (entry, rank)."""
+        nickname = nickname.strip()
+        if not 1 <= len(nickname) <= NICKNAME_LENGTH or not nickname.isprintable():
+            raise errors.invalid("nickname", f"must be 1 to {NICKNAME_LENGTH} printable characters, "
+                                 f"got {errors.short(nickname)}", reason="BAD_NICKNAME")
+        check_player_secret(secret)
+        table = await self.table(table_id)
+        seat = table.seat_of(token)
+        daily = table.spec.daily
+        if daily is None:
+            raise errors.precondition("NOT_A_DAILY_TABLE", f"table {errors.short(table.id)} is not a daily-deal "
+                                      "table (GetDailyDeal opens one)")
+        if not hmac.compare_digest(player_hash(secret), daily["player_hash"]):
+            raise errors.ServiceError(errors.grpc.StatusCode.PERMISSION_DENIED, "BAD_PLAYER_SECRET",
+                                      "the player secret is not the one this daily table was opened with")
+        today = self.today()
+        if daily["date"] != today:
+            raise errors.precondition("DAILY_NOT_TODAY", f"the table is the deal of {daily['date']}; "
+                                      f"today's ({today}) is the only one the leaderboard takes")
+        state = table.match.current
+        if state is None or not state.is_over():
+            raise errors.precondition("DEAL_NOT_FINISHED", "the daily deal is not finished yet")
+        answer = await self._work(records.evaluate, state.record())
+        score = answer["result"]["scores"][seat]
+        entry = DailyEntry(table.spec.game, daily["date"], daily["player_hash"], nickname, score, table.id,
+                           _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="microseconds"))
+        try:
+            await self.store.add_daily_entry(entry)
+        except Exists:
+            raise errors.ServiceError(errors.grpc.StatusCode.ALREADY_EXISTS, "DAILY_ALREADY_SUBMITTED",
+                                      f"this player already has an entry for {entry.game} on {entry.date}") from None
+        entries, total = await self.store.daily_entries(entry.game, entry.date, 10 ** 6)
+        rank = next(i for i, e in enumerate(entries, 1) if e.player_hash == entry.player_hash)
+        return entry_dict(entry, rank), rank
+
+    async def leaderboard(self, game: str, date: str, limit: int) -> dict:
+        if game not in games.available():
+            raise errors.invalid("game", f"unknown game {errors.short(game)}; games are "
+                                 f"{', '.join(games.available())}")
+        date = check_date(date, "date") if date else self.today()
+        default, most = LEADERBOARD_LIMIT
+        if not 0 <= limit <= most:
+            raise errors.invalid("limit", f"must be 1..{most} (0: {default}), got {limit}")
+        entries, total = await self.store.daily_entries(game, date, limit or default)
+        return {"game": game, "date": date, "total": total,
+                "entries": [entry_dict(e, i) for i, e in enumerate(entries, 1)]}
+
+    # ---- hints ----------------------------------------------------------------------------------
+    async def hint(self, table_id: str, token: str) -> dict:
+        """The hard bot's evaluation of each legal action of the token's seat, computed from
+        that seat's view alone (the worker gets the view dict, never the deal)."""
+        table = await self.table(table_id)
+        seat = table.seat_of(token)
+        if table.spec.settings.get("hints_disabled"):
+            raise errors.precondition("HINTS_DISABLED", f"table {errors.short(table.id)} gives no hints")
+        state = table.match.current
+        if table.deal is None or state is None or state.is_over():
+            raise errors.precondition("NO_DEAL_IN_PROGRESS", "no deal is in progress: nothing to hint")
+        if state.to_act() != seat:
+            raise errors.precondition("NOT_YOUR_TURN", f"seat {state.to_act()} is to act, not seat {seat}: "
+                                      "a hint is for the seat to act")
+        if not level_available("hard"):
+            raise errors.precondition("HINTS_UNAVAILABLE", "this server has no hard bot yet to give hints")
+        version = table.version
+        view = state.view(seat)
+        options = state.game.options.as_dict()
+        hints = await self._work(hint_of, table.spec.game, options, view, bot_seed_of(table, seat, version))
+        return {"version": version, "seat": seat, "hints": hints}
 
     # ---- deal and act -------------------------------------------------------------------------
     async def deal(self, table_id: str, token: str, expected_version: int | None,
@@ -218,10 +432,13 @@ class TableManager:
         """Start the next deal (bots that act first act); the caller's view."""
         request_id = check_request_id(request_id)
         table = await self.table(table_id)
-        if any(k == HUMAN for k in table.spec.seats) or token:
+        if any(k in (HUMAN, OPEN) for k in table.spec.seats) or token:
             seat = table.seat_of(token)
         else:
             seat = None
+        if table.open_seats():
+            raise errors.precondition("SEATS_OPEN", f"seats {table.open_seats()} are open: every invite "
+                                      "must be claimed (JoinTable) before the first deal")
         return await self._change(table, seat, "deal", {}, expected_version, request_id, self._deal_job)
 
     async def act(self, table_id: str, token: str, kind: str, fields: dict,
@@ -260,9 +477,11 @@ class TableManager:
             return answer
 
         try:
-            return await self._locked(table, section)
+            answer = await self._locked(table, section)
         finally:
             self._evict(table)
+        self._schedule_bots(table)
+        return answer
 
     @staticmethod
     def _deal_job(table: Table, seat, kind, fields):
@@ -275,11 +494,8 @@ class TableManager:
         version = table.version + 1
         number = work.dealt
         dlog = DealLog(number, version, start_of(work, progress), [entry_after(work, version, None)])
-        last = play_bots(table.id, table.spec, work, version, dlog)
-        rows = [(version, number, None)] + [
-            (e.version, number, work.current.actions[e.index]) for e in dlog.entries[1:]]
-        commit = Commit(table.version, rows, deal_start=(number, version, dlog.start))
-        return work, dlog, commit, view_of(table, work, last, dlog, seat)
+        commit = Commit(table.version, [(version, number, None)], deal_start=(number, version, dlog.start))
+        return work, dlog, commit, view_of(table, work, version, dlog, seat)
 
     @staticmethod
     def _act_job(table: Table, seat, kind, fields):
@@ -293,27 +509,59 @@ class TableManager:
             raise errors.Refused(err, shown) from None
         dlog = DealLog(table.deal.number, table.deal.first_version, table.deal.start, list(table.deal.entries))
         version = table.version + 1
-        first = len(dlog.entries)
         dlog.entries.append(entry_after(work, version, len(work.current.actions) - 1))
-        last = play_bots(table.id, table.spec, work, version, dlog)
-        rows = [(e.version, dlog.number, work.current.actions[e.index]) for e in dlog.entries[first:]]
-        commit = Commit(table.version, rows)
-        return work, dlog, commit, view_of(table, work, last, dlog, seat)
+        commit = Commit(table.version, [(version, dlog.number, work.current.actions[-1])])
+        return work, dlog, commit, view_of(table, work, version, dlog, seat)
 
-    async def _bots_owed(self, table: Table) -> None:
-        """After a restore: bots whose turn it is act now (committed like any request)."""
+    # ---- bots --------------------------------------------------------------------------------------
+    def _schedule_bots(self, table: Table) -> None:
+        """Start the table's bot task if a bot is to act and none runs: bots think off the
+        request path (a person's call has returned), one action at a time, each committed and
+        announced like any action."""
+        if self.closing or table.bot_to_act() is None or self.live.get(table.id) is not table:
+            return
+        if table.bots is not None and not table.bots.done():
+            return
+        table.bots = asyncio.ensure_future(self._run_bots(table))
+
+    async def _run_bots(self, table: Table) -> None:
+        delay = table.spec.settings.get("bot_delay_ms", 0) / 1000
+        try:
+            while not self.closing and table.bot_to_act() is not None and self.live.get(table.id) is table:
+                if delay:
+                    await asyncio.sleep(delay)
+                await self._locked(table, lambda: self._bot_step(table))
+        except asyncio.CancelledError:
+            raise
+        except errors.ServiceError as err:          # CONFLICT: another writer; it plays on
+            log.warning("bots of table %s stopped: %s", table.id, err.reason)
+        except Exception:  # noqa: BLE001 - a bot's defect stops this table's bots only
+            log.exception("bots of table %s stopped", table.id)
+        finally:
+            self._evict(table)
+
+    async def _bot_step(self, table: Table) -> None:
+        seat = table.bot_to_act()
+        if seat is None:
+            return
+
         def job():
             work = table.match.copy()
+            version = table.version + 1
+            work.apply(bot_action(table.spec, work.current, seat, version))
             d = table.deal
             dlog = DealLog(d.number, d.first_version, d.start, list(d.entries))
-            first = len(dlog.entries)
-            last = play_bots(table.id, table.spec, work, table.version, dlog)
-            rows = [(e.version, dlog.number, work.current.actions[e.index]) for e in dlog.entries[first:]]
-            return work, dlog, Commit(table.version, rows), last
-        work, dlog, commit, last = await self._work(job)
-        if commit.rows:
+            dlog.entries.append(entry_after(work, version, len(work.current.actions) - 1))
+            return work, dlog, Commit(table.version, [(version, d.number, work.current.actions[-1])])
+
+        work, dlog, commit = await self._work(job)
+        try:
             await self.store.commit(table.id, commit)
-            table.match, table.deal, table.version = work, dlog, last
+        except Conflict:
+            self.live.pop(table.id, None)
+            raise errors.ServiceError(errors.grpc.StatusCode.ABORTED, "CONFLICT", "the table changed meanwhile") from None
+        table.match, table.deal, table.version = work, dlog, commit.rows[-1][0]
+        table.notify()
 
     # ---- reading --------------------------------------------------------------------------------
     async def view(self, table_id: str, token: str) -> dict:
@@ -397,6 +645,10 @@ class TableManager:
         if version < 1:
             out.append({**created_event(), "match_scores": [0] * len(table.spec.seats)})
             version = 1
+        for seat_joined, (_, v) in sorted(table.claims.items(), key=lambda c: c[1][1]):
+            if v > version:
+                out.append(joined_event(seat_joined, v, len(table.spec.seats)))
+                version = v
         dlog, state = table.deal, table.match.current
         if dlog is None or version >= table.version:
             return out
@@ -412,8 +664,35 @@ class TableManager:
         return out
 
     async def close(self) -> None:
-        """Watchers return; no new work."""
+        """Watchers return; bots stop (a bot's turn is resumed when the table is next loaded);
+        no new work."""
         self.closing = True
         for table in list(self.live.values()):
             table.notify()
+            if table.bots is not None and not table.bots.done():
+                table.bots.cancel()
+
+
+def check_settings(settings: dict) -> dict:
+    delay = settings.get("bot_delay_ms", 0)
+    if isinstance(delay, bool) or not isinstance(delay, int) or not 0 <= delay <= MAX_BOT_DELAY_MS:
+        raise errors.invalid("settings.bot_delay_ms", f"must be 0..{MAX_BOT_DELAY_MS} milliseconds, got {delay!r}")
+    return {"bot_delay_ms": delay, "hints_disabled": bool(settings.get("hints_disabled", False))}
+
+
+def entry_dict(e: DailyEntry, rank: int) -> dict:
+    return {"rank": rank, "nickname": e.nickname, "score": e.score, "submitted_at": e.submitted_at}
+
+
+def bot_seed_of(table: Table, seat: int, version: int) -> int:
+    from .tables import bot_seed
+    return bot_seed(table.spec.seed, seat, version)
+
+
+def hint_of(game: str, options: dict, view: dict, seed: int) -> list[dict]:
+    """The hard bot's evaluation of a seat's legal actions from the seat's view (a dict: the
+    bot never gets the deal), best expected score first."""
+    from engine_core import bots
+    hints = bots.get(game, "hard", seed=seed, options=options).evaluate(view)
+    return sorted(hints, key=lambda h: -(h["expected"] if h["expected"] is not None else float("-inf")))
 

@@ -18,21 +18,31 @@ import time
 
 LOOPBACK = "127.0.0.1"
 _LISTENING = re.compile(r"listening on (\S+:\d+)")
+_HTTP = re.compile(r"http:\s+http://(\S+:\d+)/")
 
 
 class _Child:
     """A server child process that prints `... listening on HOST:PORT` once it serves."""
 
-    def __init__(self, argv: list[str], start_timeout: float = 30.0):
+    def __init__(self, argv: list[str], start_timeout: float = 30.0, http: bool = False):
+        self.http_address = ""                  # the HTTP door, when the server has one
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      text=True, bufsize=1)
         found: list[str] = []
 
         def read_banner():
+            grpc_at = None
             for line in self.proc.stdout:
                 m = _LISTENING.search(line)
                 if m:
-                    found.append(m.group(1))
+                    grpc_at = m.group(1)
+                    if not http:
+                        found.append(grpc_at)
+                        break
+                h = _HTTP.search(line)
+                if h and grpc_at:
+                    self.http_address = h.group(1)
+                    found.append(grpc_at)
                     break
             for _ in self.proc.stdout:      # keep the pipe drained until the child exits
                 pass
@@ -77,4 +87,5 @@ class ServerProcess(_Child):
     def __init__(self, data_dir: str | None = None, args: tuple[str, ...] = ()):
         store = ["--data-dir", data_dir] if data_dir else ["--memory"]
         super().__init__([sys.executable, "-m", "service", "--address", f"{LOOPBACK}:0",
-                          "--grace", "2", *store, *args])
+                          "--http-address", f"{LOOPBACK}:0", "--grace", "2", *store, *args],
+                         http="--no-http" not in args)

@@ -122,6 +122,19 @@ class Server:
                 problem = "gRPC could not bind it"
         if problem is not None:
             raise StartError(f"cannot listen on {cfg.address}: {problem}")
+        self.http = None
+        if cfg.http_address is not None:
+            from .http_door import HttpDoor
+            self.http = HttpDoor(cfg)
+            problem = why_not_listening(cfg.http_address)
+            if problem is None:
+                try:
+                    self.http.bind()
+                except OSError as err:
+                    problem = err.strerror or str(err)
+            if problem is not None:
+                raise StartError(f"cannot listen on {cfg.http_address} (--http-address): "
+                                 + problem.replace("--address", "--http-address"))
         try:
             await self.store.open()
             self.tables = await self.store.count_tables()
@@ -139,6 +152,8 @@ class Server:
              reflection.SERVICE_NAME), self.grpc)
         self.address = cfg.address.rsplit(":", 1)[0] + f":{self.port}"
         await self.grpc.start()
+        if self.http is not None:                  # the second door: same servicer, same loop
+            await self.http.start(self.servicer)
         for name in ("", SERVICE_NAME):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         return self
@@ -152,6 +167,8 @@ class Server:
         self._stopping = True
         await self.health.enter_graceful_shutdown()
         await self.manager.close()
+        if self.http is not None:
+            await self.http.stop()
         await self.grpc.stop(self.config.grace if grace is None else grace)
         self.work.close()
         self.table_threads.shutdown(wait=True)
@@ -168,6 +185,10 @@ async def serve(config: Config) -> int:
         f"  connect: stich --server {server.address} play schafkopf\n"
         f"  health:  grpc_health_probe -addr={server.address}  (reflection is on: grpcurl -plaintext "
         f"{server.address} list)")
+    if server.http is not None:
+        from .http_door import web_dir_note
+        say(f"  http:    http://{server.http.address}/ (the web page{web_dir_note(server.http.app)}; Connect and "
+            f"gRPC-Web at /stich.v1.StichService/<Method>)")
     loop = asyncio.get_running_loop()
 
     def on_signal(signum):

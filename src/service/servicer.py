@@ -31,7 +31,9 @@ from .work import Work
 log = logging.getLogger("stich.service")
 SERVICE = "stich.v1.StichService"
 MAX_OPTION_DEPTH = 32
-_KINDS = {tables_pb2.SEAT_KIND_HUMAN: "human", tables_pb2.SEAT_KIND_BOT: "bot"}
+_KINDS = {v: k for k, v in convert.SEAT_KINDS.items()}
+ANALYZE_BUDGET = 5_000_000
+DEFAULT_ANALYZE_BUDGET = 1_000_000
 
 
 class Malformed:
@@ -172,18 +174,64 @@ class StichServicer:
         seats = []
         for i, kind in enumerate(request.seats):
             if kind not in _KINDS:
-                raise errors.invalid(f"seats[{i}]", f"must be SEAT_KIND_HUMAN or SEAT_KIND_BOT, got {kind}",
-                                     reason="BAD_SEAT_KIND")
+                raise errors.invalid(f"seats[{i}]", "must be SEAT_KIND_HUMAN, SEAT_KIND_OPEN, SEAT_KIND_BOT or "
+                                     f"SEAT_KIND_BOT_EASY/NORMAL/HARD, got {kind}", reason="BAD_SEAT_KIND")
             seats.append(_KINDS[kind])
         which = request.WhichOneof("deals")
-        view, tokens, spectator = await self.manager.create(
+        settings = {"bot_delay_ms": request.settings.bot_delay_ms,
+                    "hints_disabled": request.settings.hints_disabled}
+        view, tokens, spectator, invites = await self.manager.create(
             request.game, options_of(request), request.deals_per_match, seats,
             seed=request.seed if which == "seed" else None,
-            daily_date=request.daily_date if which == "daily_date" else None)
-        out = pb.CreateTableResponse(table_id=view["table_id"], spectator_id=spectator)
+            daily_date=request.daily_date if which == "daily_date" else None, settings=settings)
+        out = pb.CreateTableResponse(table_id=view["table_id"], spectator_id=spectator,
+                                     spectator_link=f"/#watch={spectator}")
         out.seat_tokens.extend(tables_pb2.SeatToken(seat=s, token=t) for s, t in sorted(tokens.items()))
+        out.invites.extend(tables_pb2.SeatInvite(seat=s, code=c, link=f"/#join={c}")
+                           for s, c in sorted(invites.items()))
         convert.view_msg(view, out.view)
         return out
+
+    async def JoinTable(self, request, context):
+        view, token = await self.manager.join(request.invite)
+        return pb.JoinTableResponse(table_id=view["table_id"], seat=view["seat"], token=token,
+                                    view=convert.view_msg(view))
+
+    async def Hint(self, request, context):
+        h = await self.manager.hint(request.table_id, request.token)
+        out = pb.HintResponse(version=h["version"], seat=h["seat"])
+        for item in h["hints"]:
+            hint = out.hints.add(action=convert.action_msg(item["action"]))
+            if item.get("expected") is not None:
+                hint.expected = item["expected"]
+            if item.get("win") is not None:
+                hint.win = item["win"]
+        return out
+
+    async def Analyze(self, request, context):
+        seat = request.seat if request.HasField("seat") else None
+        if request.fair and seat is None:
+            raise errors.invalid("seat", "fair analysis needs the seat whose decisions it judges")
+        if not 0 <= request.budget <= ANALYZE_BUDGET:
+            raise errors.invalid("budget", f"must be 0 (none) .. {ANALYZE_BUDGET} nodes, got {request.budget}")
+        text = await asyncio.get_running_loop().run_in_executor(
+            self.manager.executor, analyze_json, request.record, seat, request.fair, request.budget or DEFAULT_ANALYZE_BUDGET)
+        return pb.AnalyzeResponse(json=text)
+
+    async def GetDailyDeal(self, request, context):
+        date, table_id, token, view = await self.manager.daily(request.game, request.player_secret)
+        return pb.GetDailyDealResponse(date=date, table_id=table_id, seat=view["seat"], token=token,
+                                       view=convert.view_msg(view))
+
+    async def SubmitDaily(self, request, context):
+        entry, rank = await self.manager.submit_daily(request.table_id, request.token, request.nickname,
+                                                      request.player_secret)
+        return pb.SubmitDailyResponse(entry=pb.LeaderboardEntry(**entry), rank=rank)
+
+    async def GetLeaderboard(self, request, context):
+        board = await self.manager.leaderboard(request.game, request.date, request.limit)
+        return pb.GetLeaderboardResponse(game=board["game"], date=board["date"], total=board["total"],
+                                         entries=[pb.LeaderboardEntry(**e) for e in board["entries"]])
 
     async def Deal(self, request, context):
         view = await self.manager.deal(request.table_id, request.token, _expected(request), request.request_id)
@@ -322,13 +370,42 @@ class StichServicer:
                 await _abort(context, err)
 
         methods = {name: unary(getattr(self, name), getattr(pb, name + "Request"))
-                   for name in ("ListGames", "CreateTable", "Deal", "GetView", "Bid", "Exchange",
-                                "Announce", "Play", "Score", "Simulate")}
+                   for name in ("ListGames", "CreateTable", "JoinTable", "Deal", "GetView", "Bid",
+                                "Exchange", "Announce", "Play", "Score", "Simulate", "Hint", "Analyze",
+                                "GetDailyDeal", "SubmitDaily", "GetLeaderboard")}
         methods["WatchTable"] = grpc.unary_stream_rpc_method_handler(
             watch, request_deserializer=_parser(pb.WatchTableRequest), response_serializer=_serialize)
         methods["EvaluateRecords"] = grpc.stream_stream_rpc_method_handler(
             evaluate, request_deserializer=_parser(pb.EvaluateRecordsRequest), response_serializer=_serialize)
         return grpc.method_handlers_generic_handler(SERVICE, methods)
+
+
+def analyze_json(text: str, seat: int | None, fair: bool, budget: int | None) -> str:
+    """The analysis of a record given as JSON text (engine_core.analysis), as JSON text."""
+    import inspect
+
+    import orjson
+
+    from engine_core import analysis
+    try:
+        record = orjson.loads(text)
+    except orjson.JSONDecodeError as err:
+        raise errors.invalid("record", f"is not JSON: {errors.cut(str(err), 80)}", reason="MALFORMED_JSON") from None
+    if not isinstance(record, dict):
+        raise errors.invalid("record", "must be a JSON object (a records.md record)", reason="MALFORMED_RECORD")
+    kwargs: dict = {"budget": budget}
+    if fair:
+        if "fair" not in inspect.signature(analysis.analyze).parameters:
+            raise errors.precondition("FAIR_ANALYSIS_UNAVAILABLE", "this server cannot analyze from a seat's view yet")
+        kwargs.update(seat=seat, fair=True)
+    elif seat is not None:
+        kwargs["objective"] = {"seat": seat}
+    try:
+        out = analysis.analyze(record, **kwargs)
+    except (KeyError, TypeError) as err:
+        raise errors.invalid("record", f"is not a records.md record: {type(err).__name__}: "
+                             f"{errors.cut(str(err), 80)}", reason="MALFORMED_RECORD") from None
+    return orjson.dumps(out).decode()
 
 
 def _serialize(message) -> bytes:

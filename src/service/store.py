@@ -10,6 +10,11 @@ What is stored, append-only:
 - `deals`: one row per deal started: its first version and its start (the match's progress
   before it, and the deal's record header: options, dealer, hands, blind).
 - `requests`: one row per request id answered: the request's fingerprint and the answer.
+- `claims` (schema 3): one row per open seat claimed with its invite (JoinTable): the seat's
+  token hash and the version the claim made. Its primary key (table, seat) is what makes two
+  racing joins end with exactly one claim, even with several servers on one database.
+- `daily_entries` (schema 3): the daily-deal leaderboard, one row per game, date and player
+  (primary key: a second entry of a player on a day is refused by the database itself).
 
 `commit` writes one accepted request (its log rows, a deal start, its request id) in one
 transaction, and only if the table is still at `base_version`: a second writer of the same
@@ -30,7 +35,10 @@ from typing import Any
 
 import orjson
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+# Every schema version and what it added; opening a store creates what is missing (every
+# statement is IF NOT EXISTS), so a store of any earlier version is brought up to date.
+MIGRATIONS = {2: "tables, log, deals, requests", 3: "claims (open seats), daily_entries (leaderboard)"}
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, spec TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS log (
@@ -42,6 +50,14 @@ CREATE TABLE IF NOT EXISTS deals (
 CREATE TABLE IF NOT EXISTS requests (
     table_id TEXT NOT NULL, request_id TEXT NOT NULL, fingerprint TEXT NOT NULL,
     answer BLOB NOT NULL, PRIMARY KEY (table_id, request_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS claims (
+    table_id TEXT NOT NULL, seat INTEGER NOT NULL, token_hash TEXT NOT NULL,
+    version INTEGER NOT NULL, PRIMARY KEY (table_id, seat)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS daily_entries (
+    game TEXT NOT NULL, date TEXT NOT NULL, player_hash TEXT NOT NULL, nickname TEXT NOT NULL,
+    score INTEGER NOT NULL, table_id TEXT NOT NULL, submitted_at TEXT NOT NULL,
+    PRIMARY KEY (game, date, player_hash)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS daily_board ON daily_entries (game, date, score DESC, submitted_at);
 """
 
 
@@ -57,6 +73,11 @@ class Conflict(StoreError):
     """The table is no longer at the version a commit was based on."""
 
 
+class Exists(StoreError):
+    """What was to be written once is there already: a table id, a claimed seat, a player's
+    leaderboard entry of the day."""
+
+
 @dataclass
 class StoredDeal:
     number: int
@@ -70,6 +91,20 @@ class StoredTable:
     spec: dict
     version: int             # the table's last version
     deal: StoredDeal | None  # its last deal (None before the first)
+    claims: dict | None = None  # {seat: (token_hash, version)} of the open seats claimed
+
+
+@dataclass
+class DailyEntry:
+    """One player's leaderboard entry of a game's daily deal (player_hash: a hash of the
+    player's secret, never the secret)."""
+    game: str
+    date: str
+    player_hash: str
+    nickname: str
+    score: int
+    table_id: str
+    submitted_at: str
 
 
 @dataclass
@@ -97,7 +132,7 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     async def create_table(self, table_id: str, spec: dict) -> None:
-        """The table's spec and its version 1, atomically."""
+        """The table's spec and its version 1, atomically; Exists if the id is taken."""
 
     @abc.abstractmethod
     async def load_table(self, table_id: str) -> StoredTable | None:
@@ -117,6 +152,23 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def find_request(self, table_id: str, request_id: str) -> tuple[str, Any] | None:
         """(fingerprint, answer) of an answered request id."""
+
+    # ---- rooms and the daily leaderboard (schema 3) -------------------------------------------
+    @abc.abstractmethod
+    async def claim_seat(self, table_id: str, seat: int, token_hash: str, base_version: int) -> None:
+        """Claim an open seat: its claim row and the table's next version (a log row of deal 0
+        whose action is {"joined": seat}) in one transaction. Exists if the seat is claimed
+        already (the (table, seat) key decides between racing joins), Conflict unless the table
+        is at base_version. `load_table` returns the claims."""
+
+    @abc.abstractmethod
+    async def add_daily_entry(self, entry: DailyEntry) -> None:
+        """Enter a result on a daily leaderboard; Exists if the player has an entry that day."""
+
+    @abc.abstractmethod
+    async def daily_entries(self, game: str, date: str, limit: int) -> tuple[list[DailyEntry], int]:
+        """The best `limit` entries of a game's daily deal (score descending, then earliest
+        submission) and how many there are."""
 
 
 def _loads(text, what: str):
@@ -149,6 +201,10 @@ class SqliteStore(Store):
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            db.close()
+            raise StoreError(f"the store has schema version {version}; this build knows up to "
+                             f"{SCHEMA_VERSION}: upgrade the server")
         legacy = db.execute("SELECT name FROM sqlite_master WHERE type='table' AND name='actions'").fetchone()
         if version == 0 and legacy:
             # the store of the thread-per-call server (tables/deals/actions): kept aside, untouched
@@ -170,6 +226,9 @@ class SqliteStore(Store):
         try:
             db.execute("INSERT INTO tables VALUES (?, ?)", (table_id, orjson.dumps(spec).decode()))
             db.execute("INSERT INTO log VALUES (?, 1, 0, NULL)", (table_id,))
+        except sqlite3.IntegrityError:
+            db.execute("ROLLBACK")
+            raise Exists(f"table {table_id} exists") from None
         except BaseException:
             db.execute("ROLLBACK")
             raise
@@ -202,7 +261,9 @@ class SqliteStore(Store):
         number = db.execute("SELECT number FROM deals WHERE table_id=? ORDER BY number DESC LIMIT 1",
                             (table_id,)).fetchone()
         deal = self._load_deal(db, table_id, number[0]) if number else None
-        return StoredTable(spec, last[0], deal)
+        claims = {seat: (token_hash, version) for seat, token_hash, version in db.execute(
+            "SELECT seat, token_hash, version FROM claims WHERE table_id=?", (table_id,))}
+        return StoredTable(spec, last[0], deal, claims)
 
     def _deal_of_version(self, table_id: str, version: int) -> int | None:
         row = self._db_or_fail().execute("SELECT deal FROM log WHERE table_id=? AND version=?",
@@ -241,6 +302,46 @@ class SqliteStore(Store):
             return None
         return row[0], _loads(row[1], "stored answer")
 
+    def _claim_seat(self, table_id: str, seat: int, token_hash: str, base_version: int) -> None:
+        db = self._db_or_fail()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            last = db.execute("SELECT version FROM log WHERE table_id=? ORDER BY version DESC LIMIT 1",
+                              (table_id,)).fetchone()
+            if db.execute("SELECT 1 FROM claims WHERE table_id=? AND seat=?", (table_id, seat)).fetchone():
+                raise Exists(f"seat {seat} of table {table_id} is claimed")
+            if last is None or last[0] != base_version:
+                raise Conflict(f"table {table_id} is at version {last and last[0]}, not {base_version}")
+            version = base_version + 1
+            db.execute("INSERT INTO claims VALUES (?, ?, ?, ?)", (table_id, seat, token_hash, version))
+            db.execute("INSERT INTO log VALUES (?, ?, 0, ?)",
+                       (table_id, version, orjson.dumps({"joined": seat}).decode()))
+        except sqlite3.IntegrityError:
+            db.execute("ROLLBACK")
+            raise Exists(f"seat {seat} of table {table_id} is claimed") from None
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def _add_daily_entry(self, e: DailyEntry) -> None:
+        try:
+            self._db_or_fail().execute("INSERT INTO daily_entries VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                       (e.game, e.date, e.player_hash, e.nickname, e.score,
+                                        e.table_id, e.submitted_at))
+        except sqlite3.IntegrityError:
+            raise Exists(f"the player has an entry for {e.game} on {e.date}") from None
+
+    def _daily_entries(self, game: str, date: str, limit: int):
+        db = self._db_or_fail()
+        rows = db.execute("SELECT game, date, player_hash, nickname, score, table_id, submitted_at "
+                          "FROM daily_entries WHERE game=? AND date=? "
+                          "ORDER BY score DESC, submitted_at, player_hash LIMIT ?", (game, date, limit))
+        entries = [DailyEntry(*row) for row in rows]
+        total = db.execute("SELECT COUNT(*) FROM daily_entries WHERE game=? AND date=?",
+                           (game, date)).fetchone()[0]
+        return entries, total
+
     def _close(self) -> None:
         if self._db is not None:
             self._db.close()
@@ -274,3 +375,12 @@ class SqliteStore(Store):
 
     async def find_request(self, table_id: str, request_id: str):
         return await self._run(self._find_request, table_id, request_id)
+
+    async def claim_seat(self, table_id: str, seat: int, token_hash: str, base_version: int) -> None:
+        await self._run(self._claim_seat, table_id, seat, token_hash, base_version)
+
+    async def add_daily_entry(self, entry: DailyEntry) -> None:
+        await self._run(self._add_daily_entry, entry)
+
+    async def daily_entries(self, game: str, date: str, limit: int):
+        return await self._run(self._daily_entries, game, date, limit)

@@ -2,8 +2,12 @@
 current deal. Everything here is proportional to the current deal: earlier deals are in the
 store and come back (replayed through the engine) only when a call asks for them.
 
-Versions: 1 is the table's creation; every deal started and every accepted action (a bot's
-too) adds one. Each version is an event; a deal's events are its start and its actions.
+Versions: 1 is the table's creation; every open seat claimed (before the first deal), every
+deal started and every accepted action (a bot's too) adds one. Each version is an event; a
+deal's events are its start and its actions.
+
+Bots choose through engine_core.bots from their seat's view only (`bot_action`), seeded from
+the table's seed, the seat and the version, so a seeded table replays the same way.
 
 What a seat sees is the engine's answer for that seat, on every path: `State.view(seat)` for
 views (`None`: the spectator's, public information only), `State.result_for(seat)` for a
@@ -16,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import random
+import secrets
 import time
 from dataclasses import dataclass, field
 
@@ -26,13 +30,70 @@ from engine_core.state import State
 
 from . import errors
 
-HUMAN, BOT = "human", "bot"
-TABLE_CREATED, DEAL_STARTED, ACTION = "table_created", "deal_started", "action"
+HUMAN, OPEN, BOT = "human", "open", "bot"
+# seat kinds: a person, an open seat (a person who joins with its invite), a bot of a level;
+# "bot" alone is the normal level (BOT_ALIAS), stored as "bot:normal"
+BOT_LEVELS = ("easy", "normal", "hard")
+BOT_ALIAS = "normal"
+SEAT_KINDS = (HUMAN, OPEN, *(f"bot:{level}" for level in BOT_LEVELS))
+TABLE_CREATED, DEAL_STARTED, ACTION, SEAT_JOINED = "table_created", "deal_started", "action", "seat_joined"
 MAX_BOT_STEPS = 10_000
+MAX_BOT_DELAY_MS = 10_000
+
+
+def seat_kind(kind: str) -> str:
+    """The stored kind of a seat kind as requested ("bot" is the normal level)."""
+    return f"bot:{BOT_ALIAS}" if kind == BOT else kind
+
+
+def is_bot(kind: str) -> bool:
+    return kind == BOT or kind.startswith("bot:")
+
+
+def bot_level(kind: str) -> str:
+    return BOT_ALIAS if kind == BOT else kind[len("bot:"):]
+
+
+def bot_seed(table_seed: int, seat: int, version: int) -> int:
+    """A bot's seed for the decision at `version`: from the table's seed, so a seeded table (a
+    daily deal above all) is played by the same bots the same way every time."""
+    digest = hashlib.sha256(f"stich-bot-v1:{table_seed}:{seat}:{version}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def bot_action(spec: "Spec", state: State, seat: int, version: int) -> dict:
+    """The action of the bot in `seat` for the decision that makes `version`: chosen by
+    engine_core.bots from that seat's view only (State.view: its hand and what is public)."""
+    from engine_core import bots
+    bot = bots.get(spec.game, bot_level(spec.seats[seat]), seed=bot_seed(spec.seed, seat, version),
+                   options=state.game.options.as_dict())
+    return bot.choose(state.view(seat))
+
+
+def level_available(level: str) -> bool:
+    """Whether this build has the bot level (engine_core.bots lands its levels one by one)."""
+    from engine_core import bots
+    try:
+        bots.get("schafkopf", level)
+    except ImportError:
+        return False
+    return True
 
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_secret(prefix: str, table_id: str) -> str:
+    """A seat token, spectator id or invite code: a random secret, then "." and the table id
+    (which is not secret: it lets an error say "this token is for another table")."""
+    return f"{prefix}{secrets.token_urlsafe(18)}.{table_id}"
+
+
+def token_table(token: str) -> str | None:
+    """The table id a token or invite code names, if it has the form of new_secret."""
+    head, dot, table_id = token.rpartition(".")
+    return table_id if dot and head and table_id.startswith("t_") else None
 
 
 @dataclass(frozen=True)
@@ -45,17 +106,26 @@ class Spec:
     token_hashes: dict            # sha256(token) -> seat
     spectator_hash: str
     seed: int
+    invite_hashes: dict = field(default_factory=dict)   # sha256(invite code) -> open seat
+    settings: dict = field(default_factory=lambda: {"bot_delay_ms": 0, "hints_disabled": False})
+    daily: dict | None = None     # {"date", "player_hash"} of a daily-deal table
 
     def as_dict(self) -> dict:
         return {"game": self.game, "options": self.options, "deals_per_match": self.deals_per_match,
                 "seats": list(self.seats), "token_hashes": self.token_hashes,
-                "spectator_hash": self.spectator_hash, "seed": self.seed}
+                "spectator_hash": self.spectator_hash, "seed": self.seed,
+                "invite_hashes": self.invite_hashes, "settings": self.settings, "daily": self.daily}
 
     @classmethod
     def from_dict(cls, d: dict) -> "Spec":
         hashes = {str(k): int(v) for k, v in d["token_hashes"].items()}
+        invites = {str(k): int(v) for k, v in d.get("invite_hashes", {}).items()}
+        settings = {"bot_delay_ms": int(d.get("settings", {}).get("bot_delay_ms", 0)),
+                    "hints_disabled": bool(d.get("settings", {}).get("hints_disabled", False))}
+        daily = d.get("daily")
         return cls(str(d["game"]), dict(d["options"]), int(d["deals_per_match"]),
-                   tuple(str(s) for s in d["seats"]), hashes, str(d["spectator_hash"]), int(d["seed"]))
+                   tuple(seat_kind(str(s)) for s in d["seats"]), hashes, str(d["spectator_hash"]),
+                   int(d["seed"]), invites, settings, dict(daily) if daily else None)
 
     def game_of(self) -> games.Game:
         return games.get(self.game, self.options)
@@ -139,6 +209,23 @@ class Table:
         self.changed = asyncio.Event()
         self.watchers = 0
         self.last_used = time.monotonic()
+        self.claims: dict[int, tuple[str, int]] = {}   # open seat -> (token hash, version)
+        self.bots: asyncio.Task | None = None          # the task playing the bots' turns
+
+    def seats(self) -> list[str]:
+        """Who sits where now: a claimed open seat is a human's."""
+        return [HUMAN if k == OPEN and s in self.claims else k for s, k in enumerate(self.spec.seats)]
+
+    def open_seats(self) -> list[int]:
+        return [s for s, k in enumerate(self.spec.seats) if k == OPEN and s not in self.claims]
+
+    def bot_to_act(self) -> int | None:
+        """The bot seat to act in the deal in progress, if a bot is to act."""
+        state = self.match.current
+        if self.deal is None or state is None:
+            return None
+        seat = state.to_act()
+        return seat if seat is not None and is_bot(self.spec.seats[seat]) else None
 
     # ---- who is asking --------------------------------------------------------------------
     def viewer(self, token: str) -> int | None:
@@ -149,8 +236,16 @@ class Table:
         seat = self.spec.token_hashes.get(digest)
         if seat is not None:
             return seat
+        for s, (claimed, _) in self.claims.items():
+            if hmac.compare_digest(digest, claimed):
+                return s
         if hmac.compare_digest(digest, self.spec.spectator_hash):
             return None
+        other = token_table(token)
+        if other is not None and other != self.id:
+            raise errors.ServiceError(errors.grpc.StatusCode.PERMISSION_DENIED, "TOKEN_FOR_OTHER_TABLE",
+                                      f"the token is for table {errors.short(other)}, not "
+                                      f"{errors.short(self.id)}")
         raise errors.denied(f"the token is not valid for table {errors.short(self.id)}")
 
     def seat_of(self, token: str) -> int:
@@ -174,7 +269,7 @@ def view_of(table: Table, match: Match, version: int, deal: DealLog | None, seat
     v = match.view(seat)
     m = v["match"]
     return {"table_id": table.id, "version": version, "game": table.spec.game, "seat": seat,
-            "seats": list(table.spec.seats), "status": m["status"],
+            "seats": table.seats(), "status": m["status"], "settings": dict(table.spec.settings),
             "deal_number": m["deals_dealt"], "deals_counted": m["deals_counted"],
             "deals_per_match": m["deals_per_match"], "match_scores": m["totals"],
             "options": match.current.game.options.as_dict() if match.current is not None
@@ -200,23 +295,13 @@ def event_of(log: DealLog, entry: Entry, state: State, seat: int | None) -> dict
             "match_scores": entry.match_scores, "status": entry.status}
 
 
-def play_bots(table_id: str, spec: Spec, match: Match, version: int, log: DealLog) -> int:
-    """Let bot seats act until a human is to act or the deal is over; each bot chooses among
-    its own legal actions only (a uniform random choice seeded by the table's seed and the
-    version: a seeded table plays the same way every time), so it
-    knows nothing another seat could not. Adds an entry per action; returns the new version."""
-    state = match.current
-    for _ in range(MAX_BOT_STEPS):
-        seat = state.to_act()
-        if seat is None or spec.seats[seat] != BOT:
-            return version
-        version += 1
-        rng = random.Random(f"{spec.seed}:{version}")
-        match.apply(rng.choice(state.legal_actions()))
-        log.entries.append(entry_after(match, version, len(state.actions) - 1))
-    raise RuntimeError("bots did not finish a deal")
+def joined_event(seat: int, version: int, n: int) -> dict:
+    return {"version": version, "kind": SEAT_JOINED, "deal_number": 0, "dealer": None, "action": None,
+            "phase": "", "to_act": None, "result": None, "match_scores": [0] * n, "status": WAITING,
+            "seat": seat}
 
 
-__all__ = ["Spec", "Table", "DealLog", "Entry", "replay", "play_bots", "event_of", "created_event",
-           "view_of", "start_of", "entry_after", "token_hash", "HUMAN", "BOT", "IN_DEAL", "WAITING",
-           "MATCH_OVER"]
+__all__ = ["Spec", "Table", "DealLog", "Entry", "replay", "bot_action", "event_of", "created_event",
+           "joined_event", "view_of", "start_of", "entry_after", "token_hash", "new_secret",
+           "token_table", "seat_kind", "is_bot", "bot_level", "bot_seed", "level_available",
+           "HUMAN", "OPEN", "BOT", "BOT_LEVELS", "SEAT_KINDS", "IN_DEAL", "WAITING", "MATCH_OVER"]

@@ -24,7 +24,9 @@ DEFAULT_TARGET = "127.0.0.1:50051"
 MAX_MESSAGE = 64 * 1024 * 1024           # answers with legal actions can be large
 CHANNEL_OPTIONS = [("grpc.max_receive_message_length", MAX_MESSAGE),
                    ("grpc.max_send_message_length", MAX_MESSAGE)]
-_SEAT_KINDS = {"human": tables_pb2.SEAT_KIND_HUMAN, "bot": tables_pb2.SEAT_KIND_BOT}
+_SEAT_KINDS = {"human": tables_pb2.SEAT_KIND_HUMAN, "open": tables_pb2.SEAT_KIND_OPEN,
+               "bot": tables_pb2.SEAT_KIND_BOT, "bot:easy": tables_pb2.SEAT_KIND_BOT_EASY,
+               "bot:normal": tables_pb2.SEAT_KIND_BOT_NORMAL, "bot:hard": tables_pb2.SEAT_KIND_BOT_HARD}
 _RETRY = (grpc.StatusCode.UNAVAILABLE,)
 
 
@@ -44,7 +46,7 @@ class View(TypedDict):
     version: int
     game: str
     seat: int | None
-    seats: list[str]                 # "human" | "bot"
+    seats: list[str]                 # "human" | "open" | "bot:easy" | "bot:normal" | "bot:hard"
     status: str                      # "waiting_for_deal" | "in_deal" | "match_over"
     deal_number: int
     deals_per_match: int
@@ -62,12 +64,13 @@ class View(TypedDict):
     result: dict | None              # records.md Result once the deal is over
     match_scores: list[int]
     options: dict
+    settings: dict                   # {"bot_delay_ms", "hints_disabled"}
 
 
 class Event(TypedDict):
     """One versioned table event as the viewer may see it."""
     version: int
-    kind: str                        # "table_created" | "deal_started" | "action"
+    kind: str                        # "table_created" | "seat_joined" | "deal_started" | "action"
     deal_number: int
     dealer: int | None
     action: Action | None
@@ -76,6 +79,7 @@ class Event(TypedDict):
     result: dict | None
     match_scores: list[int]
     status: str
+    seat: int | None                 # the seat a "seat_joined" event claimed
 
 
 class Score(TypedDict):
@@ -95,6 +99,16 @@ class TableHandle:
     tokens: dict[int, str]
     spectator_id: str
     view: View
+    invites: dict[int, str] = None   # type: ignore[assignment]  # open seat -> invite code
+    spectator_link: str = ""
+
+
+def _settled(v: dict, seat: int | None) -> bool:
+    return v["to_act"] is None or v["to_act"] == seat
+
+
+def _entry(e) -> dict:
+    return {"rank": e.rank, "nickname": e.nickname, "score": e.score, "submitted_at": e.submitted_at}
 
 
 def new_request_id() -> str:
@@ -152,10 +166,14 @@ class StichClient:
 
     def create_table(self, game: str, options: dict | None = None, deals_per_match: int = 0,
                      seats: Iterable[str] | None = None, seed: int | None = None,
-                     daily_date: str | None = None) -> TableHandle:
-        """`seats`: "human" or "bot" per seat (default every seat human)."""
+                     daily_date: str | None = None, bot_delay_ms: int = 0,
+                     hints_disabled: bool = False) -> TableHandle:
+        """`seats`: "human", "open" (a friend joins with the invite), "bot" (= "bot:normal"),
+        "bot:easy", "bot:normal" or "bot:hard" per seat (default every seat human)."""
         request = pb.CreateTableRequest(game=game, deals_per_match=deals_per_match,
                                         seats=[_SEAT_KINDS[s] for s in seats or ()])
+        request.settings.bot_delay_ms = bot_delay_ms
+        request.settings.hints_disabled = hints_disabled
         if options:
             request.options.update(options)
         if seed is not None:
@@ -164,7 +182,56 @@ class StichClient:
             request.daily_date = daily_date
         r = self._call(self.stub.CreateTable, request)
         return TableHandle(r.table_id, {t.seat: t.token for t in r.seat_tokens}, r.spectator_id,
-                           convert.view_dict(r.view))
+                           convert.view_dict(r.view), {i.seat: i.code for i in r.invites}, r.spectator_link)
+
+    def join_table(self, invite: str) -> tuple[int, str, View]:
+        """Claim an open seat with its invite code (or link): (seat, token, the seat's view)."""
+        code = invite.split("#join=", 1)[-1]
+        r = self._call(self.stub.JoinTable, pb.JoinTableRequest(invite=code))
+        return r.seat, r.token, convert.view_dict(r.view)
+
+    def hint(self, table_id: str, token: str) -> list[dict]:
+        """The hard bot's evaluation of the seat's legal actions, best first:
+        [{"action", "expected", "win"}]."""
+        r = self._call(self.stub.Hint, pb.HintRequest(table_id=table_id, token=token), retry=True)
+        return [{"action": convert.action_dict(h.action), "expected": h.expected, "win": h.win} for h in r.hints]
+
+    def analyze(self, record: dict | str, seat: int | None = None, fair: bool = False,
+                budget: int = 0, timeout: float | None = 120) -> dict:
+        import json as _json
+        request = pb.AnalyzeRequest(record=record if isinstance(record, str) else _json.dumps(record),
+                                    fair=fair, budget=budget)
+        if seat is not None:
+            request.seat = seat
+        return _json.loads(self._call(self.stub.Analyze, request, timeout=timeout).json)
+
+    def daily_deal(self, game: str, player_secret: str) -> dict:
+        """Today's deal of `game` for this player: {"date", "table_id", "seat", "token", "view"}."""
+        r = self._call(self.stub.GetDailyDeal, pb.GetDailyDealRequest(game=game, player_secret=player_secret),
+                       retry=True)
+        return {"date": r.date, "table_id": r.table_id, "seat": r.seat, "token": r.token,
+                "view": convert.view_dict(r.view)}
+
+    def submit_daily(self, table_id: str, token: str, nickname: str, player_secret: str) -> dict:
+        r = self._call(self.stub.SubmitDaily, pb.SubmitDailyRequest(
+            table_id=table_id, token=token, nickname=nickname, player_secret=player_secret))
+        return {"rank": r.rank, "entry": _entry(r.entry)}
+
+    def leaderboard(self, game: str, date: str = "", limit: int = 0) -> dict:
+        r = self._call(self.stub.GetLeaderboard, pb.GetLeaderboardRequest(game=game, date=date, limit=limit),
+                       retry=True)
+        return {"game": r.game, "date": r.date, "total": r.total, "entries": [_entry(e) for e in r.entries]}
+
+    def wait_turn(self, table_id: str, token: str, timeout: float | None = 60) -> View:
+        """The token's view once its seat is to act, or nobody is (the deal over, no deal in
+        progress): follows the table's events while bots act (off the request path)."""
+        view = self.view(table_id, token)
+        if _settled(view, view["seat"]):
+            return view
+        for event in self.watch(table_id, token, view["version"], timeout=timeout):
+            if _settled(event, view["seat"]):
+                break
+        return self.view(table_id, token)
 
     def deal(self, table_id: str, token: str = "", expected_version: int | None = None,
              request_id: str | None = None) -> View:

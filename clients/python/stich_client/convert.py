@@ -1,6 +1,7 @@
 """stich.v1 messages as the plain dicts of records.md (what the client returns), and the few
-request values the client builds. Struct numbers are doubles on the wire: integral ones come
-back as ints, so options and results compare equal to the engine's."""
+request values the client builds. Views and results are typed messages; options stay a Struct,
+whose numbers are doubles on the wire: integral ones come back as ints, so options compare equal
+to the engine's."""
 from __future__ import annotations
 
 from typing import Any
@@ -36,6 +37,63 @@ def struct(d: dict | None) -> struct_pb2.Struct:
     return s
 
 
+# ---- the typed codec, shared by the server (dict -> message) and this client (message -> dict)
+# The records' dicts and the typed messages correspond key for key (docs/rpc.md): a dict key is
+# the field of the same name, a nested dict the submessage, a list of dicts the repeated
+# submessage. None (null) and absent are the same on the wire. Only the shapes that differ
+# are named here: tricks ([leader, cards, winner] lists), teams (lists of seats), and the
+# view's game-specific keys that live in a grouped field (Auction) or under another name.
+VIEW_AUCTION_KEYS = ("bids", "passes", "picker")        # -> TableView.auction
+VIEW_PUBLIC_KEYS = ("tricks_won", "hand_sizes", "teams", "announcements", "levels", "armut",
+                    "blind", "buried", "unknown_card", "roem")
+
+
+def fill(msg: Any, d: dict, where: str = "") -> Any:
+    """Set `msg`'s fields from the dict `d` by name (recursively): None leaves a field unset; a
+    key the message does not have is a ValueError (a new engine key needs a proto field)."""
+    fields = msg.DESCRIPTOR.fields_by_name
+    for k, v in d.items():
+        if v is None:
+            continue
+        f = fields.get(k)
+        if f is None:
+            raise ValueError(f"{where or msg.DESCRIPTOR.name}: no field for key {k!r}")
+        if f.message_type is not None:
+            if f.is_repeated:
+                add = getattr(msg, k).add
+                for x in v:
+                    fill(add(), x, f"{where}.{k}")
+            else:
+                sub = getattr(msg, k)
+                sub.SetInParent()          # present even when every field is empty
+                fill(sub, v, f"{where}.{k}")
+        elif f.is_repeated:
+            getattr(msg, k).extend(v)
+        else:
+            setattr(msg, k, v)
+    return msg
+
+
+def unfill(msg: Any) -> dict:
+    """The dict of `msg`'s fields (the inverse of `fill`): unset fields with presence, empty
+    strings and empty lists are absent; numbers and bools without presence are always there."""
+    out: dict = {}
+    for f in msg.DESCRIPTOR.fields:
+        if f.is_repeated or f.message_type is not None or f.has_presence:
+            if not (len(getattr(msg, f.name)) if f.is_repeated else msg.HasField(f.name)):
+                continue
+        elif f.type == f.TYPE_STRING and not getattr(msg, f.name):
+            continue
+        v = getattr(msg, f.name)
+        if f.message_type is not None:
+            out[f.name] = [unfill(x) for x in v] if f.is_repeated else unfill(v)
+        elif f.is_repeated:
+            out[f.name] = list(v)
+        else:
+            out[f.name] = v
+    return out
+
+
 def action_dict(msg: actions_pb2.Action) -> dict:
     a: dict = {"seat": msg.seat, "type": msg.type}
     if msg.type == "play":
@@ -46,8 +104,6 @@ def action_dict(msg: actions_pb2.Action) -> dict:
             a["suit"] = msg.suit
         if msg.type == "exchange":
             a["cards"] = list(msg.cards)
-    if msg.HasField("extra"):
-        a.update(from_struct(msg.extra))
     return a
 
 
@@ -55,26 +111,22 @@ def trick_list(msg: actions_pb2.Trick) -> list:
     return [msg.leader, list(msg.cards), msg.winner]
 
 
+_RESULT_SHAPED = ("contract", "teams", "tricks", "card_points", "scores", "breakdown")
+
+
 def result_dict(msg: results_pb2.DealResult) -> dict:
-    """The records.md Result (key order: common fields, then the game's extra keys)."""
+    """The records.md Result (key order: common fields, then the game's own keys that are set)."""
     out: dict = {
-        "contract": from_struct(msg.contract) if msg.HasField("contract") else None,
+        "contract": unfill(msg.contract) if msg.HasField("contract") else None,
         "teams": [list(t.seats) for t in msg.teams],
         "tricks": [trick_list(t) for t in msg.tricks],
         "card_points": list(msg.card_points),
         "scores": list(msg.scores),
-        "breakdown": [],
+        "breakdown": [unfill(b) for b in msg.breakdown],
     }
-    for b in msg.breakdown:
-        item: dict = {"item": b.item}
-        for k in ("value", "count", "factor", "team"):
-            if b.HasField(k):
-                item[k] = getattr(b, k)
-        if b.HasField("extra"):
-            item.update(from_struct(b.extra))
-        out["breakdown"].append(item)
-    if msg.HasField("extra"):
-        out.update(from_struct(msg.extra))
+    for k, v in unfill(msg).items():
+        if k not in _RESULT_SHAPED:
+            out[k] = v
     return out
 
 
@@ -82,12 +134,51 @@ def _status(value: int) -> str:
     return tables_pb2.TableStatus.Name(value)[len("TABLE_STATUS_"):].lower()
 
 
+def seat_kind(value: int) -> str:
+    """"human", "open", "bot" (the normal level), "bot:easy", "bot:normal", "bot:hard"."""
+    name = tables_pb2.SeatKind.Name(value)[len("SEAT_KIND_"):].lower()
+    return name.replace("bot_", "bot:")
+
+
+def public_dict(msg: tables_pb2.TableView) -> dict:
+    """The game's own keys of a view, in the engine's form (State.view): what TableView holds in
+    its per-game fields."""
+    out: dict = {}
+    for k in ("tricks_won", "hand_sizes", "blind", "buried"):
+        if getattr(msg, k):
+            out[k] = list(getattr(msg, k))
+    for k in ("announcements", "roem"):
+        if getattr(msg, k):
+            out[k] = [unfill(x) for x in getattr(msg, k)]
+    if msg.unknown_card:
+        out["unknown_card"] = msg.unknown_card
+    if msg.HasField("levels"):
+        out["levels"] = {"re": msg.levels.re, "kontra": msg.levels.kontra}
+    if msg.HasField("teams"):
+        out["teams"] = {"re": list(msg.teams.re), "kontra": list(msg.teams.kontra),
+                        "complete": msg.teams.complete}
+    if msg.partnerships:
+        out["teams"] = [list(t.seats) for t in msg.partnerships]
+    if msg.HasField("armut"):
+        out["armut"] = {"poor": msg.armut.poor,
+                        "acceptor": msg.armut.acceptor if msg.armut.HasField("acceptor") else None}
+    auction = msg.auction
+    if auction.bids:
+        out["bids"] = [b or None for b in auction.bids]
+    if auction.HasField("passes"):
+        out["passes"] = auction.passes
+    if auction.HasField("picker"):
+        out["picker"] = auction.picker
+    return out
+
+
 def view_dict(msg: tables_pb2.TableView) -> dict:
-    """A TableView as a plain dict."""
+    """A TableView as a plain dict: the table's fields, the deal's typed fields, and the game's
+    own keys under "public" in the engine's form."""
     return {
         "table_id": msg.table_id, "version": msg.version, "game": msg.game,
         "seat": msg.seat if msg.HasField("seat") else None,
-        "seats": [tables_pb2.SeatKind.Name(s)[len("SEAT_KIND_"):].lower() for s in msg.seats],
+        "seats": [seat_kind(s) for s in msg.seats],
         "status": _status(msg.status),
         "deal_number": msg.deal_number, "deals_per_match": msg.deals_per_match,
         "deals_counted": msg.deals_counted,
@@ -97,11 +188,16 @@ def view_dict(msg: tables_pb2.TableView) -> dict:
         "actions": [action_dict(a) for a in msg.actions],
         "trick": {"leader": msg.trick.leader, "cards": list(msg.trick.cards)} if msg.HasField("trick") else None,
         "tricks": [trick_list(t) for t in msg.tricks],
-        "contract": from_value(msg.contract) if msg.HasField("contract") else None,
-        "public": from_struct(msg.public) if msg.HasField("public") else {},
+        "contract": unfill(msg.contract) if msg.HasField("contract") else None,
+        "public": public_dict(msg),
+        "order": {k: list(getattr(msg.order, f)) for k, f in
+                  (("trump", "trump"), ("C", "clubs"), ("S", "spades"), ("H", "hearts"), ("D", "diamonds"))}
+        if msg.HasField("order") else None,
         "result": result_dict(msg.result) if msg.HasField("result") else None,
         "match_scores": list(msg.match_scores),
         "options": from_struct(msg.options),
+        "settings": {"bot_delay_ms": msg.settings.bot_delay_ms,
+                     "hints_disabled": msg.settings.hints_disabled},
     }
 
 
@@ -114,4 +210,5 @@ def event_dict(msg: tables_pb2.TableEvent) -> dict:
         "result": result_dict(msg.result) if msg.HasField("result") else None,
         "match_scores": list(msg.match_scores),
         "status": _status(msg.status),
+        "seat": msg.seat if msg.HasField("seat") else None,
     }

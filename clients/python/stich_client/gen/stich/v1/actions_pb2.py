@@ -22,20 +22,19 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
-from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16stich/v1/actions.proto\x12\x08stich.v1\x1a\x1cgoogle/protobuf/struct.proto\"\x85\x01\n\x06\x41\x63tion\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x0c\n\x04\x63\x61ll\x18\x03 \x01(\t\x12\x0c\n\x04suit\x18\x04 \x01(\t\x12\x0c\n\x04\x63\x61rd\x18\x05 \x01(\t\x12\r\n\x05\x63\x61rds\x18\x06 \x03(\t\x12&\n\x05\x65xtra\x18\x07 \x01(\x0b\x32\x17.google.protobuf.Struct\"F\n\x05Trick\x12\x0e\n\x06leader\x18\x01 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\x12\x13\n\x06winner\x18\x03 \x01(\x05H\x00\x88\x01\x01\x42\t\n\x07_winner\"1\n\x0cLegalActions\x12!\n\x07\x61\x63tions\x18\x01 \x03(\x0b\x32\x10.stich.v1.Actionb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16stich/v1/actions.proto\x12\x08stich.v1\"]\n\x06\x41\x63tion\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x0c\n\x04\x63\x61ll\x18\x03 \x01(\t\x12\x0c\n\x04suit\x18\x04 \x01(\t\x12\x0c\n\x04\x63\x61rd\x18\x05 \x01(\t\x12\r\n\x05\x63\x61rds\x18\x06 \x03(\t\"F\n\x05Trick\x12\x0e\n\x06leader\x18\x01 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\x12\x13\n\x06winner\x18\x03 \x01(\x05H\x00\x88\x01\x01\x42\t\n\x07_winner\"1\n\x0cLegalActions\x12!\n\x07\x61\x63tions\x18\x01 \x03(\x0b\x32\x10.stich.v1.Actionb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'stich.v1.actions_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_ACTION']._serialized_start=67
-  _globals['_ACTION']._serialized_end=200
-  _globals['_TRICK']._serialized_start=202
-  _globals['_TRICK']._serialized_end=272
-  _globals['_LEGALACTIONS']._serialized_start=274
-  _globals['_LEGALACTIONS']._serialized_end=323
+  _globals['_ACTION']._serialized_start=36
+  _globals['_ACTION']._serialized_end=129
+  _globals['_TRICK']._serialized_start=131
+  _globals['_TRICK']._serialized_end=201
+  _globals['_LEGALACTIONS']._serialized_start=203
+  _globals['_LEGALACTIONS']._serialized_end=252
 # @@protoc_insertion_point(module_scope)

@@ -1,4 +1,3 @@
-from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -8,22 +7,20 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Action(_message.Message):
-    __slots__ = ("seat", "type", "call", "suit", "card", "cards", "extra")
+    __slots__ = ("seat", "type", "call", "suit", "card", "cards")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     TYPE_FIELD_NUMBER: _ClassVar[int]
     CALL_FIELD_NUMBER: _ClassVar[int]
     SUIT_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
-    EXTRA_FIELD_NUMBER: _ClassVar[int]
     seat: int
     type: str
     call: str
     suit: str
     card: str
     cards: _containers.RepeatedScalarFieldContainer[str]
-    extra: _struct_pb2.Struct
-    def __init__(self, seat: _Optional[int] = ..., type: _Optional[str] = ..., call: _Optional[str] = ..., suit: _Optional[str] = ..., card: _Optional[str] = ..., cards: _Optional[_Iterable[str]] = ..., extra: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    def __init__(self, seat: _Optional[int] = ..., type: _Optional[str] = ..., call: _Optional[str] = ..., suit: _Optional[str] = ..., card: _Optional[str] = ..., cards: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Trick(_message.Message):
     __slots__ = ("leader", "cards", "winner")

@@ -22,32 +22,56 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[_games_pb2.GameInfo, _Mapping]]] = ...) -> None: ...
 
 class CreateTableRequest(_message.Message):
-    __slots__ = ("game", "options", "deals_per_match", "seats", "seed", "daily_date")
+    __slots__ = ("game", "options", "deals_per_match", "seats", "seed", "daily_date", "settings")
     GAME_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     DEALS_PER_MATCH_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     DAILY_DATE_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_FIELD_NUMBER: _ClassVar[int]
     game: str
     options: _struct_pb2.Struct
     deals_per_match: int
     seats: _containers.RepeatedScalarFieldContainer[_tables_pb2.SeatKind]
     seed: int
     daily_date: str
-    def __init__(self, game: _Optional[str] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., deals_per_match: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[_tables_pb2.SeatKind, str]]] = ..., seed: _Optional[int] = ..., daily_date: _Optional[str] = ...) -> None: ...
+    settings: _tables_pb2.TableSettings
+    def __init__(self, game: _Optional[str] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., deals_per_match: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[_tables_pb2.SeatKind, str]]] = ..., seed: _Optional[int] = ..., daily_date: _Optional[str] = ..., settings: _Optional[_Union[_tables_pb2.TableSettings, _Mapping]] = ...) -> None: ...
 
 class CreateTableResponse(_message.Message):
-    __slots__ = ("table_id", "seat_tokens", "spectator_id", "view")
+    __slots__ = ("table_id", "seat_tokens", "spectator_id", "view", "invites", "spectator_link")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     SPECTATOR_ID_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
+    INVITES_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_LINK_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     seat_tokens: _containers.RepeatedCompositeFieldContainer[_tables_pb2.SeatToken]
     spectator_id: str
     view: _tables_pb2.TableView
-    def __init__(self, table_id: _Optional[str] = ..., seat_tokens: _Optional[_Iterable[_Union[_tables_pb2.SeatToken, _Mapping]]] = ..., spectator_id: _Optional[str] = ..., view: _Optional[_Union[_tables_pb2.TableView, _Mapping]] = ...) -> None: ...
+    invites: _containers.RepeatedCompositeFieldContainer[_tables_pb2.SeatInvite]
+    spectator_link: str
+    def __init__(self, table_id: _Optional[str] = ..., seat_tokens: _Optional[_Iterable[_Union[_tables_pb2.SeatToken, _Mapping]]] = ..., spectator_id: _Optional[str] = ..., view: _Optional[_Union[_tables_pb2.TableView, _Mapping]] = ..., invites: _Optional[_Iterable[_Union[_tables_pb2.SeatInvite, _Mapping]]] = ..., spectator_link: _Optional[str] = ...) -> None: ...
+
+class JoinTableRequest(_message.Message):
+    __slots__ = ("invite",)
+    INVITE_FIELD_NUMBER: _ClassVar[int]
+    invite: str
+    def __init__(self, invite: _Optional[str] = ...) -> None: ...
+
+class JoinTableResponse(_message.Message):
+    __slots__ = ("table_id", "seat", "token", "view")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    seat: int
+    token: str
+    view: _tables_pb2.TableView
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., token: _Optional[str] = ..., view: _Optional[_Union[_tables_pb2.TableView, _Mapping]] = ...) -> None: ...
 
 class DealRequest(_message.Message):
     __slots__ = ("table_id", "token", "expected_version", "request_id")
@@ -269,3 +293,125 @@ class SimulateResponse(_message.Message):
     deals_per_second: float
     engine: str
     def __init__(self, deals: _Optional[int] = ..., contracts: _Optional[_Mapping[str, int]] = ..., mean_scores: _Optional[_Iterable[float]] = ..., seconds: _Optional[float] = ..., deals_per_second: _Optional[float] = ..., engine: _Optional[str] = ...) -> None: ...
+
+class HintRequest(_message.Message):
+    __slots__ = ("table_id", "token")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    token: str
+    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+
+class ActionHint(_message.Message):
+    __slots__ = ("action", "expected", "win")
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_FIELD_NUMBER: _ClassVar[int]
+    WIN_FIELD_NUMBER: _ClassVar[int]
+    action: _actions_pb2.Action
+    expected: float
+    win: float
+    def __init__(self, action: _Optional[_Union[_actions_pb2.Action, _Mapping]] = ..., expected: _Optional[float] = ..., win: _Optional[float] = ...) -> None: ...
+
+class HintResponse(_message.Message):
+    __slots__ = ("version", "seat", "hints")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    HINTS_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    seat: int
+    hints: _containers.RepeatedCompositeFieldContainer[ActionHint]
+    def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., hints: _Optional[_Iterable[_Union[ActionHint, _Mapping]]] = ...) -> None: ...
+
+class AnalyzeRequest(_message.Message):
+    __slots__ = ("record", "seat", "fair", "budget")
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    FAIR_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_FIELD_NUMBER: _ClassVar[int]
+    record: str
+    seat: int
+    fair: bool
+    budget: int
+    def __init__(self, record: _Optional[str] = ..., seat: _Optional[int] = ..., fair: _Optional[bool] = ..., budget: _Optional[int] = ...) -> None: ...
+
+class AnalyzeResponse(_message.Message):
+    __slots__ = ("json",)
+    JSON_FIELD_NUMBER: _ClassVar[int]
+    json: str
+    def __init__(self, json: _Optional[str] = ...) -> None: ...
+
+class GetDailyDealRequest(_message.Message):
+    __slots__ = ("game", "player_secret")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_SECRET_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    player_secret: str
+    def __init__(self, game: _Optional[str] = ..., player_secret: _Optional[str] = ...) -> None: ...
+
+class GetDailyDealResponse(_message.Message):
+    __slots__ = ("date", "table_id", "seat", "token", "view")
+    DATE_FIELD_NUMBER: _ClassVar[int]
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    date: str
+    table_id: str
+    seat: int
+    token: str
+    view: _tables_pb2.TableView
+    def __init__(self, date: _Optional[str] = ..., table_id: _Optional[str] = ..., seat: _Optional[int] = ..., token: _Optional[str] = ..., view: _Optional[_Union[_tables_pb2.TableView, _Mapping]] = ...) -> None: ...
+
+class SubmitDailyRequest(_message.Message):
+    __slots__ = ("table_id", "token", "nickname", "player_secret")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    NICKNAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_SECRET_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    token: str
+    nickname: str
+    player_secret: str
+    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ..., nickname: _Optional[str] = ..., player_secret: _Optional[str] = ...) -> None: ...
+
+class SubmitDailyResponse(_message.Message):
+    __slots__ = ("entry", "rank")
+    ENTRY_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    entry: LeaderboardEntry
+    rank: int
+    def __init__(self, entry: _Optional[_Union[LeaderboardEntry, _Mapping]] = ..., rank: _Optional[int] = ...) -> None: ...
+
+class GetLeaderboardRequest(_message.Message):
+    __slots__ = ("game", "date", "limit")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    DATE_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    date: str
+    limit: int
+    def __init__(self, game: _Optional[str] = ..., date: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class LeaderboardEntry(_message.Message):
+    __slots__ = ("rank", "nickname", "score", "submitted_at")
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    NICKNAME_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    SUBMITTED_AT_FIELD_NUMBER: _ClassVar[int]
+    rank: int
+    nickname: str
+    score: int
+    submitted_at: str
+    def __init__(self, rank: _Optional[int] = ..., nickname: _Optional[str] = ..., score: _Optional[int] = ..., submitted_at: _Optional[str] = ...) -> None: ...
+
+class GetLeaderboardResponse(_message.Message):
+    __slots__ = ("game", "date", "entries", "total")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    DATE_FIELD_NUMBER: _ClassVar[int]
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    date: str
+    entries: _containers.RepeatedCompositeFieldContainer[LeaderboardEntry]
+    total: int
+    def __init__(self, game: _Optional[str] = ..., date: _Optional[str] = ..., entries: _Optional[_Iterable[_Union[LeaderboardEntry, _Mapping]]] = ..., total: _Optional[int] = ...) -> None: ...

@@ -38,8 +38,12 @@ class StichServiceStub:
     action, bad card code, unknown option), FAILED_PRECONDITION (not your turn, an action the
     rules forbid, no deal in progress), PERMISSION_DENIED (wrong or missing seat token),
     NOT_FOUND (no such table or deal), ABORTED (stale expected_version), RESOURCE_EXHAUSTED
-    (a per-peer limit), DATA_LOSS (a stored table this build cannot restore). Echoed values are
-    truncated. After an error the table is unchanged. docs/service.md lists every reason.
+    (a per-peer limit), DATA_LOSS (a stored table this build cannot restore), ALREADY_EXISTS (a
+    claimed seat, a second leaderboard entry). Echoed values are truncated. After an error the
+    table is unchanged. docs/service.md lists every reason.
+
+    Numbers a browser reads (versions, scores, seats) are 32-bit, so JSON clients get numbers;
+    seeds stay 64-bit (a JSON string).
     """
 
     def __init__(self, channel):
@@ -57,6 +61,11 @@ class StichServiceStub:
                 '/stich.v1.StichService/CreateTable',
                 request_serializer=stich_dot_v1_dot_stich__service__pb2.CreateTableRequest.SerializeToString,
                 response_deserializer=stich_dot_v1_dot_stich__service__pb2.CreateTableResponse.FromString,
+                _registered_method=True)
+        self.JoinTable = channel.unary_unary(
+                '/stich.v1.StichService/JoinTable',
+                request_serializer=stich_dot_v1_dot_stich__service__pb2.JoinTableRequest.SerializeToString,
+                response_deserializer=stich_dot_v1_dot_stich__service__pb2.JoinTableResponse.FromString,
                 _registered_method=True)
         self.Deal = channel.unary_unary(
                 '/stich.v1.StichService/Deal',
@@ -108,6 +117,31 @@ class StichServiceStub:
                 request_serializer=stich_dot_v1_dot_stich__service__pb2.SimulateRequest.SerializeToString,
                 response_deserializer=stich_dot_v1_dot_stich__service__pb2.SimulateResponse.FromString,
                 _registered_method=True)
+        self.Hint = channel.unary_unary(
+                '/stich.v1.StichService/Hint',
+                request_serializer=stich_dot_v1_dot_stich__service__pb2.HintRequest.SerializeToString,
+                response_deserializer=stich_dot_v1_dot_stich__service__pb2.HintResponse.FromString,
+                _registered_method=True)
+        self.Analyze = channel.unary_unary(
+                '/stich.v1.StichService/Analyze',
+                request_serializer=stich_dot_v1_dot_stich__service__pb2.AnalyzeRequest.SerializeToString,
+                response_deserializer=stich_dot_v1_dot_stich__service__pb2.AnalyzeResponse.FromString,
+                _registered_method=True)
+        self.GetDailyDeal = channel.unary_unary(
+                '/stich.v1.StichService/GetDailyDeal',
+                request_serializer=stich_dot_v1_dot_stich__service__pb2.GetDailyDealRequest.SerializeToString,
+                response_deserializer=stich_dot_v1_dot_stich__service__pb2.GetDailyDealResponse.FromString,
+                _registered_method=True)
+        self.SubmitDaily = channel.unary_unary(
+                '/stich.v1.StichService/SubmitDaily',
+                request_serializer=stich_dot_v1_dot_stich__service__pb2.SubmitDailyRequest.SerializeToString,
+                response_deserializer=stich_dot_v1_dot_stich__service__pb2.SubmitDailyResponse.FromString,
+                _registered_method=True)
+        self.GetLeaderboard = channel.unary_unary(
+                '/stich.v1.StichService/GetLeaderboard',
+                request_serializer=stich_dot_v1_dot_stich__service__pb2.GetLeaderboardRequest.SerializeToString,
+                response_deserializer=stich_dot_v1_dot_stich__service__pb2.GetLeaderboardResponse.FromString,
+                _registered_method=True)
 
 
 class StichServiceServicer:
@@ -123,8 +157,12 @@ class StichServiceServicer:
     action, bad card code, unknown option), FAILED_PRECONDITION (not your turn, an action the
     rules forbid, no deal in progress), PERMISSION_DENIED (wrong or missing seat token),
     NOT_FOUND (no such table or deal), ABORTED (stale expected_version), RESOURCE_EXHAUSTED
-    (a per-peer limit), DATA_LOSS (a stored table this build cannot restore). Echoed values are
-    truncated. After an error the table is unchanged. docs/service.md lists every reason.
+    (a per-peer limit), DATA_LOSS (a stored table this build cannot restore), ALREADY_EXISTS (a
+    claimed seat, a second leaderboard entry). Echoed values are truncated. After an error the
+    table is unchanged. docs/service.md lists every reason.
+
+    Numbers a browser reads (versions, scores, seats) are 32-bit, so JSON clients get numbers;
+    seeds stay 64-bit (a JSON string).
     """
 
     def ListGames(self, request, context):
@@ -135,7 +173,15 @@ class StichServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def CreateTable(self, request, context):
-        """Opens a table for a match; returns one secret token per human seat.
+        """Opens a table for a match; returns one secret token per human seat and an invite per
+        open seat.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def JoinTable(self, request, context):
+        """Claims an open seat with its invite code; returns that seat's secret token.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -213,6 +259,46 @@ class StichServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Hint(self, request, context):
+        """The hard bot's evaluation of each legal action of the seat to act, from that seat's view
+        only (its hand and everything public): never computed from another seat's cards.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Analyze(self, request, context):
+        """The analysis of a record: with all hands open, or (fair) each decision of one seat from
+        that seat's view at the time.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetDailyDeal(self, request, context):
+        """Today's deal of a game (UTC date) for one player: opens (or, for the same player secret,
+        resumes) the player's table of that deal, the same cards and the same bots with the same
+        seeds for everyone.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SubmitDaily(self, request, context):
+        """Enters a finished daily deal on the leaderboard: the score is the engine's score of the
+        table's finished record, one entry per player per day.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetLeaderboard(self, request, context):
+        """The leaderboard of a game's daily deal on a date, best first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_StichServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -225,6 +311,11 @@ def add_StichServiceServicer_to_server(servicer, server):
                     servicer.CreateTable,
                     request_deserializer=stich_dot_v1_dot_stich__service__pb2.CreateTableRequest.FromString,
                     response_serializer=stich_dot_v1_dot_stich__service__pb2.CreateTableResponse.SerializeToString,
+            ),
+            'JoinTable': grpc.unary_unary_rpc_method_handler(
+                    servicer.JoinTable,
+                    request_deserializer=stich_dot_v1_dot_stich__service__pb2.JoinTableRequest.FromString,
+                    response_serializer=stich_dot_v1_dot_stich__service__pb2.JoinTableResponse.SerializeToString,
             ),
             'Deal': grpc.unary_unary_rpc_method_handler(
                     servicer.Deal,
@@ -276,6 +367,31 @@ def add_StichServiceServicer_to_server(servicer, server):
                     request_deserializer=stich_dot_v1_dot_stich__service__pb2.SimulateRequest.FromString,
                     response_serializer=stich_dot_v1_dot_stich__service__pb2.SimulateResponse.SerializeToString,
             ),
+            'Hint': grpc.unary_unary_rpc_method_handler(
+                    servicer.Hint,
+                    request_deserializer=stich_dot_v1_dot_stich__service__pb2.HintRequest.FromString,
+                    response_serializer=stich_dot_v1_dot_stich__service__pb2.HintResponse.SerializeToString,
+            ),
+            'Analyze': grpc.unary_unary_rpc_method_handler(
+                    servicer.Analyze,
+                    request_deserializer=stich_dot_v1_dot_stich__service__pb2.AnalyzeRequest.FromString,
+                    response_serializer=stich_dot_v1_dot_stich__service__pb2.AnalyzeResponse.SerializeToString,
+            ),
+            'GetDailyDeal': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetDailyDeal,
+                    request_deserializer=stich_dot_v1_dot_stich__service__pb2.GetDailyDealRequest.FromString,
+                    response_serializer=stich_dot_v1_dot_stich__service__pb2.GetDailyDealResponse.SerializeToString,
+            ),
+            'SubmitDaily': grpc.unary_unary_rpc_method_handler(
+                    servicer.SubmitDaily,
+                    request_deserializer=stich_dot_v1_dot_stich__service__pb2.SubmitDailyRequest.FromString,
+                    response_serializer=stich_dot_v1_dot_stich__service__pb2.SubmitDailyResponse.SerializeToString,
+            ),
+            'GetLeaderboard': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetLeaderboard,
+                    request_deserializer=stich_dot_v1_dot_stich__service__pb2.GetLeaderboardRequest.FromString,
+                    response_serializer=stich_dot_v1_dot_stich__service__pb2.GetLeaderboardResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'stich.v1.StichService', rpc_method_handlers)
@@ -297,8 +413,12 @@ class StichService:
     action, bad card code, unknown option), FAILED_PRECONDITION (not your turn, an action the
     rules forbid, no deal in progress), PERMISSION_DENIED (wrong or missing seat token),
     NOT_FOUND (no such table or deal), ABORTED (stale expected_version), RESOURCE_EXHAUSTED
-    (a per-peer limit), DATA_LOSS (a stored table this build cannot restore). Echoed values are
-    truncated. After an error the table is unchanged. docs/service.md lists every reason.
+    (a per-peer limit), DATA_LOSS (a stored table this build cannot restore), ALREADY_EXISTS (a
+    claimed seat, a second leaderboard entry). Echoed values are truncated. After an error the
+    table is unchanged. docs/service.md lists every reason.
+
+    Numbers a browser reads (versions, scores, seats) are 32-bit, so JSON clients get numbers;
+    seeds stay 64-bit (a JSON string).
     """
 
     @staticmethod
@@ -345,6 +465,33 @@ class StichService:
             '/stich.v1.StichService/CreateTable',
             stich_dot_v1_dot_stich__service__pb2.CreateTableRequest.SerializeToString,
             stich_dot_v1_dot_stich__service__pb2.CreateTableResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def JoinTable(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/stich.v1.StichService/JoinTable',
+            stich_dot_v1_dot_stich__service__pb2.JoinTableRequest.SerializeToString,
+            stich_dot_v1_dot_stich__service__pb2.JoinTableResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -615,6 +762,141 @@ class StichService:
             '/stich.v1.StichService/Simulate',
             stich_dot_v1_dot_stich__service__pb2.SimulateRequest.SerializeToString,
             stich_dot_v1_dot_stich__service__pb2.SimulateResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Hint(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/stich.v1.StichService/Hint',
+            stich_dot_v1_dot_stich__service__pb2.HintRequest.SerializeToString,
+            stich_dot_v1_dot_stich__service__pb2.HintResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Analyze(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/stich.v1.StichService/Analyze',
+            stich_dot_v1_dot_stich__service__pb2.AnalyzeRequest.SerializeToString,
+            stich_dot_v1_dot_stich__service__pb2.AnalyzeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetDailyDeal(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/stich.v1.StichService/GetDailyDeal',
+            stich_dot_v1_dot_stich__service__pb2.GetDailyDealRequest.SerializeToString,
+            stich_dot_v1_dot_stich__service__pb2.GetDailyDealResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SubmitDaily(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/stich.v1.StichService/SubmitDaily',
+            stich_dot_v1_dot_stich__service__pb2.SubmitDailyRequest.SerializeToString,
+            stich_dot_v1_dot_stich__service__pb2.SubmitDailyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetLeaderboard(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/stich.v1.StichService/GetLeaderboard',
+            stich_dot_v1_dot_stich__service__pb2.GetLeaderboardRequest.SerializeToString,
+            stich_dot_v1_dot_stich__service__pb2.GetLeaderboardResponse.FromString,
             options,
             channel_credentials,
             insecure,
