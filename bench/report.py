@@ -274,6 +274,53 @@ def playout_rows(table, reps, secs, cref):
                   cb1["ns_per_card"] / b1[1], cb2["ns_per_card"] / b2[1], "x", "per card, same work measure")
 
 
+def node_rows(table, args):
+    """Play round trips from Node over gRPC and over Connect, and from the browser page
+    (headless Chromium, Connect JSON over its fetch), each beside a bare echo over the same
+    transport measured interleaved in the same run (clients/ts/bench/latency.mjs,
+    clients/web/test/bench.mjs; 4 human seats, one card per call). Needs Node.js with
+    `npm ci` done in clients/ and, for the browser row, /usr/bin/chromium."""
+    import json
+    import os
+    import pathlib
+    import shutil
+    import subprocess
+
+    from service import benchmark as bm
+    clients = pathlib.Path(__file__).resolve().parent.parent / "clients"
+    if not shutil.which("node") or not (clients / "node_modules").is_dir():
+        table.add("node", "Node / browser rows", "n/a", None, "", "needs node and `npm ci` in clients/")
+        return
+    subprocess.run(["npm", "run", "build", "-w", "ts"], cwd=clients, check=True, capture_output=True)
+    results = {}
+    with bm.ServerProcess() as server, bm.EchoProcess() as echo, bm.HttpEchoProcess() as http_echo:
+        env = dict(os.environ, STICH_GRPC=server.address, STICH_HTTP=f"http://{server.http_address}",
+                   ECHO_GRPC=echo.address, ECHO_HTTP=http_echo.address, STICH_URL=f"http://{server.http_address}",
+                   BENCH_SECONDS=str(args.seconds))
+        done = subprocess.run(["node", "bench/latency.mjs"], cwd=clients / "ts", env=env, capture_output=True,
+                              text=True, timeout=600)
+        if done.returncode:
+            raise RuntimeError(done.stderr[-300:])
+        results.update(json.loads(done.stdout.strip().splitlines()[-1]))
+        if os.path.exists("/usr/bin/chromium") and (clients / "web" / "dist" / "index.html").exists():
+            done = subprocess.run(["node", "test/bench.mjs"], cwd=clients / "web", env=env, capture_output=True,
+                                  text=True, timeout=600)
+            if done.returncode:
+                raise RuntimeError(done.stderr[-300:])
+            results.update(json.loads(done.stdout.strip().splitlines()[-1]))
+    names = {"grpc": "Node → gRPC door (connect-node gRPC, HTTP/2)",
+             "connect": "Node → HTTP door (connect-node Connect binary, HTTP/1.1)",
+             "browser": "Chromium page → HTTP door (Connect JSON over fetch)"}
+    echo_of = {"grpc": "bare grpcio echo", "connect": "bare uvicorn echo", "browser": "bare uvicorn echo, same fetch"}
+    for key, r in results.items():
+        table.add(f"{key}.play.p50", f"Play p50 / p99, {names[key]}", r["play"]["p50_us"], r["play"]["p99_us"], "µs",
+                  f"{r['play']['calls']} calls, schafkopf, 4 human seats, one card per call")
+        table.add(f"{key}.echo.p50", f"echo p50 / p99, same transport ({echo_of[key]})", r["echo"]["p50_us"],
+                  r["echo"]["p99_us"], "µs", f"{r['echo']['calls']} calls, 32-byte message, interleaved with the plays")
+        table.add(f"ratio.{key}.play", f"Play p50 / echo p50 ({key})", r["play"]["p50_us"] / r["echo"]["p50_us"],
+                  None, "x", "service cost over a bare round trip on that transport")
+
+
 def report(args) -> Table:
     table = Table()
     reps, secs = args.reps, args.seconds
@@ -578,7 +625,7 @@ def first_card_states(game, options, n):
 
 
 # More row providers: callables (table, args) -> None. They run after the built-in rows.
-ROWS: list = [solver_rows, grpc_rows]
+ROWS: list = [solver_rows, grpc_rows, node_rows]
 
 
 def main(argv=None) -> int:
@@ -589,7 +636,7 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--solver-probe", metavar="PATH", help="solver_probe.c to compile and run beside the solver")
     parser.add_argument("--solver-deals", type=int, default=100, help="deals per solver row")
-    parser.add_argument("--skip", action="append", default=[], choices=["solver_rows", "grpc_rows"],
+    parser.add_argument("--skip", action="append", default=[], choices=["solver_rows", "grpc_rows", "node_rows"],
                         help="leave out a group of rows (repeatable)")
     args = parser.parse_args(argv)
     if args.c_reference and not shutil.which("gcc"):

@@ -1,0 +1,213 @@
+/**
+ * The stich client for TypeScript: the generated messages (src/gen, from proto/stich/v1 by
+ * @bufbuild/protoc-gen-es; no hand-written message types) and a small wrapper that gives every
+ * call a deadline and turns every refusal into a StichError subclass carrying the ErrorInfo
+ * reason and the legal alternatives. The transport decides the door: `@stich/client/node`
+ * (gRPC to the gRPC door, Connect to the HTTP door) or `@stich/client/web` (browsers).
+ */
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { createClient, type Client, type Transport } from "@connectrpc/connect";
+import type { Action } from "./gen/stich/v1/actions_pb.js";
+import {
+  StichService,
+  type CreateTableRequestSchema,
+  type ScoreResponse,
+  type SimulateResponse,
+  type RecordAnswer,
+} from "./gen/stich/v1/stich_service_pb.js";
+import { SeatKind, type TableEvent, type TableView } from "./gen/stich/v1/tables_pb.js";
+import { ActionSchema } from "./gen/stich/v1/actions_pb.js";
+import type { GameInfo } from "./gen/stich/v1/games_pb.js";
+import { stichError } from "./errors.js";
+
+export * from "./errors.js";
+export * from "./gen/stich/v1/actions_pb.js";
+export * from "./gen/stich/v1/games_pb.js";
+export * from "./gen/stich/v1/results_pb.js";
+export * from "./gen/stich/v1/stich_service_pb.js";
+export * from "./gen/stich/v1/tables_pb.js";
+
+export interface CallOptions {
+  /** Milliseconds this call may take (default: the client's `timeoutMs`). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface ActOptions extends CallOptions {
+  /** Refuse (STALE_VERSION) unless the table is at this version. */
+  expectedVersion?: number;
+  /** Makes a retried action idempotent: the same id gives the same answer. */
+  requestId?: string;
+}
+
+export interface Table {
+  tableId: string;
+  spectatorId: string;
+  /** seat number -> that seat's secret token (only the human seats). */
+  tokens: Map<number, string>;
+  view: TableView;
+}
+
+/** A seat as CreateTable takes it: a person, an open seat (invite), or a bot and its level. */
+export type SeatName = "human" | "open" | "bot" | "bot:easy" | "bot:normal" | "bot:hard";
+
+const SEAT_KINDS: Record<SeatName, SeatKind> = {
+  human: SeatKind.HUMAN,
+  open: SeatKind.OPEN,
+  bot: SeatKind.BOT,
+  "bot:easy": SeatKind.BOT_EASY,
+  "bot:normal": SeatKind.BOT_NORMAL,
+  "bot:hard": SeatKind.BOT_HARD,
+};
+
+/** A new request id: 16 random hex digits (1..64 of A-Z a-z 0-9 - _ . : are accepted). */
+export function newRequestId(): string {
+  const bytes = new Uint8Array(8);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export class StichClient {
+  /** The generated client itself, for anything the wrapper does not cover. */
+  readonly raw: Client<typeof StichService>;
+  readonly timeoutMs: number;
+
+  constructor(transport: Transport, options: { timeoutMs?: number } = {}) {
+    this.raw = createClient(StichService, transport);
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  private async call<T>(run: (o: { timeoutMs: number; signal?: AbortSignal }) => Promise<T>, o: CallOptions = {}): Promise<T> {
+    try {
+      return await run({ timeoutMs: o.timeoutMs ?? this.timeoutMs, signal: o.signal });
+    } catch (err) {
+      throw stichError(err);
+    }
+  }
+
+  listGames(o?: CallOptions): Promise<GameInfo[]> {
+    return this.call(async (c) => (await this.raw.listGames({}, c)).games, o);
+  }
+
+  async createTable(
+    game: string,
+    init: {
+      options?: Record<string, unknown>;
+      dealsPerMatch?: number;
+      seats?: SeatName[];
+      seed?: bigint | number;
+      dailyDate?: string;
+    } = {},
+    o?: CallOptions,
+  ): Promise<Table> {
+    const request: MessageInitShape<typeof CreateTableRequestSchema> = {
+      game,
+      options: init.options as never,
+      dealsPerMatch: init.dealsPerMatch ?? 0,
+      seats: (init.seats ?? []).map((s) => {
+        if (!(s in SEAT_KINDS)) throw new TypeError(`unknown seat ${JSON.stringify(s)}: ${Object.keys(SEAT_KINDS).join(", ")}`);
+        return SEAT_KINDS[s];
+      }),
+    };
+    if (init.seed !== undefined) request.deals = { case: "seed", value: BigInt(init.seed) };
+    else if (init.dailyDate !== undefined) request.deals = { case: "dailyDate", value: init.dailyDate };
+    const r = await this.call((c) => this.raw.createTable(request, c), o);
+    return {
+      tableId: r.tableId,
+      spectatorId: r.spectatorId,
+      tokens: new Map(r.seatTokens.map((t) => [t.seat, t.token])),
+      view: r.view!,
+    };
+  }
+
+  async deal(tableId: string, token: string, o: ActOptions = {}): Promise<TableView> {
+    return (await this.call((c) => this.raw.deal({ tableId, token, ...versioned(o) }, c), o)).view!;
+  }
+
+  async view(tableId: string, token: string, o?: CallOptions): Promise<TableView> {
+    return (await this.call((c) => this.raw.getView({ tableId, token }, c), o)).view!;
+  }
+
+  async bid(tableId: string, token: string, call: string, suit = "", o: ActOptions = {}): Promise<TableView> {
+    return (await this.call((c) => this.raw.bid({ tableId, token, call, suit, ...versioned(o) }, c), o)).view!;
+  }
+
+  async exchange(tableId: string, token: string, call: string, cards: string[], o: ActOptions = {}): Promise<TableView> {
+    return (await this.call((c) => this.raw.exchange({ tableId, token, call, cards, ...versioned(o) }, c), o)).view!;
+  }
+
+  async announce(tableId: string, token: string, call: string, o: ActOptions = {}): Promise<TableView> {
+    return (await this.call((c) => this.raw.announce({ tableId, token, call, ...versioned(o) }, c), o)).view!;
+  }
+
+  async play(tableId: string, token: string, card: string, o: ActOptions = {}): Promise<TableView> {
+    return (await this.call((c) => this.raw.play({ tableId, token, card, ...versioned(o) }, c), o)).view!;
+  }
+
+  /** Any legal action as the view lists it (bid, exchange, announce or play). */
+  act(tableId: string, token: string, action: Action, o: ActOptions = {}): Promise<TableView> {
+    switch (action.type) {
+      case "bid":
+        return this.bid(tableId, token, action.call, action.suit, o);
+      case "exchange":
+        return this.exchange(tableId, token, action.call, action.cards, o);
+      case "announce":
+        return this.announce(tableId, token, action.call, o);
+      case "play":
+        return this.play(tableId, token, action.card, o);
+      default:
+        throw new TypeError(`unknown action type ${JSON.stringify(action.type)}: bid, exchange, announce or play`);
+    }
+  }
+
+  score(tableId: string, token: string, dealNumber = 0, o?: CallOptions): Promise<ScoreResponse> {
+    return this.call((c) => this.raw.score({ tableId, token, dealNumber }, c), o);
+  }
+
+  /**
+   * The table's events after `fromVersion` (0: all), then live ones as they happen; ends when the
+   * server stops or `signal` aborts. No deadline unless `timeoutMs` is given.
+   */
+  async *watch(tableId: string, token: string, fromVersion = 0, o: CallOptions = {}): AsyncGenerator<TableEvent> {
+    try {
+      for await (const r of this.raw.watchTable(
+        { tableId, token, fromVersion },
+        { timeoutMs: o.timeoutMs, signal: o.signal },
+      )) {
+        yield r.event!;
+      }
+    } catch (err) {
+      throw stichError(err);
+    }
+  }
+
+  /** Evaluate record lines (JSON text); one answer per line, in order. */
+  async evaluate(lines: string[], withLegal = false, o?: CallOptions): Promise<RecordAnswer[]> {
+    return this.call(async (c) => {
+      const out: RecordAnswer[] = [];
+      async function* requests() {
+        yield { lines, withLegal };
+      }
+      for await (const r of this.raw.evaluateRecords(requests(), c)) out.push(...r.answers);
+      return out;
+    }, o);
+  }
+
+  simulate(game: string, deals: number, seed = 0, options?: Record<string, unknown>, o?: CallOptions): Promise<SimulateResponse> {
+    return this.call((c) => this.raw.simulate({ game, deals, seed: BigInt(seed), options: options as never }, c), o);
+  }
+}
+
+function versioned(o: ActOptions): { expectedVersion?: number; requestId: string } {
+  return {
+    ...(o.expectedVersion !== undefined ? { expectedVersion: o.expectedVersion } : {}),
+    requestId: o.requestId ?? "",
+  };
+}
+
+/** An action as a plain object ({seat, type, call, ...}), for display or logs. */
+export function describeAction(a: Action): string {
+  return [a.type, a.call, a.suit, a.card, a.cards.join(" ")].filter(Boolean).join(" ");
+}
+
+export { create, ActionSchema };

@@ -1,0 +1,132 @@
+/**
+ * The TypeScript client against a real server, over both doors: gRPC (Node's HTTP/2 straight
+ * to grpcio) and Connect (HTTP/1.1 to the HTTP door). Every RPC, the error classes with their
+ * ErrorInfo, and a streamed match of each game watched to its end.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  IllegalActionError,
+  InvalidRequestError,
+  NotFoundError,
+  PermissionDeniedError,
+  StaleVersionError,
+  StichClient,
+  TableStatus,
+  UnavailableError,
+  EventKind,
+  type Action,
+  type TableView,
+} from "../src/index.js";
+import { connectTransport, grpcTransport } from "../src/node.js";
+import { startServer, type Server } from "./server.js";
+
+let server: Server;
+before(async () => {
+  server = await startServer();
+});
+after(async () => {
+  assert.equal(await server.stop(), 0);
+});
+
+const doors: [string, () => StichClient][] = [
+  ["gRPC", () => new StichClient(grpcTransport(server.grpc))],
+  ["Connect", () => new StichClient(connectTransport(server.http))],
+];
+
+for (const [door, make] of doors) {
+  describe(`over ${door}`, () => {
+    test("ListGames names the four games with their options", async () => {
+      const games = await make().listGames();
+      const names = games.map((g) => g.name);
+      for (const g of ["schafkopf", "doppelkopf", "sheepshead", "klaverjas"]) assert.ok(names.includes(g), names.join());
+      const schafkopf = games.find((g) => g.name === "schafkopf")!;
+      assert.equal(schafkopf.seats, 4);
+      assert.ok(schafkopf.options.some((o) => o.name === "tariff_solo"));
+    });
+
+    test("refusals are StichError classes with the ErrorInfo reason and the legal actions", async () => {
+      const c = make();
+      const t = await c.createTable("schafkopf", { seats: ["human", "human", "human", "human"], seed: 1, dealsPerMatch: 2 });
+      const dealt = await c.deal(t.tableId, t.tokens.get(0)!);
+      const token = t.tokens.get(dealt.toAct!)!;
+      const view = await c.view(t.tableId, token);
+      const err = await c.play(t.tableId, token, "QS").catch((e) => e);
+      assert.ok(err instanceof IllegalActionError, String(err));
+      assert.equal(err.reason, "WRONG_PHASE");
+      assert.match(err.message, /a play action is not allowed in the auction phase/);
+      assert.deepEqual(err.legal.map((a: Action) => [a.type, a.call, a.suit]), view.legal.map((a) => [a.type, a.call, a.suit]));
+      const bad = await c.bid(t.tableId, "wrong-token", "pass").catch((e) => e);
+      assert.ok(bad instanceof PermissionDeniedError && bad.reason === "BAD_SEAT_TOKEN", String(bad));
+      const missing = await c.view("no-such-table", token).catch((e) => e);
+      assert.ok(missing instanceof NotFoundError && missing.reason === "TABLE_NOT_FOUND", String(missing));
+      const stale = await c.bid(t.tableId, token, "pass", "", { expectedVersion: 1 }).catch((e) => e);
+      assert.ok(stale instanceof StaleVersionError && stale.reason === "STALE_VERSION", String(stale));
+      assert.equal(stale.version, Number(view.version));
+      const option = await c.createTable("schafkopf", { options: { tariff_solo: -5 } }).catch((e) => e);
+      assert.ok(option instanceof InvalidRequestError && option.reason === "BAD_OPTION", String(option));
+      assert.equal(option.field, "options.tariff_solo");
+      const early = await c.score(t.tableId, token, 1).catch((e) => e);
+      assert.equal(early.reason, "DEAL_NOT_FINISHED");
+      const slow = await c.simulate("doppelkopf", 1_000_000, 1, undefined, { timeoutMs: 1 }).catch((e) => e);
+      assert.ok(slow instanceof UnavailableError, String(slow));
+      // nothing changed by any refusal; an idempotent retry gives the same answer
+      assert.equal((await c.view(t.tableId, token)).version, view.version);
+      const a = await c.act(t.tableId, token, view.legal[0], { requestId: "first-bid" });
+      const b = await c.act(t.tableId, token, view.legal[0], { requestId: "first-bid" });
+      assert.equal(a.version, b.version);
+    });
+
+    test("a streamed match of each game: watched live to the end, every deal scored", async () => {
+      const c = make();
+      const used = new Set<string>();
+      let itemised = 0;
+      for (const [game, seats] of [["schafkopf", 4], ["doppelkopf", 4], ["sheepshead", 5], ["klaverjas", 4]] as const) {
+        const t = await c.createTable(game, { seats: Array(seats).fill("human"), seed: 7, dealsPerMatch: 1 });
+        const spectator = new AbortController();
+        const events: number[] = [];
+        const watching = (async () => {
+          for await (const e of c.watch(t.tableId, t.spectatorId, 0, { signal: spectator.signal })) {
+            events.push(Number(e.version));
+            if (e.status === TableStatus.MATCH_OVER) return e;
+          }
+        })().catch((e) => e);
+        let view: TableView = t.view;
+        while (view.status !== TableStatus.MATCH_OVER) {
+          if (view.status === TableStatus.WAITING_FOR_DEAL) {
+            view = await c.deal(t.tableId, t.tokens.get(0)!);
+            continue;
+          }
+          const seat = view.toAct!;
+          const mine = await c.view(t.tableId, t.tokens.get(seat)!);
+          // an action of a kind not yet sent when there is one, so every RPC is exercised
+          const action = mine.legal.find((a) => !used.has(a.type)) ?? mine.legal[0];
+          used.add(action.type);
+          view = await c.act(t.tableId, t.tokens.get(seat)!, action);
+        }
+        const last = await watching;
+        assert.equal(last?.kind, EventKind.ACTION, String(last));
+        assert.deepEqual(events, Array.from({ length: Number(view.version) }, (_, i) => i + 1));
+        for (const deal of [1]) {
+          const s = await c.score(t.tableId, t.tokens.get(0)!, deal);
+          assert.equal(s.result!.scores.length, seats);
+          if (s.result!.breakdown.length > 0) itemised += 1;   // a deal all passed has none
+        }
+        assert.equal(view.matchScores.length, seats);
+        spectator.abort();
+      }
+      assert.deepEqual([...used].sort(), ["announce", "bid", "exchange", "play"]);
+      assert.ok(itemised >= 2, `only ${itemised} of 4 deals had an itemised breakdown`);
+    });
+
+    test("EvaluateRecords and Simulate", async () => {
+      const c = make();
+      const answers = await c.evaluate(["{not json", JSON.stringify({ game: "nope" })]);
+      assert.equal(answers.length, 2);
+      assert.equal(answers[0].outcome.case, "error");
+      const sim = await c.simulate("schafkopf", 200, 3);
+      assert.equal(Number(sim.deals), 200);
+      assert.equal(sim.meanScores.length, 4);
+    });
+  });
+}

@@ -1,0 +1,337 @@
+/**
+ * The stich web table: a lobby to create a table, invite links, joining by link, spectating,
+ * and the table itself, all driven by the server's views (the engine decides what is legal,
+ * how the hand is sorted and why a card may not be played). Plain DOM, no framework.
+ *
+ * Links carry secrets only in the fragment (#table=…&seat=…&token=…), which browsers never
+ * send to a server; the page moves the token into localStorage and drops it from the address
+ * bar, so a reload resumes the seat from the stream's version.
+ */
+import {
+  StichClient,
+  StichError,
+  TableStatus,
+  SeatKind,
+  describeAction,
+  type Action,
+  type SeatName,
+  type GameInfo,
+  type TableView,
+  type Trick,
+} from "@stich/client";
+import { webTransport } from "@stich/client/web";
+import { toJson } from "@bufbuild/protobuf";
+import { ContractSchema, AuctionSchema } from "@stich/client";
+import { ValueSchema, type Value } from "@bufbuild/protobuf/wkt";
+
+/** A google.protobuf.Value message as the plain value it holds. */
+function plain(v: Value | undefined): unknown {
+  return v === undefined ? null : toJson(ValueSchema, v);
+}
+
+const client = new StichClient(webTransport(location.origin), { timeoutMs: 15_000 });
+const app = document.getElementById("app")!;
+const message = document.getElementById("message")!;
+const where = document.getElementById("where")!;
+
+type Attrs = Record<string, string | boolean | ((e: Event) => void)>;
+
+/** A DOM element: h("button", {class: "card", onclick: …}, "Q♠"). */
+function h(tag: string, attrs: Attrs = {}, ...children: (Node | string | null | undefined)[]): HTMLElement {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (typeof v === "function") el.addEventListener(k.replace(/^on/, ""), v);
+    else if (v === true) el.setAttribute(k, "");
+    else if (v !== false) el.setAttribute(k, v);
+  }
+  for (const c of children) if (c != null) el.append(c);
+  return el;
+}
+
+function say(text: string, error = false): void {
+  message.textContent = text;
+  message.dataset.kind = error ? "error" : "info";
+}
+
+const SUITS: Record<string, string> = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+/** "QS" -> "Q♠", "TD" -> "10♦". */
+function cardLabel(code: string): string {
+  const rank = code.slice(0, -1) === "T" ? "10" : code.slice(0, -1);
+  return rank + (SUITS[code.slice(-1)] ?? code.slice(-1));
+}
+
+function cardEl(code: string, attrs: Attrs = {}): HTMLElement {
+  const red = code.endsWith("H") || code.endsWith("D");
+  return h("button", { class: `card${red ? " red" : ""}`, "data-card": code, ...attrs }, cardLabel(code));
+}
+
+// ---- secrets in the browser ------------------------------------------------------------------
+interface Seat {
+  table: string;
+  seat?: number;
+  token: string; // a seat token or the spectator id
+}
+
+function fragment(): URLSearchParams {
+  return new URLSearchParams(location.hash.slice(1));
+}
+
+/** The table and secret the address names: the token moves from the fragment to storage. */
+function seatFromAddress(): Seat | null {
+  const f = fragment();
+  const table = f.get("table");
+  if (!table) return null;
+  const key = `stich:${table}`;
+  const token = f.get("token") ?? f.get("watch");
+  if (token) {
+    const seat: Seat = { table, token, seat: f.has("seat") ? Number(f.get("seat")) : undefined };
+    localStorage.setItem(key, JSON.stringify(seat));
+    history.replaceState(null, "", `/#table=${encodeURIComponent(table)}`);
+    return seat;
+  }
+  const kept = localStorage.getItem(key);
+  return kept ? (JSON.parse(kept) as Seat) : null;
+}
+
+function link(params: Record<string, string | number>): string {
+  return `${location.origin}/#${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
+}
+
+// ---- lobby ---------------------------------------------------------------------------------------
+async function lobby(): Promise<void> {
+  where.textContent = "— new table";
+  const games = await client.listGames();
+  const form = h("form", { id: "lobby" });
+  const gameSelect = h("select", { id: "game", name: "game" }, ...games.map((g) => h("option", { value: g.name }, g.name))) as HTMLSelectElement;
+  const seatsBox = h("div", { id: "seats" });
+  const optionsBox = h("details", {}, h("summary", {}, "options"));
+  const deals = h("input", { id: "deals", type: "number", min: "1", max: "1000", value: "1" }) as HTMLInputElement;
+  const daily = h("input", { id: "daily", type: "checkbox" }) as HTMLInputElement;
+
+  function showGame(): void {
+    const g = games.find((x) => x.name === gameSelect.value)!;
+    seatsBox.replaceChildren(
+      ...Array.from({ length: g.seats }, (_, i) =>
+        h("label", {}, `seat ${i} `, h("select", { class: "seat-kind", "data-seat": String(i) },
+          h("option", { value: "me", ...(i === 0 ? { selected: true } : {}) }, "you"),
+          h("option", { value: "open" }, "open (invite a friend)"),
+          h("option", { value: "bot:easy", ...(i !== 0 ? { selected: true } : {}) }, "bot (easy)"),
+          h("option", { value: "bot:normal" }, "bot (normal)"),
+          h("option", { value: "bot:hard" }, "bot (hard)"))),
+      ),
+    );
+    optionsBox.replaceChildren(h("summary", {}, `options of ${g.name}`), ...g.options.map((o) => optionInput(o)));
+  }
+  gameSelect.addEventListener("change", showGame);
+  showGame();
+  form.append(
+    h("h2", {}, "Create a table"),
+    h("label", {}, "game ", gameSelect),
+    h("label", {}, "deals in the match ", deals),
+    h("label", {}, daily, " today's daily deal (the same cards for everyone)"),
+    seatsBox,
+    optionsBox,
+    h("button", { type: "submit", id: "create" }, "Create the table"),
+  );
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const kinds = [...form.querySelectorAll<HTMLSelectElement>(".seat-kind")].map((s) => s.value);
+    const me = kinds.indexOf("me");
+    if (me < 0 || kinds.filter((k) => k === "me").length > 1) return say("choose exactly one seat for yourself", true);
+    const options: Record<string, unknown> = {};
+    for (const input of form.querySelectorAll<HTMLInputElement | HTMLSelectElement>("[data-option]")) {
+      const raw = input instanceof HTMLInputElement && input.type === "checkbox" ? input.checked : input.value;
+      const value = input.dataset.type === "int" || input.dataset.type === "float" ? Number(raw) : raw;
+      if (String(value) !== input.dataset.default) options[input.dataset.option!] = value;
+    }
+    try {
+      const t = await client.createTable(gameSelect.value, {
+        options,
+        dealsPerMatch: Number(deals.value),
+        seats: kinds.map((k) => (k.startsWith("bot") ? (k as SeatName) : "human")),
+        ...(daily.checked ? { dailyDate: new Date().toISOString().slice(0, 10) } : { seed: Math.floor(Math.random() * 2 ** 31) }),
+      });
+      const invites = kinds.flatMap((k, seat) => (k === "open" ? [{ seat, url: link({ table: t.tableId, seat, token: t.tokens.get(seat)! }) }] : []));
+      sessionStorage.setItem(`stich:invites:${t.tableId}`, JSON.stringify(invites));
+      sessionStorage.setItem(`stich:watch:${t.tableId}`, link({ table: t.tableId, watch: t.spectatorId }));
+      location.hash = new URLSearchParams({ table: t.tableId, seat: String(me), token: t.tokens.get(me)! }).toString();
+    } catch (err) {
+      say(reasonOf(err), true);
+    }
+  });
+  app.replaceChildren(form);
+}
+
+function optionInput(o: GameInfo["options"][number]): HTMLElement {
+  const def = plain(o.defaultValue);
+  const common = { "data-option": o.name, "data-type": o.type, "data-default": String(def), title: o.description };
+  let input: HTMLElement;
+  if (o.allowed.length) {
+    input = h("select", common, ...o.allowed.map(plain).map((v) => h("option", { value: String(v), ...(String(v) === String(def) ? { selected: true } : {}) }, String(v))));
+  } else if (o.type === "bool") {
+    input = h("input", { ...common, type: "checkbox", ...(def ? { checked: true } : {}) });
+  } else {
+    input = h("input", { ...common, value: String(def), ...(o.type === "int" || o.type === "float" ? { type: "number", step: "any" } : {}) });
+  }
+  return h("div", {}, h("label", { title: o.description }, `${o.name} `, input), h("small", {}, ` ${o.description}`));
+}
+
+function reasonOf(err: unknown): string {
+  return err instanceof StichError ? `${err.message} (${err.reason})` : String(err);
+}
+
+// ---- the table -----------------------------------------------------------------------------------
+async function table(seat: Seat): Promise<void> {
+  let view = await client.view(seat.table, seat.token);
+  render(seat, view);
+  // live: every event of the table from the version this view shows; each one re-reads the
+  // seat's own view (what the seat may see is the server's business, not the page's)
+  const stop = new AbortController();
+  window.addEventListener("hashchange", () => stop.abort(), { once: true });
+  for (;;) {
+    try {
+      for await (const event of client.watch(seat.table, seat.token, Number(view.version), { signal: stop.signal })) {
+        view = await client.view(seat.table, seat.token);
+        if (event.version >= view.version) render(seat, view);
+      }
+      return;
+    } catch (err) {
+      if (stop.signal.aborted) return;
+      say(`lost the table's stream (${reasonOf(err)}); reconnecting…`, true);
+      await new Promise((r) => setTimeout(r, 1000));
+      view = await client.view(seat.table, seat.token);
+      render(seat, view);
+    }
+  }
+}
+
+let shownVersion = -1;
+
+function render(seat: Seat, view: TableView): void {
+  if (view.version < shownVersion) return;
+  shownVersion = view.version;
+  const mine = view.seat !== undefined;
+  where.textContent = `— ${view.game}, deal ${view.dealNumber} of ${view.dealsPerMatch}${mine ? `, you are seat ${view.seat}` : " (watching)"}`;
+  const status = TableStatus[view.status].toLowerCase().replace(/_/g, " ");
+  const parts: (HTMLElement | null)[] = [
+    h("section", { id: "status", "data-version": String(view.version), "data-status": String(view.status) },
+      `${status}${view.phase ? ` · ${view.phase}` : ""}${view.toAct !== undefined ? ` · seat ${view.toAct} to act` : ""}`),
+    seatsEl(view),
+    invitesEl(view),
+  ];
+  if (view.status === TableStatus.WAITING_FOR_DEAL && mine) {
+    parts.push(h("section", {}, h("button", { id: "deal", onclick: () => act(seat, () => client.deal(seat.table, seat.token)) }, "Deal")));
+  }
+  if (view.status === TableStatus.IN_DEAL || view.result) {
+    parts.push(h("section", { class: "trick", id: "trick" }, h("h2", {}, "Trick"), trickEl(view.trick, view.seats.length)));
+    const done = view.tricks.filter((t) => t.winner !== undefined);
+    if (done.length) parts.push(h("section", { class: "last", id: "last-trick" }, h("h2", {}, `Last trick (won by seat ${done.at(-1)!.winner})`), trickEl(done.at(-1), view.seats.length)));
+  }
+  if (view.contract) parts.push(h("section", { id: "contract" }, `contract: ${describe(toJson(ContractSchema, view.contract))}`));
+  if (view.auction) parts.push(h("section", { id: "auction" }, `auction: ${describe(toJson(AuctionSchema, view.auction))}`));
+  if (mine && view.hand.length) parts.push(handEl(seat, view));
+  const calls = view.legal.filter((a) => a.type !== "play");
+  if (mine && calls.length) {
+    parts.push(h("section", { id: "calls" }, h("h2", {}, "Your call"),
+      ...calls.map((a) => h("button", { class: "call", "data-type": a.type, onclick: () => act(seat, () => client.act(seat.table, seat.token, a)) }, describeAction(a)))));
+  }
+  if (view.result) parts.push(resultEl(view));
+  app.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
+}
+
+function seatsEl(view: TableView): HTMLElement {
+  return h("section", { id: "seat-list" }, h("h2", {}, "Seats"), h("table", {},
+    h("tr", {}, h("th", {}, "seat"), h("th", {}, "who"), h("th", {}, "match total")),
+    ...view.seats.map((kind, i) => h("tr", { class: `seat${view.toAct === i ? " to-act" : ""}` },
+      h("td", {}, String(i)),
+      h("td", {}, `${SeatKind[kind].toLowerCase().replace(/_/g, " ")}${view.seat === i ? " (you)" : ""}${view.dealer === i ? " · dealer" : ""}`),
+      h("td", { class: "match-total" }, String(view.matchScores[i] ?? 0))))));
+}
+
+function invitesEl(view: TableView): HTMLElement | null {
+  const invites = JSON.parse(sessionStorage.getItem(`stich:invites:${view.tableId}`) ?? "[]") as { seat: number; url: string }[];
+  const watch = sessionStorage.getItem(`stich:watch:${view.tableId}`);
+  if (!invites.length && !watch) return null;
+  const row = (label: string, url: string, id: string) =>
+    h("div", { class: "invite" }, `${label} `, h("input", { readonly: true, value: url, id }),
+      h("button", { onclick: () => navigator.clipboard?.writeText(url).then(() => say("copied")) }, "copy"));
+  return h("section", { id: "invites" }, h("h2", {}, "Invite"),
+    ...invites.map((i) => row(`seat ${i.seat}:`, i.url, `invite-${i.seat}`)),
+    watch ? row("spectators:", watch, "watch-link") : null);
+}
+
+function trickEl(trick: Trick | undefined, seats: number): HTMLElement {
+  if (!trick || !trick.cards.length) return h("div", { class: "cards" }, "—");
+  return h("div", { class: "cards", "data-leader": String(trick.leader) },
+    ...trick.cards.map((c, i) => h("span", {}, h("small", {}, `seat ${(trick.leader + i) % seats}: `), cardEl(c, { tabindex: "-1" }))));
+}
+
+function handEl(seat: Seat, view: TableView): HTMLElement {
+  const legal = new Map(view.legal.filter((a) => a.type === "play").map((a) => [a.card, a]));
+  return h("section", { id: "hand" }, h("h2", {}, "Your hand"), ...view.hand.map((card) => {
+    const action = legal.get(card);
+    if (action) return cardEl(card, { class: `card legal${card.endsWith("H") || card.endsWith("D") ? " red" : ""}`, onclick: () => act(seat, () => client.play(seat.table, seat.token, card)) });
+    // not playable now: the engine says why when it is clicked (the server refuses, nothing changes)
+    return cardEl(card, { "aria-disabled": "true", title: "not playable now — click to see why", onclick: () => explain(seat, card) });
+  }));
+}
+
+async function explain(seat: Seat, card: string): Promise<void> {
+  try {
+    await client.play(seat.table, seat.token, card, { expectedVersion: Number(shownVersion) });
+  } catch (err) {
+    say(`${cardLabel(card)}: ${err instanceof StichError ? err.message : String(err)}`, true);
+    document.getElementById("message")!.dataset.reason = err instanceof StichError ? err.reason : "";
+  }
+}
+
+async function act(seat: Seat, run: () => Promise<TableView>): Promise<void> {
+  say("");
+  try {
+    render(seat, await run());
+  } catch (err) {
+    say(reasonOf(err), true);
+  }
+}
+
+function resultEl(view: TableView): HTMLElement {
+  const r = view.result!;
+  return h("section", { id: "result" }, h("h2", {}, `Deal ${view.dealNumber}: the score`),
+    h("p", {}, `contract: ${r.contract ? describe(toJson(ContractSchema, r.contract)) : "none"}`),
+    h("table", { id: "breakdown" },
+      h("tr", {}, h("th", {}, "item"), h("th", {}, "value"), h("th", {}, "count"), h("th", {}, "factor"), h("th", {}, "team")),
+      ...r.breakdown.map((b) => h("tr", {}, h("td", {}, b.item), h("td", {}, str(b.value)), h("td", {}, str(b.count)), h("td", {}, str(b.factor)), h("td", {}, str(b.team))))),
+    h("table", { id: "scores" },
+      h("tr", {}, h("th", {}, "seat"), h("th", {}, "card points"), h("th", {}, "this deal"), h("th", {}, "match total")),
+      ...r.scores.map((s, i) => h("tr", {}, h("td", {}, String(i)), h("td", {}, str(r.cardPoints[i])), h("td", {}, String(s)), h("td", {}, String(view.matchScores[i] ?? 0))))));
+}
+
+/** {"type": "solo", "declarer": 1} -> "type solo · declarer 1". */
+function describe(v: unknown): string {
+  if (v === null || v === undefined) return "none";
+  if (typeof v !== "object") return String(v);
+  if (Array.isArray(v)) return v.map(describe).join(", ");
+  return Object.entries(v).map(([k, x]) => `${k.replace(/_/g, " ")} ${describe(x)}`).join(" · ");
+}
+
+function str(v: unknown): string {
+  return v === undefined || v === null ? "" : String(v);
+}
+
+// ---- start ----------------------------------------------------------------------------------------
+async function start(): Promise<void> {
+  say("");
+  shownVersion = -1;
+  const seat = seatFromAddress();
+  try {
+    if (seat) await table(seat);
+    else await lobby();
+  } catch (err) {
+    say(reasonOf(err), true);
+  }
+}
+window.addEventListener("hashchange", () => void start());
+void start();
+
+export type { Action };

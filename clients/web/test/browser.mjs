@@ -1,0 +1,123 @@
+// The page in headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core):
+// a full deal of each game against bots played by clicks, only legal cards clickable (an
+// illegal one explains why and changes nothing), the breakdown shown; then a friend joins by
+// invite link in a second browser context and sees the same trick live. Screenshots go to
+// STICH_SCREENSHOTS. Run by tests/test_web_page.py against a server it started (STICH_URL).
+import { chromium } from "playwright-core";
+import assert from "node:assert/strict";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const url = process.env.STICH_URL;
+const shots = process.env.STICH_SCREENSHOTS ?? tmpdir();
+const only = process.env.STICH_GAMES ? process.env.STICH_GAMES.split(",").filter((g) => g !== "none") : ["schafkopf", "doppelkopf", "sheepshead", "klaverjas"];
+assert.ok(url, "STICH_URL must name the server's HTTP door");
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  // playwright gives every launch a fresh --user-data-dir of its own (it refuses one passed here)
+});
+
+async function version(page) {
+  return Number(await page.getAttribute("#status", "data-version"));
+}
+
+/** Create a table from the lobby: seat 0 is "you", the others as given. */
+async function createTable(page, game, others) {
+  await page.goto(url + "/");
+  await page.selectOption("#game", game);
+  const kinds = page.locator(".seat-kind");
+  const n = await kinds.count();
+  for (let i = 1; i < n; i++) await kinds.nth(i).selectOption(others[i - 1] ?? "bot:easy");
+  await page.click("#create");
+  await page.waitForSelector("#status");
+}
+
+/** Act once as this page's seat if it is to act: a call button, else a legal card. */
+async function actOnce(page, checkLegal) {
+  const before = await version(page);
+  const calls = page.locator("#calls button.call");
+  if (await calls.count()) {
+    await calls.first().click();
+  } else {
+    const legal = page.locator("#hand button.card.legal");
+    if (!(await legal.count())) return false;
+    if (checkLegal) {
+      // every card in the hand is either legal (highlighted, clickable) or marked not playable
+      const disabled = page.locator('#hand button.card[aria-disabled="true"]');
+      // to a user (and to playwright's actionability check) only the legal cards are clickable
+      // (read in one go: the page re-renders at every event of the table)
+      const cards = await page.$$eval("#hand button.card", (bs) => bs.map((b) => [b.classList.contains("legal"), b.getAttribute("aria-disabled") === "true"]));
+      for (const [isLegal, isDisabled] of cards) assert.equal(isLegal, !isDisabled);
+      if (await disabled.count()) {
+        // forced, the click asks the engine why: the server refuses, the page shows its reason
+        await disabled.first().click({ force: true });
+        await page.waitForFunction(() => document.getElementById("message").dataset.reason);
+        const reason = await page.getAttribute("#message", "data-reason");
+        assert.ok(reason && reason !== "INTERNAL", reason);
+        // the forced click carries the page's version: if the table moved on meanwhile (bots act
+        // off the request path) the server says STALE_VERSION; otherwise the engine's reason
+        if (reason !== "STALE_VERSION") checkLegal.explained = (checkLegal.explained ?? 0) + 1;
+        await page.evaluate(() => { document.getElementById("message").dataset.reason = ""; });
+      }
+    }
+    await legal.first().click();
+  }
+  await page.waitForFunction((v) => Number(document.getElementById("status")?.dataset.version) > v, before, { timeout: 60000 });
+  return true;
+}
+
+const started = Date.now();
+const checks = {};
+let itemised = 0;
+for (const game of only) {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  await createTable(page, game, []);
+  await page.click("#deal");
+  await page.waitForSelector("#hand");
+  for (let i = 0; i < 300 && !(await page.locator("#result").count()); i++) {
+    if (i === 6) await page.screenshot({ path: path.join(shots, `${game}-playing.png`) });
+    if (!(await actOnce(page, checks))) await page.waitForTimeout(50);
+  }
+  await page.waitForSelector("#result #scores tr td", { timeout: 60000 });
+  assert.equal(await page.locator("#scores tr").count(), 1 + (await page.locator("#seat-list tr.seat").count()));
+  itemised += (await page.locator("#breakdown tr td").count()) > 0 ? 1 : 0;
+  await page.screenshot({ path: path.join(shots, `${game}-breakdown.png`), fullPage: true });
+  console.log(`${game}: full deal played by clicks, breakdown shown`);
+  await page.close();
+}
+if (only.length) {
+  assert.ok(checks.explained > 0, "no illegal card was ever tried");
+  assert.ok(itemised > 0, "no deal showed an itemised breakdown");
+}
+
+// a friend joins by invite link and sees the same trick live
+const host = await browser.newPage();
+await createTable(host, "schafkopf", ["open", "bot:easy", "bot:easy"]);
+const invite = await host.inputValue("#invite-1");
+assert.match(invite, /#table=.*&seat=1&token=/);
+const friendContext = await browser.newContext();
+const friend = await friendContext.newPage();
+await friend.goto(invite);
+await friend.waitForSelector("#status");
+assert.ok(!friend.url().includes("token="), "the token stayed in the address bar");
+await host.click("#deal");
+const trickText = (p) => p.locator("#trick .cards").innerText();
+for (let i = 0; i < 60; i++) {
+  const acted = (await actOnce(host, null)) || (await actOnce(friend, null));
+  if (!acted) await host.waitForTimeout(50);
+  const cards = await host.locator("#trick .cards button").count();
+  if (cards >= 2) break;
+}
+await friend.waitForFunction((v) => Number(document.getElementById("status").dataset.version) >= v, await version(host));
+assert.equal(await trickText(friend), await trickText(host));
+assert.ok((await host.locator("#trick .cards button").count()) >= 2);
+await friend.screenshot({ path: path.join(shots, "friend-same-trick.png"), fullPage: true });
+// a reload resumes the seat (the token was kept in the browser, not the address)
+await friend.reload();
+await friend.waitForSelector("#status");
+await friend.waitForFunction(() => /1\s+human \(you\)/.test(document.getElementById("seat-list")?.innerText ?? ""), null, { timeout: 60000 });
+console.log(`friend joined by invite link, saw the same trick live, resumed after reload (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+await browser.close();

@@ -1,0 +1,41 @@
+"""The web page in headless Chromium (clients/web/test/browser.mjs, playwright-core from npm,
+Debian's chromium): a full deal of each of the four games against bots played by clicks, only
+legal cards clickable, the breakdown shown, a friend joining by invite link seeing the same
+trick live; screenshots under tests/output/web/. `make test` installs chromium if missing."""
+from __future__ import annotations
+
+import os
+import pathlib
+import shutil
+
+import pytest
+
+import node_env
+from service_harness import ServerProcess
+
+CHROMIUM = "/usr/bin/chromium"
+OUTPUT = pathlib.Path(__file__).resolve().parent / "output" / "web"
+
+
+def test_page_builds_and_is_served():
+    done = node_env.run("run", "build", "-w", "web")
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert (node_env.CLIENTS / "web" / "dist" / "index.html").is_file()
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM) and shutil.which("apt-get") is None,
+                    reason="no chromium and no apt-get to install it")
+def test_browser_plays_every_game_and_a_friend_joins():
+    assert os.path.exists(CHROMIUM), f"{CHROMIUM} is missing: make chromium (apt-get install -y chromium)"
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    for old in OUTPUT.glob("*.png"):
+        old.unlink()
+    with ServerProcess(None) as server:
+        assert "not built" not in server.output, "build the page first (test_page_builds_and_is_served)"
+        env = dict(os.environ, STICH_URL=f"http://{server.http_address}", STICH_SCREENSHOTS=str(OUTPUT))
+        done = node_env.run("exec", "-w", "web", "--", "node", "test/browser.mjs", env=env, timeout=240)
+    assert done.returncode == 0, done.stdout[-6000:]
+    shots = sorted(p.name for p in OUTPUT.glob("*.png"))
+    for game in ("schafkopf", "doppelkopf", "sheepshead", "klaverjas"):
+        assert f"{game}-breakdown.png" in shots, shots
+    assert "friend-same-trick.png" in shots
