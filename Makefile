@@ -5,7 +5,7 @@ PY      = $(VENV)/bin/python
 PIP     = $(PY) -m pip
 STAMP   = $(VENV)/.installed
 
-.PHONY: run test dev build bench bench-report demo evaluate clean gen lint serve adversary
+.PHONY: web chromium tmux run test dev build bench bench-report demo evaluate clean gen lint serve adversary
 
 # Create the virtualenv and install both packages for development: the client (clients/python,
 # with the generated gRPC code) and stich (building the Cython extensions) with dev extras.
@@ -24,17 +24,41 @@ dev: $(STAMP)
 build: $(STAMP)
 	$(PIP) install --quiet --no-build-isolation -e ./clients/python -e ".[dev]"
 
-# The main job: the gRPC server on 127.0.0.1:50051 (STICH_ADDRESS / STICH_DATA_DIR, or
-# ARGS="--address ... --data-dir ..."; every limit: docs/service.md), with SQLite under ./data.
+# The main job: gRPC on 127.0.0.1:50051 and the HTTP door (Connect, gRPC-Web, the web page) on
+# 127.0.0.1:8080 (STICH_ADDRESS / STICH_HTTP_ADDRESS / STICH_DATA_DIR, or ARGS="--address ...";
+# every limit: docs/service.md), with SQLite under ./data. Node.js is needed only to build the
+# page: without it the server starts anyway and its banner says how to get the page.
 run: $(STAMP)
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory web; \
+	  else echo "Node.js/npm not found: serving without the web page (install Node.js 18+, then make web)"; fi
 	$(PY) -m service $(ARGS)
 
-# Seeded random Schafkopf deals printed with contract, tricks and itemised scoring.
+# The web page (clients/web, bundled by esbuild into clients/web/dist, served at /).
+web: clients/web/dist/index.html
+
+clients/web/dist/index.html: clients/package-lock.json $(wildcard clients/web/src/* clients/web/public/* clients/ts/src/*.ts clients/ts/src/gen/*/*/*.ts)
+	cd clients && { test node_modules/.package-lock.json -nt package-lock.json || npm ci --no-audit --no-fund --loglevel=error; } && npm run build -w web
+
+# Debian's chromium for the browser test (tests/test_web_page.py), when it is missing.
+chromium:
+	@test -x /usr/bin/chromium || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
+
+# Seeded Schafkopf deals as sober players bid them (engine_core/demo.py: hand-strength bids,
+# random legal cards; the normal bot once engine_core.bots exists), with the itemised scoring.
 demo: $(STAMP)
 	$(PY) -m engine_core demo --game schafkopf --deals 4 --seed 1
 
-test: $(STAMP)
+# tests/test_play_tmux.py drives `stich play` in tmux: installed here when missing (as root, or
+# with sudo where there is one).
+test: $(STAMP) chromium tmux
 	$(PY) -m pytest -q -p no:cacheprovider --benchmark-disable
+
+tmux:
+	@command -v tmux >/dev/null 2>&1 || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get install -y tmux >/dev/null 2>&1 || \
+	  { $$SUDO apt-get update >/dev/null && $$SUDO apt-get install -y tmux >/dev/null; } || \
+	  { echo "make test needs tmux (apt-get install -y tmux)"; exit 1; }; }
 
 bench: $(STAMP)
 	$(PY) -m pytest -q bench --benchmark-only --benchmark-columns=min,median,ops

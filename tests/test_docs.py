@@ -56,6 +56,7 @@ FILES = [ROOT / "README.md", ROOT / "clients" / "python" / "README.md", *sorted(
 FENCE = re.compile(r"^```([a-z]*)\n(.*?)^```\s*$", re.S | re.M)
 LANGUAGES = {"python", "json", "sh", "console", "text"}
 DEFAULT_ADDRESS = "127.0.0.1:50051"
+DEFAULT_HTTP = "127.0.0.1:8080"          # the HTTP door's default; replaced like DEFAULT_ADDRESS
 SERVER_START = re.compile(r"^\s*(make (run|serve)\b|(\.venv/bin/)?python -m service\b|stich-server\b)(?!.*(--help|--version|\|))")
 COMMAND = re.compile(r"^\s*(\$ )?(make|python3?|pip|stich|stich-server|stich-engine|\.venv/bin/\S+)( |$)")
 ANSWERS = "1\n" * 20_000
@@ -127,6 +128,11 @@ class Server:
             self.proc = ServerProcess(None)
         return self.proc.address
 
+    @property
+    def http_address(self) -> str:
+        self.address
+        return self.proc.http_address
+
     def stop(self):
         if self.proc is not None:
             self.proc.stop()
@@ -155,6 +161,7 @@ def shell_env(workspace: Path, server: Server) -> dict:
     bin_dir = str(Path(sys.executable).parent)
     return dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
                 STICH_SERVER=server.address, STICH_ADDRESS=f"127.0.0.1:{free_port()}",
+                STICH_HTTP=server.http_address, STICH_HTTP_ADDRESS=f"127.0.0.1:{free_port()}",
                 STICH_DATA_DIR=str(workspace / "data"), STICH_DOC_PYTHON=sys.executable)
 
 
@@ -165,10 +172,11 @@ def prepare(code: str, server: Server) -> str:
     for line in code.splitlines():
         if SERVER_START.match(line):
             line = line.replace(DEFAULT_ADDRESS, f"127.0.0.1:{free_port()}")
+            line = line.replace(DEFAULT_HTTP, f"127.0.0.1:{free_port()}")
             line = (f'"$STICH_DOC_PYTHON" {shlex.quote(str(ROOT / "tests" / "docs_serve.py"))} '
                     f'.prelude.sh {shlex.quote(line)}')
         else:
-            line = line.replace(DEFAULT_ADDRESS, server.address)
+            line = line.replace(DEFAULT_ADDRESS, server.address).replace(DEFAULT_HTTP, server.http_address)
         out.append(line)
     return "\n".join(out) + "\n"
 
@@ -201,16 +209,27 @@ def run_console(code: str, where: str, workspace: Path, server: Server) -> None:
     flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
     for command, expected in console_steps(code):
         run = bash(prepare(command, server) + "\n", workspace, server, merged=True)
-        got = run.stdout.replace(server.address, DEFAULT_ADDRESS).strip() + "\n"
+        got = run.stdout.replace(server.address, DEFAULT_ADDRESS).replace(server.http_address, DEFAULT_HTTP).strip() + "\n"
         assert run.returncode == 0, f"{where}: `{command}` exit status {run.returncode}\n{got}"
         assert checker.check_output(expected, got, flags), \
             f"{where}: `{command}`\nexpected:\n{expected}\ngot:\n{got}"
+
+
+def prepare_node() -> None:
+    """npm ci in clients/ (once), and the page built, so that `make run` starts at once."""
+    import node_env
+    node_env.npm_ci()
+    if not (ROOT / "clients" / "web" / "dist" / "index.html").exists():
+        done = node_env.run("run", "build", "-w", "web")
+        assert done.returncode == 0, done.stdout[-3000:]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_code_blocks_run(path, workspace, server, monkeypatch):
     assert not indented_code(path), f"{path.name}: indented code blocks at lines {indented_code(path)}: fence them"
     monkeypatch.chdir(workspace)
+    if re.search(r"^(make run|npm |node |cd clients)", path.read_text(), re.M):
+        prepare_node()                     # the page's blocks need clients/node_modules and the page
     namespace = {"__name__": f"docs:{path.name}"}
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
@@ -282,6 +301,15 @@ def test_each_rules_page_lists_every_option_with_its_default(game):
     for option in specs:
         default = list(option.default) if isinstance(option.default, tuple) else option.default
         assert json.loads(rows[option.name]) == default, (option.name, rows[option.name], option.default)
+
+
+def prepare_node() -> None:
+    """npm ci in clients/ (once), and the page built, so that `make run` starts at once."""
+    import node_env
+    node_env.npm_ci()
+    if not (ROOT / "clients" / "web" / "dist" / "index.html").exists():
+        done = node_env.run("run", "build", "-w", "web")
+        assert done.returncode == 0, done.stdout[-3000:]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))

@@ -20,110 +20,146 @@ import time
 import grpc
 
 from .client import DEFAULT_TARGET, StichClient
+from . import table_view
 from .errors import IllegalActionError, StichError
+from .menu import Menu
 
 
-# ---- play -------------------------------------------------------------------------------------
-def describe(action: dict) -> str:
-    if action["type"] == "play":
-        return action["card"]
-    text = action["call"] + (f" {action['suit']}" if action.get("suit") else "")
-    if action["type"] == "exchange":
-        text += " " + " ".join(action["cards"])
-    return text
+# ---- play ----------------------------------------------------------------------------------------
+# The loop reads and sends; what is shown is table_view.py, what can be typed is menu.py.
+def show_hint(client: StichClient, table_id: str, token: str, console, view: dict) -> None:
+    """`hint`: the server's suggestion for this seat, where the server has a Hint RPC (asked
+    through the client's `hint` when it has one; otherwise the method is probed, and a server
+    without it answers UNIMPLEMENTED)."""
+    ask = getattr(client, "hint", None)
+    try:
+        if ask is None:
+            probe = client.channel.unary_unary("/stich.v1.StichService/Hint",
+                                               request_serializer=None, response_deserializer=None)
+            probe(b"", timeout=client.timeout)
+            console.print("hint: this server has hints, but this client is too old to ask for them")
+            return
+        for h in ask(table_id, token):
+            win = f", wins {h['win']:.0%}" if h.get("win") is not None else ""
+            console.print(f"hint: {table_view.action_words(view['game'], dict(h['action'], seat=view['seat']), view['seat'])}"
+                          f" expects {h['expected']:+.1f}{win}")
+    except grpc.RpcError as err:
+        if err.code() == grpc.StatusCode.UNIMPLEMENTED:
+            console.print("hint: not available on this server")
+        else:
+            console.print("hint: this server has hints, but this client is too old to ask for them")
+    except StichError as err:
+        if getattr(err, "code", None) == grpc.StatusCode.UNIMPLEMENTED:
+            console.print("hint: not available on this server")
+        else:
+            console.print(f"hint: {err}")
 
 
-def show_view(view: dict, out) -> None:
-    """The seat's hand (trumps first, legal cards marked *), the trick and the declarations."""
-    legal_cards = {a["card"] for a in view["legal"] if a["type"] == "play"}
-    hand = " ".join(c + ("*" if c in legal_cards else " ") for c in view["hand"])
-    contract = view["contract"]
-    declared = [f"{a['seat']}:{describe(a)}" for a in view["actions"] if a["type"] != "play"]
-    print(f"\n-- deal {view['deal_number']}/{view['deals_per_match']}, dealer {view['dealer']}, "
-          f"phase {view['phase']}", file=out)
-    if declared:
-        print(f"   calls:    {', '.join(declared)}", file=out)
-    if contract:
-        print(f"   contract: {', '.join(f'{k}={v}' for k, v in contract.items() if v is not None)}", file=out)
-    for key, val in (view.get("public") or {}).items():
-        print(f"   {key}: {json.dumps(val)}", file=out)
-    if view["tricks"]:
-        leader, cards, winner = view["tricks"][-1]
-        print(f"   last trick: {' '.join(cards)} (led by {leader}) -> seat {winner}", file=out)
-    if view["trick"] and view["trick"]["cards"]:
-        print(f"   trick:    {' '.join(view['trick']['cards'])} (led by {view['trick']['leader']})", file=out)
-    print(f"   your hand (seat {view['seat']}): {hand}", file=out)
+class Quit(Exception):
+    """The player typed `quit`."""
 
 
-def choose(view: dict, read, out) -> dict:
-    """Ask for one of the legal actions: its number, or its text (`QC`, `pass`, `rufspiel D`)."""
-    order = {card: i for i, card in enumerate(view["hand"])}
-    legal = sorted(view["legal"], key=lambda a: order.get(a.get("card"), -1))   # cards in hand order
-    for i, a in enumerate(legal, 1):
-        print(f"   [{i}] {describe(a)}", file=out)
+class NoAnswer(Exception):
+    """Input that is not a terminal kept giving answers that choose nothing."""
+
+
+WRONG_ANSWERS = 20          # in a row, from piped input, before stich play gives up
+
+
+def choose(client: StichClient, table_id: str, token: str, view: dict, read, console,
+           interactive: bool = True) -> dict:
+    """Ask until the player names one of the legal actions (or types quit). Piped input that
+    answers WRONG_ANSWERS times in a row with no choice ends the match instead of looping."""
+    menu = Menu.of(view)
+    wrong = 0
     while True:
-        text = read(f"seat {view['seat']}> ").strip()
-        if text.isdigit() and 1 <= int(text) <= len(legal):
-            return legal[int(text) - 1]
-        for a in legal:
-            if describe(a).lower() == text.lower():
-                return a
-        print(f"   choose 1..{len(legal)} or type an action as listed", file=out)
+        answer = menu.parse(read(menu.prompt()))
+        if isinstance(answer, dict):
+            return answer
+        if isinstance(answer, tuple):
+            wrong += 1
+            if not interactive and wrong >= WRONG_ANSWERS:
+                raise NoAnswer(f"{wrong} answers in a row chose nothing ({answer[1]})")
+        if answer == "quit":
+            raise Quit
+        if answer == "help":
+            console.print(table_view.render_help())
+        elif answer == "last":
+            console.print(table_view.render_last_trick(view))
+        elif answer == "hint":
+            show_hint(client, table_id, token, console, view)
+        else:
+            console.print(f"  {answer[1]}", style="yellow", highlight=False)
 
 
-def show_score(score: dict, out) -> None:
-    r = score["result"]
-    contract = r["contract"] or {}
-    print(f"\n== deal {score['deal_number']} over: {contract.get('type')}"
-          f"{' by seat ' + str(contract['declarer']) if contract.get('declarer') is not None else ''}",
-          file=out)
-    print(f"   teams {r['teams']}, card points {r['card_points']}", file=out)
-    for item in r["breakdown"]:
-        extra = ", ".join(f"{k}={v}" for k, v in item.items() if k != "item")
-        print(f"     {item['item']:<12} {extra}", file=out)
-    print(f"   scores {r['scores']}; match totals {score['match_scores']} "
-          f"after {score['deals_finished']}/{score['deals_per_match']} deals", file=out)
+def _seat_kind(level: str, s: int, seat: int) -> str:
+    return "human" if s == seat else f"bot:{level}"
 
 
 def play(client: StichClient, game: str, options: dict, deals: int, seed: int | None, seat: int,
-         read=input, out=sys.stdout) -> int:
+         read=input, out=None, level: str = "normal") -> int:
+    from rich.console import Console
+    console = Console(file=out, highlight=False) if out is not None else Console(highlight=False)
+    interactive = read is not input or sys.stdin.isatty()
     info = {g["name"]: g for g in client.list_games()}
     if game not in info:
-        print(f"stich: unknown game {game!r}; games: {', '.join(info)}", file=sys.stderr)
+        print(f"stich play: unknown game {game!r}; games: {', '.join(info)}", file=sys.stderr)
         return 2
     n = info[game]["seats"]
     if not 0 <= seat < n:
-        print(f"stich: seat must be 0..{n - 1}", file=sys.stderr)
+        print(f"stich play: seat must be 0..{n - 1} in {game}", file=sys.stderr)
         return 2
-    kinds = ["bot"] * n
+    kinds = [f"bot:{level}"] * n
     kinds[seat] = "human"
-    table = client.create_table(game, options, deals, kinds, seed=seed)
+    try:
+        table = client.create_table(game, options, deals, kinds, seed=seed)
+    except StichError as err:
+        if not (err.reason_id == "BOT_LEVEL_UNAVAILABLE" and level == "normal"):
+            print(f"stich: {err.message}", file=sys.stderr)
+            return 2
+        # a server whose normal bots have not landed yet: play the easy ones, and say so
+        print("stich: this server has no normal bots yet; playing against easy bots", file=sys.stderr)
+        level = "easy"
+        kinds = [_seat_kind(level, s, seat) for s in range(n)]
+        table = client.create_table(game, options, deals, kinds, seed=seed)
     token = table.tokens[seat]
-    print(f"table {table.table_id}: {game}, you are seat {seat}, bots elsewhere", file=out)
-    while True:
-        view = client.view(table.table_id, token)
-        if view["status"] == "match_over":
-            break
-        if view["status"] == "waiting_for_deal":
-            view = client.deal(table.table_id, token)
-        shown = 0
+    console.print(f"Table {table.table_id}: {game}, you are seat {seat}, {level} bots in the other seats. "
+                  f"Type help for how to play.")
+    try:
         while True:
-            # what the others did since our last action (bots act inside our calls)
-            news = [f"{a['seat']}:{describe(a)}" for a in view["actions"][shown:] if a["seat"] != seat]
-            if news:
-                print(f"   others: {', '.join(news)}", file=out)
-            shown = len(view["actions"])
-            if view["status"] != "in_deal":
+            view = client.view(table.table_id, token)
+            if view["status"] == "match_over":
                 break
-            show_view(view, out)
-            action = choose(view, read, out)
-            try:
-                view = client.act(table.table_id, token, action, expected_version=view["version"])
-            except IllegalActionError as err:       # cannot happen for a listed action
-                print(f"   not allowed: {err.message}", file=out)
-        show_score(client.score(table.table_id, token), out)
+            if view["status"] == "waiting_for_deal":
+                view = client.deal(table.table_id, token)
+            shown = 0
+            while view["status"] == "in_deal":
+                if view["to_act"] != seat:           # bots act off the request path: follow the events
+                    view = client.wait_turn(table.table_id, token)
+                    continue
+                news = [a for a in view["actions"][shown:] if a["seat"] != seat]
+                shown = len(view["actions"])
+                console.rule()
+                console.print(table_view.render_view(view, Menu.of(view), news))
+                action = choose(client, table.table_id, token, view, read, console, interactive)
+                try:
+                    view = client.act(table.table_id, token, action, expected_version=view["version"])
+                except IllegalActionError as err:       # only when the table moved on meanwhile
+                    console.print(f"  not allowed: {err.message}", style="yellow")
+                    view = client.view(table.table_id, token)
+            score = client.score(table.table_id, token)
+            console.rule()
+            console.print(table_view.render_result(game, score, seat))
+            if score["match_over"]:
+                break
+    except Quit:
+        console.print(f"You left table {table.table_id}.")
+        return 0
+    except NoAnswer as err:
+        print(f"stich play: {err}; stopping", file=sys.stderr)
+        return 2
     final = client.score(table.table_id, token)
-    print(f"\nmatch over: totals {final['match_scores']} (you: {final['match_scores'][seat]})", file=out)
+    console.print(table_view.render_match_over(final["match_scores"], seat))
     return 0
 
 
@@ -256,6 +292,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_int_arg(0, 2 ** 64 - 1), default=None,
                    help="seed of the match's first deal, 0..2^64-1 (default: random)")
     p.add_argument("--seat", type=_int_arg(0, 4), default=0, help="your seat (default 0)")
+    p.add_argument("--bots", choices=("easy", "normal", "hard"), default="normal",
+                   help="the bots' level (default normal)")
     e = sub.add_parser("evaluate", help="batch-evaluate a JSON Lines file of records",
                        description="Send records (JSON Lines, docs/records.md) to the server and write one "
                                    "answer line per record, as `python -m engine_core evaluate` does.")
@@ -274,7 +312,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with StichClient(args.server, timeout=args.timeout) as client:
             if args.command == "play":
-                return play(client, args.game, args.options, args.deals, args.seed, args.seat)
+                return play(client, args.game, args.options, args.deals, args.seed, args.seat,
+                            level=args.bots)
             if args.command == "evaluate":
                 return evaluate(client, args.file, args.legal, args.output)
             print(json.dumps(client.list_games(), indent=2))

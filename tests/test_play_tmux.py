@@ -1,0 +1,118 @@
+"""`stich play` in a real terminal: a server on a free loopback port, the command in a detached
+80-column tmux session, driven with send-keys and read with capture-pane, as a player would.
+A full deal of each game against the server's bots, choosing each action by a number the
+screen shows, to the payout table and the match totals."""
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from service_harness import ServerProcess
+
+# `make test` installs tmux; outside CI a machine without it skips these tests, CI fails them
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None and not os.environ.get("CI"),
+                                reason="tmux is not installed (make test installs it)")
+
+STICH = Path(sys.executable).with_name("stich")
+PROMPT = re.compile(r"^(your choice|(\S+(?: \S+)*) (\d+) cards?)> *$")
+NUMBER = re.compile(r"\[(\d+)\]")
+
+
+@pytest.fixture(scope="module")
+def server():
+    srv = ServerProcess()
+    yield srv
+    srv.stop()
+
+
+class Terminal:
+    """One tmux session running one command, 80 columns wide."""
+
+    def __init__(self, command: str):
+        self.name = f"stich-test-{uuid.uuid4().hex[:8]}"
+        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", "80", "-y", "50",
+                        f"{command}; echo STICH-EXIT=$?; sleep 60"], check=True,
+                       env=dict(os.environ, TERM="xterm-256color"))
+        subprocess.run(["tmux", "set-option", "-t", self.name, "history-limit", "20000"], check=True)
+
+    def screen(self, history: bool = False) -> str:
+        argv = ["tmux", "capture-pane", "-p", "-t", self.name] + (["-J", "-S", "-"] if history else [])
+        return subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+
+    def send(self, text: str) -> None:
+        subprocess.run(["tmux", "send-keys", "-t", self.name, "-l", text], check=True)
+        subprocess.run(["tmux", "send-keys", "-t", self.name, "Enter"], check=True)
+
+    def wait(self, old: str, timeout: float = 20.0) -> str:
+        """The screen once it changed from `old` and ends in a prompt or the exit line."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            text = self.screen()
+            lines = [l for l in text.rstrip("\n").split("\n") if l.strip()]
+            if text != old and lines and (PROMPT.match(lines[-1]) or "STICH-EXIT=" in text):
+                return text
+            time.sleep(0.03)
+        raise AssertionError(f"the terminal did not answer:\n{self.screen()}")
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+
+
+def choices(screen: str) -> tuple[list[int], list[int]]:
+    """The numbers shown since the last rule: those under the hand and the listed [n] calls."""
+    part = screen.split("─" * 20)[-1]
+    lines = part.split("\n")
+    hand: list[int] = []
+    for i, line in enumerate(lines):
+        if line.startswith("Your hand") and i + 2 < len(lines):
+            hand = [int(t) for t in lines[i + 2].split() if t.isdigit()]
+    return hand, [int(n) for n in NUMBER.findall(part)]
+
+
+@pytest.mark.parametrize("game,seat,seed", [("schafkopf", 0, 11), ("doppelkopf", 1, 12),
+                                            ("sheepshead", 2, 13), ("klaverjas", 3, 14)])
+def test_a_full_deal_in_tmux(server, game, seat, seed):
+    rng = random.Random(seed)
+    term = Terminal(f"{STICH} --server {server.address} play {game} --deals 1 --seed {seed} --seat {seat}")
+    try:
+        screen, actions = term.wait(""), 0
+        assert "Type help for how to play." in screen
+        term.send("help")
+        screen = term.wait(screen)
+        assert "last         the last finished trick" in screen
+        term.send("hint")
+        screen = term.wait(screen)
+        assert re.search(r"hint: you .+ expects [+-]\d", screen), screen   # the hard bot's evaluation
+        while "STICH-EXIT=" not in screen:
+            prompt = PROMPT.match([l for l in screen.rstrip().split("\n") if l.strip()][-1])
+            hand, calls = choices(screen)
+            if prompt.group(3):                       # a set of cards: k numbers under the hand
+                typed = " ".join(map(str, rng.sample(hand, int(prompt.group(3)))))
+            elif (bold := re.search(r"\[(\d+)\] (picks up the blind|has an Armut)", screen.split("─" * 20)[-1])):
+                typed = bold.group(1)                 # take the blind: the bury comes next
+            else:
+                typed = str(rng.choice(hand + calls))
+            term.send(typed)
+            screen = term.wait(screen)
+            actions += 1
+            assert actions < 80, screen
+        full = term.screen(history=True)
+        Path(os.environ.get("STICH_TMUX_LOG", "/dev/null")).write_text(full)
+    finally:
+        term.close()
+    assert "STICH-EXIT=0" in full, full[-3000:]
+    assert "Traceback" not in full and "True" not in full and "['" not in full
+    assert "Deal 1 is over" in full and actions >= 2
+    assert re.search(r"Last trick \(trick \d+\): ", full)
+    assert "Scoring" in full and "item" in full and "value" in full
+    assert "Match totals after 1 of 1 deals" in full and "Match over" in full
+    assert all(len(line) <= 80 for line in full.split("\n"))
