@@ -1,7 +1,8 @@
 """The web page in headless Chromium (clients/web/test/browser.mjs, playwright-core from npm,
 Debian's chromium): a full deal of each of the four games against bots played by clicks, only
-legal cards clickable, the breakdown shown, a friend joining by invite link seeing the same
-trick live; screenshots under tests/output/web/. `make test` installs chromium if missing."""
+legal cards clickable, an illegal card explained, a hint shown, the breakdown shown; a friend
+joining by invite link seeing the same trick live, a spent invite refused; the daily deal played
+and entered on the leaderboard; screenshots under tests/output/web/. `make test` installs chromium if missing."""
 from __future__ import annotations
 
 import os
@@ -38,4 +39,5 @@ def test_browser_plays_every_game_and_a_friend_joins():
     shots = sorted(p.name for p in OUTPUT.glob("*.png"))
     for game in ("schafkopf", "doppelkopf", "sheepshead", "klaverjas"):
         assert f"{game}-breakdown.png" in shots, shots
-    assert "friend-same-trick.png" in shots
+    for shot in ("friend-same-trick.png", "hint.png", "daily-leaderboard.png"):
+        assert shot in shots, shots

@@ -13,6 +13,9 @@ import {
   type CreateTableRequestSchema,
   type ScoreResponse,
   type SimulateResponse,
+  type HintResponse,
+  type SubmitDailyResponse,
+  type GetLeaderboardResponse,
   type RecordAnswer,
 } from "./gen/stich/v1/stich_service_pb.js";
 import { SeatKind, type TableEvent, type TableView } from "./gen/stich/v1/tables_pb.js";
@@ -43,8 +46,21 @@ export interface ActOptions extends CallOptions {
 export interface Table {
   tableId: string;
   spectatorId: string;
+  /** The page link that opens the spectator view: "/#watch=<spectator id>" (fragment only). */
+  spectatorLink: string;
   /** seat number -> that seat's secret token (only the human seats). */
   tokens: Map<number, string>;
+  /** seat number -> the invite of that open seat: its code (for JoinTable) and page link. */
+  invites: Map<number, { code: string; link: string }>;
+  view: TableView;
+}
+
+/** A claimed seat (JoinTable) or the player's daily table (GetDailyDeal). */
+export interface SeatGrant {
+  tableId: string;
+  seat: number;
+  /** The seat's secret token: keep it out of URLs and logs. */
+  token: string;
   view: TableView;
 }
 
@@ -97,6 +113,8 @@ export class StichClient {
       seats?: SeatName[];
       seed?: bigint | number;
       dailyDate?: string;
+      /** Bot pacing (0..10000 ms before each bot action) and whether Hint is refused. */
+      settings?: { botDelayMs?: number; hintsDisabled?: boolean };
     } = {},
     o?: CallOptions,
   ): Promise<Table> {
@@ -108,6 +126,7 @@ export class StichClient {
         if (!(s in SEAT_KINDS)) throw new TypeError(`unknown seat ${JSON.stringify(s)}: ${Object.keys(SEAT_KINDS).join(", ")}`);
         return SEAT_KINDS[s];
       }),
+      settings: init.settings,
     };
     if (init.seed !== undefined) request.deals = { case: "seed", value: BigInt(init.seed) };
     else if (init.dailyDate !== undefined) request.deals = { case: "dailyDate", value: init.dailyDate };
@@ -115,9 +134,44 @@ export class StichClient {
     return {
       tableId: r.tableId,
       spectatorId: r.spectatorId,
+      spectatorLink: r.spectatorLink,
       tokens: new Map(r.seatTokens.map((t) => [t.seat, t.token])),
+      invites: new Map(r.invites.map((i) => [i.seat, { code: i.code, link: i.link }])),
       view: r.view!,
     };
+  }
+
+  /** Claim an open seat with its invite code (the part after "#join=" of its link). */
+  async joinTable(invite: string, o?: CallOptions): Promise<SeatGrant> {
+    const r = await this.call((c) => this.raw.joinTable({ invite }, c), o);
+    return { tableId: r.tableId, seat: r.seat, token: r.token, view: r.view! };
+  }
+
+  /** The hard bot's evaluation of each legal action of the seat to act, best first. */
+  hint(tableId: string, token: string, o?: CallOptions): Promise<HintResponse> {
+    return this.call((c) => this.raw.hint({ tableId, token }, c), o);
+  }
+
+  /** Analyze a record (JSON text): all hands open, or `fair` from `seat`'s own view. */
+  async analyze(record: string, init: { seat?: number; fair?: boolean; budget?: number } = {}, o?: CallOptions): Promise<unknown> {
+    const r = await this.call((c) => this.raw.analyze({ record, seat: init.seat, fair: init.fair ?? false, budget: init.budget ?? 0 }, c), o);
+    return JSON.parse(r.json);
+  }
+
+  /** Today's daily deal of a game for the player whose secret (8..128 characters) is given. */
+  async dailyDeal(game: string, playerSecret: string, o?: CallOptions): Promise<SeatGrant & { date: string }> {
+    const r = await this.call((c) => this.raw.getDailyDeal({ game, playerSecret }, c), o);
+    return { date: r.date, tableId: r.tableId, seat: r.seat, token: r.token, view: r.view! };
+  }
+
+  /** Enter a finished daily deal on the day's leaderboard (the engine scores it). */
+  submitDaily(tableId: string, token: string, nickname: string, playerSecret: string, o?: CallOptions): Promise<SubmitDailyResponse> {
+    return this.call((c) => this.raw.submitDaily({ tableId, token, nickname, playerSecret }, c), o);
+  }
+
+  /** A game's daily leaderboard (date "": today, UTC), best first. */
+  leaderboard(game: string, date = "", limit = 0, o?: CallOptions): Promise<GetLeaderboardResponse> {
+    return this.call((c) => this.raw.getLeaderboard({ game, date, limit }, c), o);
   }
 
   async deal(tableId: string, token: string, o: ActOptions = {}): Promise<TableView> {

@@ -5,6 +5,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import {
   IllegalActionError,
   InvalidRequestError,
@@ -117,6 +118,95 @@ for (const [door, make] of doors) {
       }
       assert.deepEqual([...used].sort(), ["announce", "bid", "exchange", "play"]);
       assert.ok(itemised >= 2, `only ${itemised} of 4 deals had an itemised breakdown`);
+    });
+
+    test("a room: an open seat claimed once by its invite, hints, and fair analysis", async () => {
+      const c = make();
+      const t = await c.createTable("schafkopf", { seats: ["human", "open", "bot:easy", "bot:easy"], seed: 11, dealsPerMatch: 1 });
+      assert.deepEqual([...t.tokens.keys()], [0]);
+      const invite = t.invites.get(1)!;
+      assert.equal(invite.link, `/#join=${invite.code}`);
+      assert.equal(t.spectatorLink, `/#watch=${t.spectatorId}`);
+      const early = await c.deal(t.tableId, t.tokens.get(0)!).catch((e) => e);
+      assert.equal(early.reason, "SEATS_OPEN", String(early));
+      const bogus = await c.joinTable("iv_nonsense").catch((e) => e);
+      assert.equal(bogus.reason, "BAD_INVITE", String(bogus));
+      const friend = await c.joinTable(invite.code);
+      assert.equal(friend.seat, 1);
+      assert.equal(friend.view.seat, 1);
+      const again = await c.joinTable(invite.code).catch((e) => e);
+      assert.equal(again.reason, "INVITE_USED", String(again));
+      const tokens = new Map([[0, t.tokens.get(0)!], [1, friend.token]]);
+      let view = await c.deal(t.tableId, tokens.get(0)!);
+      let hinted = false;
+      // play on (the bots act off the request path) until a human is to act in the card play
+      for (let guard = 0; view.status === TableStatus.IN_DEAL && guard < 200; guard++) {
+        const seat = view.toAct;
+        if (seat === undefined || !tokens.has(seat)) {
+          await new Promise((r) => setTimeout(r, 20));
+          view = await c.view(t.tableId, tokens.get(0)!);
+          continue;
+        }
+        const mine = await c.view(t.tableId, tokens.get(seat)!);
+        if (mine.phase === "play") {
+          const other = tokens.get(seat === 0 ? 1 : 0)!;
+          const refused = await c.hint(t.tableId, other).catch((e) => e);
+          assert.equal(refused.reason, "NOT_YOUR_TURN", String(refused));
+          const hint = await c.hint(t.tableId, tokens.get(seat)!, { timeoutMs: 60_000 });
+          assert.equal(hint.seat, seat);
+          assert.deepEqual(hint.hints.map((h) => h.action!.card).sort(), mine.legal.map((a) => a.card).sort());
+          const expected = hint.hints.map((h) => h.expected);
+          assert.deepEqual(expected, [...expected].sort((a, b) => b - a));
+          for (const h of hint.hints) assert.ok(h.win >= 0 && h.win <= 1, String(h.win));
+          hinted = true;
+          break;
+        }
+        view = await c.act(t.tableId, tokens.get(seat)!, mine.legal.find((a) => a.call !== "pass") ?? mine.legal[0]);
+      }
+      assert.ok(hinted, `no human came to play a card (status ${view.status})`);
+      const noHints = await c.createTable("schafkopf", { seats: ["human", "bot:easy", "bot:easy", "bot:easy"], seed: 3, settings: { hintsDisabled: true } });
+      await c.deal(noHints.tableId, noHints.tokens.get(0)!);
+      const disabled = await c.hint(noHints.tableId, noHints.tokens.get(0)!).catch((e) => e);
+      assert.equal(disabled.reason, "HINTS_DISABLED", String(disabled));
+      // fair analysis of a finished record (the reference's first random deal that is bid)
+      const lines = readFileSync(new URL("../../../../tests/conformance/schafkopf/random.jsonl", import.meta.url), "utf8").split("\n");
+      const bid = lines.filter(Boolean).map((l) => JSON.parse(l).record)
+        .find((r) => r.actions.some((a: { type: string; call?: string }) => a.type === "bid" && a.call !== "pass"));
+      const record = JSON.stringify(bid);
+      const open = (await c.analyze(record, { budget: 200_000 }, { timeoutMs: 60_000 })) as Record<string, unknown>;
+      const fair = (await c.analyze(record, { seat: 1, fair: true }, { timeoutMs: 60_000 })) as Record<string, unknown>;
+      assert.equal(typeof open, "object");
+      assert.notDeepEqual(fair, open);
+      const needsSeat = await c.analyze(record, { fair: true }).catch((e) => e);
+      assert.ok(needsSeat instanceof InvalidRequestError, String(needsSeat));
+    });
+
+    test("the daily deal: the same cards for everyone, the engine's score on the leaderboard", async () => {
+      const c = make();
+      const secret = `player-${door}-${Math.random().toString(36).slice(2)}`;
+      const daily = await c.dailyDeal("klaverjas", secret);
+      const again = await c.dailyDeal("klaverjas", secret);
+      assert.equal(again.tableId, daily.tableId);
+      const other = await c.dailyDeal("klaverjas", `${secret}-other`);
+      assert.deepEqual(other.view.hand, daily.view.hand);
+      const unfinished = await c.submitDaily(daily.tableId, daily.token, "early", secret).catch((e) => e);
+      assert.equal(unfinished.reason, "DEAL_NOT_FINISHED", String(unfinished));
+      let view = daily.view;
+      for (let guard = 0; !view.result && guard < 400; guard++) {
+        if (view.toAct === daily.seat && view.legal.length) view = await c.act(daily.tableId, daily.token, view.legal[0]);
+        else {
+          await new Promise((r) => setTimeout(r, 20));
+          view = await c.view(daily.tableId, daily.token);
+        }
+      }
+      assert.ok(view.result, "the daily deal did not finish");
+      const entry = await c.submitDaily(daily.tableId, daily.token, `nick ${door}`, secret);
+      assert.equal(entry.entry!.score, view.result!.scores[daily.seat]);
+      const twice = await c.submitDaily(daily.tableId, daily.token, "twice", secret).catch((e) => e);
+      assert.equal(twice.reason, "DAILY_ALREADY_SUBMITTED", String(twice));
+      const board = await c.leaderboard("klaverjas");
+      assert.equal(board.date, daily.date);
+      assert.ok(board.entries.some((e) => e.nickname === `nick ${door}` && e.score === entry.entry!.score));
     });
 
     test("EvaluateRecords and Simulate", async () => {

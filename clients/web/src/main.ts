@@ -1,11 +1,13 @@
 /**
  * The stich web table: a lobby to create a table, invite links, joining by link, spectating,
- * and the table itself, all driven by the server's views (the engine decides what is legal,
- * how the hand is sorted and why a card may not be played). Plain DOM, no framework.
+ * the daily deal with its leaderboard, and the table itself, all driven by the server's views
+ * (the engine decides what is legal, how the hand is sorted and why a card may not be played).
+ * Plain DOM, no framework.
  *
- * Links carry secrets only in the fragment (#table=…&seat=…&token=…), which browsers never
- * send to a server; the page moves the token into localStorage and drops it from the address
- * bar, so a reload resumes the seat from the stream's version.
+ * Links carry secrets only in the fragment (#join=<invite code>, #watch=<spectator id>), which
+ * browsers never send to a server; the page claims the seat (JoinTable), keeps the seat's token
+ * in localStorage and leaves only #table=<id> in the address bar, so a reload resumes the seat
+ * from the stream's version.
  */
 import {
   StichClient,
@@ -71,31 +73,57 @@ interface Seat {
   table: string;
   seat?: number;
   token: string; // a seat token or the spectator id
+  daily?: { game: string; date: string }; // the player's table of a daily deal
 }
 
 function fragment(): URLSearchParams {
   return new URLSearchParams(location.hash.slice(1));
 }
 
-/** The table and secret the address names: the token moves from the fragment to storage. */
-function seatFromAddress(): Seat | null {
+/** The table a token, spectator id or invite code is for (the part after its last "."). */
+function tableOf(secret: string): string {
+  return secret.slice(secret.lastIndexOf(".") + 1);
+}
+
+/** Keep a seat's secret in the browser and show only the table in the address bar. */
+function keep(seat: Seat): void {
+  localStorage.setItem(`stich:${seat.table}`, JSON.stringify(seat));
+  history.replaceState(null, "", `/#table=${encodeURIComponent(seat.table)}`);
+}
+
+/** The seat the address names: an invite is claimed (JoinTable), a spectator id or a kept
+ *  token is read; the secret leaves the address bar either way. */
+async function seatFromAddress(): Promise<Seat | null> {
   const f = fragment();
-  const table = f.get("table");
-  if (!table) return null;
-  const key = `stich:${table}`;
-  const token = f.get("token") ?? f.get("watch");
-  if (token) {
-    const seat: Seat = { table, token, seat: f.has("seat") ? Number(f.get("seat")) : undefined };
-    localStorage.setItem(key, JSON.stringify(seat));
-    history.replaceState(null, "", `/#table=${encodeURIComponent(table)}`);
+  const invite = f.get("join");
+  if (invite) {
+    history.replaceState(null, "", "/");     // a used or wrong code must not linger either
+    const joined = await client.joinTable(invite);
+    const seat: Seat = { table: joined.tableId, seat: joined.seat, token: joined.token };
+    keep(seat);
     return seat;
   }
-  const kept = localStorage.getItem(key);
+  const watch = f.get("watch");
+  if (watch) {
+    const seat: Seat = { table: tableOf(watch), token: watch };
+    keep(seat);
+    return seat;
+  }
+  const table = f.get("table");
+  if (!table) return null;
+  const kept = localStorage.getItem(`stich:${table}`);
   return kept ? (JSON.parse(kept) as Seat) : null;
 }
 
-function link(params: Record<string, string | number>): string {
-  return `${location.origin}/#${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
+/** The player's secret for the daily deal: made once by this browser and kept here. */
+function playerSecret(): string {
+  let secret = localStorage.getItem("stich:player");
+  if (!secret) {
+    const bytes = crypto.getRandomValues(new Uint8Array(18));
+    secret = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    localStorage.setItem("stich:player", secret);
+  }
+  return secret;
 }
 
 // ---- lobby ---------------------------------------------------------------------------------------
@@ -108,6 +136,7 @@ async function lobby(): Promise<void> {
   const optionsBox = h("details", {}, h("summary", {}, "options"));
   const deals = h("input", { id: "deals", type: "number", min: "1", max: "1000", value: "1" }) as HTMLInputElement;
   const daily = h("input", { id: "daily", type: "checkbox" }) as HTMLInputElement;
+  const seedInput = h("input", { id: "seed", type: "number", min: "0", placeholder: "random" }) as HTMLInputElement;
 
   function showGame(): void {
     const g = games.find((x) => x.name === gameSelect.value)!;
@@ -122,18 +151,28 @@ async function lobby(): Promise<void> {
       ),
     );
     optionsBox.replaceChildren(h("summary", {}, `options of ${g.name}`), ...g.options.map((o) => optionInput(o)));
+    board.replaceChildren(leaderboardEl(g.name, ""));
   }
+  const board = h("div", { id: "lobby-board" });
+  const hints = h("input", { id: "hints", type: "checkbox", checked: true }) as HTMLInputElement;
   gameSelect.addEventListener("change", showGame);
   showGame();
   form.append(
     h("h2", {}, "Create a table"),
     h("label", {}, "game ", gameSelect),
     h("label", {}, "deals in the match ", deals),
-    h("label", {}, daily, " today's daily deal (the same cards for everyone)"),
+    h("label", {}, "seed ", seedInput, h("small", {}, " the same seed deals the same cards (empty: random)")),
+    h("label", {}, daily, " start from today's daily deal (the same cards for everyone)"),
+    h("label", {}, hints, " hints at this table"),
     seatsBox,
     optionsBox,
     h("button", { type: "submit", id: "create" }, "Create the table"),
   );
+  const dailyBox = h("section", { id: "daily-deal" },
+    h("h2", {}, "Today's daily deal"),
+    h("p", {}, "One deal, the same cards and the same bots for everyone; the engine scores it for the leaderboard."),
+    h("button", { id: "play-daily", type: "button", onclick: () => void playDaily(gameSelect.value) }, "Play today's deal"),
+    board);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const kinds = [...form.querySelectorAll<HTMLSelectElement>(".seat-kind")].map((s) => s.value);
@@ -149,18 +188,68 @@ async function lobby(): Promise<void> {
       const t = await client.createTable(gameSelect.value, {
         options,
         dealsPerMatch: Number(deals.value),
-        seats: kinds.map((k) => (k.startsWith("bot") ? (k as SeatName) : "human")),
-        ...(daily.checked ? { dailyDate: new Date().toISOString().slice(0, 10) } : { seed: Math.floor(Math.random() * 2 ** 31) }),
+        seats: kinds.map((k) => (k === "me" ? "human" : (k as SeatName))),
+        settings: { hintsDisabled: !hints.checked },
+        ...(daily.checked ? { dailyDate: new Date().toISOString().slice(0, 10) }
+          : { seed: seedInput.value ? BigInt(seedInput.value) : Math.floor(Math.random() * 2 ** 31) }),
       });
-      const invites = kinds.flatMap((k, seat) => (k === "open" ? [{ seat, url: link({ table: t.tableId, seat, token: t.tokens.get(seat)! }) }] : []));
+      const invites = [...t.invites].map(([seat, i]) => ({ seat, url: location.origin + i.link }));
       sessionStorage.setItem(`stich:invites:${t.tableId}`, JSON.stringify(invites));
-      sessionStorage.setItem(`stich:watch:${t.tableId}`, link({ table: t.tableId, watch: t.spectatorId }));
-      location.hash = new URLSearchParams({ table: t.tableId, seat: String(me), token: t.tokens.get(me)! }).toString();
+      sessionStorage.setItem(`stich:watch:${t.tableId}`, location.origin + t.spectatorLink);
+      keep({ table: t.tableId, seat: me, token: t.tokens.get(me)! });
+      await start();
     } catch (err) {
       say(reasonOf(err), true);
     }
   });
-  app.replaceChildren(form);
+  app.replaceChildren(form, dailyBox);
+}
+
+/** Today's daily deal of a game for this browser's player (the same table all day). */
+async function playDaily(game: string): Promise<void> {
+  try {
+    const d = await client.dailyDeal(game, playerSecret());
+    keep({ table: d.tableId, seat: d.seat, token: d.token, daily: { game, date: d.date } });
+    await start();
+  } catch (err) {
+    say(reasonOf(err), true);
+  }
+}
+
+/** A game's daily leaderboard (date "": today), filled in when the server answers. */
+function leaderboardEl(game: string, date: string): HTMLElement {
+  const box = h("div", { class: "leaderboard", "data-game": game }, h("h3", {}, `Leaderboard: ${game}`), h("p", {}, "…"));
+  client.leaderboard(game, date).then((b) => {
+    box.replaceChildren(h("h3", {}, `Leaderboard: ${b.game}, ${b.date} (${b.total} ${b.total === 1 ? "player" : "players"})`),
+      b.entries.length
+        ? h("table", { class: "board" }, h("tr", {}, h("th", {}, "rank"), h("th", {}, "player"), h("th", {}, "score")),
+          ...b.entries.map((e) => h("tr", { class: "entry" }, h("td", {}, String(e.rank)), h("td", {}, e.nickname), h("td", {}, String(e.score)))))
+        : h("p", {}, "nobody has played it yet today"));
+  }, (err) => box.replaceChildren(h("p", {}, `leaderboard unavailable: ${reasonOf(err)}`)));
+  return box;
+}
+
+/** After the daily deal: enter the engine's score under a nickname, then show the board. */
+function dailySubmitEl(seat: Seat): HTMLElement {
+  const d = seat.daily!;
+  const nick = h("input", { id: "nickname", maxlength: "24", value: localStorage.getItem("stich:nickname") ?? "" }) as HTMLInputElement;
+  const box = h("section", { id: "daily-submit" }, h("h2", {}, "Daily deal: the leaderboard"));
+  const board = h("div", {}, leaderboardEl(d.game, d.date));
+  const form = h("form", {}, h("label", {}, "nickname ", nick), h("button", { id: "submit-daily", type: "submit" }, "Enter my score"));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      localStorage.setItem("stich:nickname", nick.value);
+      const r = await client.submitDaily(seat.table, seat.token, nick.value, playerSecret());
+      say(`entered: ${r.entry!.score} points, rank ${r.rank}`);
+      form.replaceChildren(h("p", { id: "daily-rank" }, `your score ${r.entry!.score}, rank ${r.rank}`));
+      board.replaceChildren(leaderboardEl(d.game, d.date));
+    } catch (err) {
+      say(reasonOf(err), true);
+    }
+  });
+  box.append(form, board);
+  return box;
 }
 
 function optionInput(o: GameInfo["options"][number]): HTMLElement {
@@ -231,13 +320,38 @@ function render(seat: Seat, view: TableView): void {
   if (view.contract) parts.push(h("section", { id: "contract" }, `contract: ${describe(toJson(ContractSchema, view.contract))}`));
   if (view.auction) parts.push(h("section", { id: "auction" }, `auction: ${describe(toJson(AuctionSchema, view.auction))}`));
   if (mine && view.hand.length) parts.push(handEl(seat, view));
+  if (mine && view.toAct === view.seat && view.legal.length && !view.settings?.hintsDisabled) parts.push(hintEl(seat, view));
   const calls = view.legal.filter((a) => a.type !== "play");
   if (mine && calls.length) {
     parts.push(h("section", { id: "calls" }, h("h2", {}, "Your call"),
-      ...calls.map((a) => h("button", { class: "call", "data-type": a.type, onclick: () => act(seat, () => client.act(seat.table, seat.token, a)) }, describeAction(a)))));
+      ...calls.map((a) => h("button", { class: "call", "data-type": a.type, "data-call": a.call, onclick: () => act(seat, () => client.act(seat.table, seat.token, a)) }, describeAction(a)))));
   }
   if (view.result) parts.push(resultEl(view));
+  if (view.result && seat.daily) parts.push(dailySubmitEl(seat));
   app.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
+}
+
+/** The hard bot's evaluation of each legal action, asked for by the player (Hint). */
+let shownHint: { version: number; el: HTMLElement } | null = null;
+
+function hintEl(seat: Seat, view: TableView): HTMLElement {
+  if (shownHint && shownHint.version === view.version) return shownHint.el;
+  const box = h("section", { id: "hint" });
+  const ask = h("button", { id: "hint-button", type: "button" }, "Hint");
+  ask.addEventListener("click", async () => {
+    ask.setAttribute("disabled", "");
+    ask.textContent = "thinking…";
+    try {
+      const r = await client.hint(seat.table, seat.token, { timeoutMs: 60_000 });
+      box.replaceChildren(h("h2", {}, "Hint"), h("ol", { class: "hints" }, ...r.hints.map((x) =>
+        h("li", { class: "hint" }, `${describeAction(x.action!)}: ${x.expected >= 0 ? "+" : ""}${x.expected.toFixed(1)} points expected, ${(x.win * 100).toFixed(0)}% to win`))));
+    } catch (err) {
+      box.replaceChildren(h("p", {}, `no hint: ${reasonOf(err)}`));
+    }
+  });
+  box.append(ask);
+  shownHint = { version: view.version, el: box };
+  return box;
 }
 
 function seatsEl(view: TableView): HTMLElement {
@@ -323,7 +437,12 @@ function str(v: unknown): string {
 async function start(): Promise<void> {
   say("");
   shownVersion = -1;
-  const seat = seatFromAddress();
+  let seat: Seat | null = null;
+  try {
+    seat = await seatFromAddress();
+  } catch (err) {
+    say(reasonOf(err), true);              // e.g. an invite used already: say so, show the lobby
+  }
   try {
     if (seat) await table(seat);
     else await lobby();

@@ -24,10 +24,12 @@ async function version(page) {
   return Number(await page.getAttribute("#status", "data-version"));
 }
 
-/** Create a table from the lobby: seat 0 is "you", the others as given. */
-async function createTable(page, game, others) {
+/** Create a table from the lobby: seat 0 is "you", the others as given; a fixed seed, so
+ *  every run plays the same deals (and the bots, seeded from the table, the same cards). */
+async function createTable(page, game, others, seed = 1) {
   await page.goto(url + "/");
   await page.selectOption("#game", game);
+  await page.fill("#seed", String(seed));
   const kinds = page.locator(".seat-kind");
   const n = await kinds.count();
   for (let i = 1; i < n; i++) await kinds.nth(i).selectOption(others[i - 1] ?? "bot:easy");
@@ -40,7 +42,9 @@ async function actOnce(page, checkLegal) {
   const before = await version(page);
   const calls = page.locator("#calls button.call");
   if (await calls.count()) {
-    await calls.first().click();
+    // name a game rather than pass (an all-pass auction throws the cards in before any play)
+    const bids = page.locator('#calls button.call:not([data-call="pass"])');
+    await ((await bids.count()) ? bids.first() : calls.first()).click();
   } else {
     const legal = page.locator("#hand button.card.legal");
     if (!(await legal.count())) return false;
@@ -51,15 +55,21 @@ async function actOnce(page, checkLegal) {
       // (read in one go: the page re-renders at every event of the table)
       const cards = await page.$$eval("#hand button.card", (bs) => bs.map((b) => [b.classList.contains("legal"), b.getAttribute("aria-disabled") === "true"]));
       for (const [isLegal, isDisabled] of cards) assert.equal(isLegal, !isDisabled);
-      if (await disabled.count()) {
-        // forced, the click asks the engine why: the server refuses, the page shows its reason
-        await disabled.first().click({ force: true });
+      // a card marked not playable, clicked in the page itself (no actionability wait: the
+      // page re-renders at every event, and playwright would wait for a node that is gone)
+      if ((await disabled.count()) && (await page.evaluate(() => {
+        const card = document.querySelector('#hand button.card[aria-disabled="true"]');
+        card?.click();
+        return card !== null;
+      }))) {
+        // the click asks the engine why: the server refuses, the page shows its reason
         await page.waitForFunction(() => document.getElementById("message").dataset.reason);
         const reason = await page.getAttribute("#message", "data-reason");
         assert.ok(reason && reason !== "INTERNAL", reason);
         // the forced click carries the page's version: if the table moved on meanwhile (bots act
         // off the request path) the server says STALE_VERSION; otherwise the engine's reason
         if (reason !== "STALE_VERSION") checkLegal.explained = (checkLegal.explained ?? 0) + 1;
+        else checkLegal.stale = (checkLegal.stale ?? 0) + 1;
         await page.evaluate(() => { document.getElementById("message").dataset.reason = ""; });
       }
     }
@@ -79,6 +89,15 @@ for (const game of only) {
   await page.waitForSelector("#hand");
   for (let i = 0; i < 300 && !(await page.locator("#result").count()); i++) {
     if (i === 6) await page.screenshot({ path: path.join(shots, `${game}-playing.png`) });
+    if (game === "schafkopf" && !checks.hinted && (await page.locator("#hint-button").count()) && (await page.locator("#hand button.card.legal").count())) {
+      // the hard bot's evaluation of every legal card, from this seat's view
+      const legalCards = await page.locator("#hand button.card.legal").count();
+      await page.click("#hint-button");
+      await page.waitForSelector("#hint li.hint", { timeout: 60000 });
+      assert.equal(await page.locator("#hint li.hint").count(), legalCards);
+      await page.screenshot({ path: path.join(shots, "hint.png") });
+      checks.hinted = true;
+    }
     if (!(await actOnce(page, checks))) await page.waitForTimeout(50);
   }
   await page.waitForSelector("#result #scores tr td", { timeout: 60000 });
@@ -89,7 +108,8 @@ for (const game of only) {
   await page.close();
 }
 if (only.length) {
-  assert.ok(checks.explained > 0, "no illegal card was ever tried");
+  assert.ok(checks.explained > 0, `no illegal card was ever tried (${JSON.stringify(checks)})`);
+  if (only.includes("schafkopf")) assert.ok(checks.hinted, "no hint was ever shown");
   assert.ok(itemised > 0, "no deal showed an itemised breakdown");
 }
 
@@ -97,12 +117,19 @@ if (only.length) {
 const host = await browser.newPage();
 await createTable(host, "schafkopf", ["open", "bot:easy", "bot:easy"]);
 const invite = await host.inputValue("#invite-1");
-assert.match(invite, /#table=.*&seat=1&token=/);
+assert.match(invite, /\/#join=iv_[^&]+$/);
+assert.match(await host.inputValue("#watch-link"), /\/#watch=sp_/);
 const friendContext = await browser.newContext();
 const friend = await friendContext.newPage();
 await friend.goto(invite);
 await friend.waitForSelector("#status");
-assert.ok(!friend.url().includes("token="), "the token stayed in the address bar");
+assert.ok(!friend.url().includes("join="), "the invite code stayed in the address bar");
+assert.match(friend.url(), /#table=t_/);
+// the invite is spent: a third browser gets the engine's reason and the lobby
+const late = await (await browser.newContext()).newPage();
+await late.goto(invite);
+await late.waitForSelector("#lobby");
+assert.match(await late.innerText("#message"), /INVITE_USED/);
 await host.click("#deal");
 const trickText = (p) => p.locator("#trick .cards").innerText();
 for (let i = 0; i < 60; i++) {
@@ -120,4 +147,22 @@ await friend.reload();
 await friend.waitForSelector("#status");
 await friend.waitForFunction(() => /1\s+human \(you\)/.test(document.getElementById("seat-list")?.innerText ?? ""), null, { timeout: 60000 });
 console.log(`friend joined by invite link, saw the same trick live, resumed after reload (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+
+// the daily deal: played by clicks against the day's bots, the engine's score on the board
+const player = await (await browser.newContext()).newPage({ viewport: { width: 1100, height: 900 } });
+await player.goto(url + "/");
+await player.selectOption("#game", "klaverjas");
+await player.click("#play-daily");
+await player.waitForSelector("#status");
+for (let i = 0; i < 300 && !(await player.locator("#result").count()); i++) {
+  if (!(await actOnce(player, null))) await player.waitForTimeout(50);
+}
+await player.waitForSelector("#daily-submit #nickname", { timeout: 60000 });
+assert.equal(await player.locator("#hint-button").count(), 0, "the daily deal gives no hints");
+await player.fill("#nickname", "browser test");
+await player.click("#submit-daily");
+await player.waitForSelector("#daily-rank");
+await player.waitForFunction(() => [...document.querySelectorAll("#daily-submit .board tr.entry")].some((r) => r.textContent.includes("browser test")), null, { timeout: 60000 });
+await player.screenshot({ path: path.join(shots, "daily-leaderboard.png"), fullPage: true });
+console.log("daily deal played and entered on the leaderboard");
 await browser.close();
