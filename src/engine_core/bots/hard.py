@@ -5,21 +5,26 @@ and in each solve every legal card with engine_core.solver for the seat's side i
 (count "margin": the side's total minus the others'; in a Ramsch or a leaster the seat's own
 points, as few as possible). The card with the best mean wins. Where a search runs out of
 its node budget (`nodes`, e.g. in Doppelkopf's first tricks) the solver returns proven bounds
-and the value counted is their midpoint, the documented heuristic evaluation of an
-unfinished search; when the bounds of every card stay wide the normal level's card among
-those within 5 points of the best mean decides (its counting heuristics are the leaf knowledge).
+only; their midpoint is no evaluation, so the bounds prune instead (a card whose mean upper
+bound lies below another card's mean lower bound is dropped) and among the cards left the
+normal level's counting heuristics choose: that is the heuristic evaluation at the leaves of
+an unfinished search.
 
-Every other decision (bids, calls, bury, Armut, Kontra/Re, cracking, trump; a Doppelkopf Re or
-Kontra during the play is made when the side wins in 75% of the solved worlds):
-for each candidate action, in each of `rollout_worlds` sampled worlds, the action is taken
-and the deal played out by the normal level for every seat; the action with the best mean of
-the seat's score minus the mean of the other seats' scores wins (Klaverjas: both teams score,
-so only the difference says who gained). `expected` is the seat's mean score, `win` the share
+Every other decision (bids, calls, bury, Armut, Kontra/Re, cracking, trump): for each
+candidate action, in each of `rollout_worlds` sampled worlds, the action is taken and the
+deal played out by the normal level for every seat; a candidate's worth is the seat's score
+minus the mean of the other seats' scores (Klaverjas: both teams score, so only the
+difference says who gained). The normal level's choice stands unless another candidate beats
+it in the same worlds by more than one standard error of the paired differences: the best of
+a few noisy means is biased upwards, and without that test the bot bid hopeless solos that
+one lucky rollout had made look good. A Doppelkopf Re or Kontra during the play is made when
+the side wins in 75% of the worlds whose searches finished; before they finish (the first
+tricks) the easy level's hand rule decides. `expected` is the seat's mean score, `win` the share
 of worlds in which the seat scored more than the others on average. Exchanges with
 many candidates are first narrowed to the easy level's favourite and five others; more than six
 bids are screened on one world and the four best (plus the normal level's choice) go on.
 
-Budget: `worlds` (default 16), `rollout_worlds` (4) and `nodes` per solve (20000) fix the
+Budget: `worlds` (default 16), `rollout_worlds` (8) and `nodes` per solve (20000) fix the
 work of a decision, so a bot is deterministic per seed; the defaults keep the median under
 0.5 s on one core (docs/bots.md has the measurements). `seconds` (default None) adds a time
 limit: worlds stop being added once it is spent (at least 2 are used), which bounds the
@@ -49,8 +54,14 @@ def objective_for(state, seat: int) -> dict:
 
 class HardBot(Bot):
     level = "hard"
+    # bids, calls and exchanges: keep the normal level's choice unless a candidate beats it in
+    # the same sampled worlds by more than the noise (see _lower_bound)
+    paired = True
+    deviation_z = 1.0
+    # a card search whose bounds are wider than this (in card points) counts as unfinished
+    open_width = 10
 
-    def __init__(self, game, seed=0, options=None, worlds: int = 16, rollout_worlds: int = 4,
+    def __init__(self, game, seed=0, options=None, worlds: int = 16, rollout_worlds: int = 8,
                  nodes: int = 20000, seconds: float | None = None):
         super().__init__(game, seed, options)
         for name, value, low in (("worlds", worlds, 1), ("rollout_worlds", rollout_worlds, 1), ("nodes", nodes, 100)):
@@ -83,8 +94,12 @@ class HardBot(Bot):
             # least 75% of the solved worlds with its best card; the higher ones are not made
             win = max(e["win"] or 0.0 for e in out)
             expected = max(e["expected"] for e in out)
+            # unfinished searches (the first tricks) say nothing about winning: the easy
+            # level's hand rule decides there
+            finished = all(e.get("finished", True) for e in out)
+            rule = self._normal._announce(view, others) if not finished else None
             for a in others:
-                good = a.get("call") in ("re", "kontra") and win >= 0.75
+                good = a.get("call") in ("re", "kontra") and (win >= 0.75 if finished else a == rule)
                 out.append({"action": a, "expected": expected, "win": win,
                             "utility": 1e9 if good else -1e9})
         elif others:
@@ -96,6 +111,8 @@ class HardBot(Bot):
         start = time.perf_counter()
         states = self._states(view, self.worlds)
         sums = {a["card"]: 0.0 for a in plays}
+        lows = {a["card"]: 0.0 for a in plays}
+        highs = {a["card"]: 0.0 for a in plays}
         wins = {a["card"]: 0 for a in plays}
         widths = []
         used = 0
@@ -112,6 +129,8 @@ class HardBot(Bot):
                 for card in [e["action"]["card"], *e["equivalent"]]:
                     if card in sums:
                         sums[card] += mid
+                        lows[card] += lo
+                        highs[card] += hi
                         wins[card] += (mid > 0) if not minimize else 0
             used += 1
         if not used:                   # no consistent world (cannot happen for a real view)
@@ -120,10 +139,19 @@ class HardBot(Bot):
         sign = -1 if minimize else 1
         best = max(sign * v for v in mean.values())
         util = {c: sign * v for c, v in mean.items()}
-        if widths and min(widths) > 20:            # every search unfinished: the leaf heuristic
-            pick = self._normal._card(view, [c for c in mean if util[c] >= best - 5])
-            util[pick] += 0.5
-        return [{"action": a, "expected": mean[a["card"]], "utility": util[a["card"]],
+        if widths and max(widths) > self.open_width:
+            # searches cut off by the node budget (Doppelkopf's early tricks): their midpoints
+            # are no evaluation. The bounds still prune: a card whose mean upper bound is below
+            # another's mean lower bound is worse in the sampled worlds; among the cards left,
+            # the normal level's counting heuristics (the leaf knowledge) choose.
+            sign_lo = {c: (-highs[c] if minimize else lows[c]) / used for c in mean}
+            sign_hi = {c: (-lows[c] if minimize else highs[c]) / used for c in mean}
+            floor = max(sign_lo.values())
+            left = [c for c in mean if sign_hi[c] >= floor]
+            pick = self._normal._card(view, left)
+            util[pick] = max(util.values()) + 1.0
+        finished = not widths or max(widths) <= self.open_width
+        return [{"action": a, "expected": mean[a["card"]], "utility": util[a["card"]], "finished": finished,
                  "win": None if minimize else wins[a["card"]] / used} for a in plays]
 
     def _rollouts(self, view, actions, extra=False):
@@ -150,11 +178,16 @@ class HardBot(Bot):
         start = time.perf_counter()
         results = []
         totals = self._rollout_scores(states, candidates, seat, extra, start)
+        favourite = None if extra else self._normal._choose(view, candidates)
+        fav = candidates.index(favourite) if favourite in candidates else None
         for i, a in enumerate(candidates):
             pairs = totals[i] or [(0, 0)]
             mean = sum(p[1] for p in pairs) / len(pairs)
             edge = sum(p[0] for p in pairs) / len(pairs)
-            results.append({"action": a, "expected": mean, "utility": edge if not extra else edge - 1e9,
+            utility = edge if not extra else edge - 1e9
+            if fav is not None and self.paired:
+                utility = 0.0 if i == fav else _lower_bound(pairs, totals[fav], self.deviation_z)
+            results.append({"action": a, "expected": mean, "utility": utility,
                             "edge": edge, "win": sum(1 for p in pairs if p[0] > 0) / len(pairs)})
         if extra:
             # an announcement during the play: made when it pays more than playing silently,
@@ -230,6 +263,20 @@ class HardBot(Bot):
             if best is None or score > best:
                 best, pick = score, a
         return pick
+
+
+def _lower_bound(pairs: list, favourite: list, z: float = 1.0) -> float:
+    """How much better a candidate is than the normal level's choice, pessimistically: the
+    mean of their paired differences (the same worlds, the same playout policy) minus z standard
+    errors. The maximum of a few noisy means is biased upwards (the winner's curse: a rollout
+    that happens to go well makes a hopeless solo look good), so the hard level deviates from the
+    club player's bid only where the sampled worlds agree that it pays."""
+    diffs = [p[0] - q[0] for p, q in zip(pairs, favourite)]
+    if len(diffs) < 2:
+        return -1e9
+    mean = sum(diffs) / len(diffs)
+    var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+    return mean - z * (var / len(diffs)) ** 0.5
 
 
 def _relative(scores: list, seat: int) -> tuple[float, float]:
