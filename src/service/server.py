@@ -2,7 +2,8 @@
 
 gRPC on `grpc.aio`: an open stream holds no thread, so idle or slow clients cannot starve
 others; CPU-heavy work runs in bounded pools (work.py); tables are held by one table manager
-(manager.py) over a store (store.py). Health checking and server reflection are always on.
+(manager.py) over a store (store.py: SQLite; pgstore.py: PostgreSQL with --database, shared by
+several servers). Health checking and server reflection are always on.
 SIGTERM/SIGINT: health goes NOT_SERVING, watchers return, new calls are refused, calls in
 flight get up to `--grace` seconds, then the store is closed and the process exits 0.
 Settings and limits: config.py (flags, STICH_* environment variables), docs/service.md.

@@ -1,6 +1,6 @@
 """Persistence: a table is its log. The table manager talks to a `Store` (this interface); the
-embedded `SqliteStore` is the default, and another store (PostgreSQL, several servers) only
-has to implement the same few coroutines.
+embedded `SqliteStore` is the default, `pgstore.PostgresStore` the one several servers share.
+Both have the schema of MIGRATIONS (one ordered list, SQL per dialect).
 
 What is stored, append-only:
 - `tables`: one row per table, its spec (game, options, match length, seats, hashed tokens,
@@ -15,6 +15,9 @@ What is stored, append-only:
   racing joins end with exactly one claim, even with several servers on one database.
 - `daily_entries` (schema 3): the daily-deal leaderboard, one row per game, date and player
   (primary key: a second entry of a player on a day is refused by the database itself).
+- `bot_leases` (schema 4, written by a shared store only): a row while a table's turn is a
+  bot's, naming the server that plays it and until when.
+- `schema_version`: the migrations applied.
 
 `commit` writes one accepted request (its log rows, a deal start, its request id) in one
 transaction, and only if the table is still at `base_version`: a second writer of the same
