@@ -96,9 +96,14 @@ class Cluster:
                 p.stop()
 
 
+# what a run must show even when it is zero
+REPORTED = ("kills", "acknowledged", "lost", "diverged", "double_accepts", "unfinished", "stale_reads",
+            "refused", "client_failures", "race_rounds", "race_one_winner", "race_bad")
+
+
 class Figures(Counter):
     def as_dict(self) -> dict:
-        return dict(sorted(self.items()))
+        return {**dict.fromkeys(REPORTED, 0), **dict(sorted(self.items()))}
 
 
 class Player:
@@ -290,6 +295,7 @@ def check(cluster: Cluster, players: list[Player], figures: Figures) -> None:
             p.problems.append(f"{p.id}: the match did not finish")
         figures["tables_checked"] += 1
         if p.humans < SEATS:
+            figures["bot_tables"] += 1
             figures["bot_tables_finished"] += replayed_over
 
 
