@@ -12,7 +12,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from service import store as store_mod
 from service.manager import TableManager
 from service.store import MIGRATIONS, SCHEMA_VERSION, Commit, Conflict, DailyEntry, Exists, SqliteStore, StoreError
 
@@ -202,8 +201,6 @@ def test_postgres_from_schema_2(pg_url):
             assert await migrate(conn, upto=2) == 2
             cur = await conn.execute("SELECT count(*) FROM pg_tables WHERE tablename IN ('claims', 'daily_entries')")
             assert (await cur.fetchone())[0] == 0
-            for sql in []:
-                await conn.execute(sql)
     run(upto_2())
     with psycopg.connect(pg_url, autocommit=True) as conn:
         _fill_schema_2(conn.execute)
@@ -472,15 +469,17 @@ def test_a_missing_database_and_a_bad_url(pg_admin):
     assert done.returncode == 2 and "exclude each other" in done.stderr
 
 
-def test_stich_database_env_starts_a_shared_server(pg_url, tmp_path):
+def test_stich_database_env_starts_servers_that_share_tables(pg_url, tmp_path):
     from service_harness import ServerProcess
     from stich_client import StichClient
-    with ServerProcess(tmp_path, "--no-http", env={"STICH_DATABASE": pg_url}) as srv:
-        assert "data: postgresql://postgres@127.0.0.1:" in srv.banner and "0 tables stored" in srv.banner
-        with StichClient(srv.address) as c:
-            t = c.create_table("schafkopf", {}, 1, seed=1)
-            assert c.deal(t.table_id, t.tokens[0])["version"] == 2
-    assert store_mod.SCHEMA_VERSION == 4
+    env = {"STICH_DATABASE": pg_url}
+    with ServerProcess(tmp_path, "--no-http", env=env) as one, ServerProcess(tmp_path, "--no-http", env=env) as two:
+        assert "data: postgresql://postgres@127.0.0.1:" in one.banner and "tables stored" in one.banner
+        with StichClient(one.address) as a, StichClient(two.address) as b:
+            t = a.create_table("schafkopf", {}, 1, seed=1)
+            assert b.deal(t.table_id, t.tokens[0])["version"] == 2
+            assert a.view(t.table_id, t.spectator_id)["version"] == 2
+    assert not (tmp_path / "stich.sqlite3").exists()
 
 
 def test_the_fixture_starts_its_own_server_when_none_answers():

@@ -53,6 +53,7 @@ log = logging.getLogger("stich.service")
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,64}$")
 TABLE_ID = re.compile(r"^t_[A-Za-z0-9_\-]{1,40}$")
 WATCH_WAKE_SECONDS = 1.0
+WATCH_RECHECK_SECONDS = 5.0     # shared store: a watched table is compared with the store this often
 _DAMAGED_KEPT = 1024
 INVITE = re.compile(r"^iv_[A-Za-z0-9_\-]{20,40}\.t_[A-Za-z0-9_\-]{1,40}$")
 DAILY_SEAT = 0
@@ -122,7 +123,7 @@ class TableManager:
         self.damaged: collections.OrderedDict[str, str] = collections.OrderedDict()
         self.closing = False
         self._sweeper: asyncio.Task | None = None
-        self._refreshing: set[str] = set()
+        self._refreshing: dict[str, bool] = {}     # table id -> caught up again after this run
         self._background: set[asyncio.Task] = set()
 
     def start(self) -> None:
@@ -245,18 +246,25 @@ class TableManager:
             self._refresh_soon(table_id)
 
     def _refresh_soon(self, table_id: str) -> None:
+        """Catch a table up in the background; a notice that comes while it runs makes it run
+        once more (its read may have been older than that notice's commit)."""
         table = self.live.get(table_id)
-        if table is None or table_id in self._refreshing or self.closing:
+        if table is None or self.closing:
             return
-        self._refreshing.add(table_id)
+        if table_id in self._refreshing:
+            self._refreshing[table_id] = True
+            return
+        self._refreshing[table_id] = True
 
         async def refresh():
             try:
-                await self._locked(table, lambda: self._catch_up(table))
+                while self._refreshing.get(table_id) and not self.closing:
+                    self._refreshing[table_id] = False
+                    await self._locked(table, lambda: self._catch_up(table))
             except (errors.ServiceError, StoreError) as err:
                 log.warning("table %s could not catch up: %s", table_id, err)
             finally:
-                self._refreshing.discard(table_id)
+                self._refreshing.pop(table_id, None)
 
         self._spawn(refresh())
 
@@ -788,6 +796,9 @@ class TableManager:
     async def _watch(self, table: Table, seat, version: int) -> AsyncIterator[dict]:
         table.watchers += 1
         try:
+            if self.store.shared:           # a notice before this watcher counted was not acted on
+                await self._fresh(table)
+            checked = time.monotonic()
             while not self.closing:
                 changed = table.changed
                 events = await self._events_after(table, seat, version) if table.version > version else []
@@ -801,7 +812,10 @@ class TableManager:
                 try:
                     await asyncio.wait_for(changed.wait(), WATCH_WAKE_SECONDS)
                 except asyncio.TimeoutError:
-                    pass
+                    # the safety net of notices lost on the way: a cheap look now and then
+                    if self.store.shared and time.monotonic() - checked >= WATCH_RECHECK_SECONDS:
+                        checked = time.monotonic()
+                        self._refresh_soon(table.id)
         finally:
             table.watchers -= 1
             self._evict(table)
