@@ -61,9 +61,16 @@ class OwnServer:
             os.chown(self.dir, user.pw_uid, user.pw_gid)
             self.prefix = ["runuser", "-u", "postgres", "--"]
         self._run([initdb, "-D", self.data, "-U", "postgres", "--auth=trust", "-E", "UTF8"])
+        self.start()
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def start(self) -> None:
         self._run([self.pg_ctl, "-D", self.data, "-l", os.path.join(self.dir, "log"), "-w", "-t", "60",
                    "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off", "start"])
-        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def halt(self) -> None:
+        """Stop the server as a crash would (its data stays for start())."""
+        self._run([self.pg_ctl, "-D", self.data, "-m", "immediate", "-w", "stop"])
 
     def _run(self, argv: list[str]) -> None:
         done = subprocess.run(self.prefix + argv, capture_output=True, text=True, timeout=120)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -504,3 +505,37 @@ def test_the_fixture_starts_its_own_server_when_none_answers():
     finally:
         own.stop()
     assert pg_util._answers(own.url) is not None
+
+
+def test_a_database_that_goes_away_is_unavailable_then_served_again():
+    """PostgreSQL dies under a running server: calls are UNAVAILABLE (STORE_UNAVAILABLE, so
+    clients retry), nothing else breaks, and once the database is back the server serves on."""
+    import glob
+
+    import pg_util
+    from service_harness import ServerProcess
+    from stich_client import StichClient
+    from stich_client.errors import StichError
+    if not glob.glob("/usr/lib/postgresql/*/bin/initdb"):
+        pytest.skip("no /usr/lib/postgresql/*/bin/initdb here: no server of our own to stop")
+    own = pg_util.OwnServer()
+    try:
+        name, url = pg_util.create_database(own.url)
+        with ServerProcess(None, "--no-http", "--database", url) as srv, StichClient(srv.address, retries=0) as c:
+            t = c.create_table("schafkopf", {}, 1, seed=2)
+            own.halt()
+            with pytest.raises(StichError) as info:
+                c.deal(t.table_id, t.tokens[0], 1, request_id="deal-1")
+            assert info.value.code.name == "UNAVAILABLE" and info.value.reason_id == "STORE_UNAVAILABLE"
+            own.start()
+            for _ in range(100):                       # the pool reconnects
+                try:
+                    v = c.deal(t.table_id, t.tokens[0], 1, request_id="deal-1")
+                    break
+                except StichError as err:
+                    assert err.reason_id == "STORE_UNAVAILABLE", err
+                    time.sleep(0.2)
+            assert v["version"] == 2 and c.view(t.table_id, t.spectator_id)["version"] == 2
+            assert "Traceback" not in srv.output
+    finally:
+        own.stop()
