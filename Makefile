@@ -26,7 +26,8 @@ build: $(STAMP)
 
 # The main job: gRPC on 127.0.0.1:50051 and the HTTP door (Connect, gRPC-Web, the web page) on
 # 127.0.0.1:8080 (STICH_ADDRESS / STICH_HTTP_ADDRESS / STICH_DATA_DIR, or ARGS="--address ...";
-# every limit: docs/service.md), with SQLite under ./data. Node.js is needed only to build the
+# every limit: docs/service.md), with SQLite under ./data (STICH_DATABASE=postgresql://...:
+# PostgreSQL, shared by several servers). Node.js is needed only to build the
 # page: without it the server starts anyway and its banner says how to get the page.
 run: $(STAMP)
 	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory web; \

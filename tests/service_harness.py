@@ -23,7 +23,8 @@ class ServerProcess:
     def __init__(self, data_dir=None, *args: str, env: dict | None = None, start_timeout: float = 60.0):
         python = os.environ.get("STICH_TEST_SERVER_PYTHON", sys.executable)
         argv = [python, "-m", "service", "--address", "127.0.0.1:0", "--http-address", "127.0.0.1:0"]
-        argv += ["--data-dir", str(data_dir)] if data_dir is not None else ["--memory"]
+        if "--database" not in args:        # PostgreSQL (--database URL) keeps everything
+            argv += ["--data-dir", str(data_dir)] if data_dir is not None else ["--memory"]
         argv += list(args)
         environ = dict(os.environ, **(env or {}))
         if os.environ.get("STICH_TEST_SERVER_PYTHONPATH"):

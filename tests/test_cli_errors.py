@@ -133,7 +133,8 @@ def test_server_flag_mistakes(args, says):
 
 
 @pytest.mark.parametrize("variable,value", [("STICH_TABLE_THREADS", "0"), ("STICH_GRACE", "soon"),
-                                            ("STICH_ADDRESS", "50051"), ("STICH_EVALUATE_PROCESSES", "100000")])
+                                            ("STICH_ADDRESS", "50051"), ("STICH_EVALUATE_PROCESSES", "100000"),
+                                            ("STICH_DATABASE", "mysql://x")])
 def test_server_environment_mistakes(variable, value):
     line = one_line_error([*SERVER, "--memory"], env={variable: value})
     assert line.startswith(f"python -m service: {variable}: "), line

@@ -1,5 +1,5 @@
 """The table manager in-process (no gRPC): what leaves memory and comes back from the store,
-and the store interface's compare-and-set."""
+and the store interface's compare-and-set; on SQLite and on PostgreSQL (a fresh database)."""
 from __future__ import annotations
 
 import asyncio
@@ -11,20 +11,33 @@ import pytest
 from service.manager import TableManager
 from service.store import Commit, Conflict, SqliteStore
 
+from pg_util import pg_admin, pg_url  # noqa: F401 - fixtures
+
 
 def run(coro):
     return asyncio.run(coro)
 
 
-async def _manager(tmp_path, live=10_000):
-    store = SqliteStore(str(tmp_path))
+@pytest.fixture(params=["sqlite", "postgres"])
+def new_store(request, tmp_path):
+    if request.param == "sqlite":
+        return lambda: SqliteStore(str(tmp_path))
+    from service.pgstore import PostgresStore
+    url = request.getfixturevalue("pg_url")
+    return lambda: PostgresStore(url)
+
+
+async def _manager(new_store, live=10_000):
+    store = new_store()
     await store.open()
-    return TableManager(store, ThreadPoolExecutor(2), live), store
+    m = TableManager(store, ThreadPoolExecutor(2), live)
+    m.start()
+    return m, store
 
 
-def test_a_finished_match_leaves_memory_and_comes_back_the_same(tmp_path):
+def test_a_finished_match_leaves_memory_and_comes_back_the_same(new_store):
     async def main():
-        m, store = await _manager(tmp_path)
+        m, store = await _manager(new_store)
         view, tokens, spectator, _ = await m.create("schafkopf", {}, 2, ["human", "bot:easy", "bot:easy", "bot:easy"], seed=3)
         tid = view["table_id"]
         rng = random.Random(3)
@@ -39,6 +52,7 @@ def test_a_finished_match_leaves_memory_and_comes_back_the_same(tmp_path):
         assert again == v and tid not in m.live        # reloaded, and gone again
         score = await m.score(tid, spectator, 1)
         assert score["deal_number"] == 1 and score["match_over"]
+        await m.close()
         await store.close()
     run(main())
 
@@ -57,9 +71,9 @@ def _fields(action):
     return action["type"], {k: v for k, v in action.items() if k not in ("seat", "type")}
 
 
-def test_at_most_live_tables_stay_in_memory(tmp_path):
+def test_at_most_live_tables_stay_in_memory(new_store):
     async def main():
-        m, store = await _manager(tmp_path, live=3)
+        m, store = await _manager(new_store, live=3)
         made = [await m.create("schafkopf", {}, 1, [], seed=i) for i in range(8)]
         for view, tokens, _, _ in made:
             await m.deal(view["table_id"], tokens[0], None)
@@ -67,13 +81,14 @@ def test_at_most_live_tables_stay_in_memory(tmp_path):
         for view, tokens, _, _ in made:               # each comes back from the store
             v = await m.view(view["table_id"], tokens[0])
             assert v["status"] == "in_deal" and v["deal_number"] == 1
+        await m.close()
         await store.close()
     run(main())
 
 
-def test_a_commit_on_a_stale_version_is_a_conflict(tmp_path):
+def test_a_commit_on_a_stale_version_is_a_conflict(new_store):
     async def main():
-        store = SqliteStore(str(tmp_path))
+        store = new_store()
         await store.open()
         await store.create_table("t_x", {"spec": 1})
         await store.commit("t_x", Commit(1, [(2, 1, None)]))

@@ -15,6 +15,7 @@ MIB = 1024 * 1024
 class Config:
     address: str = "127.0.0.1:50051"
     data_dir: str | None = "data"          # None: memory only
+    database: str = ""                      # postgresql://...: a store several servers share
     grace: float = 10.0
     # per-peer and total limits on open streams (WatchTable, EvaluateRecords)
     max_streams_per_peer: int = 1000
@@ -47,6 +48,8 @@ HELP = {
                        "(e.g. http://localhost:5173; * allows any)",
     "web_dir": "directory of the built web page served at / (default: clients/web/dist)",
     "data_dir": "directory of the SQLite database",
+    "database": "postgresql://user@host:port/dbname: store in PostgreSQL, shared by every server given the "
+                "same URL (instead of SQLite in --data-dir)",
     "grace": "seconds in-flight calls get at shutdown",
     "max_streams_per_peer": "open WatchTable/EvaluateRecords streams per peer address",
     "max_evaluate_streams_per_peer": "open EvaluateRecords streams per peer address",
@@ -109,6 +112,24 @@ def origins_arg(text: str) -> str:
     return ",".join(o.strip() for o in text.split(",") if o.strip())
 
 
+def database_arg(text: str) -> str:
+    """A PostgreSQL URL (postgresql:// or postgres://) that libpq can parse; "" for SQLite."""
+    if not text:
+        return text
+    if not text.startswith(("postgresql://", "postgres://")):
+        raise argparse.ArgumentTypeError("must be a postgresql://user@host:port/dbname URL (SQLite, the "
+                                         f"default, needs no URL: --data-dir), got {text[:20]!r}...")
+    try:
+        from psycopg.conninfo import conninfo_to_dict
+    except ImportError:
+        raise argparse.ArgumentTypeError("needs psycopg 3: pip install 'stich[postgres]'") from None
+    try:
+        conninfo_to_dict(text)
+    except Exception as err:  # noqa: BLE001 - psycopg.ProgrammingError: a malformed URL
+        raise argparse.ArgumentTypeError(f"is not a valid PostgreSQL URL: {str(err).splitlines()[0][:120]}") from None
+    return text
+
+
 def number_arg(name: str):
     kind = float if name == "grace" else int
     low, high = RANGES[name]
@@ -145,6 +166,7 @@ def parse(argv: list[str] | None = None) -> Config:
         default = getattr(defaults, f.name)
         kind = (address_arg if f.name in ("address", "http_address")
                 else origins_arg if f.name == "allowed_origins"
+                else database_arg if f.name == "database"
                 else str if f.name in ("data_dir", "web_dir") else number_arg(f.name))
         env = os.environ.get(env_name(f.name))
         if env is not None:
@@ -162,6 +184,8 @@ def parse(argv: list[str] | None = None) -> Config:
         values["http_address"] = None
     elif values["http_address"] == values["address"] and not values["address"].endswith(":0"):
         parser.error(f"--http-address {values['address']} is the gRPC address; the two doors need two ports")
+    if args.memory and values["database"]:
+        parser.error("--memory and --database exclude each other (the database keeps everything)")
     if args.memory:
         values["data_dir"] = None
     elif not values["data_dir"]:

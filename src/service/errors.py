@@ -24,6 +24,8 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 from engine_core.errors import ActionError, InvalidActionError, StichError
 
+from .store import Unavailable
+
 DOMAIN = "stich.v1"
 # the service's own reason ids (the engine's are in docs/errors.md); docs/service.md lists these
 REASONS = {
@@ -58,6 +60,7 @@ REASONS = {
     "TOO_MANY_STREAMS": "a stream limit (per peer, per kind, in all)",
     "TABLE_DAMAGED": "the store holds the table but its rows do not restore",
     "ORIGIN_NOT_ALLOWED": "(the HTTP door) a browser origin neither the page's own nor in --allowed-origins",
+    "STORE_UNAVAILABLE": "the database does not answer (a PostgreSQL server down or unreachable); retry (UNAVAILABLE)",
     "INTERNAL": "a defect of the server",
     "INTERNAL_ERROR": "(a batch answer) the evaluation of that one line failed inside the server",
 }
@@ -174,6 +177,8 @@ def classify(err: BaseException) -> tuple[grpc.StatusCode, str, str, dict]:
     if isinstance(err, StichError):                        # OptionError, InvalidRecordError
         meta = {"field": getattr(err, "field", "")}
         return grpc.StatusCode.INVALID_ARGUMENT, getattr(err, "reason_id", "INVALID_ARGUMENT"), str(err), meta
+    if isinstance(err, Unavailable):                       # the shared store's database is down
+        return grpc.StatusCode.UNAVAILABLE, "STORE_UNAVAILABLE", "the database does not answer; retry", {}
     return grpc.StatusCode.INTERNAL, "INTERNAL", f"internal error: {type(err).__name__}", {}
 
 

@@ -12,6 +12,15 @@ nothing has changed. A call that is cancelled once its section has begun still c
 Tables live in memory while in use (at most `live_tables`, least recently used first out;
 a finished match leaves as soon as nobody watches it) and are restored from the store on
 demand by replaying their current deal, so no call ever costs more than the current deal.
+
+Several servers on one shared store (PostgreSQL, `store.shared`): a table in memory may be
+behind the store, so every call first compares its version with the store's last one (one
+indexed read) and catches up; a commit that loses to another server's (Conflict) catches up
+and judges the request again on the fresh state (or answers STALE_VERSION), so a request is
+accepted at most once and every server tells the same log. Watchers are woken by the store's
+notifications. A bot turn is played by the server holding the table's lease; every server
+sweeps for expired leases, so a dead server's bot turns go on elsewhere (docs/service.md,
+"Several servers").
 """
 from __future__ import annotations
 
@@ -34,9 +43,9 @@ from engine_core.errors import ActionError, OptionError
 from engine_core.match import MAX_DEALS_PER_MATCH, Match
 
 from . import errors
-from .store import Commit, Conflict, DailyEntry, Damaged, Exists, Store
+from .store import Commit, Conflict, DailyEntry, Damaged, Exists, Store, StoreError
 from .tables import (HUMAN, IN_DEAL, MAX_BOT_DELAY_MS, OPEN, SEAT_KINDS, DealLog, Spec, Table,
-                     bot_action, bot_level, created_event, entry_after, event_of, is_bot,
+                     bot_action, bot_level, bot_to_act_in, created_event, entry_after, event_of, is_bot,
                      joined_event, level_available, new_secret, replay, seat_kind, start_of,
                      token_hash, token_table, view_of)
 
@@ -44,6 +53,7 @@ log = logging.getLogger("stich.service")
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,64}$")
 TABLE_ID = re.compile(r"^t_[A-Za-z0-9_\-]{1,40}$")
 WATCH_WAKE_SECONDS = 1.0
+WATCH_RECHECK_SECONDS = 5.0     # shared store: a watched table is compared with the store this often
 _DAMAGED_KEPT = 1024
 INVITE = re.compile(r"^iv_[A-Za-z0-9_\-]{20,40}\.t_[A-Za-z0-9_\-]{1,40}$")
 DAILY_SEAT = 0
@@ -51,6 +61,9 @@ DAILY_LEVELS = ("normal", "easy")    # the daily deal's bots: the first level th
 NICKNAME_LENGTH = 24
 PLAYER_SECRET = (8, 128)
 LEADERBOARD_LIMIT = (20, 100)
+CONFLICT_RETRIES = 8        # reloads after a Conflict before a request is answered CONFLICT
+SWEEP_SECONDS = 1.0         # how often a server of a shared store looks for orphaned bot turns
+SWEEP_BATCH = 32
 
 
 def utc_today() -> str:
@@ -109,6 +122,15 @@ class TableManager:
         self._loading: dict[str, asyncio.Future] = {}
         self.damaged: collections.OrderedDict[str, str] = collections.OrderedDict()
         self.closing = False
+        self._sweeper: asyncio.Task | None = None
+        self._refreshing: dict[str, bool] = {}     # table id -> caught up again after this run
+        self._background: set[asyncio.Task] = set()
+
+    def start(self) -> None:
+        """With a shared store: listen for other servers' commits, sweep for orphaned bot turns."""
+        if self.store.shared and self._sweeper is None:
+            self.store.listen(self._changed_elsewhere)
+            self._sweeper = asyncio.ensure_future(self._sweep())
 
     async def _work(self, fn: Callable, *args):
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
@@ -122,6 +144,8 @@ class TableManager:
         if table is not None:
             self.live.move_to_end(table_id)
             table.last_used = time.monotonic()
+            if self.store.shared:
+                await self._fresh(table)
             return table
         if not TABLE_ID.match(table_id):
             raise errors.not_found("table", f"no table {errors.short(table_id)}")
@@ -174,6 +198,80 @@ class TableManager:
             table = Table(table_id, spec, stored.version, match, dlog)
         table.claims = claims
         return table
+
+    # ---- several servers: catching up with the store -------------------------------------------
+    async def _fresh(self, table: Table) -> None:
+        """Make a table held in memory current if another server moved it."""
+        last = await self.store.last_version(table.id)
+        if last is not None and last != table.version:
+            await self._locked(table, lambda: self._catch_up(table))
+
+    async def _catch_up(self, table: Table) -> bool:
+        """(Holding the table's lock.) Reload the table from the store if the store is ahead,
+        into the same Table object, so its watchers see the new events. True if it moved."""
+        last = await self.store.last_version(table.id)
+        if last is None or last == table.version:
+            return False
+        try:
+            stored = await self.store.load_table(table.id)
+        except Damaged as err:
+            raise self._mark_damaged(table.id, str(err)) from None
+        if stored is None:
+            raise errors.not_found("table", f"no table {errors.short(table.id)}")
+        try:
+            fresh = await self._work(self._restore, table.id, stored)
+        except Exception as err:  # noqa: BLE001 - as in _load: only this table is lost
+            self.live.pop(table.id, None)
+            raise self._mark_damaged(table.id, f"{type(err).__name__}: {err}") from None
+        table.match, table.deal, table.version, table.claims = fresh.match, fresh.deal, fresh.version, fresh.claims
+        table.notify()
+        return True
+
+    def _changed_elsewhere(self, table_id: str | None, version: int | None) -> None:
+        """The store's notification: a version was committed (by any server). Watched tables
+        held here catch up now; others when next used. (None, None): anything may have moved."""
+        if self.closing:
+            return
+        if table_id is None:
+            for t in list(self.live.values()):
+                if t.watchers:
+                    self._refresh_soon(t.id)
+            return
+        pending = self._loading.get(table_id)
+        if pending is not None:         # a load that may have read the version before this one
+            pending.add_done_callback(lambda _: self._refresh_soon(table_id))
+            return
+        table = self.live.get(table_id)
+        if table is not None and table.watchers and version != table.version:
+            self._refresh_soon(table_id)
+
+    def _refresh_soon(self, table_id: str) -> None:
+        """Catch a table up in the background; a notice that comes while it runs makes it run
+        once more (its read may have been older than that notice's commit)."""
+        table = self.live.get(table_id)
+        if table is None or self.closing:
+            return
+        if table_id in self._refreshing:
+            self._refreshing[table_id] = True
+            return
+        self._refreshing[table_id] = True
+
+        async def refresh():
+            try:
+                while self._refreshing.get(table_id) and not self.closing:
+                    self._refreshing[table_id] = False
+                    await self._locked(table, lambda: self._catch_up(table))
+            except (errors.ServiceError, StoreError) as err:
+                log.warning("table %s could not catch up: %s", table_id, err)
+            finally:
+                self._refreshing.pop(table_id, None)
+
+        self._spawn(refresh())
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.ensure_future(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     def _keep(self, table: Table) -> None:
         self.live[table.id] = table
@@ -294,16 +392,19 @@ class TableManager:
         token = new_secret("st_", table.id)
 
         async def section():
-            if seat in table.claims:
-                raise used(seat)
-            try:
-                await self.store.claim_seat(table.id, seat, token_hash(token), table.version)
-            except Exists:
-                raise used(seat) from None
-            except Conflict:
-                self.live.pop(table.id, None)
+            for _ in range(CONFLICT_RETRIES):
+                if seat in table.claims:
+                    raise used(seat)
+                try:
+                    await self.store.claim_seat(table.id, seat, token_hash(token), table.version)
+                    break
+                except Exists:
+                    raise used(seat) from None
+                except Conflict:                    # another server moved the table: again on it
+                    await self._catch_up(table)
+            else:
                 raise errors.ServiceError(errors.grpc.StatusCode.ABORTED, "CONFLICT",
-                                          "the table changed meanwhile; join again") from None
+                                          "the table kept changing meanwhile; join again")
             table.version += 1
             table.claims[seat] = (token_hash(token), table.version)
             table.notify()
@@ -454,24 +555,31 @@ class TableManager:
         fp = fingerprint(kind, seat, fields) if request_id else ""
 
         async def section():
-            if request_id:
-                known = await self.store.find_request(table.id, request_id)
-                if known is not None:
-                    if known[0] != fp:
-                        raise errors.invalid("request_id", "was already used for another request",
-                                             reason="REQUEST_ID_REUSED")
-                    return known[1]
-            if expected_version is not None and expected_version != table.version:
-                raise errors.stale(expected_version, table.version)
-            match, dlog, commit, answer = await self._work(job, table, seat, kind, fields)
-            if request_id:
-                commit.request = (request_id, fp, answer)
-            try:
-                await self.store.commit(table.id, commit)
-            except Conflict:
-                self.live.pop(table.id, None)              # another writer: reload from the store
+            for _ in range(CONFLICT_RETRIES):
+                if request_id:
+                    known = await self.store.find_request(table.id, request_id)
+                    if known is not None:
+                        if known[0] != fp:
+                            raise errors.invalid("request_id", "was already used for another request",
+                                                 reason="REQUEST_ID_REUSED")
+                        return known[1]
+                if expected_version is not None and expected_version != table.version and self.store.shared:
+                    await self._catch_up(table)             # the client may have seen another server
+                if expected_version is not None and expected_version != table.version:
+                    raise errors.stale(expected_version, table.version)
+                match, dlog, commit, answer = await self._work(job, table, seat, kind, fields)
+                if request_id:
+                    commit.request = (request_id, fp, answer)
+                try:
+                    await self.store.commit(table.id, commit)
+                    break
+                except Conflict:
+                    # another server committed first: judge again on the table as it is now
+                    # (the request id and expected_version are checked again, so never twice)
+                    await self._catch_up(table)
+            else:
                 raise errors.ServiceError(errors.grpc.StatusCode.ABORTED, "CONFLICT",
-                                          "the table changed meanwhile; read it again") from None
+                                          "the table kept changing meanwhile; read it again")
             table.match, table.deal, table.version = match, dlog, commit.rows[-1][0]
             table.notify()
             return answer
@@ -494,7 +602,8 @@ class TableManager:
         version = table.version + 1
         number = work.dealt
         dlog = DealLog(number, version, start_of(work, progress), [entry_after(work, version, None)])
-        commit = Commit(table.version, [(version, number, None)], deal_start=(number, version, dlog.start))
+        commit = Commit(table.version, [(version, number, None)], deal_start=(number, version, dlog.start),
+                        bot_turn=bot_to_act_in(table.spec, work) is not None)
         return work, dlog, commit, view_of(table, work, version, dlog, seat)
 
     @staticmethod
@@ -510,7 +619,8 @@ class TableManager:
         dlog = DealLog(table.deal.number, table.deal.first_version, table.deal.start, list(table.deal.entries))
         version = table.version + 1
         dlog.entries.append(entry_after(work, version, len(work.current.actions) - 1))
-        commit = Commit(table.version, [(version, dlog.number, work.current.actions[-1])])
+        commit = Commit(table.version, [(version, dlog.number, work.current.actions[-1])],
+                        bot_turn=bot_to_act_in(table.spec, work) is not None)
         return work, dlog, commit, view_of(table, work, version, dlog, seat)
 
     # ---- bots --------------------------------------------------------------------------------------
@@ -526,21 +636,56 @@ class TableManager:
 
     async def _run_bots(self, table: Table) -> None:
         delay = table.spec.settings.get("bot_delay_ms", 0) / 1000
+        shared = self.store.shared
+        leased = False
         try:
             while not self.closing and table.bot_to_act() is not None and self.live.get(table.id) is table:
+                if shared:
+                    # the lease first: exactly one server plays a table's bots
+                    leased = await self.store.take_bot_lease(table.id)
+                    if not leased:
+                        return
                 if delay:
-                    await asyncio.sleep(delay)
+                    await self._keeping_lease(table, asyncio.sleep(delay))
                 await self._locked(table, lambda: self._bot_step(table))
+            leased = False          # the last bot's commit removed the row (or kept it ours)
         except asyncio.CancelledError:
             raise
-        except errors.ServiceError as err:          # CONFLICT: another writer; it plays on
-            log.warning("bots of table %s stopped: %s", table.id, err.reason)
+        except (errors.ServiceError, StoreError) as err:
+            log.warning("bots of table %s stopped: %s", table.id, getattr(err, "reason", None) or err)
         except Exception:  # noqa: BLE001 - a bot's defect stops this table's bots only
             log.exception("bots of table %s stopped", table.id)
         finally:
+            if shared and leased and not self.closing:
+                self._spawn(self._release(table.id))
             self._evict(table)
 
+    async def _release(self, table_id: str) -> None:
+        try:
+            await self.store.release_bot_lease(table_id)
+        except StoreError as err:
+            log.warning("lease of table %s not released (it expires): %s", table_id, err)
+
+    async def _keeping_lease(self, table: Table, awaitable):
+        """Await `awaitable` (a bot thinking, its delay) renewing the table's bot lease."""
+        if not self.store.shared:
+            return await awaitable
+
+        async def renew():
+            while True:
+                await asyncio.sleep(self.store.lease_seconds / 3)
+                if not await self.store.take_bot_lease(table.id):
+                    return
+
+        keeper = asyncio.ensure_future(renew())
+        try:
+            return await awaitable
+        finally:
+            keeper.cancel()
+
     async def _bot_step(self, table: Table) -> None:
+        if self.store.shared:
+            await self._catch_up(table)     # the bot may have acted on another server already
         seat = table.bot_to_act()
         if seat is None:
             return
@@ -552,16 +697,47 @@ class TableManager:
             d = table.deal
             dlog = DealLog(d.number, d.first_version, d.start, list(d.entries))
             dlog.entries.append(entry_after(work, version, len(work.current.actions) - 1))
-            return work, dlog, Commit(table.version, [(version, d.number, work.current.actions[-1])])
+            return work, dlog, Commit(table.version, [(version, d.number, work.current.actions[-1])],
+                                      bot_turn=bot_to_act_in(table.spec, work) is not None)
 
-        work, dlog, commit = await self._work(job)
+        work, dlog, commit = await self._keeping_lease(table, self._work(job))
         try:
             await self.store.commit(table.id, commit)
         except Conflict:
-            self.live.pop(table.id, None)
-            raise errors.ServiceError(errors.grpc.StatusCode.ABORTED, "CONFLICT", "the table changed meanwhile") from None
+            await self._catch_up(table)     # another server played it: the loop looks again
+            return
         table.match, table.deal, table.version = work, dlog, commit.rows[-1][0]
         table.notify()
+
+    async def _sweep(self) -> None:
+        """Every SWEEP_SECONDS: bot turns whose lease expired (their server died, or gave them
+        up) are taken and played here."""
+        while not self.closing:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                for table_id in await self.store.due_bot_tables(SWEEP_BATCH):
+                    if self.closing:
+                        return
+                    held = self.live.get(table_id)
+                    if held is not None and held.bots is not None and not held.bots.done():
+                        continue
+                    if not await self.store.take_bot_lease(table_id):
+                        continue
+                    try:
+                        table = await self.table(table_id)        # loads (and schedules) or catches up
+                    except errors.ServiceError as err:
+                        log.warning("bot turn of table %s not resumed: %s", table_id, err.reason)
+                        await self._release(table_id)
+                        continue
+                    self._schedule_bots(table)
+                    if table.bots is None or table.bots.done():
+                        await self._release(table_id)
+            except asyncio.CancelledError:
+                raise
+            except StoreError as err:
+                log.warning("bot sweep: %s", err)
+            except Exception:  # noqa: BLE001 - the sweep goes on
+                log.exception("bot sweep")
 
     # ---- reading --------------------------------------------------------------------------------
     async def view(self, table_id: str, token: str) -> dict:
@@ -620,6 +796,9 @@ class TableManager:
     async def _watch(self, table: Table, seat, version: int) -> AsyncIterator[dict]:
         table.watchers += 1
         try:
+            if self.store.shared:           # a notice before this watcher counted was not acted on
+                await self._fresh(table)
+            checked = time.monotonic()
             while not self.closing:
                 changed = table.changed
                 events = await self._events_after(table, seat, version) if table.version > version else []
@@ -633,7 +812,10 @@ class TableManager:
                 try:
                     await asyncio.wait_for(changed.wait(), WATCH_WAKE_SECONDS)
                 except asyncio.TimeoutError:
-                    pass
+                    # the safety net of notices lost on the way: a cheap look now and then
+                    if self.store.shared and time.monotonic() - checked >= WATCH_RECHECK_SECONDS:
+                        checked = time.monotonic()
+                        self._refresh_soon(table.id)
         finally:
             table.watchers -= 1
             self._evict(table)
@@ -667,10 +849,17 @@ class TableManager:
         """Watchers return; bots stop (a bot's turn is resumed when the table is next loaded);
         no new work."""
         self.closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        playing = []
         for table in list(self.live.values()):
             table.notify()
             if table.bots is not None and not table.bots.done():
                 table.bots.cancel()
+                playing.append(table.id)
+        if self.store.shared:           # another server takes these bot turns at once
+            for table_id in playing:
+                await self._release(table_id)
 
 
 def check_settings(settings: dict) -> dict:

@@ -2,7 +2,8 @@
 
 gRPC on `grpc.aio`: an open stream holds no thread, so idle or slow clients cannot starve
 others; CPU-heavy work runs in bounded pools (work.py); tables are held by one table manager
-(manager.py) over a store (store.py). Health checking and server reflection are always on.
+(manager.py) over a store (store.py: SQLite; pgstore.py: PostgreSQL with --database, shared by
+several servers). Health checking and server reflection are always on.
 SIGTERM/SIGINT: health goes NOT_SERVING, watchers return, new calls are refused, calls in
 flight get up to `--grace` seconds, then the store is closed and the process exits 0.
 Settings and limits: config.py (flags, STICH_* environment variables), docs/service.md.
@@ -29,7 +30,7 @@ from . import config as configuration
 from .config import Config
 from .manager import TableManager
 from .servicer import SERVICE, StichServicer
-from .store import SqliteStore, Store
+from .store import SqliteStore, Store, StoreError
 from .work import Work
 
 SERVICE_NAME = stich_service_pb2.DESCRIPTOR.services_by_name["StichService"].full_name
@@ -90,13 +91,24 @@ def say(text: str) -> None:
             pass
 
 
+def make_store(config: Config) -> Store:
+    """SQLite in --data-dir (or memory), or PostgreSQL with --database."""
+    if config.database:
+        from .pgstore import PostgresStore
+        try:
+            return PostgresStore(config.database)
+        except StoreError as err:
+            raise StartError(str(err)) from None
+    return SqliteStore(config.data_dir)
+
+
 class Server:
     """A running stich server: the gRPC server, its table manager, its store and its pools.
     Create, `await start()`, `await stop()`; all on one event loop."""
 
     def __init__(self, config: Config, store: Store | None = None):
         self.config = config
-        self.store = store or SqliteStore(config.data_dir)
+        self.store = store or make_store(config)
         self.tables = 0
         self.stopped = asyncio.Event()
         self._stopping = False
@@ -140,9 +152,12 @@ class Server:
             self.tables = await self.store.count_tables()
         except sqlite3.Error as err:
             raise StartError(f"cannot open the database {self.store.path}: {err}") from None
+        except StoreError as err:                      # PostgreSQL unreachable, a newer schema
+            raise StartError(f"cannot open the database: {err}") from None
         self.table_threads = ThreadPoolExecutor(cfg.table_threads, thread_name_prefix="stich-table")
         self.work = Work(cfg)
         self.manager = TableManager(self.store, self.table_threads, cfg.live_tables)
+        self.manager.start()
         self.servicer = StichServicer(self.manager, self.work, cfg)
         self.grpc.add_generic_rpc_handlers((self.servicer.handler(),))
         self.health = health.aio.HealthServicer()
@@ -177,10 +192,15 @@ class Server:
 
 
 async def serve(config: Config) -> int:
-    if config.data_dir is not None and (problem := data_dir_problem(config.data_dir)):
+    if not config.database and config.data_dir is not None and (problem := data_dir_problem(config.data_dir)):
         raise StartError(problem)
-    server = await Server(config).start()
-    where = "memory only" if config.data_dir is None else server.store.path
+    server = Server(config)
+    try:
+        await server.start()
+    except StartError:
+        await server.store.close()
+        raise
+    where = "memory only" if config.data_dir is None and not config.database else server.store.path
     say(f"stich server listening on {server.address} (data: {where}; {server.tables} tables stored)\n"
         f"  connect: stich --server {server.address} play schafkopf\n"
         f"  health:  grpc_health_probe -addr={server.address}  (reflection is on: grpcurl -plaintext "

@@ -1,6 +1,6 @@
 """Persistence: a table is its log. The table manager talks to a `Store` (this interface); the
-embedded `SqliteStore` is the default, and another store (PostgreSQL, several servers) only
-has to implement the same few coroutines.
+embedded `SqliteStore` is the default, `pgstore.PostgresStore` the one several servers share.
+Both have the schema of MIGRATIONS (one ordered list, SQL per dialect).
 
 What is stored, append-only:
 - `tables`: one row per table, its spec (game, options, match length, seats, hashed tokens,
@@ -15,6 +15,9 @@ What is stored, append-only:
   racing joins end with exactly one claim, even with several servers on one database.
 - `daily_entries` (schema 3): the daily-deal leaderboard, one row per game, date and player
   (primary key: a second entry of a player on a day is refused by the database itself).
+- `bot_leases` (schema 4, written by a shared store only): a row while a table's turn is a
+  bot's, naming the server that plays it and until when.
+- `schema_version`: the migrations applied.
 
 `commit` writes one accepted request (its log rows, a deal start, its request id) in one
 transaction, and only if the table is still at `base_version`: a second writer of the same
@@ -35,30 +38,90 @@ from typing import Any
 
 import orjson
 
-SCHEMA_VERSION = 3
-# Every schema version and what it added; opening a store creates what is missing (every
-# statement is IF NOT EXISTS), so a store of any earlier version is brought up to date.
-MIGRATIONS = {2: "tables, log, deals, requests", 3: "claims (open seats), daily_entries (leaderboard)"}
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, spec TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS log (
-    table_id TEXT NOT NULL, version INTEGER NOT NULL, deal INTEGER NOT NULL, action TEXT,
-    PRIMARY KEY (table_id, version)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS deals (
-    table_id TEXT NOT NULL, number INTEGER NOT NULL, first_version INTEGER NOT NULL,
-    start TEXT NOT NULL, PRIMARY KEY (table_id, number)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS requests (
-    table_id TEXT NOT NULL, request_id TEXT NOT NULL, fingerprint TEXT NOT NULL,
-    answer BLOB NOT NULL, PRIMARY KEY (table_id, request_id)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS claims (
-    table_id TEXT NOT NULL, seat INTEGER NOT NULL, token_hash TEXT NOT NULL,
-    version INTEGER NOT NULL, PRIMARY KEY (table_id, seat)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS daily_entries (
-    game TEXT NOT NULL, date TEXT NOT NULL, player_hash TEXT NOT NULL, nickname TEXT NOT NULL,
-    score INTEGER NOT NULL, table_id TEXT NOT NULL, submitted_at TEXT NOT NULL,
-    PRIMARY KEY (game, date, player_hash)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS daily_board ON daily_entries (game, date, score DESC, submitted_at);
-"""
+
+@dataclass(frozen=True)
+class Migration:
+    """One step of the schema, applied once, in order, by every store (SQLite and PostgreSQL
+    share this list; a step's SQL differs only where the dialects do)."""
+    version: int
+    description: str
+    sqlite: str
+    postgres: str
+
+    def statements(self, dialect: str) -> list[str]:
+        return [s.strip() for s in getattr(self, dialect).split(";") if s.strip()]
+
+
+# The schema's history, oldest first. Version 1 was the thread-per-call server's layout
+# (kept aside as legacy_* by SqliteStore, never migrated). A step is never edited once released:
+# a change is a new step.
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(2, "tables, log, deals, requests", sqlite="""
+        CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, spec TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS log (
+            table_id TEXT NOT NULL, version INTEGER NOT NULL, deal INTEGER NOT NULL, action TEXT,
+            PRIMARY KEY (table_id, version)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS deals (
+            table_id TEXT NOT NULL, number INTEGER NOT NULL, first_version INTEGER NOT NULL,
+            start TEXT NOT NULL, PRIMARY KEY (table_id, number)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS requests (
+            table_id TEXT NOT NULL, request_id TEXT NOT NULL, fingerprint TEXT NOT NULL,
+            answer BLOB NOT NULL, PRIMARY KEY (table_id, request_id)) WITHOUT ROWID
+        """, postgres="""
+        CREATE TABLE tables (id TEXT PRIMARY KEY, spec TEXT NOT NULL);
+        CREATE TABLE log (
+            table_id TEXT NOT NULL, version INTEGER NOT NULL, deal INTEGER NOT NULL, action TEXT,
+            PRIMARY KEY (table_id, version));
+        CREATE TABLE deals (
+            table_id TEXT NOT NULL, number INTEGER NOT NULL, first_version INTEGER NOT NULL,
+            start TEXT NOT NULL, PRIMARY KEY (table_id, number));
+        CREATE TABLE requests (
+            table_id TEXT NOT NULL, request_id TEXT NOT NULL, fingerprint TEXT NOT NULL,
+            answer BYTEA NOT NULL, PRIMARY KEY (table_id, request_id))
+        """),
+    Migration(3, "claims (open seats), daily_entries (leaderboard)", sqlite="""
+        CREATE TABLE IF NOT EXISTS claims (
+            table_id TEXT NOT NULL, seat INTEGER NOT NULL, token_hash TEXT NOT NULL,
+            version INTEGER NOT NULL, PRIMARY KEY (table_id, seat)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS daily_entries (
+            game TEXT NOT NULL, date TEXT NOT NULL, player_hash TEXT NOT NULL, nickname TEXT NOT NULL,
+            score INTEGER NOT NULL, table_id TEXT NOT NULL, submitted_at TEXT NOT NULL,
+            PRIMARY KEY (game, date, player_hash)) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS daily_board ON daily_entries (game, date, score DESC, submitted_at)
+        """, postgres="""
+        CREATE TABLE claims (
+            table_id TEXT NOT NULL, seat INTEGER NOT NULL, token_hash TEXT NOT NULL,
+            version INTEGER NOT NULL, PRIMARY KEY (table_id, seat));
+        CREATE TABLE daily_entries (
+            game TEXT NOT NULL, date TEXT NOT NULL, player_hash TEXT NOT NULL, nickname TEXT NOT NULL,
+            score INTEGER NOT NULL, table_id TEXT NOT NULL, submitted_at TEXT NOT NULL,
+            PRIMARY KEY (game, date, player_hash));
+        CREATE INDEX daily_board ON daily_entries (game, date, score DESC, submitted_at)
+        """),
+    # A row while a table's turn is a bot's (written by the commit that made it so): which
+    # server plays it until when. SQLite (one server) has the table but never writes it.
+    Migration(4, "bot_leases (several servers: who plays a table's bot turn)", sqlite="""
+        CREATE TABLE IF NOT EXISTS bot_leases (
+            table_id TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at TEXT NOT NULL) WITHOUT ROWID
+        """, postgres="""
+        CREATE TABLE bot_leases (
+            table_id TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at TIMESTAMPTZ NOT NULL);
+        CREATE INDEX bot_leases_due ON bot_leases (expires_at)
+        """),
+)
+SCHEMA_VERSION = MIGRATIONS[-1].version
+# which migrations have been applied, one row each (in every store)
+SCHEMA_VERSION_TABLE = {
+    "sqlite": "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
+              "description TEXT NOT NULL, applied_at TEXT NOT NULL)",
+    "postgres": "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
+                "description TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+}
+
+
+def newer_schema(version: int) -> str:
+    return (f"the store has schema version {version}; this build knows up to {SCHEMA_VERSION}: "
+            "upgrade the server")
 
 
 class StoreError(Exception):
@@ -71,6 +134,10 @@ class Damaged(StoreError):
 
 class Conflict(StoreError):
     """The table is no longer at the version a commit was based on."""
+
+
+class Unavailable(StoreError):
+    """The database does not answer (a shared store's server is down or unreachable)."""
 
 
 class Exists(StoreError):
@@ -114,12 +181,16 @@ class Commit:
     rows: list[tuple[int, int, dict | None]]        # (version, deal, action or None)
     deal_start: tuple[int, int, dict] | None = None  # (number, first_version, start)
     request: tuple[str, str, Any] | None = None       # (request id, fingerprint, answer)
+    bot_turn: bool = False   # a bot is to act after it (a shared store marks the table for the bots' lease)
 
 
 class Store(abc.ABC):
     """What the table manager needs from persistence (every method a coroutine)."""
 
     path: str = ""
+    # several servers may share the store: tables in memory can be stale, bots need a lease
+    shared: bool = False
+    lease_seconds: float = 0.0
 
     @abc.abstractmethod
     async def open(self) -> None: ...
@@ -146,6 +217,10 @@ class Store(abc.ABC):
         """The number of the deal that `version` belongs to (0: before the first deal)."""
 
     @abc.abstractmethod
+    async def last_version(self, table_id: str) -> int | None:
+        """The table's last committed version (None: no such table): the cheap freshness check."""
+
+    @abc.abstractmethod
     async def commit(self, table_id: str, commit: Commit) -> None:
         """Write one accepted request atomically; Conflict unless the table is at base_version."""
 
@@ -169,6 +244,23 @@ class Store(abc.ABC):
     async def daily_entries(self, game: str, date: str, limit: int) -> tuple[list[DailyEntry], int]:
         """The best `limit` entries of a game's daily deal (score descending, then earliest
         submission) and how many there are."""
+
+    # ---- several servers (a shared store); a store of one server needs none of them -----------
+    async def take_bot_lease(self, table_id: str) -> bool:
+        """Take or renew the lease on a table's bot turn: False if another server holds it
+        live, or no bot is to act there (no row)."""
+        return True
+
+    async def release_bot_lease(self, table_id: str) -> None:
+        """Give the lease up now (another server's sweep may take it at once)."""
+
+    async def due_bot_tables(self, limit: int) -> list[str]:
+        """Tables whose turn is a bot's and whose lease has expired (nobody plays them)."""
+        return []
+
+    def listen(self, callback) -> None:
+        """Call callback(table_id, version) when another server commits a version; with
+        (None, None) when changes may have been missed (a reconnect)."""
 
 
 def _loads(text, what: str):
@@ -200,20 +292,51 @@ class SqliteStore(Store):
         db = sqlite3.connect(self.path, isolation_level=None)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
+        try:
+            self._migrate(db)
+        except BaseException:
             db.close()
-            raise StoreError(f"the store has schema version {version}; this build knows up to "
-                             f"{SCHEMA_VERSION}: upgrade the server")
-        legacy = db.execute("SELECT name FROM sqlite_master WHERE type='table' AND name='actions'").fetchone()
-        if version == 0 and legacy:
-            # the store of the thread-per-call server (tables/deals/actions): kept aside, untouched
-            db.executescript("ALTER TABLE tables RENAME TO legacy_tables; "
-                             "ALTER TABLE deals RENAME TO legacy_deals; "
-                             "ALTER TABLE actions RENAME TO legacy_actions;")
-        db.executescript(_SCHEMA)
-        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            raise
         self._db = db
+
+    @staticmethod
+    def _migrate(db: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> None:
+        """Apply the missing MIGRATIONS in order, each in its own transaction with its
+        schema_version row. A store written before schema_version existed said its version in
+        PRAGMA user_version (kept up to date for older builds to refuse a newer store)."""
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(SCHEMA_VERSION_TABLE["sqlite"])
+            current = db.execute("SELECT max(version) FROM schema_version").fetchone()[0]
+            if current is None:
+                current = db.execute("PRAGMA user_version").fetchone()[0]
+                legacy = db.execute("SELECT name FROM sqlite_master WHERE type='table' AND name='actions'").fetchone()
+                if current == 0 and legacy:
+                    # the store of the thread-per-call server (tables/deals/actions): kept aside, untouched
+                    for name in ("tables", "deals", "actions"):
+                        db.execute(f"ALTER TABLE {name} RENAME TO legacy_{name}")
+                db.executemany("INSERT INTO schema_version VALUES (?, ?, datetime('now'))",
+                               [(m.version, m.description + " (from PRAGMA user_version)")
+                                for m in MIGRATIONS if m.version <= current])
+            if current > SCHEMA_VERSION:
+                raise StoreError(newer_schema(current))
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        for m in MIGRATIONS:
+            if current < m.version <= upto:
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in m.statements("sqlite"):
+                        db.execute(statement)
+                    db.execute("INSERT INTO schema_version VALUES (?, ?, datetime('now'))",
+                               (m.version, m.description))
+                    db.execute(f"PRAGMA user_version={m.version}")
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+                db.execute("COMMIT")
 
     def _db_or_fail(self) -> sqlite3.Connection:
         if self._db is None:
@@ -264,6 +387,10 @@ class SqliteStore(Store):
         claims = {seat: (token_hash, version) for seat, token_hash, version in db.execute(
             "SELECT seat, token_hash, version FROM claims WHERE table_id=?", (table_id,))}
         return StoredTable(spec, last[0], deal, claims)
+
+    def _last_version(self, table_id: str) -> int | None:
+        return self._db_or_fail().execute("SELECT max(version) FROM log WHERE table_id=?",
+                                          (table_id,)).fetchone()[0]
 
     def _deal_of_version(self, table_id: str, version: int) -> int | None:
         row = self._db_or_fail().execute("SELECT deal FROM log WHERE table_id=? AND version=?",
@@ -369,6 +496,9 @@ class SqliteStore(Store):
 
     async def deal_of_version(self, table_id: str, version: int) -> int | None:
         return await self._run(self._deal_of_version, table_id, version)
+
+    async def last_version(self, table_id: str) -> int | None:
+        return await self._run(self._last_version, table_id)
 
     async def commit(self, table_id: str, commit: Commit) -> None:
         await self._run(self._commit, table_id, commit)

@@ -80,6 +80,15 @@ def level_available(level: str) -> bool:
     return True
 
 
+def bot_to_act_in(spec: "Spec", match: Match) -> int | None:
+    """The bot seat to act in the match's current deal, if a bot is to act."""
+    state = match.current
+    if state is None:
+        return None
+    seat = state.to_act()
+    return seat if seat is not None and is_bot(spec.seats[seat]) else None
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -221,11 +230,7 @@ class Table:
 
     def bot_to_act(self) -> int | None:
         """The bot seat to act in the deal in progress, if a bot is to act."""
-        state = self.match.current
-        if self.deal is None or state is None:
-            return None
-        seat = state.to_act()
-        return seat if seat is not None and is_bot(self.spec.seats[seat]) else None
+        return None if self.deal is None else bot_to_act_in(self.spec, self.match)
 
     # ---- who is asking --------------------------------------------------------------------
     def viewer(self, token: str) -> int | None:
@@ -303,5 +308,5 @@ def joined_event(seat: int, version: int, n: int) -> dict:
 
 __all__ = ["Spec", "Table", "DealLog", "Entry", "replay", "bot_action", "event_of", "created_event",
            "joined_event", "view_of", "start_of", "entry_after", "token_hash", "new_secret",
-           "token_table", "seat_kind", "is_bot", "bot_level", "bot_seed", "level_available",
+           "token_table", "seat_kind", "is_bot", "bot_to_act_in", "bot_level", "bot_seed", "level_available",
            "HUMAN", "OPEN", "BOT", "BOT_LEVELS", "SEAT_KINDS", "IN_DEAL", "WAITING", "MATCH_OVER"]

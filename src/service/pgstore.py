@@ -1,0 +1,350 @@
+"""The PostgreSQL store: the same tables and migrations as SQLite (store.MIGRATIONS), shared by
+several servers (`--database postgresql://...`). What keeps them one truth:
+
+- a version is written once: the (table_id, version) key of `log` decides between two servers
+  committing the same version; the loser gets Conflict and reloads;
+- a commit NOTIFYs `stich_tables` with "table_id version" in its own transaction, so every
+  server's listener learns of it when (and only if) it is committed;
+- a table whose turn is a bot's has a `bot_leases` row, written by the commit that made it so:
+  the server holding the live lease plays the bots; an expired lease (its server died) is taken
+  by another server's sweep.
+
+psycopg 3, asynchronous, one pool per server plus one listening connection.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import socket
+from contextlib import asynccontextmanager
+
+import orjson
+
+from .store import (MIGRATIONS, SCHEMA_VERSION, SCHEMA_VERSION_TABLE, Commit, DailyEntry, Damaged,
+                    Conflict, Exists, Store, StoreError, StoredDeal, StoredTable, Unavailable, _loads,
+                    newer_schema)
+
+try:
+    import psycopg
+    from psycopg import errors as pg_errors
+    from psycopg_pool import AsyncConnectionPool, PoolTimeout
+except ImportError:                      # the postgres extra is not installed
+    psycopg = None
+
+log = logging.getLogger("stich.service")
+CHANNEL = "stich_tables"
+MIGRATION_LOCK = 0x5717C4             # pg_advisory_xact_lock key: one server migrates at a time
+CONNECT_SECONDS = 5
+LEASE_SECONDS = 3.0
+POOL_SIZE = 8
+_END = 2 ** 31 - 1
+
+
+def display_url(url: str) -> str:
+    """The database URL as a log line or an error may show it: no password."""
+    try:
+        params = psycopg.conninfo.conninfo_to_dict(url)
+    except Exception:  # noqa: BLE001 - only for display
+        return "postgresql://?"
+    user = f"{params['user']}@" if params.get("user") else ""
+    port = f":{params['port']}" if params.get("port") else ""
+    return f"postgresql://{user}{params.get('host', '')}{port}/{params.get('dbname', '')}"
+
+
+def one_line(err: BaseException) -> str:
+    """psycopg's multi-line messages as one line."""
+    text = "; ".join(line.strip() for line in str(err).splitlines() if line.strip())
+    return text.removeprefix("connection failed: ") or type(err).__name__
+
+
+def check_available() -> None:
+    if psycopg is None:
+        raise StoreError("PostgreSQL needs psycopg 3: pip install 'stich[postgres]'")
+
+
+async def migrate(conn, upto: int = SCHEMA_VERSION) -> int:
+    """Apply the missing MIGRATIONS to the database of `conn` (autocommit), in order, each in
+    its own transaction under an advisory lock (servers starting together migrate once).
+    Returns the schema version."""
+    current = 0
+    for m in (None, *MIGRATIONS):
+        if m is not None and not current < m.version <= upto:
+            continue
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            await conn.execute(SCHEMA_VERSION_TABLE["postgres"])
+            cur = await conn.execute("SELECT coalesce(max(version), 0) FROM schema_version")
+            current = (await cur.fetchone())[0]
+            if current > SCHEMA_VERSION:
+                raise StoreError(newer_schema(current))
+            if m is None or m.version <= current:
+                continue
+            for statement in m.statements("postgres"):
+                await conn.execute(statement)
+            await conn.execute("INSERT INTO schema_version (version, description) VALUES (%s, %s)",
+                               (m.version, m.description))
+            current = m.version
+    return current
+
+
+class PostgresStore(Store):
+    """Store on PostgreSQL; `server_id` names this server in the bots' leases."""
+
+    shared = True
+
+    def __init__(self, url: str, server_id: str | None = None, lease_seconds: float = LEASE_SECONDS,
+                 pool_size: int = POOL_SIZE):
+        check_available()
+        self.url = url
+        self.path = display_url(url)
+        self.server_id = server_id or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.lease_seconds = lease_seconds
+        self.pool_size = pool_size
+        self._pool: AsyncConnectionPool | None = None
+        self._listener: asyncio.Task | None = None
+        self._callback = None
+
+    # ---- connections ------------------------------------------------------------------------
+    async def open(self) -> None:
+        try:
+            conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True,
+                                                         connect_timeout=CONNECT_SECONDS)
+        except psycopg.Error as err:
+            raise Unavailable(f"cannot connect to {self.path}: {one_line(err)}") from None
+        try:
+            async with conn:
+                await migrate(conn)
+        except psycopg.Error as err:
+            raise StoreError(f"cannot migrate {self.path}: {one_line(err)}") from None
+        pool = AsyncConnectionPool(self.url, min_size=1, max_size=self.pool_size, open=False,
+                                   kwargs={"autocommit": True, "connect_timeout": CONNECT_SECONDS},
+                                   timeout=CONNECT_SECONDS * 2, name="stich")
+        try:
+            await pool.open(wait=True, timeout=CONNECT_SECONDS * 2)
+        except PoolTimeout:
+            await pool.close()
+            raise Unavailable(f"cannot connect to {self.path}: no connection within "
+                              f"{CONNECT_SECONDS * 2} s") from None
+        self._pool = pool
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            try:
+                await self._listener
+            except (asyncio.CancelledError, Exception):  # noqa: BLE001 - closing anyway
+                pass
+            self._listener = None
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    @asynccontextmanager
+    async def _conn(self):
+        """A pooled connection; a database that stops answering is Unavailable, not a defect."""
+        if self._pool is None:
+            raise StoreError("the store is closed")
+        try:
+            async with self._pool.connection() as conn:
+                yield conn
+        except PoolTimeout:
+            raise Unavailable(f"no connection to {self.path} (pool timeout)") from None
+        except (psycopg.OperationalError, psycopg.InterfaceError) as err:
+            raise Unavailable(f"{self.path}: {one_line(err)}"[:300]) from None
+
+    async def _one(self, sql: str, args=()):
+        async with self._conn() as conn:
+            cur = await conn.execute(sql, args)
+            return await cur.fetchone()
+
+    # ---- tables -------------------------------------------------------------------------------
+    async def count_tables(self) -> int:
+        return (await self._one("SELECT count(*) FROM tables"))[0]
+
+    async def create_table(self, table_id: str, spec: dict) -> None:
+        try:
+            async with self._conn() as conn, conn.transaction():
+                await conn.execute("INSERT INTO tables VALUES (%s, %s)", (table_id, orjson.dumps(spec).decode()))
+                await conn.execute("INSERT INTO log VALUES (%s, 1, 0, NULL)", (table_id,))
+        except pg_errors.UniqueViolation:
+            raise Exists(f"table {table_id} exists") from None
+
+    @staticmethod
+    async def _load_deal(conn, table_id: str, number: int) -> StoredDeal | None:
+        cur = await conn.execute(
+            "SELECT first_version, start, (SELECT first_version FROM deals WHERE table_id=%s AND number=%s) "
+            "FROM deals WHERE table_id=%s AND number=%s", (table_id, number + 1, table_id, number))
+        row = await cur.fetchone()
+        if row is None:
+            return None
+        first, start, end = row
+        cur = await conn.execute(
+            "SELECT action FROM log WHERE table_id=%s AND version>%s AND version<%s ORDER BY version",
+            (table_id, first, end if end is not None else _END))
+        actions = [_loads(a, f"log of deal {number}") for (a,) in await cur.fetchall()]
+        return StoredDeal(number, first, _loads(start, f"start of deal {number}"), actions)
+
+    async def load_table(self, table_id: str) -> StoredTable | None:
+        # one snapshot: a commit of another server between these reads cannot mix two versions
+        async with self._conn() as conn, conn.transaction():
+            await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            cur = await conn.execute(
+                "SELECT spec, (SELECT max(version) FROM log WHERE table_id=%s), "
+                "(SELECT max(number) FROM deals WHERE table_id=%s) FROM tables WHERE id=%s",
+                (table_id, table_id, table_id))
+            row = await cur.fetchone()
+            if row is None:
+                return None
+            spec_text, last, number = row
+            spec = _loads(spec_text, "spec")
+            if last is None:
+                raise Damaged("no log")
+            deal = await self._load_deal(conn, table_id, number) if number is not None else None
+            cur = await conn.execute("SELECT seat, token_hash, version FROM claims WHERE table_id=%s", (table_id,))
+            claims = {seat: (h, v) for seat, h, v in await cur.fetchall()}
+        return StoredTable(spec, last, deal, claims)
+
+    async def load_deal(self, table_id: str, number: int) -> StoredDeal | None:
+        async with self._conn() as conn, conn.transaction():
+            await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            return await self._load_deal(conn, table_id, number)
+
+    async def deal_of_version(self, table_id: str, version: int) -> int | None:
+        row = await self._one("SELECT deal FROM log WHERE table_id=%s AND version=%s", (table_id, version))
+        return None if row is None else row[0]
+
+    async def last_version(self, table_id: str) -> int | None:
+        return (await self._one("SELECT max(version) FROM log WHERE table_id=%s", (table_id,)))[0]
+
+    async def _bots_row(self, conn, table_id: str, bot_turn: bool) -> None:
+        """The bot_leases row follows the table's turn: present (this server's lease) while a
+        bot is to act, gone otherwise."""
+        if bot_turn:
+            await conn.execute(
+                "INSERT INTO bot_leases VALUES (%s, %s, clock_timestamp() + make_interval(secs => %s)) "
+                "ON CONFLICT (table_id) DO UPDATE SET owner=EXCLUDED.owner, expires_at=EXCLUDED.expires_at",
+                (table_id, self.server_id, self.lease_seconds))
+        else:
+            await conn.execute("DELETE FROM bot_leases WHERE table_id=%s", (table_id,))
+
+    async def commit(self, table_id: str, c: Commit) -> None:
+        try:
+            async with self._conn() as conn, conn.transaction():
+                cur = await conn.execute("SELECT max(version) FROM log WHERE table_id=%s", (table_id,))
+                last = (await cur.fetchone())[0]
+                if last is None or last != c.base_version:
+                    raise Conflict(f"table {table_id} is at version {last}, not {c.base_version}")
+                if c.deal_start is not None:
+                    number, first, start = c.deal_start
+                    await conn.execute("INSERT INTO deals VALUES (%s, %s, %s, %s)",
+                                       (table_id, number, first, orjson.dumps(start).decode()))
+                async with conn.cursor() as cur:
+                    await cur.executemany("INSERT INTO log VALUES (%s, %s, %s, %s)",
+                                          [(table_id, v, d, None if a is None else orjson.dumps(a).decode())
+                                           for v, d, a in c.rows])
+                if c.request is not None:
+                    rid, fingerprint, answer = c.request
+                    await conn.execute("INSERT INTO requests VALUES (%s, %s, %s, %s)",
+                                       (table_id, rid, fingerprint, orjson.dumps(answer)))
+                await self._bots_row(conn, table_id, c.bot_turn)
+                await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {c.rows[-1][0]}"))
+        except pg_errors.UniqueViolation:
+            # another server wrote this version (or this request id) first
+            raise Conflict(f"table {table_id} moved past version {c.base_version} meanwhile") from None
+
+    async def find_request(self, table_id: str, request_id: str):
+        row = await self._one("SELECT fingerprint, answer FROM requests WHERE table_id=%s AND request_id=%s",
+                              (table_id, request_id))
+        if row is None:
+            return None
+        return row[0], _loads(bytes(row[1]), "stored answer")
+
+    # ---- rooms and the daily leaderboard --------------------------------------------------------
+    async def claim_seat(self, table_id: str, seat: int, token_hash: str, base_version: int) -> None:
+        try:
+            async with self._conn() as conn, conn.transaction():
+                cur = await conn.execute("SELECT 1 FROM claims WHERE table_id=%s AND seat=%s", (table_id, seat))
+                if await cur.fetchone():
+                    raise Exists(f"seat {seat} of table {table_id} is claimed")
+                cur = await conn.execute("SELECT max(version) FROM log WHERE table_id=%s", (table_id,))
+                last = (await cur.fetchone())[0]
+                if last is None or last != base_version:
+                    raise Conflict(f"table {table_id} is at version {last}, not {base_version}")
+                version = base_version + 1
+                await conn.execute("INSERT INTO claims VALUES (%s, %s, %s, %s)", (table_id, seat, token_hash, version))
+                await conn.execute("INSERT INTO log VALUES (%s, %s, 0, %s)",
+                                   (table_id, version, orjson.dumps({"joined": seat}).decode()))
+                await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {version}"))
+        except pg_errors.UniqueViolation as err:
+            if getattr(err.diag, "table_name", None) == "claims":
+                raise Exists(f"seat {seat} of table {table_id} is claimed") from None
+            raise Conflict(f"table {table_id} moved past version {base_version} meanwhile") from None
+
+    async def add_daily_entry(self, e: DailyEntry) -> None:
+        try:
+            async with self._conn() as conn:
+                await conn.execute("INSERT INTO daily_entries VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                                   (e.game, e.date, e.player_hash, e.nickname, e.score, e.table_id, e.submitted_at))
+        except pg_errors.UniqueViolation:
+            raise Exists(f"the player has an entry for {e.game} on {e.date}") from None
+
+    async def daily_entries(self, game: str, date: str, limit: int):
+        async with self._conn() as conn:
+            cur = await conn.execute(
+                "SELECT game, date, player_hash, nickname, score, table_id, submitted_at FROM daily_entries "
+                "WHERE game=%s AND date=%s ORDER BY score DESC, submitted_at, player_hash LIMIT %s",
+                (game, date, limit))
+            entries = [DailyEntry(*row) for row in await cur.fetchall()]
+            cur = await conn.execute("SELECT count(*) FROM daily_entries WHERE game=%s AND date=%s", (game, date))
+            total = (await cur.fetchone())[0]
+        return entries, total
+
+    # ---- several servers -------------------------------------------------------------------------
+    async def take_bot_lease(self, table_id: str) -> bool:
+        row = await self._one(
+            "UPDATE bot_leases SET owner=%s, expires_at=clock_timestamp() + make_interval(secs => %s) "
+            "WHERE table_id=%s AND (owner=%s OR expires_at < clock_timestamp()) RETURNING 1",
+            (self.server_id, self.lease_seconds, table_id, self.server_id))
+        return row is not None
+
+    async def release_bot_lease(self, table_id: str) -> None:
+        async with self._conn() as conn:
+            await conn.execute("UPDATE bot_leases SET expires_at='-infinity' WHERE table_id=%s AND owner=%s",
+                               (table_id, self.server_id))
+
+    async def due_bot_tables(self, limit: int) -> list[str]:
+        async with self._conn() as conn:
+            cur = await conn.execute("SELECT table_id FROM bot_leases WHERE expires_at < clock_timestamp() "
+                                     "ORDER BY expires_at LIMIT %s", (limit,))
+            return [r[0] for r in await cur.fetchall()]
+
+    def listen(self, callback) -> None:
+        self._callback = callback
+        if self._listener is None:
+            self._listener = asyncio.ensure_future(self._listen())
+
+    async def _listen(self) -> None:
+        """One connection LISTENing for the whole server, reconnecting while the store is open."""
+        pause = 0.2
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True,
+                                                             connect_timeout=CONNECT_SECONDS)
+                async with conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    pause = 0.2
+                    self._callback(None, None)         # what was missed while not listening
+                    async for note in conn.notifies():
+                        table_id, _, version = note.payload.partition(" ")
+                        if version.isdigit():
+                            self._callback(table_id, int(version))
+            except asyncio.CancelledError:
+                raise
+            except psycopg.Error as err:
+                log.warning("listening to %s: %s; again in %.1f s", self.path, one_line(err), pause)
+            except Exception:  # noqa: BLE001 - a defect of the callback must not end the listener
+                log.exception("listener of %s", self.path)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 5.0)

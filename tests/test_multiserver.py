@@ -1,0 +1,58 @@
+"""Several servers, one truth, with real processes (tools/faults.py at CI size; the long run is
+`python tools/faults.py --servers 3 --kills 100`): three servers on one fresh PostgreSQL
+database, clients playing all-human and human+bots tables through all of them, a random
+server SIGKILLed and restarted again and again; two clients racing one turn through two
+servers; one SQLite server killed and restarted. Bounded: each run stops killing after its
+kills or its time limit, and the whole file takes about a minute on two cores."""
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pg_util import pg_admin, pg_url  # noqa: F401 - fixtures
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+import faults  # noqa: E402
+
+pytestmark = pytest.mark.multiserver
+MUST_BE_ZERO = ("lost", "diverged", "double_accepts", "unfinished", "stale_reads", "refused",
+                "client_failures", "race_bad")
+
+
+def _clean(figures: dict, problems: list[str]) -> None:
+    assert not problems, problems[:10]
+    assert {k: figures.get(k, 0) for k in MUST_BE_ZERO} == dict.fromkeys(MUST_BE_ZERO, 0), figures
+
+
+def test_three_servers_one_database_under_sigkill(pg_url):
+    started = time.monotonic()
+    figures, problems = faults.run(servers=3, tables=6, kills=8, seed=11, time_limit=60, database=pg_url,
+                                   races=0, log=lambda _: None)
+    _clean(figures, problems)
+    assert figures["kills"] == 8 and figures["acknowledged"] > 100
+    assert figures["tables_checked"] == figures["tables_played"] >= 6
+    assert figures["bot_tables_finished"] == figures["bot_tables"] >= 3     # bots resumed after kills
+    assert figures["calls_resent"] >= 1                 # some request was in flight at a kill
+    assert time.monotonic() - started < 150
+
+
+def test_two_clients_racing_one_turn_through_two_servers(pg_url):
+    figures = faults.Figures()
+    cluster = faults.Cluster(2, pg_url)
+    try:
+        faults.race(cluster, 50, random.Random(5), figures)
+    finally:
+        cluster.close()
+    assert dict(figures) == {"race_rounds": 50, "race_one_winner": 50}, figures
+
+
+def test_one_sqlite_server_under_sigkill(tmp_path):
+    figures, problems = faults.run(servers=1, tables=4, kills=5, seed=12, time_limit=40, data_dir=str(tmp_path),
+                                   races=0, log=lambda _: None)
+    _clean(figures, problems)
+    assert figures["kills"] == 5 and figures["acknowledged"] > 50
+    assert figures["tables_checked"] == figures["tables_played"] and figures["bot_tables_finished"] >= 1
