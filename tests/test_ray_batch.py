@@ -11,9 +11,11 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
 import socket
 import subprocess
 import sys
+import time
 import tomllib
 from pathlib import Path
 
@@ -213,3 +215,50 @@ def test_ray_is_an_extra_and_in_dev():
     assert not [d for d in project["dependencies"] if d.lower().startswith("ray")]
     extras = project["optional-dependencies"]
     assert any(d.startswith("ray") for d in extras["ray"]) and set(extras["ray"]) <= set(extras["dev"])
+
+
+@pytest.fixture(scope="module")
+def ray_head(tmp_path_factory):
+    """A cluster as `ray start --head` makes one, in the foreground (--block) so that ending this
+    one process stops it; on loopback, one CPU, without token authentication. (GCS port, Ray
+    Client port)."""
+    port, client = free_port(), free_port()
+    log = tmp_path_factory.mktemp("ray-head") / "head.log"
+    with open(log, "wb") as out:
+        head = subprocess.Popen([Path(sys.executable).parent / "ray", "start", "--head", "--block", f"--port={port}",
+                                 f"--ray-client-server-port={client}", "--node-ip-address=127.0.0.1", "--num-cpus=1",
+                                 "--include-dashboard=false", "--disable-usage-stats"],
+                                stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ, **NO_AUTH))
+    try:
+        deadline = time.monotonic() + 90
+        while b"Ray runtime started" not in log.read_bytes():
+            assert head.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
+            time.sleep(0.5)
+        yield port, client
+    finally:
+        head.terminate()
+        try:
+            head.wait(30)
+        except subprocess.TimeoutExpired:
+            head.kill()
+            head.wait(10)
+
+
+NO_AUTH = {"RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
+
+
+@pytest.mark.parametrize("scheme", ["gcs", "client"])
+def test_a_cluster_started_with_ray_start(ray_head, scheme, tmp_path):
+    """An address as the docs give it: HOST:PORT of the head's GCS, or ray://HOST:10001."""
+    port, client = ray_head
+    address = f"127.0.0.1:{port}" if scheme == "gcs" else f"ray://127.0.0.1:{client}"
+    path = str(batch_file(tmp_path, "sheepshead"))
+    env = dict(os.environ, **NO_AUTH)
+    here = subprocess.run([*ENGINE, "evaluate", path], capture_output=True, timeout=60)
+    there = subprocess.run([*ENGINE, "evaluate", "--ray", address, path], capture_output=True, env=env, timeout=120)
+    assert there.returncode == 0 and there.stdout == here.stdout, there.stderr.decode()[-3000:]
+    argv = ["tournament", "--game", "klaverjas", "--bots", "easy,random", "--deals", "8", "--json"]
+    local = json.loads(subprocess.run([*ENGINE, *argv], capture_output=True, timeout=60).stdout)
+    remote = subprocess.run([*ENGINE, *argv, "--ray", address], capture_output=True, env=env, timeout=120)
+    assert remote.returncode == 0, remote.stderr.decode()[-3000:]
+    assert without_times(json.loads(remote.stdout)) == without_times(local)

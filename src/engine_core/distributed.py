@@ -18,6 +18,8 @@ import collections
 import logging
 import os
 import socket
+import sys
+import tempfile
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator
 
@@ -68,6 +70,32 @@ def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
 
 
 @contextmanager
+def _stderr_kept_on_success():
+    """Standard error (the file descriptor: Ray's C++ core writes there) held back for the block
+    and written out only if it succeeds: a refused connection is retried for 20 s or more with a
+    log line a second, which the one line of the error replaces."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as held:
+        os.dup2(held.fileno(), 2)
+        try:
+            yield
+        except BaseException:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            raise
+        else:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            held.seek(0)
+            text = held.read()
+            if text:
+                os.write(2, text)
+        finally:
+            os.close(saved)
+
+
+@contextmanager
 def cluster(address: str):
     """Ray connected for the block. `local` starts a Ray of this machine's cores in this process
     (on the loopback address) and stops it afterwards; any other address (`HOST:6379`,
@@ -84,10 +112,13 @@ def cluster(address: str):
     else:
         check_reachable(address)
         try:
-            ray.init(address=address, logging_level=logging.WARNING)
+            with _stderr_kept_on_success():
+                ray.init(address=address, logging_level=logging.WARNING)
         except (ConnectionError, RuntimeError, ValueError) as err:
-            raise RayUnavailable(f"cannot connect to the Ray cluster at {address}: "
-                                 f"{str(err).splitlines()[0] if str(err) else type(err).__name__}") from None
+            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise RayUnavailable(f"cannot connect to the Ray cluster at {address}: {first} (a cluster "
+                                 f"with token authentication also needs RAY_AUTH_MODE=token and its "
+                                 f"token here: docs/batch.md)") from None
     try:
         yield ray
     finally:
