@@ -247,11 +247,12 @@ def ray_head(tmp_path_factory):
 NO_AUTH = {"RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
 
 
-@pytest.mark.parametrize("scheme", ["gcs", "client"])
-def test_a_cluster_started_with_ray_start(ray_head, scheme, tmp_path):
-    """An address as the docs give it: HOST:PORT of the head's GCS, or ray://HOST:10001."""
-    port, client = ray_head
-    address = f"127.0.0.1:{port}" if scheme == "gcs" else f"ray://127.0.0.1:{client}"
+def test_a_cluster_started_with_ray_start(ray_head, tmp_path):
+    """An address as the docs give it: HOST:PORT of the head's GCS. (ray://HOST:10001 works
+    too, but the Ray Client's server dies at times as it starts, ray-project/ray#63202: a
+    test of it would fail now and then; its retries are tested below.)"""
+    port, _ = ray_head
+    address = f"127.0.0.1:{port}"
     path = str(batch_file(tmp_path, "sheepshead"))
     env = dict(os.environ, **NO_AUTH)
     here = subprocess.run([*ENGINE, "evaluate", path], capture_output=True, timeout=60)
@@ -262,3 +263,28 @@ def test_a_cluster_started_with_ray_start(ray_head, scheme, tmp_path):
     remote = subprocess.run([*ENGINE, *argv, "--ray", address], capture_output=True, env=env, timeout=120)
     assert remote.returncode == 0, remote.stderr.decode()[-3000:]
     assert without_times(json.loads(remote.stdout)) == without_times(local)
+
+
+def test_a_ray_client_join_is_tried_again_when_its_server_dies_starting(monkeypatch):
+    calls, failures = [], [distributed.CLIENT_ATTEMPTS - 1]
+
+    def init(address, **kw):
+        """ray.init as it goes when the server of the client dies `failures` more times."""
+        calls.append(address)
+        if failures[0] > 0:
+            failures[0] -= 1
+            raise ConnectionAbortedError("Initialization failure from server:\n")
+
+    monkeypatch.setattr(ray, "init", init)
+    distributed._join(ray, "ray://127.0.0.1:10001")
+    assert len(calls) == distributed.CLIENT_ATTEMPTS
+    calls.clear()
+    failures[0] = distributed.CLIENT_ATTEMPTS
+    with pytest.raises(distributed.RayUnavailable, match=r"ray://127.0.0.1:10001: Initialization failure"):
+        distributed._join(ray, "ray://127.0.0.1:10001")
+    assert len(calls) == distributed.CLIENT_ATTEMPTS
+    calls.clear()
+    failures[0] = 1
+    with pytest.raises(distributed.RayUnavailable, match="RAY_AUTH_MODE=token"):
+        distributed._join(ray, "127.0.0.1:6379")           # a GCS address: once, no retry
+    assert calls == ["127.0.0.1:6379"]

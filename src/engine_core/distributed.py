@@ -95,6 +95,28 @@ def _stderr_kept_on_success():
             os.close(saved)
 
 
+CLIENT_ATTEMPTS = 3     # ray:// joins: the Ray Client's server for a new client dies at times as it
+                        # starts (ray-project/ray#63202), and a new attempt gets a new one
+
+
+def _join(ray, address: str) -> None:
+    """ray.init of a running cluster, as one readable RayUnavailable when it refuses."""
+    attempts = CLIENT_ATTEMPTS if address.startswith("ray://") else 1
+    for attempt in range(1, attempts + 1):
+        try:
+            with _stderr_kept_on_success():
+                ray.init(address=address, logging_level=logging.WARNING)
+            return
+        except (ConnectionError, RuntimeError, ValueError) as err:
+            lines = [line.strip() for line in str(err).splitlines() if line.strip()]
+            if attempt < attempts and "Initialization failure from server" in str(err):
+                continue
+            last = lines[-1][:300] if lines else type(err).__name__
+            raise RayUnavailable(f"cannot connect to the Ray cluster at {address}: {last} (a cluster "
+                                 f"with token authentication also needs RAY_AUTH_MODE=token and its "
+                                 f"token here: docs/batch.md)") from None
+
+
 @contextmanager
 def cluster(address: str):
     """Ray connected for the block. `local` starts a Ray of this machine's cores in this process
@@ -111,14 +133,7 @@ def cluster(address: str):
                  _node_ip_address="127.0.0.1")
     else:
         check_reachable(address)
-        try:
-            with _stderr_kept_on_success():
-                ray.init(address=address, logging_level=logging.WARNING)
-        except (ConnectionError, RuntimeError, ValueError) as err:
-            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-            raise RayUnavailable(f"cannot connect to the Ray cluster at {address}: {first} (a cluster "
-                                 f"with token authentication also needs RAY_AUTH_MODE=token and its "
-                                 f"token here: docs/batch.md)") from None
+        _join(ray, address)
     try:
         yield ray
     finally:
