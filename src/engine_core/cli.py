@@ -77,7 +77,9 @@ def evaluate_line_bytes(line: str | bytes, number: int, with_legal: bool = False
 def evaluate_chunk(lines: list[tuple[int, bytes]], with_legal: bool = False) -> bytes:
     """The output block (one line each) for numbered input lines: the unit of work of the local
     loop and of a Ray task alike (engine_core.distributed), so both write the same bytes."""
-    return b"".join([evaluate_line_bytes(line, number, with_legal) + b"\n" for number, line in lines])
+    if not lines:
+        return b""
+    return b"\n".join([evaluate_line_bytes(line, number, with_legal) for number, line in lines]) + b"\n"
 
 
 def cmd_evaluate(args) -> int:
