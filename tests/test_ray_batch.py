@@ -288,3 +288,14 @@ def test_a_ray_client_join_is_tried_again_when_its_server_dies_starting(monkeypa
     with pytest.raises(distributed.RayUnavailable, match="RAY_AUTH_MODE=token"):
         distributed._join(ray, "127.0.0.1:6379")           # a GCS address: once, no retry
     assert calls == ["127.0.0.1:6379"]
+
+
+def test_worker_output_never_reaches_the_answers():
+    """Ray copies a worker's stdout into the driver's unless told not to: stdout is the answers'."""
+    code = ("import sys\nfrom engine_core import distributed\n"
+            "def noisy(chunk):\n    print('worker noise'); print('worker noise', file=sys.stderr); return chunk\n"
+            "with distributed.cluster('local'):\n"
+            "    print(list(distributed.ordered_map(noisy, [[1], [2], [3]])))\n"
+            "    import time; time.sleep(1.5)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout == "[[1], [2], [3]]\n", done.stdout + done.stderr[-2000:]

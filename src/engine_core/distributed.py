@@ -105,7 +105,7 @@ def _join(ray, address: str) -> None:
     for attempt in range(1, attempts + 1):
         try:
             with _stderr_kept_on_success():
-                ray.init(address=address, logging_level=logging.WARNING)
+                ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
             return
         except (ConnectionError, RuntimeError, ValueError) as err:
             lines = [line.strip() for line in str(err).splitlines() if line.strip()]
@@ -123,14 +123,16 @@ def cluster(address: str):
     (on the loopback address) and stops it afterwards; any other address (`HOST:6379`,
     `ray://HOST:10001`, `auto`) joins a running cluster and disconnects afterwards (`local`
     ignores RAY_ADDRESS: it always means a new Ray of this machine). A Ray that
-    this process had already initialised (a test, a notebook) is used as it is and left running."""
+    this process had already initialised (a test, a notebook) is used as it is and left running.
+    Workers' output stays in the cluster's logs (log_to_driver=False): Ray would otherwise copy
+    a worker's stdout into this process's, where only the answers may go."""
     ray = _import_ray()
     if ray.is_initialized():
         yield ray
         return
     if address == "local":
         ray.init(address="local", num_cpus=os.cpu_count() or 2, include_dashboard=False, logging_level=logging.ERROR,
-                 _node_ip_address="127.0.0.1")
+                 _node_ip_address="127.0.0.1", log_to_driver=False)
     else:
         check_reachable(address)
         _join(ray, address)
