@@ -198,6 +198,11 @@ def test_an_address_where_nothing_listens(scheme):
     assert f"cannot reach the Ray cluster at {address}" in line, line
 
 
+def test_an_empty_address_is_a_flag_mistake():
+    line = one_line_error([*ENGINE, "evaluate", "--ray", " ", "-"], 2, input="")
+    assert "--ray: must be local or a Ray address" in line, line
+
+
 def test_a_missing_input_is_reported_before_ray_starts():
     line = one_line_error([*ENGINE, "analyze", "--ray", "local", "no-such-file.jsonl"], 2)
     assert "cannot read no-such-file.jsonl" in line, line
