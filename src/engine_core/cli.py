@@ -1,4 +1,5 @@
-"""Command line: `python -m engine_core` (or `stich-engine`) evaluate, solve, analyze, demo.
+"""Command line: `python -m engine_core` (or `stich-engine`) evaluate, solve, analyze, demo,
+tournament.
 
 evaluate reads JSON Lines (a record, or {"id": …, "record": …}) and writes one UTF-8 JSON line
 per input line: {"id", "result"} or {"id", "error": {"index", "reason", "reason_id"}} (+ "legal"
@@ -9,6 +10,12 @@ Every mistake on the command line and every input or output that cannot be used 
 line on stderr (`PROG COMMAND: what is wrong`) and a non-zero exit status, never a traceback:
 2 for a bad flag or an unreadable input, 1 for output that cannot be written, 141 (as for a
 process killed by SIGPIPE) when the reader of standard output went away (`| head`).
+
+The batch commands (evaluate, solve, analyze, tournament) cut their work into ordered chunks and
+call one function per chunk (evaluate_chunk, solve_chunk, analyze_chunk, tournament.play_deals),
+here or, with `--ray ADDRESS|local`, as Ray tasks (engine_core.distributed, docs/batch.md): the
+same answers in the same order either way. Ray missing or a cluster that cannot be reached: one
+line and status 2; a cluster that fails during the run: one line and status 1.
 """
 from __future__ import annotations
 
@@ -17,7 +24,7 @@ import json
 import os
 import sys
 
-from . import __version__, _codec, games
+from . import __version__, _codec, distributed, games
 from .errors import StichError
 
 
@@ -67,33 +74,84 @@ def evaluate_line_bytes(line: str | bytes, number: int, with_legal: bool = False
     return _codec.evaluate_line_bytes(line, number, with_legal)
 
 
+def evaluate_chunk(lines: list[tuple[int, bytes]], with_legal: bool = False) -> bytes:
+    """The output block (one line each) for numbered input lines: the unit of work of the local
+    loop and of a Ray task alike (engine_core.distributed), so both write the same bytes."""
+    if not lines:
+        return b""
+    return b"\n".join([evaluate_line_bytes(line, number, with_legal) for number, line in lines]) + b"\n"
+
+
 def cmd_evaluate(args) -> int:
+    stream = _open_input(args.file)
+    lines = ((number, line.rstrip(b"\r\n")) for number, line in _numbered(stream, args.file))
+    return _run_chunks(args, "evaluate", evaluate_chunk, lines, (args.legal,))
+
+
+def _open_input(path: str):
+    """The input stream, opened before any work starts (and before a Ray cluster is joined)."""
     try:
-        stream = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")
+        return sys.stdin.buffer if path == "-" else open(path, "rb")
     except OSError as err:
-        raise Usage(f"cannot read {args.file}: {err.strerror}") from None
-    out = sys.stdout.buffer
-    pending: list[bytes] = []         # answers are written in blocks: one write per 256 lines
-    try:
-        with stream:
+        raise Usage(f"cannot read {path}: {err.strerror}") from None
+
+
+def _numbered(stream, path: str):
+    """(number, line) of every non-blank line; `number` counts from 1, blank lines included
+    (it is the id of a line that gives none). A read error ends it as Usage."""
+    with stream:
+        try:
             for number, line in enumerate(stream, 1):
-                if not line.strip():
-                    continue
-                pending.append(evaluate_line_bytes(line.rstrip(b"\r\n"), number, args.legal))
-                if len(pending) == 256:
-                    _flush(out, pending)
-    except OSError as err:
-        _flush(out, pending)
-        raise Usage(f"cannot read {args.file}: {err.strerror or err}") from None
-    _flush(out, pending)
-    out.flush()
+                if line.strip():
+                    yield number, line
+        except OSError as err:
+            raise Usage(f"cannot read {path}: {err.strerror or err}") from None
+
+
+def _chunks(items, size: int):
+    """Lists of `size` items in order; when the source fails, the items read before it are
+    still yielded (their answers written) before the error."""
+    chunk: list = []
+    try:
+        for item in items:
+            chunk.append(item)
+            if len(chunk) == size:
+                yield chunk
+                chunk = []
+    except Exception:
+        if chunk:
+            yield chunk
+        raise
+    if chunk:
+        yield chunk
+
+
+# Input lines per chunk, (here, per Ray task). evaluate answers a line in microseconds: here one
+# write per 256 lines, on Ray tasks big enough to outweigh a task's cost (about a millisecond).
+# solve and analyze take milliseconds to seconds a line: each answer is written as it comes, and
+# one line per task spreads them best over the cluster.
+CHUNK_LINES = {"evaluate": (256, 2048), "solve": (1, 1), "analyze": (1, 1)}
+
+
+def _run_chunks(args, command: str, fn, items, params: tuple) -> int:
+    """Write fn(chunk, *params) for every chunk of the items, in order: here, or with --ray as
+    Ray tasks (engine_core.distributed). The same function either way, so the same output."""
+    out = sys.stdout.buffer
+    local, ray = CHUNK_LINES[command]
+    if args.ray is None:
+        for chunk in _chunks(items, local):
+            out.write(fn(chunk, *params))
+            out.flush()
+        return 0
+    with distributed.cluster(args.ray):
+        blocks = distributed.ordered_map(fn, _chunks(items, ray), *params)
+        try:
+            for block in blocks:
+                out.write(block)
+                out.flush()
+        finally:
+            blocks.close()
     return 0
-
-
-def _flush(out, pending: list[bytes]) -> None:
-    if pending:
-        out.write(b"\n".join(pending) + b"\n")
-        pending.clear()
 
 
 def options_arg(text: str) -> dict:
@@ -198,82 +256,83 @@ def contract_line(contract: dict | None) -> str:
     return text
 
 
-def _records_in(path: str):
-    """(number, line) of every non-blank line of a JSON Lines file or standard input."""
-    try:
-        stream = sys.stdin.buffer if path == "-" else open(path, "rb")
-    except OSError as err:
-        raise Usage(f"cannot read {path}: {err.strerror}") from None
-    with stream:
-        for number, line in enumerate(stream, 1):
-            if line.strip():
-                yield number, line
-
-
-def _solve_answer(line: bytes, number: int, args) -> dict:
-    """One `solve` output line: the position's value (or reaches), its cards' values."""
-    from . import records, solver
+def _wrapped(line: bytes, number: int):
+    """(id, record) of an input line, or the MALFORMED_JSON answer: a bare record, or a wrapper
+    {"id", "record"} (an object with a record key and no game key)."""
     import orjson
-    from .errors import ActionError, InvalidRecordError
     try:
         obj = orjson.loads(line)
     except orjson.JSONDecodeError as err:
-        return {"id": number, "error": {"index": None, "reason": f"malformed JSON: {err}", "reason_id": "MALFORMED_JSON"}}
-    ident, record = number, obj
+        return None, {"id": number, "error": {"index": None, "reason": f"malformed JSON: {err}",
+                                              "reason_id": "MALFORMED_JSON"}}
     if isinstance(obj, dict) and "record" in obj and "game" not in obj:
-        ident, record = obj.get("id", number), obj["record"]
+        return (obj.get("id", number), obj["record"]), None
+    return (number, obj), None
+
+
+def _error_answer(ident, err: StichError) -> dict:
+    from .errors import ActionError
+    index = err.index if isinstance(err, ActionError) else None
+    return {"id": ident, "error": {"index": index, "reason": str(err), "reason_id": err.reason_id}}
+
+
+def _solve_answer(line: bytes, number: int, target: str | None, budget: int | None) -> dict:
+    """One `solve` output line: the position's value (or reaches), its cards' values."""
+    from . import records, solver
+    parsed, failed = _wrapped(line, number)
+    if failed:
+        return failed
+    ident, record = parsed
     try:
         state = records.replay(record)
-        if args.target is not None:
-            target = int(args.target) if args.target.lstrip("-").isdigit() else args.target
+        if target is not None:
+            goal = int(target) if target.lstrip("-").isdigit() else target
             objective = solver.objective_of(state)
-            answer = solver.reaches(state, target, budget=args.budget)
-            return {"id": ident, "reaches": answer, "side": list(objective.side), "target": solver.target_of(state, target)[0]}
-        solution = solver.solve(state, budget=args.budget)
+            answer = solver.reaches(state, goal, budget=budget)
+            return {"id": ident, "reaches": answer, "side": list(objective.side), "target": solver.target_of(state, goal)[0]}
+        solution = solver.solve(state, budget=budget)
         out = {"id": ident, **solution.as_dict()}
         out["values"] = [{"action": e["action"], "value": e["value"],
                           **({"lower": e["lower"], "upper": e["upper"]} if e["value"] is None else {})}
-                         for e in solver.values(state, budget=args.budget)]
+                         for e in solver.values(state, budget=budget)]
         return out
-    except ActionError as err:
-        return {"id": ident, "error": {"index": err.index, "reason": str(err), "reason_id": err.reason_id}}
     except StichError as err:
-        return {"id": ident, "error": {"index": None, "reason": str(err), "reason_id": err.reason_id}}
+        return _error_answer(ident, err)
+
+
+def solve_chunk(lines: list[tuple[int, bytes]], target: str | None, budget: int | None) -> bytes:
+    """The `solve` output block for numbered input lines (local loop and Ray task alike)."""
+    import orjson
+    return b"".join([orjson.dumps(_solve_answer(line, number, target, budget)) + b"\n" for number, line in lines])
 
 
 def cmd_solve(args) -> int:
+    lines = _numbered(_open_input(args.file), args.file)
+    return _run_chunks(args, "solve", solve_chunk, lines, (args.target, args.budget))
+
+
+def _analyze_answer(line: bytes, number: int, budget: int | None) -> dict:
+    """One `analyze` output line: the analysis of the record's card play, or its error."""
+    from . import analysis
+    parsed, failed = _wrapped(line, number)
+    if failed:
+        return failed
+    ident, record = parsed
+    try:
+        return {"id": ident, **analysis.analyze(record, budget=budget)}
+    except StichError as err:
+        return _error_answer(ident, err)
+
+
+def analyze_chunk(lines: list[tuple[int, bytes]], budget: int | None) -> bytes:
+    """The `analyze` output block for numbered input lines (local loop and Ray task alike)."""
     import orjson
-    out = sys.stdout.buffer
-    for number, line in _records_in(args.file):
-        out.write(orjson.dumps(_solve_answer(line, number, args)) + b"\n")
-        out.flush()
-    return 0
+    return b"".join([orjson.dumps(_analyze_answer(line, number, budget)) + b"\n" for number, line in lines])
 
 
 def cmd_analyze(args) -> int:
-    import orjson
-    from . import analysis
-    from .errors import ActionError
-    out = sys.stdout.buffer
-    for number, line in _records_in(args.file):
-        try:
-            obj = orjson.loads(line)
-        except orjson.JSONDecodeError as err:
-            answer = {"id": number, "error": {"index": None, "reason": f"malformed JSON: {err}",
-                                              "reason_id": "MALFORMED_JSON"}}
-        else:
-            ident, record = number, obj
-            if isinstance(obj, dict) and "record" in obj and "game" not in obj:
-                ident, record = obj.get("id", number), obj["record"]
-            try:
-                answer = {"id": ident, **analysis.analyze(record, budget=args.budget)}
-            except ActionError as err:
-                answer = {"id": ident, "error": {"index": err.index, "reason": str(err), "reason_id": err.reason_id}}
-            except StichError as err:
-                answer = {"id": ident, "error": {"index": None, "reason": str(err), "reason_id": err.reason_id}}
-        out.write(orjson.dumps(answer) + b"\n")
-        out.flush()
-    return 0
+    lines = _numbered(_open_input(args.file), args.file)
+    return _run_chunks(args, "analyze", analyze_chunk, lines, (args.budget,))
 
 
 def bots_arg(text: str) -> list[str]:
@@ -287,20 +346,40 @@ def bots_arg(text: str) -> list[str]:
 
 
 def cmd_tournament(args) -> int:
-    """Duplicate play of two bots: every seeded deal once per seating (docs/bots.md)."""
+    """Duplicate play of two bots: every seeded deal once per seating (docs/bots.md); with
+    --ray the deals are played as Ray tasks and the report is made here in deal order."""
     from .bots import tournament
     try:
         options = options_arg(args.options)
         games.get(args.game, options)
     except StichError as err:
         raise Usage(str(err)) from None
-    report = tournament.run(args.game, args.bots, args.deals, seed=args.seed, threads=args.threads,
-                            options=options, progress=tournament.progress_bar())
+    if args.ray is not None and args.threads != 1:
+        raise Usage("--threads is for the local run; with --ray the cluster's CPUs play the deals")
+    run = lambda mapper, per_task: tournament.run(
+        args.game, args.bots, args.deals, seed=args.seed, threads=args.threads, options=options,
+        progress=tournament.progress_bar(), mapper=mapper, deals_per_task=per_task)
+    if args.ray is None:
+        report = run(None, 1)
+    else:
+        with distributed.cluster(args.ray):
+            report = run(distributed.ordered_map, max(1, min(16, args.deals // (4 * distributed.cpus()))))
     if args.json:
         print(json.dumps(report))
     else:
         print(tournament.table(report))
     return 0
+
+
+def ray_arg(text: str) -> str:
+    """--ray: `local` or the address of a running cluster."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must be local or a Ray address such as HOST:6379 or ray://HOST:10001")
+    return text.strip()
+
+
+RAY_HELP = ("run the batch on Ray: local (a Ray of this machine, started for the run) or a cluster's "
+            "address, HOST:6379 or ray://HOST:10001 (needs pip install 'stich[ray]'; docs/batch.md)")
 
 
 def budget_arg(text: str) -> int:
@@ -320,6 +399,7 @@ EPILOG = """examples:
   %(prog)s analyze records.jsonl
   %(prog)s demo --game doppelkopf --deals 2 --seed 7
   %(prog)s tournament --game schafkopf --bots normal,easy --deals 200
+  %(prog)s evaluate --ray local records.jsonl    the same answers from Ray tasks (docs/batch.md)
 
 exit status: 0 when the input was read (rejected records are answers, not failures), 2 for a
 bad flag or an unreadable input, 1 when the output cannot be written, 141 when the reader of
@@ -340,6 +420,7 @@ def build_parser(prog: str = "python -m engine_core") -> argparse.ArgumentParser
                                     "when the input was read, rejected records included; 2 when it could not be.")
     ev.add_argument("file", nargs="?", default="-", help="JSON Lines file, or - for standard input (default)")
     ev.add_argument("--legal", action="store_true", help="add the legal actions before each action")
+    ev.add_argument("--ray", type=ray_arg, metavar="ADDRESS", help=RAY_HELP)
     ev.set_defaults(func=cmd_evaluate)
     so = sub.add_parser("solve", help="solve positions with all hands open",
                         description="For each record (finished or in progress) write the value of its "
@@ -351,6 +432,7 @@ def build_parser(prog: str = "python -m engine_core") -> argparse.ArgumentParser
     so.add_argument("--target", type=target_arg,
                     help="answer whether the side reaches this value: a number, win, schneider or schwarz")
     so.add_argument("--budget", type=budget_arg, help="node budget per search (default: none, exact)")
+    so.add_argument("--ray", type=ray_arg, metavar="ADDRESS", help=RAY_HELP)
     so.set_defaults(func=cmd_solve)
     an = sub.add_parser("analyze", help="analyze the card play of records",
                         description="For each record write the value of every legal card at each card "
@@ -359,6 +441,7 @@ def build_parser(prog: str = "python -m engine_core") -> argparse.ArgumentParser
     an.add_argument("file", nargs="?", default="-", help="JSON Lines file, or - for standard input (default)")
     an.add_argument("--budget", type=budget_arg, default=2_000_000,
                     help="node budget per search (default 2000000; bounds are reported where it runs out)")
+    an.add_argument("--ray", type=ray_arg, metavar="ADDRESS", help=RAY_HELP)
     an.set_defaults(func=cmd_analyze)
     demo = sub.add_parser("demo", help="play seeded deals (hand-strength bids) and print them",
                           description=cmd_demo.__doc__)
@@ -380,6 +463,7 @@ def build_parser(prog: str = "python -m engine_core") -> argparse.ArgumentParser
     tour.add_argument("--threads", type=count_arg(1, 256), default=1, help="threads (1..256)")
     tour.add_argument("--options", default="{}", help="game options as a JSON object")
     tour.add_argument("--json", action="store_true", help="one JSON object instead of the table")
+    tour.add_argument("--ray", type=ray_arg, metavar="ADDRESS", help=RAY_HELP)
     tour.set_defaults(func=cmd_tournament)
     return parser
 
@@ -392,9 +476,12 @@ def main(argv: list[str] | None = None) -> int:
         code = args.func(args)
         sys.stdout.flush()
         return code
-    except Usage as err:
+    except (Usage, distributed.RayUnavailable) as err:
         print(f"{prog}: {err}", file=sys.stderr)
         return 2
+    except distributed.ClusterFailed as err:
+        print(f"{prog}: {err}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         return output_closed(prog)
     except OSError as err:                      # reading or writing failed (a full disk, ...)

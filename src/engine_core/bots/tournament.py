@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 import statistics
 import sys
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -79,32 +78,51 @@ def play_deal(game, names, seed: int, k: int, budget: dict, times: list) -> list
     return plays
 
 
+def play_deals(ks, game_name: str, names: list[str], seed: int, options: dict, budget: dict) -> list:
+    """Per deal k of `ks`: (plays, decision times of bot A, of bot B). The unit of work of the
+    local loop, of the threads and of a Ray task (engine_core.distributed) alike: a deal's
+    plays depend only on (game, options, bots, seed, k), never on where it is played."""
+    game = games.get(game_name, options)
+    out = []
+    for k in ks:
+        times = {0: [], 1: []}
+        plays = play_deal(game, names, seed, k, budget, times)
+        out.append((plays, times[0], times[1]))
+    return out
+
+
+def _local_map(threads: int):
+    """fn over the chunks in order, here: one thread, or a pool of `threads`."""
+    def mapper(fn, chunks, *args):
+        if threads == 1:
+            for chunk in chunks:
+                yield fn(chunk, *args)
+            return
+        with ThreadPoolExecutor(threads) as pool:
+            yield from pool.map(lambda chunk: fn(chunk, *args), chunks)
+    return mapper
+
+
 def run(game_name: str, names: list[str], deals: int, seed: int = 1, threads: int = 1,
-        options: dict | None = None, budget: dict | None = None, progress=None) -> dict:
+        options: dict | None = None, budget: dict | None = None, progress=None,
+        mapper=None, deals_per_task: int = 1) -> dict:
+    """The tournament's report. `mapper(fn, chunks, *args)` yields fn(chunk, *args) for each
+    chunk of deal numbers in order (default: here, on `threads` threads;
+    engine_core.distributed.ordered_map: as Ray tasks); the report is made from the deals in
+    deal order, so it is the same wherever they were played (decision times aside)."""
     game = games.get(game_name, options)
     budget = budget or {}
+    mapper = mapper or _local_map(threads)
+    chunks = [range(k, min(k + deals_per_task, deals)) for k in range(0, deals, deals_per_task)]
     times = {0: [], 1: []}
-    lock = threading.Lock()
-    per_deal = [None] * deals
-    done = [0]
-
-    def one(k):
-        local = {0: [], 1: []}
-        plays = play_deal(game, names, seed, k, budget, local)
-        with lock:
-            times[0].extend(local[0])
-            times[1].extend(local[1])
-            per_deal[k] = plays
-            done[0] += 1
-            if progress:
-                progress(done[0], deals)
-
-    if threads == 1:
-        for k in range(deals):
-            one(k)
-    else:
-        with ThreadPoolExecutor(threads) as pool:
-            list(pool.map(one, range(deals)))
+    per_deal = []
+    for results in mapper(play_deals, chunks, game_name, list(names), seed, options or {}, budget):
+        for plays, times_a, times_b in results:
+            per_deal.append(plays)
+            times[0].extend(times_a)
+            times[1].extend(times_b)
+        if progress:
+            progress(len(per_deal), deals)
     out = {"game": game_name, "deals": deals, "seed": seed, "options": game.options.as_dict(),
            "seatings": seatings(game.seats), "bots": []}
     for b, name in enumerate(names):
