@@ -12,6 +12,7 @@ import asyncio
 import collections
 import logging
 import math
+import time
 from contextlib import contextmanager
 
 import grpc
@@ -22,7 +23,7 @@ from engine_core import games
 
 from stich_client.gen.stich.v1 import stich_service_pb2 as pb, tables_pb2
 
-from . import convert, errors
+from . import convert, errors, observe
 from .config import Config
 from .manager import TableManager
 from .simulate import MAX_DEALS
@@ -138,6 +139,31 @@ async def _abort(context, err: BaseException):
     await context.abort(code, message, trailing_metadata=trailers)
 
 
+def _cancelled_code(context) -> str:
+    """Why a gRPC call was cancelled: its deadline passed, or the client went away."""
+    remaining = context.time_remaining()
+    return "DEADLINE_EXCEEDED" if remaining is not None and remaining <= 0 else "CANCELLED"
+
+
+class _Outcome:
+    """The status of one gRPC call as its log line and metrics record it."""
+
+    def __init__(self, request=None):
+        self.started = time.perf_counter()
+        self.request = request
+        self.response = None
+        self.code = "OK"
+        self.reason = ""
+
+    def failed(self, err: BaseException) -> None:
+        code, reason, _, _ = errors.classify(err)
+        self.code, self.reason = code.name, reason
+
+    def done(self, method: str, context) -> None:
+        observe.finished("grpc", method, self.code, self.started,
+                         observe.table_of(self.request, self.response), self.reason, _peer(context))
+
+
 class StichServicer:
     """The methods of stich.v1.StichService (`handler()` registers them)."""
 
@@ -146,6 +172,7 @@ class StichServicer:
         self.work = work
         self.config = config
         self.streams = Streams(config)
+        observe.watch_manager(manager)          # its in-memory tables: stich_open_tables
 
     # ---- games ------------------------------------------------------------------------------
     async def ListGames(self, request, context):
@@ -340,36 +367,54 @@ class StichServicer:
 
     # ---- registration -----------------------------------------------------------------------------
     def handler(self) -> grpc.GenericRpcHandler:
-        def unary(method, request_cls):
+        def unary(name, method, request_cls):
             async def call(request, context):
+                outcome = _Outcome(request)
                 try:
-                    return await method(_check(request), context)
+                    outcome.response = await method(_check(request), context)
+                    return outcome.response
                 except asyncio.CancelledError:
+                    outcome.code = _cancelled_code(context)
                     raise
                 except Exception as err:  # noqa: BLE001 - every error is mapped
+                    outcome.failed(err)
                     await _abort(context, err)
+                finally:
+                    outcome.done(name, context)
             return grpc.unary_unary_rpc_method_handler(call, request_deserializer=_parser(request_cls),
                                                        response_serializer=_serialize)
 
         async def watch(request, context):
+            outcome = _Outcome(request)
+            observe.WATCH_STREAMS.labels("grpc").inc()
             try:
                 async for response in self.WatchTable(_check(request), context):
                     yield response
             except asyncio.CancelledError:
+                outcome.code = _cancelled_code(context)
                 raise
             except Exception as err:  # noqa: BLE001
+                outcome.failed(err)
                 await _abort(context, err)
+            finally:
+                observe.WATCH_STREAMS.labels("grpc").dec()
+                outcome.done("WatchTable", context)
 
         async def evaluate(request_iterator, context):
+            outcome = _Outcome()
             try:
                 async for response in self.EvaluateRecords(request_iterator, context):
                     yield response
             except asyncio.CancelledError:
+                outcome.code = _cancelled_code(context)
                 raise
             except Exception as err:  # noqa: BLE001
+                outcome.failed(err)
                 await _abort(context, err)
+            finally:
+                outcome.done("EvaluateRecords", context)
 
-        methods = {name: unary(getattr(self, name), getattr(pb, name + "Request"))
+        methods = {name: unary(name, getattr(self, name), getattr(pb, name + "Request"))
                    for name in ("ListGames", "CreateTable", "JoinTable", "Deal", "GetView", "Bid",
                                 "Exchange", "Announce", "Play", "Score", "Simulate", "Hint", "Analyze",
                                 "GetDailyDeal", "SubmitDaily", "GetLeaderboard")}
