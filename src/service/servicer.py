@@ -298,10 +298,17 @@ class StichServicer:
         return out
 
     async def WatchTable(self, request, context):
+        """The table's events; the stream ends OK when the match is over and every event is
+        sent, UNAVAILABLE (SHUTTING_DOWN) when the server stops first: watch again from the
+        last version received, here once it is back or at another server."""
         with self.streams.slot(_peer(context), "watch"):
             events = await self.manager.watch(request.table_id, request.token, request.from_version)
             async for event in events:
                 yield pb.WatchTableResponse(event=convert.event_msg(event))
+            if self.manager.closing:
+                raise errors.ServiceError(grpc.StatusCode.UNAVAILABLE, "SHUTTING_DOWN",
+                                          "the server is shutting down: watch again from the last "
+                                          "version you received")
 
     # ---- batch ----------------------------------------------------------------------------------
     async def EvaluateRecords(self, request_iterator, context):
