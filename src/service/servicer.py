@@ -139,17 +139,16 @@ async def _abort(context, err: BaseException):
     await context.abort(code, message, trailing_metadata=trailers)
 
 
-def _cancelled_code(context) -> str:
-    """Why a gRPC call was cancelled: its deadline passed, or the client went away."""
-    remaining = context.time_remaining()
-    return "DEADLINE_EXCEEDED" if remaining is not None and remaining <= 0 else "CANCELLED"
-
-
 class _Outcome:
-    """The status of one gRPC call as its log line and metrics record it."""
+    """The status of one gRPC call as its log line and metrics record it. The peer and the
+    deadline are read from the context when the call arrives: grpc.aio's context must not be
+    asked once the call has ended (a cancelled stream's `peer()` can crash the process)."""
 
-    def __init__(self, request=None):
+    def __init__(self, context, request=None):
         self.started = time.perf_counter()
+        self.peer = _peer(context)
+        remaining = context.time_remaining()
+        self.deadline = None if remaining is None else self.started + remaining
         self.request = request
         self.response = None
         self.code = "OK"
@@ -159,9 +158,14 @@ class _Outcome:
         code, reason, _, _ = errors.classify(err)
         self.code, self.reason = code.name, reason
 
-    def done(self, method: str, context) -> None:
+    def cancelled(self) -> None:
+        """Why the call was cancelled: its deadline passed, or the client went away."""
+        late = self.deadline is not None and time.perf_counter() >= self.deadline - 0.001
+        self.code = "DEADLINE_EXCEEDED" if late else "CANCELLED"
+
+    def done(self, method: str) -> None:
         observe.finished("grpc", method, self.code, self.started,
-                         observe.table_of(self.request, self.response), self.reason, _peer(context))
+                         observe.table_of(self.request, self.response), self.reason, self.peer)
 
 
 class StichServicer:
@@ -376,50 +380,50 @@ class StichServicer:
     def handler(self) -> grpc.GenericRpcHandler:
         def unary(name, method, request_cls):
             async def call(request, context):
-                outcome = _Outcome(request)
+                outcome = _Outcome(context, request)
                 try:
                     outcome.response = await method(_check(request), context)
                     return outcome.response
                 except asyncio.CancelledError:
-                    outcome.code = _cancelled_code(context)
+                    outcome.cancelled()
                     raise
                 except Exception as err:  # noqa: BLE001 - every error is mapped
                     outcome.failed(err)
                     await _abort(context, err)
                 finally:
-                    outcome.done(name, context)
+                    outcome.done(name)
             return grpc.unary_unary_rpc_method_handler(call, request_deserializer=_parser(request_cls),
                                                        response_serializer=_serialize)
 
         async def watch(request, context):
-            outcome = _Outcome(request)
+            outcome = _Outcome(context, request)
             observe.WATCH_STREAMS.labels("grpc").inc()
             try:
                 async for response in self.WatchTable(_check(request), context):
                     yield response
             except asyncio.CancelledError:
-                outcome.code = _cancelled_code(context)
+                outcome.cancelled()
                 raise
             except Exception as err:  # noqa: BLE001
                 outcome.failed(err)
                 await _abort(context, err)
             finally:
                 observe.WATCH_STREAMS.labels("grpc").dec()
-                outcome.done("WatchTable", context)
+                outcome.done("WatchTable")
 
         async def evaluate(request_iterator, context):
-            outcome = _Outcome()
+            outcome = _Outcome(context)
             try:
                 async for response in self.EvaluateRecords(request_iterator, context):
                     yield response
             except asyncio.CancelledError:
-                outcome.code = _cancelled_code(context)
+                outcome.cancelled()
                 raise
             except Exception as err:  # noqa: BLE001
                 outcome.failed(err)
                 await _abort(context, err)
             finally:
-                outcome.done("EvaluateRecords", context)
+                outcome.done("EvaluateRecords")
 
         methods = {name: unary(name, getattr(self, name), getattr(pb, name + "Request"))
                    for name in ("ListGames", "CreateTable", "JoinTable", "Deal", "GetView", "Bid",
