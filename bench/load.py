@@ -16,9 +16,11 @@ error counts by status code and, for servers it started itself, their RSS: the g
 finished tables, and whether RSS stayed flat (within ±10%) from the end of warm-up (the first
 10% of the matches) to the end, the finished tables having left memory.
 
-`streams` opens `--streams` WatchTable streams on one server (spread over HTTP/2 connections,
-at most 500 streams each), each reading its first event, holds them `--hold` seconds and
-reports how many stayed open, the server's count of them (/metrics) and its RSS.
+`streams` opens `--streams` WatchTable streams on one server (over HTTP/2 connections of 250
+streams, at most `--open-concurrency` starting at once: a burst of thousands of new calls loses
+some, which end CANCELLED before reaching a handler), each reading its first event, holds them
+`--hold` seconds and reports how many stayed open, the server's count of them (/metrics) and
+its RSS.
 
 Servers the generator starts itself are `python -m service` children (service.process) on free
 loopback ports, with a temporary data directory (SQLite on disk, as deployed; `--memory`: none).
@@ -47,7 +49,7 @@ from stich_client import convert
 from stich_client.gen.stich.v1 import stich_service_pb2 as pb, stich_service_pb2_grpc as pb_grpc, tables_pb2
 
 CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 64 * 2 ** 20), ("grpc.use_local_subchannel_pool", 1)]
-STREAMS_PER_CHANNEL = 500          # below the server's --max-connection-streams (1000)
+STREAMS_PER_CHANNEL = 250          # below the server's --max-connection-streams (1000)
 RETRIED = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 
 
@@ -94,6 +96,15 @@ class Servers:
 
     def rss(self) -> list[float]:
         return [rss_mb(c.proc.pid) for c in self.children]
+
+    def cpu_seconds(self) -> list[float]:
+        """User + system CPU time of each started server (/proc/<pid>/stat)."""
+        out = []
+        for c in self.children:
+            with open(f"/proc/{c.proc.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            out.append((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+        return out
 
     def metric(self, index: int, name: str) -> float | None:
         """A sample of a started server's /metrics (the sum over its labels), None if absent."""
@@ -270,35 +281,31 @@ async def play(args, servers: Servers) -> dict:
     return out
 
 
-async def streams(args, servers: Servers) -> dict:
-    address = servers.addresses[0]
-    k = args.streams
-    nchannels = max(1, -(-k // STREAMS_PER_CHANNEL))
+async def hold_streams(spec: dict, release: asyncio.Future, on_open) -> dict:
+    """Open spec["streams"] WatchTable streams on spec["address"] (over connections of
+    spec["per_connection"] streams), each reading its first event, and tell `on_open` what the
+    opening found; once `release` is done, count how many are still open and close them."""
+    k = spec["streams"]
+    nchannels = max(1, -(-k // spec["per_connection"]))
     # each channel its own connection (a local subchannel pool, and an argument that differs)
-    channels = [grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS + [("stich.load.channel", i)])
+    channels = [grpc.aio.insecure_channel(spec["address"], options=CHANNEL_OPTIONS + [("stich.load.channel", i)])
                 for i in range(nchannels)]
     stubs = [pb_grpc.StichServiceStub(ch) for ch in channels]
-    setup = Load()
-    watched = []
-    for i in range(max(1, k // args.watchers_per_table)):
-        created = await setup.call(stubs[0].CreateTable, pb.CreateTableRequest(game=args.game, deals_per_match=1,
-                                                                                seed=args.seed + i),
-                                   args.timeout, action=False)
-        watched.append((created.table_id, created.spectator_id))
-    rss_before = servers.rss()
+    watched = spec["watched"]
     opened = 0
+    closing = False
     errors: collections.Counter = collections.Counter()
-    first_event = asyncio.Semaphore(args.open_concurrency)
+    first_event = asyncio.Semaphore(spec["open_concurrency"])
     calls = []
 
     async def watch(i: int):
         nonlocal opened
         table_id, spectator = watched[i % len(watched)]
-        call = stubs[i % nchannels].WatchTable(pb.WatchTableRequest(table_id=table_id, token=spectator),
-                                              timeout=args.hold + 600)
-        calls.append(call)
         try:
-            async with first_event:
+            async with first_event:           # at most open_concurrency calls starting at once
+                call = stubs[i % nchannels].WatchTable(pb.WatchTableRequest(table_id=table_id, token=spectator),
+                                                      timeout=24 * 3600)
+                calls.append(call)
                 first = await call.read()
             if first is grpc.aio.EOF:
                 errors["EOF"] += 1
@@ -307,36 +314,76 @@ async def streams(args, servers: Servers) -> dict:
             await call.read()                 # nothing more comes until the stream is ended
             errors["ENDED_EARLY"] += 1
         except grpc.aio.AioRpcError as err:
-            if err.code() != grpc.StatusCode.CANCELLED:
+            if not (closing and err.code() == grpc.StatusCode.CANCELLED):   # not our own cancel
                 errors[err.code().name] += 1
         except asyncio.CancelledError:
             pass
 
     started = time.perf_counter()
     tasks = [asyncio.ensure_future(watch(i)) for i in range(k)]
-    while opened + sum(errors.values()) < k and time.perf_counter() - started < args.timeout + k / 50:
-        await asyncio.sleep(0.2)
-    open_seconds = time.perf_counter() - started
-    await asyncio.sleep(args.hold)
+    while opened + sum(errors.values()) < k and time.perf_counter() - started < spec["timeout"]:
+        await asyncio.sleep(0.1)
+    on_open({"opened": opened, "seconds_to_open": round(time.perf_counter() - started, 2),
+             "connections": nchannels, "errors": dict(errors)})
+    await release
     still_open = sum(1 for t in tasks if not t.done())
-    server_count = servers.metric(0, "stich_watch_streams")
-    rss_open = servers.rss()
+    closing = True
     for call in calls:
         call.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     for ch in channels:
         await ch.close()
-    await asyncio.sleep(1.5)
-    out = {"mode": "streams", "streams": k, "tables": len(watched), "connections": nchannels,
-           "opened": opened, "seconds_to_open": round(open_seconds, 2), "held_s": args.hold,
-           "still_open_after_hold": still_open, "server_counts_open": server_count,
-           "errors": dict(errors), "generator_rss_mb": round(rss_mb(os.getpid()), 1)}
+    return {"still_open": still_open, "errors": dict(errors), "rss_mb": round(rss_mb(os.getpid()), 1)}
+
+
+async def streams(args, servers: Servers) -> dict:
+    address = servers.addresses[0]
+    k = args.streams
+    setup = Load()
+    channel = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+    stub = pb_grpc.StichServiceStub(channel)
+    watched = []
+    for i in range(max(1, k // args.watchers_per_table)):
+        created = await setup.call(stub.CreateTable, pb.CreateTableRequest(game=args.game, deals_per_match=1,
+                                                                           seed=args.seed + i),
+                                   args.timeout, action=False)
+        watched.append((created.table_id, created.spectator_id))
+    await channel.close()
+    rss_before = servers.rss()
+    spec = {"address": address, "streams": k, "watched": watched, "per_connection": args.per_connection,
+            "open_concurrency": args.open_concurrency, "timeout": args.timeout + k / 50}
+    release = asyncio.get_running_loop().create_future()
+    sample: dict = {}
+
+    def on_open(first: dict) -> None:
+        async def hold():
+            cpu = servers.cpu_seconds()
+            await asyncio.sleep(args.hold)
+            sample.update(count=servers.metric(0, "stich_watch_streams"), rss=servers.rss(),
+                          cpu=[(b - a) / args.hold for a, b in zip(cpu, servers.cpu_seconds())])
+            release.set_result(None)
+        sample["first"] = first
+        asyncio.ensure_future(hold())
+
+    last = await hold_streams(spec, release, on_open)
+    closed_at = time.perf_counter()
+    while servers.children and servers.metric(0, "stich_watch_streams") and time.perf_counter() - closed_at < 60:
+        await asyncio.sleep(0.5)              # the server ends its handlers of the cancelled streams
+    first = sample["first"]
+    out = {"mode": "streams", "streams": k, "tables": len(watched), "connections": first["connections"],
+           "opened": first["opened"], "seconds_to_open": first["seconds_to_open"], "held_s": args.hold,
+           "still_open_after_hold": last["still_open"], "server_counts_open": sample["count"],
+           "errors": last["errors"], "generator_rss_mb": last["rss_mb"]}
+    opened = first["opened"]
+    rss_open = sample["rss"]
     if servers.children:
         rss_after = servers.rss()
         out.update(rss_mb_before=round(rss_before[0], 1), rss_mb_open=round(rss_open[0], 1),
                    rss_mb_after_close=round(rss_after[0], 1),
                    rss_kb_per_stream=round((rss_open[0] - rss_before[0]) * 1024 / max(1, opened), 2),
-                   server_counts_after_close=servers.metric(0, "stich_watch_streams"))
+                   server_cpu_while_held_pct=round(100 * sample["cpu"][0], 1),
+                   server_counts_after_close=servers.metric(0, "stich_watch_streams"),
+                   seconds_to_close=round(time.perf_counter() - closed_at, 2))
     return out
 
 
@@ -362,9 +409,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
             p.add_argument("--streams", type=int, default=10_000)
             p.add_argument("--watchers-per-table", type=int, default=100)
             p.add_argument("--hold", type=float, default=10.0, help="seconds the streams stay open")
-            p.add_argument("--open-concurrency", type=int, default=500, help="streams opening at once")
+            p.add_argument("--open-concurrency", type=int, default=100, help="streams starting at once")
+            p.add_argument("--per-connection", type=int, default=STREAMS_PER_CHANNEL,
+                           help="streams per HTTP/2 connection (the server allows --max-connection-streams)")
     args = parser.parse_args(argv)
-    for name in ("tables", "matches", "streams", "servers", "watchers_per_table", "open_concurrency"):
+    for name in ("tables", "matches", "streams", "servers", "watchers_per_table", "open_concurrency",
+                 "per_connection"):
         if getattr(args, name, 1) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     return args
