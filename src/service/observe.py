@@ -21,12 +21,14 @@ import time
 import weakref
 
 from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram,
-                               PlatformCollector, ProcessCollector, generate_latest)
+                               PlatformCollector, ProcessCollector, disable_created_metrics,
+                               generate_latest)
 from prometheus_client.core import GaugeMetricFamily
 
 from .manager import TABLE_ID
 
 log = logging.getLogger("stich.service.rpc")
+disable_created_metrics()                    # no *_created series: a process has one start time
 REGISTRY = CollectorRegistry()
 ProcessCollector(registry=REGISTRY)          # process_resident_memory_bytes, open fds, CPU
 PlatformCollector(registry=REGISTRY)
