@@ -58,6 +58,7 @@ REASONS = {
     "STALE_VERSION": "expected_version is not the table's version",
     "CONFLICT": "another writer committed the table's next version first",
     "TOO_MANY_STREAMS": "a stream limit (per peer, per kind, in all)",
+    "SHUTTING_DOWN": "(UNAVAILABLE) a WatchTable stream ended by the server's shutdown: watch again from the last version",
     "TABLE_DAMAGED": "the store holds the table but its rows do not restore",
     "ORIGIN_NOT_ALLOWED": "(the HTTP door) a browser origin neither the page's own nor in --allowed-origins",
     "STORE_UNAVAILABLE": "the database does not answer (a PostgreSQL server down or unreachable); retry (UNAVAILABLE)",

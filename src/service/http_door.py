@@ -21,6 +21,7 @@ import logging
 import mimetypes
 import pathlib
 import socket
+import time
 
 import uvicorn
 from connectrpc.code import Code
@@ -31,7 +32,7 @@ from protobuf.wkt import Any as AnyDetail
 from stich_client.gen.stich.v1 import stich_service_pb2 as pb
 from stich_client.gen.stich.v1.stich_service_connect import StichServiceASGIApplication
 
-from . import errors
+from . import errors, observe
 from .config import Config
 from .servicer import StichServicer, _check
 
@@ -39,6 +40,8 @@ log = logging.getLogger("stich.service")
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 DEFAULT_WEB_DIR = ROOT / "clients" / "web" / "dist"
 SERVICE_PREFIX = "/stich.v1.StichService/"
+METRICS_PATH = "/metrics"
+METHODS = frozenset(m.name for m in pb.DESCRIPTOR.services_by_name["StichService"].methods)
 EXPOSED = ("grpc-status, grpc-message, grpc-status-details-bin, connect-protocol-version, "
            "connect-timeout-ms, content-encoding, connect-content-encoding")
 _INFO_URL = "type.googleapis.com/google.rpc.ErrorInfo"
@@ -70,6 +73,37 @@ class _Context:
         return ("ipv6:" if ":" in host else "ipv4:") + host + ":0"
 
 
+class _Outcome:
+    """The status of one call of the HTTP door as its log line and metrics record it."""
+
+    def __init__(self, ctx, request=None):
+        self.started = time.perf_counter()
+        self.ctx = ctx
+        self.request = request
+        self.response = None
+        self.code = "OK"
+        self.reason = ""
+
+    def failed(self, err: BaseException) -> None:
+        if isinstance(err, ConnectError):
+            self.code = err.code.name
+        else:
+            code, self.reason, _, _ = errors.classify(err)
+            self.code = code.name
+
+    def cancelled(self) -> None:
+        """connectrpc cancels the handler when the call's connect-timeout-ms passes, or when
+        the client goes away."""
+        timeout_ms = self.ctx.timeout_ms
+        late = timeout_ms is not None and (time.perf_counter() - self.started) * 1000 >= timeout_ms * 0.99
+        self.code = "DEADLINE_EXCEEDED" if late else "CANCELLED"
+
+    def done(self, method: str) -> None:
+        observe.finished("http", method, self.code, self.started,
+                         observe.table_of(self.request, self.response), self.reason,
+                         _Context(self.ctx).peer().rsplit(":", 1)[0])
+
+
 class ConnectService:
     """stich.v1.StichService for connectrpc: each method is the gRPC door's, errors mapped."""
 
@@ -78,19 +112,27 @@ class ConnectService:
         for method in pb.DESCRIPTOR.services_by_name["StichService"].methods:
             if not (method.client_streaming or method.server_streaming):
                 handler = getattr(servicer, method.name, None)
-                setattr(self, _snake(method.name), self._unary(handler) if handler else self._missing(method.name))
+                setattr(self, _snake(method.name),
+                        self._unary(method.name, handler) if handler else self._missing(method.name))
 
     @staticmethod
-    def _unary(method):
+    def _unary(name, method):
         async def call(request, ctx):
+            outcome = _Outcome(ctx, request)
             try:
-                return await method(_check(request), _Context(ctx))
+                outcome.response = await method(_check(request), _Context(ctx))
+                return outcome.response
             except asyncio.CancelledError:
+                outcome.cancelled()
                 raise
-            except ConnectError:
+            except ConnectError as err:
+                outcome.failed(err)
                 raise
             except Exception as err:  # noqa: BLE001 - every error is mapped
+                outcome.failed(err)
                 raise connect_error(err) from None
+            finally:
+                outcome.done(name)
         return call
 
     @staticmethod
@@ -100,23 +142,35 @@ class ConnectService:
         return call
 
     async def watch_table(self, request, ctx):
+        outcome = _Outcome(ctx, request)
+        observe.WATCH_STREAMS.labels("http").inc()
         try:
             async for response in self.servicer.WatchTable(_check(request), _Context(ctx)):
                 yield response
         except asyncio.CancelledError:
+            outcome.cancelled()
             raise
         except Exception as err:  # noqa: BLE001
+            outcome.failed(err)
             raise connect_error(err) from None
+        finally:
+            observe.WATCH_STREAMS.labels("http").dec()
+            outcome.done("WatchTable")
 
     async def evaluate_records(self, requests, ctx):
+        outcome = _Outcome(ctx)
         try:
             async for chunk in self.servicer.EvaluateRecords(requests, _Context(ctx)):
                 # the gRPC door sends pre-encoded answers; Connect's codecs want a message
                 yield pb.EvaluateRecordsResponse.FromString(chunk) if isinstance(chunk, bytes) else chunk
         except asyncio.CancelledError:
+            outcome.cancelled()
             raise
         except Exception as err:  # noqa: BLE001
+            outcome.failed(err)
             raise connect_error(err) from None
+        finally:
+            outcome.done("EvaluateRecords")
 
 
 def _snake(name: str) -> str:
@@ -162,7 +216,9 @@ class HttpApp:
         refused = self.origins.check(origin, headers.get("host"))
         path = scope["path"]
         if refused:
-            await self._refuse(send, refused, headers.get("content-type", ""))
+            client = scope.get("client")
+            await self._refuse(send, refused, headers.get("content-type", ""), path,
+                               ("ipv6:" if client and ":" in client[0] else "ipv4:") + client[0] if client else "")
             return
         cors = []
         if origin is not None:
@@ -176,6 +232,9 @@ class HttpApp:
                 (b"access-control-max-age", b"7200")]})
             await send({"type": "http.response.body", "body": b""})
             return
+        if path == METRICS_PATH:
+            await self._metrics(scope, send)
+            return
         if path.startswith(SERVICE_PREFIX):
             if cors:
                 async def send_cors(message):
@@ -188,7 +247,21 @@ class HttpApp:
             return
         await self._page(scope, send, path)
 
-    async def _refuse(self, send, why: str, content_type: str):
+    async def _metrics(self, scope, send):
+        """The Prometheus metrics (observe.py; docs/operations.md lists them)."""
+        if scope["method"] not in ("GET", "HEAD"):
+            status, kind, body = 405, b"text/plain; charset=utf-8", b"only GET here\n"
+        else:
+            status, kind, body = 200, observe.CONTENT_TYPE.encode(), observe.scrape()
+        await send({"type": "http.response.start", "status": status, "headers": [
+            (b"content-type", kind), (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-cache")]})
+        await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})
+
+    async def _refuse(self, send, why: str, content_type: str, path: str = "", peer: str = ""):
+        if path.startswith(SERVICE_PREFIX):          # an RPC refused before its handler: logged too
+            name = path[len(SERVICE_PREFIX):]
+            observe.finished("http", name if name in METHODS else "unknown", "PERMISSION_DENIED",
+                             time.perf_counter(), reason="ORIGIN_NOT_ALLOWED", peer=peer)
         info = error_details_pb2.ErrorInfo(reason="ORIGIN_NOT_ALLOWED", domain=errors.DOMAIN,
                                            metadata={"message": why})
         if content_type.startswith("application/grpc"):       # gRPC-Web: the status in headers

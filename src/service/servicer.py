@@ -12,6 +12,7 @@ import asyncio
 import collections
 import logging
 import math
+import time
 from contextlib import contextmanager
 
 import grpc
@@ -22,7 +23,7 @@ from engine_core import games
 
 from stich_client.gen.stich.v1 import stich_service_pb2 as pb, tables_pb2
 
-from . import convert, errors
+from . import convert, errors, observe
 from .config import Config
 from .manager import TableManager
 from .simulate import MAX_DEALS
@@ -138,6 +139,35 @@ async def _abort(context, err: BaseException):
     await context.abort(code, message, trailing_metadata=trailers)
 
 
+class _Outcome:
+    """The status of one gRPC call as its log line and metrics record it. The peer and the
+    deadline are read from the context when the call arrives: grpc.aio's context must not be
+    asked once the call has ended (a cancelled stream's `peer()` can crash the process)."""
+
+    def __init__(self, context, request=None):
+        self.started = time.perf_counter()
+        self.peer = _peer(context)
+        remaining = context.time_remaining()
+        self.deadline = None if remaining is None else self.started + remaining
+        self.request = request
+        self.response = None
+        self.code = "OK"
+        self.reason = ""
+
+    def failed(self, err: BaseException) -> None:
+        code, reason, _, _ = errors.classify(err)
+        self.code, self.reason = code.name, reason
+
+    def cancelled(self) -> None:
+        """Why the call was cancelled: its deadline passed, or the client went away."""
+        late = self.deadline is not None and time.perf_counter() >= self.deadline - 0.001
+        self.code = "DEADLINE_EXCEEDED" if late else "CANCELLED"
+
+    def done(self, method: str) -> None:
+        observe.finished("grpc", method, self.code, self.started,
+                         observe.table_of(self.request, self.response), self.reason, self.peer)
+
+
 class StichServicer:
     """The methods of stich.v1.StichService (`handler()` registers them)."""
 
@@ -146,6 +176,7 @@ class StichServicer:
         self.work = work
         self.config = config
         self.streams = Streams(config)
+        observe.watch_manager(manager)          # its in-memory tables: stich_open_tables
 
     # ---- games ------------------------------------------------------------------------------
     async def ListGames(self, request, context):
@@ -271,10 +302,17 @@ class StichServicer:
         return out
 
     async def WatchTable(self, request, context):
+        """The table's events; the stream ends OK when the match is over and every event is
+        sent, UNAVAILABLE (SHUTTING_DOWN) when the server stops first: watch again from the
+        last version received, here once it is back or at another server."""
         with self.streams.slot(_peer(context), "watch"):
             events = await self.manager.watch(request.table_id, request.token, request.from_version)
             async for event in events:
                 yield pb.WatchTableResponse(event=convert.event_msg(event))
+            if self.manager.closing:
+                raise errors.ServiceError(grpc.StatusCode.UNAVAILABLE, "SHUTTING_DOWN",
+                                          "the server is shutting down: watch again from the last "
+                                          "version you received")
 
     # ---- batch ----------------------------------------------------------------------------------
     async def EvaluateRecords(self, request_iterator, context):
@@ -340,36 +378,54 @@ class StichServicer:
 
     # ---- registration -----------------------------------------------------------------------------
     def handler(self) -> grpc.GenericRpcHandler:
-        def unary(method, request_cls):
+        def unary(name, method, request_cls):
             async def call(request, context):
+                outcome = _Outcome(context, request)
                 try:
-                    return await method(_check(request), context)
+                    outcome.response = await method(_check(request), context)
+                    return outcome.response
                 except asyncio.CancelledError:
+                    outcome.cancelled()
                     raise
                 except Exception as err:  # noqa: BLE001 - every error is mapped
+                    outcome.failed(err)
                     await _abort(context, err)
+                finally:
+                    outcome.done(name)
             return grpc.unary_unary_rpc_method_handler(call, request_deserializer=_parser(request_cls),
                                                        response_serializer=_serialize)
 
         async def watch(request, context):
+            outcome = _Outcome(context, request)
+            observe.WATCH_STREAMS.labels("grpc").inc()
             try:
                 async for response in self.WatchTable(_check(request), context):
                     yield response
             except asyncio.CancelledError:
+                outcome.cancelled()
                 raise
             except Exception as err:  # noqa: BLE001
+                outcome.failed(err)
                 await _abort(context, err)
+            finally:
+                observe.WATCH_STREAMS.labels("grpc").dec()
+                outcome.done("WatchTable")
 
         async def evaluate(request_iterator, context):
+            outcome = _Outcome(context)
             try:
                 async for response in self.EvaluateRecords(request_iterator, context):
                     yield response
             except asyncio.CancelledError:
+                outcome.cancelled()
                 raise
             except Exception as err:  # noqa: BLE001
+                outcome.failed(err)
                 await _abort(context, err)
+            finally:
+                outcome.done("EvaluateRecords")
 
-        methods = {name: unary(getattr(self, name), getattr(pb, name + "Request"))
+        methods = {name: unary(name, getattr(self, name), getattr(pb, name + "Request"))
                    for name in ("ListGames", "CreateTable", "JoinTable", "Deal", "GetView", "Bid",
                                 "Exchange", "Announce", "Play", "Score", "Simulate", "Hint", "Analyze",
                                 "GetDailyDeal", "SubmitDaily", "GetLeaderboard")}

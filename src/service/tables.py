@@ -65,9 +65,15 @@ def bot_action(spec: "Spec", state: State, seat: int, version: int) -> dict:
     """The action of the bot in `seat` for the decision that makes `version`: chosen by
     engine_core.bots from that seat's view only (State.view: its hand and what is public)."""
     from engine_core import bots
-    bot = bots.get(spec.game, bot_level(spec.seats[seat]), seed=bot_seed(spec.seed, seat, version),
+
+    from . import observe
+    level = bot_level(spec.seats[seat])
+    started = time.perf_counter()
+    bot = bots.get(spec.game, level, seed=bot_seed(spec.seed, seat, version),
                    options=state.game.options.as_dict())
-    return bot.choose(state.view(seat))
+    action = bot.choose(state.view(seat))
+    observe.bot_thought(spec.game, level, time.perf_counter() - started)   # stich_bot_think_seconds
+    return action
 
 
 def level_available(level: str) -> bool:
