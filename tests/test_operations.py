@@ -263,7 +263,7 @@ class InProcess:
 
 
 def test_a_call_whose_deadline_passes_while_it_waits_changes_nothing(caplog):
-    """The table's one thread is held, so the first bid holds the table while it waits for it;
+    """The store's one thread is held, so the first bid holds the table while its commit waits;
     the next seat's bid (gRPC, 0.3 s deadline) and its bid over Connect (connect-timeout-ms 300)
     wait behind it: both end DEADLINE_EXCEEDED and neither is applied once the thread is free.
     A call whose deadline passes after it has begun at the table completes (manager.py): its
@@ -277,7 +277,7 @@ def test_a_call_whose_deadline_passes_while_it_waits_changes_nothing(caplog):
             one = c.deal(t.table_id, t.tokens[0])["to_act"]
             two = (one + 1) % 4
             release = threading.Event()
-            srv.server.table_threads.submit(release.wait, 30)
+            srv.server.store._thread.submit(release.wait, 30)
             first: dict = {}
             bidder = threading.Thread(target=lambda: first.update(
                 view=c.bid(t.table_id, t.tokens[one], "pass", request_id="first-bid")))
@@ -300,7 +300,7 @@ def test_a_call_whose_deadline_passes_while_it_waits_changes_nothing(caplog):
 
             # past its deadline inside its turn at the table: completed, and answered to a retry
             release2 = threading.Event()
-            srv.server.table_threads.submit(release2.wait, 30)
+            srv.server.store._thread.submit(release2.wait, 30)
             request = pb.BidRequest(table_id=t.table_id, token=t.tokens[two], call="pass", request_id="second-bid")
             with pytest.raises(grpc.RpcError) as begun:
                 c.stub.Bid(request, timeout=0.3)

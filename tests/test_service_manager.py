@@ -57,6 +57,42 @@ def test_a_finished_match_leaves_memory_and_comes_back_the_same(new_store):
     run(main())
 
 
+def test_a_match_the_bots_finish_leaves_memory_without_another_call(new_store):
+    """When a bot makes the last move, nobody calls again: the table must still leave memory
+    once the bots' task is done (inside the task it is not idle yet)."""
+    async def main():
+        m, store = await _manager(new_store)
+        rng = random.Random(5)
+        bot_last = 0
+        for seed in range(6):
+            view, tokens, _, _ = await m.create("schafkopf", {}, 1, ["human", "bot:easy", "bot:easy", "bot:easy"], seed=seed)
+            tid = view["table_id"]
+            v = await _turn(m, tid, tokens[0], await m.deal(tid, tokens[0], None))
+            while v["status"] == "in_deal":
+                kind, fields = _fields(rng.choice(v["deal"]["legal"]))
+                v = await m.act(tid, tokens[0], kind, fields, None)
+                if v["status"] == "in_deal" and v["deal"]["to_act"] != v["seat"]:
+                    # the bots' turn: wait for the human's next turn, or the end, without a call
+                    for _ in range(2000):
+                        t = m.live.get(tid)
+                        if t is None or t.bot_to_act() is None:
+                            break
+                        await asyncio.sleep(0.005)
+                    if tid not in m.live:
+                        bot_last += 1
+                        break
+                    v = await m.view(tid, tokens[0])
+            for _ in range(400):
+                if tid not in m.live:
+                    break
+                await asyncio.sleep(0.005)
+            assert tid not in m.live, f"seed {seed}: the finished table stayed in memory"
+        assert bot_last > 0, "no deal ended with a bot's move: the case is not exercised"
+        await m.close()
+        await store.close()
+    run(main())
+
+
 async def _turn(m, tid, token, v):
     """The seat's view once it is to act or the deal is over (bots act in their own task)."""
     for _ in range(2000):

@@ -4,8 +4,11 @@ coroutines). It takes and returns plain data (records.md dicts); the doors conve
 
 One accepted request is one critical section per table (an asyncio lock, no thread held while
 waiting): look up the request id, check the expected version, let the engine judge and carry
-out the request on a copy of the match (bots' turns included, in a worker thread), commit it to
-the store, and only then make the copy the table's state and wake the watchers. After an error
+out the request on a copy of the match, commit it to the store, and only then make the copy the
+table's state and wake the watchers. A person's action is judged on the event loop itself: it
+takes tens of microseconds of engine time, less than a hop to a worker thread and back, and
+the GIL would serialise the two anyway. What takes longer (a bot's thinking, restoring a table
+by replay, a hint, a score) runs in worker threads. After an error
 nothing has changed. A call that is cancelled once its section has begun still completes it
 (the client may retry with its request id and get the answer).
 
@@ -567,7 +570,7 @@ class TableManager:
                     await self._catch_up(table)             # the client may have seen another server
                 if expected_version is not None and expected_version != table.version:
                     raise errors.stale(expected_version, table.version)
-                match, dlog, commit, answer = await self._work(job, table, seat, kind, fields)
+                match, dlog, commit, answer = job(table, seat, kind, fields)
                 if request_id:
                     commit.request = (request_id, fp, answer)
                 try:
@@ -633,6 +636,9 @@ class TableManager:
         if table.bots is not None and not table.bots.done():
             return
         table.bots = asyncio.ensure_future(self._run_bots(table))
+        # a match the bots finish leaves memory once their task is done (inside the task the
+        # table is not idle yet: its own task still runs)
+        table.bots.add_done_callback(lambda _task: self._evict(table))
 
     async def _run_bots(self, table: Table) -> None:
         delay = table.spec.settings.get("bot_delay_ms", 0) / 1000
