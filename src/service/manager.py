@@ -55,7 +55,9 @@ from .tables import (HUMAN, IN_DEAL, MAX_BOT_DELAY_MS, OPEN, SEAT_KINDS, DealLog
 log = logging.getLogger("stich.service")
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,64}$")
 TABLE_ID = re.compile(r"^t_[A-Za-z0-9_\-]{1,40}$")
-WATCH_WAKE_SECONDS = 1.0
+# A watcher sleeps until its table changes (close() wakes every live table too); it wakes on its
+# own only this often, as a safety net: 10,000 idle streams woken every second took 43% of a core.
+WATCH_WAKE_SECONDS = 5.0
 WATCH_RECHECK_SECONDS = 5.0     # shared store: a watched table is compared with the store this often
 _DAMAGED_KEPT = 1024
 INVITE = re.compile(r"^iv_[A-Za-z0-9_\-]{20,40}\.t_[A-Za-z0-9_\-]{1,40}$")

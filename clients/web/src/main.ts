@@ -343,6 +343,10 @@ function hintEl(seat: Seat, view: TableView): HTMLElement {
     ask.textContent = "thinking…";
     try {
       const r = await client.hint(seat.table, seat.token, { timeoutMs: 60_000 });
+      if (r.version !== view.version) {            // the table moved on while the bot thought
+        box.replaceChildren(h("p", {}, "the table moved on: ask again"));
+        return;
+      }
       box.replaceChildren(h("h2", {}, "Hint"), h("ol", { class: "hints" }, ...r.hints.map((x) =>
         h("li", { class: "hint" }, `${describeAction(x.action!)}: ${x.expected >= 0 ? "+" : ""}${x.expected.toFixed(1)} points expected, ${(x.win * 100).toFixed(0)}% to win`))));
     } catch (err) {
