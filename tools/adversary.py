@@ -311,6 +311,13 @@ class Fuzz:
             n = games.get(game).seats
             for kinds in (["human"] * n, ["human"] + ["bot:easy"] * (n - 1)):
                 self.tables.append(self.new_table(game, kinds))
+        # a room whose one invite is spent, and a daily table: the targets of the rooms and
+        # leaderboard requests (the room joins the compared tables once its seat is claimed)
+        room = client.create_table("schafkopf", {}, 3, ["human", "open", "bot:easy", "bot:easy"], seed=1)
+        self.spent_invite = room.invites[1]
+        client.join_table(self.spent_invite)
+        self.secret = "fuzz-player-secret"
+        self.daily = client.daily_deal("klaverjas", self.secret)
         self.snaps = {t.table_id: self.snapshot(t) for t in self.tables}
         self.replaced = 0
 
@@ -355,7 +362,7 @@ class Fuzz:
             kw["expected_version"] = rng.choice([0, -1, 2**31 - 1, rng.randrange(0, 400)])
         if rng.random() < 0.5:
             kw["request_id"] = rng.choice([str(uuid.uuid4()), _junk(rng)[:100], "r" * 65, "same-id"])
-        which = rng.randrange(14)
+        which = rng.randrange(20)
         if which == 0:
             return t, "Play", pb.PlayRequest(table_id=tid, token=tok, card=_junk(rng), **kw)
         if which == 1:
@@ -391,6 +398,34 @@ class Fuzz:
             return None, "Evaluate", [_junk(rng)[:2000] for _ in range(rng.randrange(1, 4))]
         if which == 11:
             return t, "GetView", pb.GetViewRequest(table_id=tid, token=tok)
+        if which == 12:
+            spent = self.spent_invite
+            code = rng.choice([spent, spent + "x", spent.rsplit(".", 1)[0] + "." + t.table_id, "iv_" + "A" * 24 + "." + t.table_id,
+                               _junk(rng)[:80], ""])
+            return None, "JoinTable", pb.JoinTableRequest(invite=code)
+        if which == 13:
+            # a hint for a seat that is not to act, a spectator, a wrong token or table (a hint
+            # for the seat to act is answered, and must change nothing either)
+            return t, "Hint", pb.HintRequest(table_id=tid, token=tok)
+        if which == 14:
+            return None, "GetDailyDeal", pb.GetDailyDealRequest(game=rng.choice(built_games() + [_junk(rng)]),
+                                                                player_secret=rng.choice(["", "short", _junk(rng)[:200], "x" * 129]))
+        if which == 15:
+            d = self.daily
+            return t, "SubmitDaily", pb.SubmitDailyRequest(
+                table_id=rng.choice([d["table_id"], tid]), token=rng.choice([d["token"], tok]),
+                nickname=rng.choice(["", "n" * 25, "\x00bad", "ok", _junk(rng)[:30]]),
+                player_secret=rng.choice([self.secret, "wrong-secret-xx", "", _junk(rng)[:40]]))
+        if which == 16:
+            return None, "GetLeaderboard", pb.GetLeaderboardRequest(
+                game=rng.choice(built_games() + [_junk(rng), ""]), date=rng.choice(["", "2026-13-40", "yesterday", _junk(rng)[:20]]),
+                limit=rng.choice([0, -1, 101, 2**31 - 1, 5]))
+        if which == 17:
+            req = pb.AnalyzeRequest(record=rng.choice([_junk(rng)[:500], "{}", '{"game": "schafkopf"}', "[]"]),
+                                    fair=rng.random() < 0.5, budget=rng.choice([0, -1, 5_000_001, 2**31 - 1, 1000]))
+            if rng.random() < 0.5:
+                req.seat = rng.choice([-1, 0, 5, 2**31 - 1])
+            return None, "Analyze", req
         return t, "legal", None          # a legal action of the seat to act (the table moves on)
 
     def run(self, n: int) -> dict:
@@ -398,15 +433,18 @@ class Fuzz:
             t, method, req = self.request()
             self.requests += 1
             ok = self.send(t, method, req)
-            if t is not None and method in ("Play", "Bid", "Exchange", "Announce", "Deal", "legal", "raw"):
+            if t is not None and method in ("Play", "Bid", "Exchange", "Announce", "Deal", "legal", "raw", "Hint", "SubmitDaily"):
                 now = self.snapshot(t)
-                if ok:
+                if ok and method in ("Hint", "SubmitDaily"):
+                    if now != self.snaps[t.table_id]:      # answered, and must change no table
+                        self.problems.append(f"an answered {method} changed table {t.table_id}")
+                elif ok:
                     self.accepted += 1
                 elif now != self.snaps[t.table_id]:
                     self.problems.append(f"a refused {method} changed table {t.table_id}: {req!r:.200}")
                 self.compared += 1
                 self.snaps[t.table_id] = now
-                if ok:
+                if ok and method not in ("Hint", "SubmitDaily"):
                     self.refresh(t)
         return {"check": "fuzz", "requests": self.requests, "status": dict(self.status),
                 "accepted_actions": self.accepted, "state_comparisons": self.compared,
