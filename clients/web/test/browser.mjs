@@ -43,8 +43,12 @@ async function actOnce(page, checkLegal) {
   const calls = page.locator("#calls button.call");
   if (await calls.count()) {
     // name a game rather than pass (an all-pass auction throws the cards in before any play)
-    const bids = page.locator('#calls button.call:not([data-call="pass"])');
-    await ((await bids.count()) ? bids.first() : calls.first()).click();
+    if (!(await page.evaluate(() => {
+      const buttons = [...document.querySelectorAll("#calls button.call")];
+      const pick = buttons.find((b) => b.dataset.call !== "pass") ?? buttons[0];
+      pick?.click();
+      return pick !== undefined;
+    }))) return false;
   } else {
     const legal = page.locator("#hand button.card.legal");
     if (!(await legal.count())) return false;
@@ -73,9 +77,19 @@ async function actOnce(page, checkLegal) {
         await page.evaluate(() => { document.getElementById("message").dataset.reason = ""; });
       }
     }
-    await legal.first().click();
+    // clicked in the page, like the cards above: a locator would wait for a node the latest
+    // render replaced; if the click met a view that was already gone, the loop comes back
+    if (!(await page.evaluate(() => {
+      const card = document.querySelector("#hand button.card.legal");
+      card?.click();
+      return card !== null;
+    }))) return false;
   }
-  await page.waitForFunction((v) => Number(document.getElementById("status")?.dataset.version) > v, before, { timeout: 60000 });
+  try {
+    await page.waitForFunction((v) => Number(document.getElementById("status")?.dataset.version) > v, before, { timeout: 60000 });
+  } catch {
+    return false;           // nothing came of the click (a stale render): the caller tries again
+  }
   return true;
 }
 
