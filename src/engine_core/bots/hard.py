@@ -245,24 +245,40 @@ class HardBot(Bot):
         if plays:
             obj = objective_for(state, seat)
             sign = -1 if obj.get("maximize") is False else 1
-            best, pick = None, plays[0]
+            bounds = {}
             for e in solver.values(state, obj, budget=self.nodes * self.worlds):
                 lo, hi = (e["value"], e["value"]) if e["value"] is not None else (e["lower"], e["upper"])
-                if best is None or sign * (lo + hi) > best:
-                    best, pick = sign * (lo + hi), e["action"]
-            return pick
-        policy = [NormalBot(self.game, self.seed + s, self.options) for s in range(8)]
-        best, pick = None, legal[0]
-        for a in legal if len(legal) <= 8 else legal[:8]:
-            st = state.copy()
-            st.apply(a)
-            while not st.is_over():
-                s = st.to_act()
-                st.apply(policy[s].choose(st.view(s)))
-            score = st.result()["scores"][seat]
-            if best is None or score > best:
-                best, pick = score, a
-        return pick
+                lo, hi = sorted((sign * lo, sign * hi))
+                for card in [e["action"]["card"], *e["equivalent"]]:
+                    bounds[card] = (lo, hi)
+            floor = max(lo for lo, _ in bounds.values())
+            best = max(bounds, key=lambda c: (bounds[c][0], bounds[c][1]))
+            if bounds[best][1] - bounds[best][0] > self.open_width:
+                # cut off by the budget: the bounds prune, the normal level chooses (as in hard)
+                left = [c for c, (_, hi) in bounds.items() if hi >= floor]
+                best = self._normal._card(state.view(seat), left)
+            return next(a for a in plays if a["card"] == best)
+        # bids and calls: rollouts of the true deal by the normal level, under `rollout_worlds`
+        # different policy seeds, with the same paired test against the normal level's choice as
+        # the hard level (one rollout per candidate overbid: a lucky playout made a solo look good)
+        favourite = self._normal.choose(state.view(seat))
+        candidates = legal if len(legal) <= 8 else legal[:8]
+        if favourite not in candidates:
+            candidates = [*candidates, favourite]
+        scores = {i: [] for i in range(len(candidates))}
+        for r in range(self.rollout_worlds):
+            policy = [NormalBot(self.game, self.seed + 8 * r + s, self.options) for s in range(8)]
+            for i, a in enumerate(candidates):
+                st = state.copy()
+                st.apply(a)
+                while not st.is_over():
+                    s = st.to_act()
+                    st.apply(policy[s].choose(st.view(s)))
+                scores[i].append(_relative(st.result()["scores"], seat))
+        fav = candidates.index(favourite)
+        utility = [0.0 if i == fav else _lower_bound(scores[i], scores[fav], self.deviation_z)
+                   for i in range(len(candidates))]
+        return candidates[max(range(len(candidates)), key=lambda i: utility[i])]
 
 
 def _lower_bound(pairs: list, favourite: list, z: float = 1.0) -> float:
