@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import contextlib
 import os
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
@@ -270,6 +271,28 @@ def _loads(text, what: str):
         raise Damaged(f"{what}: {err}"[:200]) from None
 
 
+@contextlib.contextmanager
+def _immediate(db: sqlite3.Connection, exists: str | None = None):
+    """One write transaction (BEGIN IMMEDIATE ... COMMIT), rolled back on any error. With
+    `exists`, a key written twice (IntegrityError) becomes Exists(exists)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except sqlite3.IntegrityError:
+        db.execute("ROLLBACK")
+        if exists is None:
+            raise
+        raise Exists(exists) from None
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _last_version(db: sqlite3.Connection, table_id: str) -> int | None:
+    return db.execute("SELECT max(version) FROM log WHERE table_id=?", (table_id,)).fetchone()[0]
+
+
 class SqliteStore(Store):
     """SQLite in WAL mode (synchronous=NORMAL: a committed request survives a killed process,
     not a power cut), used from one thread of its own so the event loop never waits on a
@@ -304,8 +327,7 @@ class SqliteStore(Store):
         """Apply the missing MIGRATIONS in order, each in its own transaction with its
         schema_version row. A store written before schema_version existed said its version in
         PRAGMA user_version (kept up to date for older builds to refuse a newer store)."""
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with _immediate(db):
             db.execute(SCHEMA_VERSION_TABLE["sqlite"])
             current = db.execute("SELECT max(version) FROM schema_version").fetchone()[0]
             if current is None:
@@ -320,23 +342,14 @@ class SqliteStore(Store):
                                 for m in MIGRATIONS if m.version <= current])
             if current > SCHEMA_VERSION:
                 raise StoreError(newer_schema(current))
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
         for m in MIGRATIONS:
             if current < m.version <= upto:
-                db.execute("BEGIN IMMEDIATE")
-                try:
+                with _immediate(db):
                     for statement in m.statements("sqlite"):
                         db.execute(statement)
                     db.execute("INSERT INTO schema_version VALUES (?, ?, datetime('now'))",
                                (m.version, m.description))
                     db.execute(f"PRAGMA user_version={m.version}")
-                except BaseException:
-                    db.execute("ROLLBACK")
-                    raise
-                db.execute("COMMIT")
 
     def _db_or_fail(self) -> sqlite3.Connection:
         if self._db is None:
@@ -344,18 +357,9 @@ class SqliteStore(Store):
         return self._db
 
     def _create(self, table_id: str, spec: dict) -> None:
-        db = self._db_or_fail()
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with _immediate(self._db_or_fail(), exists=f"table {table_id} exists") as db:
             db.execute("INSERT INTO tables VALUES (?, ?)", (table_id, orjson.dumps(spec).decode()))
             db.execute("INSERT INTO log VALUES (?, 1, 0, NULL)", (table_id,))
-        except sqlite3.IntegrityError:
-            db.execute("ROLLBACK")
-            raise Exists(f"table {table_id} exists") from None
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
 
     def _load_deal(self, db, table_id: str, number: int) -> StoredDeal | None:
         row = db.execute("SELECT first_version, start FROM deals WHERE table_id=? AND number=?",
@@ -377,8 +381,7 @@ class SqliteStore(Store):
         if row is None:
             return None
         spec = _loads(row[0], "spec")
-        last = db.execute("SELECT version FROM log WHERE table_id=? ORDER BY version DESC LIMIT 1",
-                          (table_id,)).fetchone()
+        last = _last_version(db, table_id)
         if last is None:
             raise Damaged("no log")
         number = db.execute("SELECT number FROM deals WHERE table_id=? ORDER BY number DESC LIMIT 1",
@@ -386,11 +389,10 @@ class SqliteStore(Store):
         deal = self._load_deal(db, table_id, number[0]) if number else None
         claims = {seat: (token_hash, version) for seat, token_hash, version in db.execute(
             "SELECT seat, token_hash, version FROM claims WHERE table_id=?", (table_id,))}
-        return StoredTable(spec, last[0], deal, claims)
+        return StoredTable(spec, last, deal, claims)
 
     def _last_version(self, table_id: str) -> int | None:
-        return self._db_or_fail().execute("SELECT max(version) FROM log WHERE table_id=?",
-                                          (table_id,)).fetchone()[0]
+        return _last_version(self._db_or_fail(), table_id)
 
     def _deal_of_version(self, table_id: str, version: int) -> int | None:
         row = self._db_or_fail().execute("SELECT deal FROM log WHERE table_id=? AND version=?",
@@ -398,13 +400,10 @@ class SqliteStore(Store):
         return None if row is None else row[0]
 
     def _commit(self, table_id: str, c: Commit) -> None:
-        db = self._db_or_fail()
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            last = db.execute("SELECT version FROM log WHERE table_id=? ORDER BY version DESC LIMIT 1",
-                              (table_id,)).fetchone()
-            if last is None or last[0] != c.base_version:
-                raise Conflict(f"table {table_id} is at version {last and last[0]}, not {c.base_version}")
+        with _immediate(self._db_or_fail()) as db:
+            last = _last_version(db, table_id)
+            if last != c.base_version:
+                raise Conflict(f"table {table_id} is at version {last}, not {c.base_version}")
             if c.deal_start is not None:
                 number, first, start = c.deal_start
                 db.execute("INSERT INTO deals VALUES (?, ?, ?, ?)",
@@ -416,10 +415,6 @@ class SqliteStore(Store):
                 rid, fingerprint, answer = c.request
                 db.execute("INSERT INTO requests VALUES (?, ?, ?, ?)",
                            (table_id, rid, fingerprint, orjson.dumps(answer)))
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
 
     def _find_request(self, table_id: str, request_id: str):
         row = self._db_or_fail().execute(
@@ -430,26 +425,17 @@ class SqliteStore(Store):
         return row[0], _loads(row[1], "stored answer")
 
     def _claim_seat(self, table_id: str, seat: int, token_hash: str, base_version: int) -> None:
-        db = self._db_or_fail()
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            last = db.execute("SELECT version FROM log WHERE table_id=? ORDER BY version DESC LIMIT 1",
-                              (table_id,)).fetchone()
+        claimed = f"seat {seat} of table {table_id} is claimed"
+        with _immediate(self._db_or_fail(), exists=claimed) as db:
+            last = _last_version(db, table_id)
             if db.execute("SELECT 1 FROM claims WHERE table_id=? AND seat=?", (table_id, seat)).fetchone():
-                raise Exists(f"seat {seat} of table {table_id} is claimed")
-            if last is None or last[0] != base_version:
-                raise Conflict(f"table {table_id} is at version {last and last[0]}, not {base_version}")
+                raise Exists(claimed)
+            if last != base_version:
+                raise Conflict(f"table {table_id} is at version {last}, not {base_version}")
             version = base_version + 1
             db.execute("INSERT INTO claims VALUES (?, ?, ?, ?)", (table_id, seat, token_hash, version))
             db.execute("INSERT INTO log VALUES (?, ?, 0, ?)",
                        (table_id, version, orjson.dumps({"joined": seat}).decode()))
-        except sqlite3.IntegrityError:
-            db.execute("ROLLBACK")
-            raise Exists(f"seat {seat} of table {table_id} is claimed") from None
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
 
     def _add_daily_entry(self, e: DailyEntry) -> None:
         try:
