@@ -262,8 +262,22 @@ class InProcess:
         self.thread.join(10)
 
 
+def hold_commits(store) -> tuple[threading.Event, threading.Event]:
+    """Make the store slow: every commit waits (off the loop, as a PostgreSQL round trip does)
+    until `release` is set; `entered` is set once a commit waits."""
+    release, entered = threading.Event(), threading.Event()
+    commit = store.commit
+
+    async def held(table_id, c):
+        entered.set()
+        await asyncio.to_thread(release.wait, 30)
+        return await commit(table_id, c)
+    store.commit = held
+    return release, entered
+
+
 def test_a_call_whose_deadline_passes_while_it_waits_changes_nothing(caplog):
-    """The store's one thread is held, so the first bid holds the table while its commit waits;
+    """The store's commits are held, so the first bid holds the table while its commit waits;
     the next seat's bid (gRPC, 0.3 s deadline) and its bid over Connect (connect-timeout-ms 300)
     wait behind it: both end DEADLINE_EXCEEDED and neither is applied once the thread is free.
     A call whose deadline passes after it has begun at the table completes (manager.py): its
@@ -276,13 +290,12 @@ def test_a_call_whose_deadline_passes_while_it_waits_changes_nothing(caplog):
             t = c.create_table("schafkopf", {}, 1, seed=7)
             one = c.deal(t.table_id, t.tokens[0])["to_act"]
             two = (one + 1) % 4
-            release = threading.Event()
-            srv.server.store._thread.submit(release.wait, 30)
+            release, entered = hold_commits(srv.server.store)
             first: dict = {}
             bidder = threading.Thread(target=lambda: first.update(
                 view=c.bid(t.table_id, t.tokens[one], "pass", request_id="first-bid")))
             bidder.start()
-            time.sleep(0.2)                    # the first bid holds the table, waiting for the thread
+            assert entered.wait(30)            # the first bid holds the table, its commit held
             with pytest.raises(grpc.RpcError) as late:
                 c.stub.Bid(pb.BidRequest(table_id=t.table_id, token=t.tokens[two], call="pass"), timeout=0.3)
             assert late.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
@@ -299,8 +312,7 @@ def test_a_call_whose_deadline_passes_while_it_waits_changes_nothing(caplog):
                 assert any(f"door={door} method=Bid table={t.table_id} code=DEADLINE_EXCEEDED" in x for x in logged), logged
 
             # past its deadline inside its turn at the table: completed, and answered to a retry
-            release2 = threading.Event()
-            srv.server.store._thread.submit(release2.wait, 30)
+            release2, _ = hold_commits(srv.server.store)
             request = pb.BidRequest(table_id=t.table_id, token=t.tokens[two], call="pass", request_id="second-bid")
             with pytest.raises(grpc.RpcError) as begun:
                 c.stub.Bid(request, timeout=0.3)
