@@ -78,7 +78,15 @@ def test_a_match_the_bots_finish_leaves_memory_without_another_call(new_store):
                         if t is None or t.bot_to_act() is None:
                             break
                         await asyncio.sleep(0.005)
-                    if tid not in m.live:
+                    t = m.live.get(tid)
+                    if t is None or t.match.is_over():
+                        # a bot made the last move: the table leaves memory once the bots'
+                        # task is done (after its last commit, and on PostgreSQL its lease)
+                        for _ in range(400):
+                            if tid not in m.live:
+                                break
+                            await asyncio.sleep(0.005)
+                        assert tid not in m.live, f"seed {seed}: the bots finished, the table stayed in memory"
                         bot_last += 1
                         break
                     v = await m.view(tid, tokens[0])
@@ -132,4 +140,107 @@ def test_a_commit_on_a_stale_version_is_a_conflict(new_store):
             await store.commit("t_x", Commit(1, [(2, 1, None)]))
         assert (await store.load_table("t_x")).version == 2
         await store.close()
+    run(main())
+
+
+# ---- a table's lock: the section runs eagerly, and to its end once begun --------------------
+class _Table:
+    def __init__(self):
+        self.lock = asyncio.Lock()
+
+
+def test_a_section_that_never_suspends_runs_in_the_callers_step_without_a_task():
+    async def main():
+        m = TableManager(SqliteStore(None), ThreadPoolExecutor(1), 10)
+        table, seen = _Table(), []
+
+        async def section():
+            seen.append((table.lock.locked(), asyncio.current_task()))
+            return 42
+        before = len(asyncio.all_tasks())
+        assert await m._locked(table, section) == 42
+        assert seen == [(True, asyncio.current_task())] and not table.lock.locked()
+        assert len(asyncio.all_tasks()) == before
+
+        async def failing():
+            raise ValueError("refused")
+        with pytest.raises(ValueError, match="refused"):
+            await m._locked(table, failing)
+        assert not table.lock.locked()
+    run(main())
+
+
+def test_a_section_that_suspends_goes_on_in_a_task_to_its_end_when_its_caller_is_cancelled():
+    async def main():
+        m = TableManager(SqliteStore(None), ThreadPoolExecutor(1), 10)
+        table, steps = _Table(), []
+        release = asyncio.Event()
+
+        async def section():
+            steps.append("begun")
+            await release.wait()                 # suspends: the rest is the task's
+            steps.append("ended")
+            return "answer"
+        caller = asyncio.ensure_future(m._locked(table, section))
+        await asyncio.sleep(0.01)
+        assert steps == ["begun"] and table.lock.locked()
+        caller.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await caller
+        release.set()
+        for _ in range(100):
+            if not table.lock.locked():
+                break
+            await asyncio.sleep(0.01)
+        assert steps == ["begun", "ended"] and not table.lock.locked()
+
+        # a caller cancelled while it still waits for the lock leaves nothing
+        release.clear()
+        steps.clear()
+        holder = asyncio.ensure_future(m._locked(table, section))
+        await asyncio.sleep(0.01)
+
+        async def second():
+            steps.append("second")
+        waiter = asyncio.ensure_future(m._locked(table, second))
+        await asyncio.sleep(0.01)
+        waiter.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiter
+        release.set()
+        assert await holder == "answer"
+        await asyncio.sleep(0.01)
+        assert steps == ["begun", "ended"] and not table.lock.locked()
+    run(main())
+
+
+def test_sqlite_commits_on_the_loop_and_checkpoints_in_its_thread(tmp_path):
+    """The loop's connection never checkpoints (wal_autocheckpoint=0); every CHECKPOINT_ROWS
+    rows the store's thread copies the WAL into the database file, and closing leaves no WAL."""
+    import os
+    import threading
+
+    async def main():
+        store = SqliteStore(str(tmp_path))
+        await store.open()
+        assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+        db = os.path.join(str(tmp_path), "stich.sqlite3")
+        empty = os.path.getsize(db)
+        store.CHECKPOINT_ROWS = 10
+        threads = []
+        checkpoint = store._checkpoint_wal
+        store._checkpoint_wal = lambda: (threads.append(threading.current_thread().name), checkpoint())[1]
+        for i in range(6):                          # two rows each
+            await store.create_table(f"t_{i:016d}", {"game": "schafkopf"})
+        assert store._checkpoint is not None        # begun after the fifth table's rows
+        await store._checkpoint
+        assert threads and all(name.startswith("stich-store") for name in threads)
+        assert os.path.getsize(db) > empty          # the pages are in the database file now
+        assert await store.count_tables() == 6
+        await store.close()
+        assert not os.path.exists(db + "-wal")
+        again = SqliteStore(str(tmp_path))
+        await again.open()
+        assert await again.count_tables() == 6
+        await again.close()
     run(main())
