@@ -54,8 +54,13 @@ def _exact(v: Any, depth: int) -> bool:
 
 
 # ---- actions and tricks ---------------------------------------------------------------------
-def action_msg(a: dict) -> actions_pb2.Action:
-    msg = actions_pb2.Action(seat=a["seat"], type=a["type"])
+def action_msg(a: dict, msg: actions_pb2.Action | None = None) -> actions_pb2.Action:
+    """The Action of a records.md action, filled into `msg` (an empty one, e.g. from a repeated
+    field's add(): a view's action history is built in place, not copied) or a new one."""
+    if msg is None:
+        msg = actions_pb2.Action()
+    msg.seat = a["seat"]
+    msg.type = a["type"]
     for k, v in a.items():
         if k == "call":
             msg.call = v
@@ -187,7 +192,13 @@ def view_msg(v: dict, msg: tables_pb2.TableView | None = None) -> tables_pb2.Tab
         if k == "trick":
             msg.trick.CopyFrom(trick_msg(val))
         elif k == "tricks":
-            msg.tricks.extend(trick_msg(t) for t in val)
+            add = msg.tricks.add
+            for t in val:
+                if isinstance(t, dict):
+                    add(leader=t["leader"], cards=t["cards"])
+                else:
+                    leader, cards, winner = t
+                    add(leader=leader, cards=cards, winner=winner)
         elif k == "contract":
             msg.contract.SetInParent()
             fill(msg.contract, val, "contract")
@@ -214,8 +225,12 @@ def view_msg(v: dict, msg: tables_pb2.TableView | None = None) -> tables_pb2.Tab
         msg.dealer = deal["dealer"]
     if deal["to_act"] is not None:
         msg.to_act = deal["to_act"]
-    msg.legal.extend(action_msg(a) for a in deal["legal"])
-    msg.actions.extend(action_msg(a) for a in deal["actions"])
+    add = msg.legal.add
+    for a in deal["legal"]:
+        action_msg(a, add())
+    add = msg.actions.add
+    for a in deal["actions"]:
+        action_msg(a, add())
     return msg
 
 
@@ -236,13 +251,3 @@ def event_msg(e: dict) -> tables_pb2.TableEvent:
         msg.seat = e["seat"]
     return msg
 
-
-def plain(value: Any) -> Any:
-    """A JSON value from protobuf's Struct form: integral floats become ints."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
-        return int(value)
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    return value

@@ -6,28 +6,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from google.protobuf import json_format, struct_pb2
+from google.protobuf import struct_pb2
 
 from .gen.stich.v1 import actions_pb2, results_pb2, tables_pb2
 
 
-def plain(value: Any) -> Any:
-    """A JSON value from protobuf's Struct form: integral floats become ints."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
-        return int(value)
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    return value
-
-
 def from_struct(s: struct_pb2.Struct) -> dict:
-    return plain(json_format.MessageToDict(s))
+    """The dict of a Struct, its integral numbers as ints (json_format's MessageToDict gives the
+    same, through generic code that is most of a view's conversion time)."""
+    return {k: from_value(v) for k, v in s.fields.items()}
 
 
 def from_value(v: struct_pb2.Value) -> Any:
-    return plain(json_format.MessageToDict(v))
+    kind = v.WhichOneof("kind")
+    if kind == "number_value":
+        x = v.number_value
+        return int(x) if x.is_integer() and abs(x) < 2**53 else x
+    if kind == "string_value":
+        return v.string_value
+    if kind == "bool_value":
+        return v.bool_value
+    if kind == "struct_value":
+        return from_struct(v.struct_value)
+    if kind == "list_value":
+        return [from_value(x) for x in v.list_value.values]
+    return None
 
 
 def struct(d: dict | None) -> struct_pb2.Struct:
