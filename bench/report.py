@@ -426,6 +426,7 @@ def grpc_rows(table, args):
     n_eval = _clamp(secs * 15_000, 200, 20_000)
     n_sim = _clamp(secs * 2_000_000, 10_000, 1_000_000)
     plays = {True: [], False: []}
+    bare = {True: [], False: []}
     evals, sims, echo1, echo_n = [], [], [], []
     with bm.EchoProcess() as echo, bm.ServerProcess() as server, \
             StichClient(server.address, timeout=30) as client:
@@ -435,7 +436,7 @@ def grpc_rows(table, args):
             echo1.append(bm.echo_one_client(echo.address, 20_000, secs))
             echo_n.append(bm.echo_concurrent(echo.address, ECHO_CONCURRENCY, 50_000, secs))
             for bots in (True, False):
-                plays[bots] += bm.play_latency(client, game, 2_000, bots, secs)
+                plays[bots] += bm.play_latency(client, game, 2_000, bots, secs, bare=bare[bots])
             evals.append(bm.evaluate_rate(client, lines, n_eval))
             sims.append(bm.simulate_rate(client, game, n_sim))
     e1 = max(echo1, key=lambda r: r["per_s"])
@@ -451,6 +452,10 @@ def grpc_rows(table, args):
                   "µs", f"{len(plays[bots])} calls: {what}; {where}")
         table.add(f"grpc.play.{tag}.p99", f"gRPC Play round trip p99 ({game}, {who})", p["p99_us"], None,
                   "µs", "same calls")
+        b = bm.percentiles(bare[bots])
+        table.add(f"grpc.bare.{tag}.p50", f"gRPC bare call in a Play's place p50 ({who})", b["p50_us"], None, "µs",
+                  f"{len(bare[bots])} Health/Check calls to the same server over the same channel, each where a "
+                  "Play would be (every other card; that card's Play untimed)")
     best_eval = max(evals, key=lambda r: r["per_s"])
     cli_rate = table.figures.get(f"{game}.evaluate_cli", {}).get("1")
     table.add("grpc.evaluate", f"gRPC EvaluateRecords ({game}, complete deals)", best_eval["per_s"], None,
@@ -472,7 +477,11 @@ def grpc_rows(table, args):
               f"{ECHO_CONCURRENCY} client threads over one channel")
     for tag, who in (("bots", "1 human + 3 bots"), ("humans", "4 human seats")):
         table.add(f"ratio.grpc.play.{tag}", f"Play p50 / echo p50 ({who})",
-                  table.figures[f"grpc.play.{tag}.p50"]["1"] / e_p50, None, "x", "service cost over a bare RPC")
+                  table.figures[f"grpc.play.{tag}.p50"]["1"] / e_p50, None, "x",
+                  "service cost over a bare RPC made back to back")
+        table.add(f"ratio.grpc.play.{tag}.in_place", f"Play p50 / bare call in its place p50 ({who})",
+                  table.figures[f"grpc.play.{tag}.p50"]["1"] / table.figures[f"grpc.bare.{tag}.p50"]["1"], None,
+                  "x", "service cost over a bare RPC made where the Play is made")
     table.add("ratio.grpc.evaluate", "EvaluateRecords records/s / echo req/s (one client)",
               best_eval["per_s"] / e1["per_s"], None, "x", "records per bare round trip's time")
 

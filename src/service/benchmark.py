@@ -156,15 +156,23 @@ def percentiles(lat: list[float]) -> dict:
             "p99_us": s[max(0, min(len(s) - 1, -(-len(s) * 99 // 100) - 1))] * 1e6}
 
 
-def play_latency(client, game: str, plays: int, bots: bool, seconds: float | None = None) -> list[float]:
+def play_latency(client, game: str, plays: int, bots: bool, seconds: float | None = None,
+                 bare: list[float] | None = None) -> list[float]:
     """Seconds per Play call, random legal play: one human (seat 0) against easy bots (the
     call returns before the bots act; between timed calls the client follows the events to its
-    next turn), or every seat human (one card per call). Bids and announcements are made between the timed calls. At most `plays` calls,
-    and no more once `seconds` have passed (but at least 10)."""
+    next turn), or every seat human (one card per call). Bids and announcements are made between
+    the timed calls. At most `plays` calls, and no more once `seconds` have passed (but at least
+    10).
+
+    With `bare`, every other card is instead preceded by a bare call to the same server over the
+    same channel (Health/Check), timed into `bare`, and that card's Play is not timed: the
+    reference with everything around it the same as around a Play (the calls before it, the
+    client's work in between), which a back-to-back echo is not."""
     n = games.get(game).seats
     lat: list[float] = []
     rng = random.Random(1)
     seed = 0
+    cards = 0
     t_end = time.perf_counter() + (seconds if seconds is not None else 1e9)
 
     def more():
@@ -181,9 +189,17 @@ def play_latency(client, game: str, plays: int, bots: bool, seconds: float | Non
             if not bots:
                 v = client.view(t.table_id, token)
             action = rng.choice(v["legal"])
+            timed = action["type"] == "play"
+            if timed and bare is not None:
+                cards += 1
+                if cards % 2 == 0:
+                    t0 = time.perf_counter()
+                    client.health()
+                    bare.append(time.perf_counter() - t0)
+                    timed = False
             t0 = time.perf_counter()
             v = client.act(t.table_id, token, action)
-            if action["type"] == "play":
+            if timed:
                 lat.append(time.perf_counter() - t0)
             if bots:
                 v = client.wait_turn(t.table_id, token)
