@@ -637,6 +637,9 @@ def test_benchmark_children_serve_on_loopback_and_stop_cleanly():
         with StichClient(srv.address, timeout=10) as c:
             assert c.health() == "SERVING"
             assert len(bm.play_latency(c, "schafkopf", 5, True)) == 5
+            bare: list[float] = []                 # every other card: a bare call in its place
+            assert len(bm.play_latency(c, "schafkopf", 6, False, bare=bare)) == 6
+            assert len(bare) == 5 and all(0 < x < 10 for x in bare)
         one = bm.echo_one_client(echo.address, 5, 1.0)
         assert one["calls"] == 5 and one["p50_us"] <= one["p99_us"]
     assert srv.proc.returncode == 0 and echo.proc.returncode == 0
