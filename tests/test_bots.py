@@ -285,6 +285,7 @@ def test_tournament_command_prints_the_table_and_json():
     assert len(report["seatings"]) == 10 and [b["bot"] for b in report["bots"]] == ["easy", "random"]
     for bot in report["bots"]:
         assert bot["ci95"][0] <= bot["mean"] <= bot["ci95"][1]
+        assert bot["decisions"] > 0 and 0 < bot["time_median"] <= bot["time_p99"] <= bot["time_max"]
     for args, message in ((["--game", "schafkopf", "--bots", "hard"], "two bots"),
                           (["--game", "schafkopf", "--bots", "easy,expert"], "two bots"),
                           (["--game", "skat", "--bots", "easy,random"], "invalid choice"),

@@ -148,6 +148,7 @@ def run(game_name: str, names: list[str], deals: int, seed: int = 1, threads: in
             "decisions": len(t),
             "time_median": t[len(t) // 2] if t else None,
             "time_p99": t[min(len(t) - 1, int(0.99 * len(t)))] if t else None,
+            "time_max": t[-1] if t else None,
         })
     diffs = []
     for plays in per_deal:
@@ -165,13 +166,16 @@ def run(game_name: str, names: list[str], deals: int, seed: int = 1, threads: in
 def table(report: dict) -> str:
     lines = [f"{report['game']}: {report['deals']} duplicate deals (seed {report['seed']}), "
              f"{len(report['seatings'])} seatings each",
-             f"{'bot':<8} {'mean/deal':>10} {'95% CI':>20} {'declared':>9} {'won%':>6} {'median s':>9} {'p99 s':>8}"]
+             f"{'bot':<8} {'mean/deal':>10} {'95% CI':>20} {'declared':>9} {'won%':>6} {'median s':>9} {'p99 s':>8} "
+             f"{'max s':>8}"]
     for b in report["bots"]:
         lo, hi = b["ci95"]
         rate = "-" if b["declarer_win_rate"] is None else f"{100 * b['declarer_win_rate']:.1f}"
         med = "-" if b["time_median"] is None else f"{b['time_median']:.4f}"
         p99 = "-" if b["time_p99"] is None else f"{b['time_p99']:.4f}"
-        lines.append(f"{b['bot']:<8} {b['mean']:>10.2f} {f'[{lo:.2f}, {hi:.2f}]':>20} {b['declared']:>9} {rate:>6} {med:>9} {p99:>8}")
+        top = "-" if b["time_max"] is None else f"{b['time_max']:.4f}"
+        lines.append(f"{b['bot']:<8} {b['mean']:>10.2f} {f'[{lo:.2f}, {hi:.2f}]':>20} {b['declared']:>9} {rate:>6} "
+                     f"{med:>9} {p99:>8} {top:>8}")
     d = report["difference"]
     lines.append(f"{d['bots']}: {d['mean']:.2f} per deal, 95% CI [{d['ci95'][0]:.2f}, {d['ci95'][1]:.2f}]")
     return "\n".join(lines)
