@@ -76,12 +76,21 @@ def action_msg(a: dict, msg: actions_pb2.Action | None = None) -> actions_pb2.Ac
     return msg
 
 
-def trick_msg(t) -> actions_pb2.Trick:
-    """A completed trick `[leader, cards, winner]` or a trick in progress {leader, cards}."""
+def trick_msg(t, msg: actions_pb2.Trick | None = None) -> actions_pb2.Trick:
+    """The Trick of a completed trick `[leader, cards, winner]` or of a trick in progress
+    {leader, cards}, filled into `msg` (a view's or a result's field, in place) or a new one."""
+    if msg is None:
+        msg = actions_pb2.Trick()
+    msg.SetInParent()                    # present even for a trick with no card yet
     if isinstance(t, dict):
-        return actions_pb2.Trick(leader=t["leader"], cards=t["cards"])
-    leader, cards, winner = t
-    return actions_pb2.Trick(leader=leader, cards=cards, winner=winner)
+        msg.leader = t["leader"]
+        msg.cards.extend(t["cards"])
+    else:
+        leader, cards, winner = t
+        msg.leader = leader
+        msg.cards.extend(cards)
+        msg.winner = winner
+    return msg
 
 
 # ---- results ----------------------------------------------------------------------------------
@@ -101,11 +110,7 @@ def result_msg(r: dict, msg: results_pb2.DealResult | None = None) -> results_pb
         add(seats=team)
     add = msg.tricks.add
     for t in r.get("tricks", []):
-        if isinstance(t, dict):
-            add(leader=t["leader"], cards=t["cards"])
-        else:
-            leader, cards, winner = t
-            add(leader=leader, cards=cards, winner=winner)
+        trick_msg(t, add())
     add = msg.breakdown.add
     for item in r.get("breakdown", []):
         add(**item)
@@ -190,15 +195,11 @@ def view_msg(v: dict, msg: tables_pb2.TableView | None = None) -> tables_pb2.Tab
         if val is None:
             continue
         if k == "trick":
-            msg.trick.CopyFrom(trick_msg(val))
+            trick_msg(val, msg.trick)
         elif k == "tricks":
             add = msg.tricks.add
             for t in val:
-                if isinstance(t, dict):
-                    add(leader=t["leader"], cards=t["cards"])
-                else:
-                    leader, cards, winner = t
-                    add(leader=leader, cards=cards, winner=winner)
+                trick_msg(t, add())
         elif k == "contract":
             msg.contract.SetInParent()
             fill(msg.contract, val, "contract")

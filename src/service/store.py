@@ -303,9 +303,8 @@ class SqliteStore(Store):
     Its statements run on the event loop itself. In WAL mode with synchronous=NORMAL a commit
     appends a few pages to the WAL in the page cache and never waits for the disk; the only
     disk waits are the checkpoints' fsyncs, and those run in the store's own thread on a
-    connection of their own, every CHECKPOINT_ROWS rows written. A thread hop per call would cost more than
-    the statements (tens of microseconds of wake-ups on every action, the most of a Play's
-    time in the server)."""
+    connection of their own, every CHECKPOINT_ROWS rows written. A thread hop per call would
+    cost more than the statements (tens of microseconds of wake-ups on every action)."""
 
     CHECKPOINT_ROWS = 1000           # rows written between checkpoints (a few MB of WAL)
 
@@ -317,21 +316,19 @@ class SqliteStore(Store):
             self.path = os.path.join(data_dir, "stich.sqlite3")
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="stich-store")
         self._db: sqlite3.Connection | None = None
-        self._rows = 0                   # rows written since the last checkpoint began
-        self._changes = 0
+        self._checkpointed_at = 0        # the connection's total_changes when the last checkpoint began
         self._checkpoint: asyncio.Future | None = None
 
     async def _run(self, fn, *args):
         """Run `fn` on the loop (see the class), then start a checkpoint in the store's thread
         when CHECKPOINT_ROWS rows have been written since the last one."""
         out = fn(*args)
-        if self.path != ":memory:" and self._db is not None:
-            self._rows += self._db.total_changes - self._changes
-            self._changes = self._db.total_changes
-            if self._rows >= self.CHECKPOINT_ROWS and self._checkpoint is None:
-                self._rows = 0
-                self._checkpoint = asyncio.get_running_loop().run_in_executor(self._thread, self._checkpoint_wal)
-                self._checkpoint.add_done_callback(self._checkpointed)
+        db = self._db
+        if (db is not None and self.path != ":memory:" and self._checkpoint is None
+                and db.total_changes - self._checkpointed_at >= self.CHECKPOINT_ROWS):
+            self._checkpointed_at = db.total_changes
+            self._checkpoint = asyncio.get_running_loop().run_in_executor(self._thread, self._checkpoint_wal)
+            self._checkpoint.add_done_callback(self._checkpointed)
         return out
 
     def _checkpoint_wal(self) -> None:
@@ -360,7 +357,7 @@ class SqliteStore(Store):
             db.close()
             raise
         self._db = db
-        self._changes = db.total_changes
+        self._checkpointed_at = db.total_changes
 
     @staticmethod
     def _migrate(db: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> None:
