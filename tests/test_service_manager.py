@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from service.errors import ServiceError
 from service.manager import TableManager
 from service.store import Commit, Conflict, SqliteStore
 
@@ -140,6 +141,87 @@ def test_a_commit_on_a_stale_version_is_a_conflict(new_store):
             await store.commit("t_x", Commit(1, [(2, 1, None)]))
         assert (await store.load_table("t_x")).version == 2
         await store.close()
+    run(main())
+
+
+def test_a_commit_that_meets_its_request_id_again_is_a_conflict(new_store):
+    async def main():
+        store = new_store()
+        await store.open()
+        await store.create_table("t_x", {"spec": 1})
+        first = Commit(1, [(2, 1, None)])
+        first.request = ("r-1", "fp", {"answer": 1})
+        await store.commit("t_x", first)
+        again = Commit(2, [(3, 1, None)])           # at the right version, with an answered id
+        again.request = ("r-1", "fp", {"answer": 2})
+        with pytest.raises(Conflict):
+            await store.commit("t_x", again)
+        assert (await store.load_table("t_x")).version == 2
+        assert await store.find_request("t_x", "r-1") == ("fp", {"answer": 1})
+        await store.close()
+    run(main())
+
+
+class _Reads:
+    """Counts a store's request-id reads."""
+
+    def __init__(self, store):
+        self.count = 0
+        inner = store.find_request
+
+        async def find_request(*args):
+            self.count += 1
+            return await inner(*args)
+        store.find_request = find_request
+
+
+def test_a_request_id_is_read_back_only_when_a_request_is_retried(new_store):
+    async def main():
+        m, store = await _manager(new_store)
+        reads = _Reads(store)
+        view, tokens, spectator, _ = await m.create("schafkopf", {}, 1, [], seed=5)
+        tid = view["table_id"]
+        dealt = await m.deal(tid, tokens[0], None, "d-1")
+        seat = dealt["deal"]["to_act"]
+        kind, fields = _fields((await m.view(tid, tokens[seat]))["deal"]["legal"][0])
+        first = await m.act(tid, tokens[seat], kind, fields, None, "a-1")
+        assert reads.count == 0                       # first uses: no reads
+        assert await m.act(tid, tokens[seat], kind, fields, None, "a-1") == first
+        assert await m.deal(tid, tokens[0], None, "d-1") == dealt
+        assert reads.count == 2                       # each retry read its answer back
+        nxt = (seat + 1) % 4
+        kind2, fields2 = _fields((await m.view(tid, tokens[nxt]))["deal"]["legal"][0])
+        with pytest.raises(ServiceError) as err:      # the id of another request: refused
+            await m.act(tid, tokens[nxt], kind2, fields2, None, "a-1")
+        assert err.value.reason == "REQUEST_ID_REUSED"
+        assert (await m.view(tid, spectator))["version"] == first["version"]
+        await m.close()
+        await store.close()
+    run(main())
+
+
+def test_a_retry_that_reaches_another_server_gets_the_first_answer(pg_url):  # noqa: F811
+    """Two managers over one PostgreSQL database: the second holds the table as it was before
+    the first answered (its freshness check skipped, as when the first commits between that
+    check and the second's judging), and a retry sent to it is not applied again."""
+    from service.pgstore import PostgresStore
+
+    async def main():
+        one, store_one = await _manager(lambda: PostgresStore(pg_url))
+        two, store_two = await _manager(lambda: PostgresStore(pg_url))
+        view, tokens, spectator, _ = await one.create("schafkopf", {}, 1, [], seed=6)
+        tid = view["table_id"]
+        await one.deal(tid, tokens[0], None)
+        before = await two.view(tid, spectator)          # the second server holds it now
+        seat = before["deal"]["to_act"]
+        kind, fields = _fields((await two.view(tid, tokens[seat]))["deal"]["legal"][0])
+        first = await one.act(tid, tokens[seat], kind, fields, None, "a-1")
+        two._fresh = lambda table: asyncio.sleep(0)      # judged on the table as it was
+        assert await two.act(tid, tokens[seat], kind, fields, None, "a-1") == first
+        assert (await one.view(tid, spectator))["version"] == before["version"] + 1
+        for m, store in ((one, store_one), (two, store_two)):
+            await m.close()
+            await store.close()
     run(main())
 
 

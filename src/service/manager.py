@@ -586,31 +586,46 @@ class TableManager:
         return await self._change(table, seat, kind, fields, expected_version, request_id, self._act_job)
 
     async def _change(self, table: Table, seat, kind, fields, expected_version, request_id, job) -> dict:
+        """Judge and commit one change under the table's lock. A request id is read back only
+        when the change cannot go ahead as it stands (refused, stale, or its commit meets a row
+        already there): a retry of an answered request always lands on one of those, so a
+        request's first use costs no read."""
         fp = fingerprint(kind, seat, fields) if request_id else ""
+
+        async def answered():
+            """The answer stored under this request id, if it was answered (REQUEST_ID_REUSED
+            if that was another request)."""
+            if not request_id:
+                return None
+            known = await self.store.find_request(table.id, request_id)
+            if known is not None and known[0] != fp:
+                raise errors.invalid("request_id", "was already used for another request",
+                                     reason="REQUEST_ID_REUSED")
+            return known
 
         async def section():
             for _ in range(CONFLICT_RETRIES):
-                if request_id:
-                    known = await self.store.find_request(table.id, request_id)
-                    if known is not None:
-                        if known[0] != fp:
-                            raise errors.invalid("request_id", "was already used for another request",
-                                                 reason="REQUEST_ID_REUSED")
+                try:
+                    if expected_version is not None and expected_version != table.version and self.store.shared:
+                        await self._catch_up(table)         # the client may have seen another server
+                    if expected_version is not None and expected_version != table.version:
+                        raise errors.stale(expected_version, table.version)
+                    match, dlog, commit, answer = job(table, seat, kind, fields)
+                except (errors.ServiceError, errors.Refused):
+                    if (known := await answered()) is not None:
                         return known[1]
-                if expected_version is not None and expected_version != table.version and self.store.shared:
-                    await self._catch_up(table)             # the client may have seen another server
-                if expected_version is not None and expected_version != table.version:
-                    raise errors.stale(expected_version, table.version)
-                match, dlog, commit, answer = job(table, seat, kind, fields)
+                    raise
                 if request_id:
                     commit.request = (request_id, fp, answer)
                 try:
                     await self.store.commit(table.id, commit)
                     break
                 except Conflict:
-                    # another server committed first: judge again on the table as it is now
-                    # (the request id and expected_version are checked again, so never twice)
+                    # another server committed first, or this request id is answered: judge
+                    # again on the table as it is now (never twice: the id is checked again)
                     await self._catch_up(table)
+                    if (known := await answered()) is not None:
+                        return known[1]
             else:
                 raise errors.ServiceError(errors.grpc.StatusCode.ABORTED, "CONFLICT",
                                           "the table kept changing meanwhile; read it again")

@@ -137,7 +137,8 @@ class Damaged(StoreError):
 
 
 class Conflict(StoreError):
-    """The table is no longer at the version a commit was based on."""
+    """The table is no longer at the version a commit was based on, or the commit's request id
+    is answered already."""
 
 
 class Unavailable(StoreError):
@@ -226,7 +227,8 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     async def commit(self, table_id: str, commit: Commit) -> None:
-        """Write one accepted request atomically; Conflict unless the table is at base_version."""
+        """Write one accepted request atomically; Conflict unless the table is at base_version
+        and the request id (if any) is new."""
 
     @abc.abstractmethod
     async def find_request(self, table_id: str, request_id: str) -> tuple[str, Any] | None:
@@ -437,6 +439,15 @@ class SqliteStore(Store):
         return None if row is None else row[0]
 
     def _commit(self, table_id: str, c: Commit) -> None:
+        try:
+            self._commit_rows(table_id, c)
+        except sqlite3.IntegrityError:
+            # the only key a commit can meet twice is its request id's (the version was
+            # checked in the same write transaction): the request was answered meanwhile
+            raise Conflict(f"request {c.request[0] if c.request else '?'} of table {table_id} "
+                           "is answered") from None
+
+    def _commit_rows(self, table_id: str, c: Commit) -> None:
         with _immediate(self._db_or_fail()) as db:
             last = _last_version(db, table_id)
             if last != c.base_version:
