@@ -22,10 +22,8 @@ def from_value(v: struct_pb2.Value) -> Any:
     if kind == "number_value":
         x = v.number_value
         return int(x) if x.is_integer() and abs(x) < 2**53 else x
-    if kind == "string_value":
-        return v.string_value
-    if kind == "bool_value":
-        return v.bool_value
+    if kind == "string_value" or kind == "bool_value":
+        return getattr(v, kind)
     if kind == "struct_value":
         return from_struct(v.struct_value)
     if kind == "list_value":
@@ -81,20 +79,45 @@ def unfill(msg: Any) -> dict:
     """The dict of `msg`'s fields (the inverse of `fill`): unset fields with presence, empty
     strings and empty lists are absent; numbers and bools without presence are always there."""
     out: dict = {}
-    for f in msg.DESCRIPTOR.fields:
-        if f.is_repeated or f.message_type is not None or f.has_presence:
-            if not (len(getattr(msg, f.name)) if f.is_repeated else msg.HasField(f.name)):
-                continue
-        elif f.type == f.TYPE_STRING and not getattr(msg, f.name):
-            continue
-        v = getattr(msg, f.name)
-        if f.message_type is not None:
-            out[f.name] = [unfill(x) for x in v] if f.is_repeated else unfill(v)
-        elif f.is_repeated:
-            out[f.name] = list(v)
-        else:
-            out[f.name] = v
+    for name, kind in _plan(msg.DESCRIPTOR):
+        v = getattr(msg, name)
+        if kind == _PRESENCE:
+            if msg.HasField(name):
+                out[name] = v
+        elif kind == _MESSAGE:
+            if msg.HasField(name):
+                out[name] = unfill(v)
+        elif kind == _ALWAYS:
+            out[name] = v
+        elif v:                                        # strings, repeated fields
+            out[name] = v if kind == _STRING else [unfill(x) for x in v] if kind == _MESSAGES else list(v)
     return out
+
+
+_ALWAYS, _STRING, _PRESENCE, _MESSAGE, _REPEATED, _MESSAGES = range(6)
+_PLANS: dict = {}
+
+
+def _plan(descriptor) -> list:
+    """(name, kind) of each field of a message type, worked out once per type: reading a
+    descriptor's fields and their flags for every message is most of `unfill`'s time."""
+    plan = _PLANS.get(descriptor)
+    if plan is None:
+        plan = []
+        for f in descriptor.fields:
+            if f.is_repeated:
+                kind = _MESSAGES if f.message_type is not None else _REPEATED
+            elif f.message_type is not None:
+                kind = _MESSAGE
+            elif f.has_presence:
+                kind = _PRESENCE
+            elif f.type == f.TYPE_STRING:
+                kind = _STRING
+            else:
+                kind = _ALWAYS
+            plan.append((f.name, kind))
+        _PLANS[descriptor] = plan
+    return plan
 
 
 def action_dict(msg: actions_pb2.Action) -> dict:
@@ -133,14 +156,19 @@ def result_dict(msg: results_pb2.DealResult) -> dict:
     return out
 
 
+_STATUS = {v.number: v.name[len("TABLE_STATUS_"):].lower()
+           for v in tables_pb2.TableStatus.DESCRIPTOR.values}
+_SEAT_KIND = {v.number: v.name[len("SEAT_KIND_"):].lower().replace("bot_", "bot:")
+              for v in tables_pb2.SeatKind.DESCRIPTOR.values}
+
+
 def _status(value: int) -> str:
-    return tables_pb2.TableStatus.Name(value)[len("TABLE_STATUS_"):].lower()
+    return _STATUS.get(value) or tables_pb2.TableStatus.Name(value)   # a value of a newer server: ValueError
 
 
 def seat_kind(value: int) -> str:
     """"human", "open", "bot" (the normal level), "bot:easy", "bot:normal", "bot:hard"."""
-    name = tables_pb2.SeatKind.Name(value)[len("SEAT_KIND_"):].lower()
-    return name.replace("bot_", "bot:")
+    return _SEAT_KIND.get(value) or tables_pb2.SeatKind.Name(value)
 
 
 def public_dict(msg: tables_pb2.TableView) -> dict:
