@@ -220,13 +220,11 @@ class StichServicer:
         out.seat_tokens.extend(tables_pb2.SeatToken(seat=s, token=t) for s, t in sorted(tokens.items()))
         out.invites.extend(tables_pb2.SeatInvite(seat=s, code=c, link=f"/#join={c}")
                            for s, c in sorted(invites.items()))
-        convert.view_msg(view, out.view)
-        return out
+        return _with_view(out, view)
 
     async def JoinTable(self, request, context):
         view, token = await self.manager.join(request.invite)
-        return pb.JoinTableResponse(table_id=view["table_id"], seat=view["seat"], token=token,
-                                    view=convert.view_msg(view))
+        return _with_view(pb.JoinTableResponse(table_id=view["table_id"], seat=view["seat"], token=token), view)
 
     async def Hint(self, request, context):
         h = await self.manager.hint(request.table_id, request.token)
@@ -251,8 +249,8 @@ class StichServicer:
 
     async def GetDailyDeal(self, request, context):
         date, table_id, token, view = await self.manager.daily(request.game, request.player_secret)
-        return pb.GetDailyDealResponse(date=date, table_id=table_id, seat=view["seat"], token=token,
-                                       view=convert.view_msg(view))
+        return _with_view(pb.GetDailyDealResponse(date=date, table_id=table_id, seat=view["seat"], token=token),
+                          view)
 
     async def SubmitDaily(self, request, context):
         entry, rank = await self.manager.submit_daily(request.table_id, request.token, request.nickname,
@@ -266,32 +264,32 @@ class StichServicer:
 
     async def Deal(self, request, context):
         view = await self.manager.deal(request.table_id, request.token, _expected(request), request.request_id)
-        return pb.DealResponse(view=convert.view_msg(view))
+        return _with_view(pb.DealResponse(), view)
 
     async def GetView(self, request, context):
         view = await self.manager.view(request.table_id, request.token)
-        return pb.GetViewResponse(view=convert.view_msg(view))
+        return _with_view(pb.GetViewResponse(), view)
 
-    async def _act(self, request, kind: str, fields: dict):
+    async def _act(self, request, kind: str, fields: dict, response):
         view = await self.manager.act(request.table_id, request.token, kind, fields, _expected(request),
                                       request.request_id)
-        return convert.view_msg(view)
+        return _with_view(response, view)
 
     async def Bid(self, request, context):
         fields = {"call": request.call}
         if request.suit:
             fields["suit"] = request.suit
-        return pb.BidResponse(view=await self._act(request, "bid", fields))
+        return await self._act(request, "bid", fields, pb.BidResponse())
 
     async def Exchange(self, request, context):
-        return pb.ExchangeResponse(view=await self._act(
-            request, "exchange", {"call": request.call, "cards": list(request.cards)}))
+        return await self._act(request, "exchange", {"call": request.call, "cards": list(request.cards)},
+                               pb.ExchangeResponse())
 
     async def Announce(self, request, context):
-        return pb.AnnounceResponse(view=await self._act(request, "announce", {"call": request.call}))
+        return await self._act(request, "announce", {"call": request.call}, pb.AnnounceResponse())
 
     async def Play(self, request, context):
-        return pb.PlayResponse(view=await self._act(request, "play", {"card": request.card}))
+        return await self._act(request, "play", {"card": request.card}, pb.PlayResponse())
 
     async def Score(self, request, context):
         s = await self.manager.score(request.table_id, request.token, request.deal_number)
@@ -462,6 +460,12 @@ def analyze_json(text: str, seat: int | None, fair: bool, budget: int | None) ->
         raise errors.invalid("record", f"is not a records.md record: {type(err).__name__}: "
                              f"{errors.cut(str(err), 80)}", reason="MALFORMED_RECORD") from None
     return orjson.dumps(out).decode()
+
+
+def _with_view(response, view: dict):
+    """`response` with its `view` built in place (`Response(view=msg)` would copy the message)."""
+    convert.view_msg(view, response.view)
+    return response
 
 
 def _serialize(message) -> bytes:
