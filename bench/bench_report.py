@@ -22,9 +22,10 @@ def bench_report_runs(capsys):
                 "gRPC Play round trip p99 (schafkopf, 4 human seats)",
                 "gRPC EvaluateRecords (schafkopf, complete deals)", "gRPC Simulate (schafkopf)",
                 "grpcio unary echo p50 (reference)", "grpcio unary echo, one client (reference)",
-                "grpcio unary echo, 16 concurrent (reference)", "Play p50 / echo p50"):
+                "grpcio unary echo, 16 concurrent (reference)", "Play p50 / echo p50",
+                "grpc.aio unary echo p50 (the service's server class)", "Play p50 / grpc.aio echo p50"):
         assert row in out
-    for key in ("grpc.play.bots.p50", "grpc.evaluate", "grpc.simulate", "grpc.echo.concurrent"):
+    for key in ("grpc.play.bots.p50", "grpc.evaluate", "grpc.simulate", "grpc.echo.concurrent", "grpc.echo_aio.p50"):
         assert f'"{key}"' in out
     assert '"schafkopf.playouts.cheapest"' in out
 

@@ -427,13 +427,15 @@ def grpc_rows(table, args):
     n_sim = _clamp(secs * 2_000_000, 10_000, 1_000_000)
     plays = {True: [], False: []}
     bare = {True: [], False: []}
-    evals, sims, echo1, echo_n = [], [], [], []
-    with bm.EchoProcess() as echo, bm.ServerProcess() as server, \
+    evals, sims, echo1, echo_n, echo_aio = [], [], [], [], []
+    with bm.EchoProcess() as echo, bm.AioEchoProcess() as aio_echo, bm.ServerProcess() as server, \
             StichClient(server.address, timeout=30) as client:
         bm.evaluate_rate(client, lines, min(200, n_eval))          # warm up both sides
         bm.echo_one_client(echo.address, 50, 0.05)
+        bm.echo_one_client(aio_echo.address, 50, 0.05)
         for _ in range(reps):
             echo1.append(bm.echo_one_client(echo.address, 20_000, secs))
+            echo_aio.append(bm.echo_one_client(aio_echo.address, 20_000, secs))
             echo_n.append(bm.echo_concurrent(echo.address, ECHO_CONCURRENCY, 50_000, secs))
             for bots in (True, False):
                 plays[bots] += bm.play_latency(client, game, 2_000, bots, secs, bare=bare[bots])
@@ -470,6 +472,9 @@ def grpc_rows(table, args):
                                                       "playouts (uniform, 1 thread)" if playout_rate_1 else ""))
     table.add("grpc.echo.p50", "grpcio unary echo p50 (reference)", e_p50, None, "µs",
               "bare grpcio server, 32-byte bytes message, one client, child process, 127.0.0.1")
+    aio_p50 = min(r["p50_us"] for r in echo_aio)
+    table.add("grpc.echo_aio.p50", "grpc.aio unary echo p50 (the service's server class)", aio_p50, None, "µs",
+              "bare grpc.aio server, one event loop, the same message and client, interleaved with the above")
     table.add("grpc.echo.one", "grpcio unary echo, one client (reference)", e1["per_s"], None, "req/s",
               "one call at a time")
     table.add("grpc.echo.concurrent", f"grpcio unary echo, {ECHO_CONCURRENCY} concurrent (reference)",
@@ -479,6 +484,9 @@ def grpc_rows(table, args):
         table.add(f"ratio.grpc.play.{tag}", f"Play p50 / echo p50 ({who})",
                   table.figures[f"grpc.play.{tag}.p50"]["1"] / e_p50, None, "x",
                   "service cost over a bare RPC made back to back")
+        table.add(f"ratio.grpc.play.{tag}.aio", f"Play p50 / grpc.aio echo p50 ({who})",
+                  table.figures[f"grpc.play.{tag}.p50"]["1"] / aio_p50, None, "x",
+                  "service cost over a bare RPC on the service's own server class, back to back")
         table.add(f"ratio.grpc.play.{tag}.in_place", f"Play p50 / bare call in its place p50 ({who})",
                   table.figures[f"grpc.play.{tag}.p50"]["1"] / table.figures[f"grpc.bare.{tag}.p50"]["1"], None,
                   "x", "service cost over a bare RPC made where the Play is made")

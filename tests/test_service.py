@@ -629,10 +629,11 @@ def test_mirror_knows_the_rule():
 
 # ---- the loopback benchmark's child servers (make bench-report) -------------------------------------
 def test_benchmark_children_serve_on_loopback_and_stop_cleanly():
-    """bench-report's servers: `python -m service --memory` and the bare echo, each on a free
-    127.0.0.1 port, answer, and exit 0 on SIGTERM."""
+    """bench-report's servers: `python -m service --memory` and the bare echoes (grpcio's
+    thread-pool server and grpc.aio), each on a free 127.0.0.1 port, answer, and exit 0 on
+    SIGTERM."""
     from service import benchmark as bm
-    with bm.ServerProcess() as srv, bm.EchoProcess(workers=4) as echo:
+    with bm.ServerProcess() as srv, bm.EchoProcess(workers=4) as echo, bm.AioEchoProcess() as aio:
         assert srv.address.startswith("127.0.0.1:") and echo.address.startswith("127.0.0.1:")
         with StichClient(srv.address, timeout=10) as c:
             assert c.health() == "SERVING"
@@ -640,9 +641,10 @@ def test_benchmark_children_serve_on_loopback_and_stop_cleanly():
             bare: list[float] = []                 # every other card: a bare call in its place
             assert len(bm.play_latency(c, "schafkopf", 6, False, bare=bare)) == 6
             assert len(bare) == 5 and all(0 < x < 10 for x in bare)
-        one = bm.echo_one_client(echo.address, 5, 1.0)
-        assert one["calls"] == 5 and one["p50_us"] <= one["p99_us"]
-    assert srv.proc.returncode == 0 and echo.proc.returncode == 0
+        for address in (echo.address, aio.address):
+            one = bm.echo_one_client(address, 5, 1.0)
+            assert one["calls"] == 5 and one["p50_us"] <= one["p99_us"]
+    assert srv.proc.returncode == 0 and echo.proc.returncode == 0 and aio.proc.returncode == 0
 
 
 def test_cpu_work_stops_at_its_deadline_and_the_loop_stays_free(client):

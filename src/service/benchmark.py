@@ -39,6 +39,14 @@ class EchoProcess(_Child):
                           "--workers", str(workers)])
 
 
+class AioEchoProcess(_Child):
+    """A bare grpc.aio server (the service's own server class, one event loop) answering the
+    same unary echo: what the framework itself costs before any of the service's work."""
+
+    def __init__(self):
+        super().__init__([sys.executable, "-m", "service.benchmark", "aio-echo-server"])
+
+
 class HttpEchoProcess(_Child):
     """A bare uvicorn ASGI app answering every POST with its request body (a Connect unary
     echo in the binary codec), CORS open: the HTTP door's reference."""
@@ -97,6 +105,30 @@ def serve_echo(workers: int) -> int:
     while not stopped.wait(0.5):
         pass
     server.stop(1).wait()
+    return 0
+
+
+def serve_aio_echo() -> int:
+    import asyncio
+
+    async def echo(request, context):
+        return request
+
+    async def run():
+        server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
+            "stich.bench.Echo", {"Echo": grpc.unary_unary_rpc_method_handler(echo)}),))
+        port = server.add_insecure_port(f"{LOOPBACK}:0")
+        await server.start()
+        print(f"echo server listening on {LOOPBACK}:{port}", flush=True)
+        stopped = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stopped.set)
+        await stopped.wait()
+        await server.stop(1)
+
+    asyncio.run(run())
     return 0
 
 
@@ -245,8 +277,11 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="cmd", required=True)
     echo = sub.add_parser("echo-server", help="a bare grpcio unary echo on a free loopback port")
     echo.add_argument("--workers", type=int, default=32)
+    sub.add_parser("aio-echo-server", help="the same echo on a bare grpc.aio server (the service's server class)")
     sub.add_parser("http-echo-server", help="a bare uvicorn echo on a free loopback port (HTTP door reference)")
     args = parser.parse_args(argv)
+    if args.cmd == "aio-echo-server":
+        return serve_aio_echo()
     return serve_http_echo() if args.cmd == "http-echo-server" else serve_echo(args.workers)
 
 
