@@ -647,6 +647,14 @@ def test_benchmark_children_serve_on_loopback_and_stop_cleanly():
     assert srv.proc.returncode == 0 and echo.proc.returncode == 0 and aio.proc.returncode == 0
 
 
+def test_ab_play_runs_a_revisions_server_beside_this_checkouts():
+    """tools/ab_play.py: a git revision's server (its src/service, extracted) and this
+    checkout's, side by side, their Plays interleaved."""
+    import ab_play                              # tools/ is on the path (adversary, above)
+    lat = ab_play.compare(["HEAD", "."], seconds=0.5, block=4)
+    assert list(lat) == ["HEAD", "."] and all(len(x) >= 4 and all(0 < s < 10 for s in x) for x in lat.values())
+
+
 def test_cpu_work_stops_at_its_deadline_and_the_loop_stays_free(client):
     """A Simulate or EvaluateRecords past its deadline ends DEADLINE_EXCEEDED; its work stops at
     the next slice, so the pools are free again at once, and unary calls never waited."""

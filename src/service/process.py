@@ -24,10 +24,11 @@ _HTTP = re.compile(r"http:\s+http://(\S+:\d+)/")
 class _Child:
     """A server child process that prints `... listening on HOST:PORT` once it serves."""
 
-    def __init__(self, argv: list[str], start_timeout: float = 30.0, http: bool = False):
+    def __init__(self, argv: list[str], start_timeout: float = 30.0, http: bool = False,
+                 env: dict | None = None):
         self.http_address = ""                  # the HTTP door, when the server has one
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True, bufsize=1)
+                                     text=True, bufsize=1, env=env)
         found: list[str] = []
 
         def read_banner():
@@ -82,10 +83,11 @@ class _Child:
 
 class ServerProcess(_Child):
     """`python -m service` on a free loopback port, in memory unless `data_dir` is given;
-    `args`: more flags (docs/service.md, "Limits"). Stopped with SIGTERM on exit."""
+    `args`: more flags (docs/service.md, "Limits"); `env`: the child's environment (default
+    this process's). Stopped with SIGTERM on exit."""
 
-    def __init__(self, data_dir: str | None = None, args: tuple[str, ...] = ()):
+    def __init__(self, data_dir: str | None = None, args: tuple[str, ...] = (), env: dict | None = None):
         store = ["--data-dir", data_dir] if data_dir else ["--memory"]
         super().__init__([sys.executable, "-m", "service", "--address", f"{LOOPBACK}:0",
                           "--http-address", f"{LOOPBACK}:0", "--grace", "2", *store, *args],
-                         http="--no-http" not in args)
+                         http="--no-http" not in args, env=env)
