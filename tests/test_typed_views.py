@@ -92,3 +92,21 @@ def test_versions_and_scores_are_json_numbers():
     assert d["scores"] == [180, -540] and d["breakdown"][0]["value"] == 180
     from stich_client.gen.stich.v1 import tables_pb2
     assert json_format.MessageToDict(tables_pb2.TableView(version=12))["version"] == 12
+
+
+def test_each_view_has_options_of_its_own():
+    """The client keeps a table's options by their bytes: every view still gets a dict it may
+    change, and options with nested values are converted afresh each time."""
+    from google.protobuf import struct_pb2
+
+    from stich_client.gen.stich.v1 import tables_pb2
+    msg = tables_pb2.TableView()
+    server_convert.fill_struct(msg.options, {"tarif": 20, "laufende": True, "name": "x"})
+    first = convert.view_dict(msg)["options"]
+    first["tarif"] = 99
+    assert convert.view_dict(msg)["options"] == {"tarif": 20, "laufende": True, "name": "x"}
+    nested = struct_pb2.Struct()
+    nested.update({"tarifs": [10, 20]})
+    msg.options.CopyFrom(nested)
+    convert.view_dict(msg)["options"]["tarifs"].append(30)
+    assert convert.view_dict(msg)["options"] == {"tarifs": [10, 20]}

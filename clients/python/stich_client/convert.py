@@ -226,10 +226,30 @@ def view_dict(msg: tables_pb2.TableView) -> dict:
         if msg.HasField("order") else None,
         "result": result_dict(msg.result) if msg.HasField("result") else None,
         "match_scores": list(msg.match_scores),
-        "options": from_struct(msg.options),
+        "options": _options(msg.options),
         "settings": {"bot_delay_ms": msg.settings.bot_delay_ms,
                      "hints_disabled": msg.settings.hints_disabled},
     }
+
+
+_OPTIONS: dict[bytes, dict] = {}
+_SCALARS = (bool, int, float, str, type(None))
+
+
+def _options(s: struct_pb2.Struct) -> dict:
+    """A view's options as a dict of their own. A table's options are the same in every view,
+    and converting the Struct was a quarter of a view's conversion: options of scalars are
+    kept by their bytes (at most 256 sets) and copied out."""
+    key = s.SerializeToString()
+    found = _OPTIONS.get(key)
+    if found is None:
+        found = from_struct(s)
+        if not all(type(v) in _SCALARS for v in found.values()):
+            return found                           # nested values: never shared
+        if len(_OPTIONS) >= 256:
+            _OPTIONS.clear()
+        _OPTIONS[key] = found
+    return dict(found)
 
 
 def event_dict(msg: tables_pb2.TableEvent) -> dict:
