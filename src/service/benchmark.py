@@ -90,12 +90,16 @@ def serve_http_echo() -> int:
     return 0
 
 
+def _echo_handler(echo) -> grpc.GenericRpcHandler:
+    """ECHO_METHOD answered by `echo` (bytes in, bytes out), for either server class."""
+    service, method = ECHO_METHOD.strip("/").split("/")
+    return grpc.method_handlers_generic_handler(service, {method: grpc.unary_unary_rpc_method_handler(echo)})
+
+
 def serve_echo(workers: int) -> int:
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=workers),
                          options=[("grpc.so_reuseport", 0)])
-    handler = grpc.method_handlers_generic_handler(
-        "stich.bench.Echo", {"Echo": grpc.unary_unary_rpc_method_handler(lambda req, ctx: req)})
-    server.add_generic_rpc_handlers((handler,))
+    server.add_generic_rpc_handlers((_echo_handler(lambda req, ctx: req),))
     port = server.add_insecure_port(f"{LOOPBACK}:0")
     server.start()
     print(f"echo server listening on {LOOPBACK}:{port}", flush=True)
@@ -116,8 +120,7 @@ def serve_aio_echo() -> int:
 
     async def run():
         server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
-        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
-            "stich.bench.Echo", {"Echo": grpc.unary_unary_rpc_method_handler(echo)}),))
+        server.add_generic_rpc_handlers((_echo_handler(echo),))
         port = server.add_insecure_port(f"{LOOPBACK}:0")
         await server.start()
         print(f"echo server listening on {LOOPBACK}:{port}", flush=True)

@@ -292,17 +292,17 @@ def _loads(text, what: str):
 
 
 @contextlib.contextmanager
-def _immediate(db: sqlite3.Connection, exists: str | None = None):
+def _immediate(db: sqlite3.Connection, duplicate: StoreError | None = None):
     """One write transaction (BEGIN IMMEDIATE ... COMMIT), rolled back on any error. With
-    `exists`, a key written twice (IntegrityError) becomes Exists(exists)."""
+    `duplicate`, a key written twice (IntegrityError) raises that error instead."""
     db.execute("BEGIN IMMEDIATE")
     try:
         yield db
     except sqlite3.IntegrityError:
         db.execute("ROLLBACK")
-        if exists is None:
+        if duplicate is None:
             raise
-        raise Exists(exists) from None
+        raise duplicate from None
     except BaseException:
         db.execute("ROLLBACK")
         raise
@@ -411,7 +411,7 @@ class SqliteStore(Store):
         return self._db
 
     def _create(self, table_id: str, spec: dict) -> None:
-        with _immediate(self._db_or_fail(), exists=f"table {table_id} exists") as db:
+        with _immediate(self._db_or_fail(), Exists(f"table {table_id} exists")) as db:
             db.execute("INSERT INTO tables VALUES (?, ?)", (table_id, orjson.dumps(spec).decode()))
             db.execute("INSERT INTO log VALUES (?, 1, 0, NULL)", (table_id,))
 
@@ -454,16 +454,10 @@ class SqliteStore(Store):
         return None if row is None else row[0]
 
     def _commit(self, table_id: str, c: Commit) -> None:
-        try:
-            self._commit_rows(table_id, c)
-        except sqlite3.IntegrityError:
-            # the only key a commit can meet twice is its request id's (the version was
-            # checked in the same write transaction): the request was answered meanwhile
-            raise Conflict(f"request {c.request[0] if c.request else '?'} of table {table_id} "
-                           "is answered") from None
-
-    def _commit_rows(self, table_id: str, c: Commit) -> None:
-        with _immediate(self._db_or_fail()) as db:
+        # the only key a commit can meet twice is its request id's (the version is checked in
+        # the same write transaction): that request was answered meanwhile
+        answered = Conflict(f"a request id of table {table_id} is answered already")
+        with _immediate(self._db_or_fail(), answered) as db:
             last = _last_version(db, table_id)
             if last != c.base_version:
                 raise Conflict(f"table {table_id} is at version {last}, not {c.base_version}")
@@ -489,7 +483,7 @@ class SqliteStore(Store):
 
     def _claim_seat(self, table_id: str, seat: int, token_hash: str, base_version: int) -> None:
         claimed = f"seat {seat} of table {table_id} is claimed"
-        with _immediate(self._db_or_fail(), exists=claimed) as db:
+        with _immediate(self._db_or_fail(), Exists(claimed)) as db:
             last = _last_version(db, table_id)
             if db.execute("SELECT 1 FROM claims WHERE table_id=? AND seat=?", (table_id, seat)).fetchone():
                 raise Exists(claimed)
