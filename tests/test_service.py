@@ -641,6 +641,12 @@ def test_benchmark_children_serve_on_loopback_and_stop_cleanly():
             bare: list[float] = []                 # every other card: a bare call in its place
             assert len(bm.play_latency(c, "schafkopf", 6, False, bare=bare)) == 6
             assert len(bare) == 5 and all(0 < x < 10 for x in bare)
+            # with an echo too, those places alternate: Health, the echo, Health, ...
+            bare, echoed = [], []
+            with grpc.insecure_channel(echo.address) as ch:
+                assert len(bm.play_latency(c, "schafkopf", 8, False, bare=bare,
+                                           echo=(bm.echo_call(ch), echoed))) == 8
+            assert (len(bare), len(echoed)) in ((4, 3), (4, 4)) and all(0 < x < 10 for x in bare + echoed)
         for address in (echo.address, aio.address):
             one = bm.echo_one_client(address, 5, 1.0)
             assert one["calls"] == 5 and one["p50_us"] <= one["p99_us"]
@@ -653,6 +659,14 @@ def test_ab_play_runs_a_revisions_server_beside_this_checkouts():
     import ab_play                              # tools/ is on the path (adversary, above)
     lat = ab_play.compare(["HEAD", "."], seconds=0.5, block=4)
     assert list(lat) == ["HEAD", "."] and all(len(x) >= 4 and all(0 < s < 10 for s in x) for x in lat.values())
+
+
+def test_echo_pace_times_the_echo_after_each_pause():
+    """tools/echo_pace.py: the reference echo after each pause, slept and busy."""
+    import echo_pace
+    lat = echo_pace.pace([0, 1], seconds=0.3)
+    assert sorted(lat) == [("busy", 0), ("busy", 1), ("sleep", 0), ("sleep", 1)]
+    assert all(len(x) >= 3 and all(0 < s < 10 for s in x) for x in lat.values())
 
 
 def test_cpu_work_stops_at_its_deadline_and_the_loop_stays_free(client):

@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 from concurrent import futures
+from typing import Callable
 
 import grpc
 
@@ -140,18 +141,24 @@ def _echo_stub(channel):
     return channel.unary_unary(ECHO_METHOD)        # bytes in, bytes out: no (de)serialisation
 
 
+def echo_call(channel, payload: bytes = b"x" * 32) -> Callable[[], bytes]:
+    """One bare echo over `channel`, as echo_one_client makes it (for play_latency's `echo`)."""
+    echo = _echo_stub(channel)
+    return lambda: echo(payload, timeout=10)
+
+
 def echo_one_client(address: str, calls: int, seconds: float, payload: bytes = b"x" * 32) -> dict:
     """One client, one call at a time: {p50_us, p99_us, per_s, calls}."""
     with grpc.insecure_channel(address) as channel:
-        echo = _echo_stub(channel)
+        echo = echo_call(channel, payload)
         for _ in range(20):                         # connect and warm up
-            echo(payload, timeout=10)
+            echo()
         lat = []
         t_end = time.perf_counter() + seconds
         started = time.perf_counter()
         while len(lat) < calls and (len(lat) < 10 or time.perf_counter() < t_end):
             t0 = time.perf_counter()
-            echo(payload, timeout=10)
+            echo()
             lat.append(time.perf_counter() - t0)
         wall = time.perf_counter() - started
     return {**percentiles(lat), "per_s": len(lat) / wall, "calls": len(lat)}
@@ -192,7 +199,8 @@ def percentiles(lat: list[float]) -> dict:
 
 
 def play_latency(client, game: str, plays: int, bots: bool, seconds: float | None = None,
-                 bare: list[float] | None = None) -> list[float]:
+                 bare: list[float] | None = None,
+                 echo: tuple[Callable[[], object], list[float]] | None = None) -> list[float]:
     """Seconds per Play call, random legal play: one human (seat 0) against easy bots (the
     call returns before the bots act; between timed calls the client follows the events to its
     next turn), or every seat human (one card per call). Bids and announcements are made between
@@ -202,7 +210,11 @@ def play_latency(client, game: str, plays: int, bots: bool, seconds: float | Non
     With `bare`, every other card is instead preceded by a bare call to the same server over the
     same channel (Health/Check), timed into `bare`, and that card's Play is not timed: the
     reference with everything around it the same as around a Play (the calls before it, the
-    client's work in between), which a back-to-back echo is not."""
+    client's work in between), which a back-to-back echo is not.
+
+    With `echo` too, (call, into), those in-place calls alternate between Health/Check and
+    `call` (a bare echo to the reference server, timed into `into`): the reference itself,
+    called at the loop's pace instead of back to back."""
     n = games.get(game).seats
     lat: list[float] = []
     rng = random.Random(1)
@@ -228,9 +240,11 @@ def play_latency(client, game: str, plays: int, bots: bool, seconds: float | Non
             if timed and bare is not None:
                 cards += 1
                 if cards % 2 == 0:
+                    call, into = (echo if echo is not None and cards % 4 == 0
+                                  else (client.health, bare))
                     t0 = time.perf_counter()
-                    client.health()
-                    bare.append(time.perf_counter() - t0)
+                    call()
+                    into.append(time.perf_counter() - t0)
                     timed = False
             t0 = time.perf_counter()
             v = client.act(t.table_id, token, action)
