@@ -23,13 +23,9 @@ def bench_report_runs(capsys):
                 "gRPC EvaluateRecords (schafkopf, complete deals)", "gRPC Simulate (schafkopf)",
                 "grpcio unary echo p50 (reference)", "grpcio unary echo, one client (reference)",
                 "grpcio unary echo, 16 concurrent (reference)", "Play p50 / echo p50",
-                "grpc.aio unary echo p50 (the service's server class)", "Play p50 / grpc.aio echo p50",
-                "grpcio echo in a Play's place p50 (4 human seats)",
-                "Play p50 / grpcio echo in its place p50 (1 human + 3 bots)",
-                "grpcio echo in a Play's place / back to back (4 human seats)"):
+                "grpc.aio unary echo p50 (the service's server class)", "Play p50 / grpc.aio echo p50"):
         assert row in out
-    for key in ("grpc.play.bots.p50", "grpc.evaluate", "grpc.simulate", "grpc.echo.concurrent", "grpc.echo_aio.p50",
-                "grpc.echo.in_place.humans.p50", "ratio.grpc.play.humans.echo_in_place"):
+    for key in ("grpc.play.bots.p50", "grpc.evaluate", "grpc.simulate", "grpc.echo.concurrent", "grpc.echo_aio.p50"):
         assert f'"{key}"' in out
     assert '"schafkopf.playouts.cheapest"' in out
 

@@ -415,7 +415,6 @@ def grpc_rows(table, args):
     requests/s (best of reps). Every measurement is bounded in seconds and in count; the code
     is service.benchmark's, which tools/bench_service.py runs too."""
     try:
-        import grpc
         from service import benchmark as bm
         from stich_client import StichClient
     except ImportError as err:
@@ -428,22 +427,18 @@ def grpc_rows(table, args):
     n_sim = _clamp(secs * 2_000_000, 10_000, 1_000_000)
     plays = {True: [], False: []}
     bare = {True: [], False: []}
-    echo_in = {True: [], False: []}           # the reference echo, made where a Play would be
     evals, sims, echo1, echo_n, echo_aio = [], [], [], [], []
     with bm.EchoProcess() as echo, bm.AioEchoProcess() as aio_echo, bm.ServerProcess() as server, \
-            StichClient(server.address, timeout=30) as client, grpc.insecure_channel(echo.address) as ch:
+            StichClient(server.address, timeout=30) as client:
         bm.evaluate_rate(client, lines, min(200, n_eval))          # warm up both sides
         bm.echo_one_client(echo.address, 50, 0.05)
         bm.echo_one_client(aio_echo.address, 50, 0.05)
-        echo_here = bm.echo_call(ch)
-        echo_here()
         for _ in range(reps):
             echo1.append(bm.echo_one_client(echo.address, 20_000, secs))
             echo_aio.append(bm.echo_one_client(aio_echo.address, 20_000, secs))
             echo_n.append(bm.echo_concurrent(echo.address, ECHO_CONCURRENCY, 50_000, secs))
             for bots in (True, False):
-                plays[bots] += bm.play_latency(client, game, 2_000, bots, secs, bare=bare[bots],
-                                               echo=(echo_here, echo_in[bots]))
+                plays[bots] += bm.play_latency(client, game, 2_000, bots, secs, bare=bare[bots])
             evals.append(bm.evaluate_rate(client, lines, n_eval))
             sims.append(bm.simulate_rate(client, game, n_sim))
     e1 = max(echo1, key=lambda r: r["per_s"])
@@ -462,11 +457,7 @@ def grpc_rows(table, args):
         b = bm.percentiles(bare[bots])
         table.add(f"grpc.bare.{tag}.p50", f"gRPC bare call in a Play's place p50 ({who})", b["p50_us"], None, "µs",
                   f"{len(bare[bots])} Health/Check calls to the same server over the same channel, each where a "
-                  "Play would be (every fourth card; that card's Play untimed)")
-        e = bm.percentiles(echo_in[bots])
-        table.add(f"grpc.echo.in_place.{tag}.p50", f"grpcio echo in a Play's place p50 ({who})", e["p50_us"], None,
-                  "µs", f"{len(echo_in[bots])} calls to the reference echo server (its own channel), each where a "
-                  "Play would be (every fourth card, between the Health ones): the reference at the loop's pace")
+                  "Play would be (every other card; that card's Play untimed)")
     best_eval = max(evals, key=lambda r: r["per_s"])
     cli_rate = table.figures.get(f"{game}.evaluate_cli", {}).get("1")
     table.add("grpc.evaluate", f"gRPC EvaluateRecords ({game}, complete deals)", best_eval["per_s"], None,
@@ -499,12 +490,6 @@ def grpc_rows(table, args):
         table.add(f"ratio.grpc.play.{tag}.in_place", f"Play p50 / bare call in its place p50 ({who})",
                   table.figures[f"grpc.play.{tag}.p50"]["1"] / table.figures[f"grpc.bare.{tag}.p50"]["1"], None,
                   "x", "service cost over a bare RPC made where the Play is made")
-        in_place = table.figures[f"grpc.echo.in_place.{tag}.p50"]["1"]
-        table.add(f"ratio.grpc.play.{tag}.echo_in_place", f"Play p50 / grpcio echo in its place p50 ({who})",
-                  table.figures[f"grpc.play.{tag}.p50"]["1"] / in_place, None, "x",
-                  "service cost over the reference echo made where the Play is made")
-        table.add(f"ratio.grpc.echo.in_place.{tag}", f"grpcio echo in a Play's place / back to back ({who})",
-                  in_place / e_p50, None, "x", "what the loop's pace alone does to the reference")
     table.add("ratio.grpc.evaluate", "EvaluateRecords records/s / echo req/s (one client)",
               best_eval["per_s"] / e1["per_s"], None, "x", "records per bare round trip's time")
 

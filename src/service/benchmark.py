@@ -142,7 +142,7 @@ def _echo_stub(channel):
 
 
 def echo_call(channel, payload: bytes = b"x" * 32) -> Callable[[], bytes]:
-    """One bare echo over `channel`, as echo_one_client makes it (for play_latency's `echo`)."""
+    """One bare echo over `channel`, as echo_one_client makes it."""
     echo = _echo_stub(channel)
     return lambda: echo(payload, timeout=10)
 
@@ -150,15 +150,15 @@ def echo_call(channel, payload: bytes = b"x" * 32) -> Callable[[], bytes]:
 def echo_one_client(address: str, calls: int, seconds: float, payload: bytes = b"x" * 32) -> dict:
     """One client, one call at a time: {p50_us, p99_us, per_s, calls}."""
     with grpc.insecure_channel(address) as channel:
-        echo = echo_call(channel, payload)
+        echo = _echo_stub(channel)
         for _ in range(20):                         # connect and warm up
-            echo()
+            echo(payload, timeout=10)
         lat = []
         t_end = time.perf_counter() + seconds
         started = time.perf_counter()
         while len(lat) < calls and (len(lat) < 10 or time.perf_counter() < t_end):
             t0 = time.perf_counter()
-            echo()
+            echo(payload, timeout=10)
             lat.append(time.perf_counter() - t0)
         wall = time.perf_counter() - started
     return {**percentiles(lat), "per_s": len(lat) / wall, "calls": len(lat)}
@@ -199,8 +199,7 @@ def percentiles(lat: list[float]) -> dict:
 
 
 def play_latency(client, game: str, plays: int, bots: bool, seconds: float | None = None,
-                 bare: list[float] | None = None,
-                 echo: tuple[Callable[[], object], list[float]] | None = None) -> list[float]:
+                 bare: list[float] | None = None) -> list[float]:
     """Seconds per Play call, random legal play: one human (seat 0) against easy bots (the
     call returns before the bots act; between timed calls the client follows the events to its
     next turn), or every seat human (one card per call). Bids and announcements are made between
@@ -210,11 +209,7 @@ def play_latency(client, game: str, plays: int, bots: bool, seconds: float | Non
     With `bare`, every other card is instead preceded by a bare call to the same server over the
     same channel (Health/Check), timed into `bare`, and that card's Play is not timed: the
     reference with everything around it the same as around a Play (the calls before it, the
-    client's work in between), which a back-to-back echo is not.
-
-    With `echo` too, (call, into), those in-place calls alternate between Health/Check and
-    `call` (a bare echo to the reference server, timed into `into`): the reference itself,
-    called at the loop's pace instead of back to back."""
+    client's work in between), which a back-to-back echo is not."""
     n = games.get(game).seats
     lat: list[float] = []
     rng = random.Random(1)
@@ -240,11 +235,9 @@ def play_latency(client, game: str, plays: int, bots: bool, seconds: float | Non
             if timed and bare is not None:
                 cards += 1
                 if cards % 2 == 0:
-                    call, into = (echo if echo is not None and cards % 4 == 0
-                                  else (client.health, bare))
                     t0 = time.perf_counter()
-                    call()
-                    into.append(time.perf_counter() - t0)
+                    client.health()
+                    bare.append(time.perf_counter() - t0)
                     timed = False
             t0 = time.perf_counter()
             v = client.act(t.table_id, token, action)
