@@ -425,6 +425,9 @@ def grpc_rows(table, args):
     lines = _complete_lines(game) or bm.finished_records(game, 300)
     n_eval = _clamp(secs * 15_000, 200, 20_000)
     n_sim = _clamp(secs * 2_000_000, 10_000, 1_000_000)
+    # timed Plays per loop and rep, whatever --seconds says (a loop's calls are mostly the
+    # deals, bids and views around its Plays: ~35 timed Plays a second here)
+    min_plays = _clamp(secs * 200, 10, 200)
     plays = {True: [], False: []}
     bare = {True: [], False: []}
     evals, sims, echo1, echo_n, echo_aio = [], [], [], [], []
@@ -438,7 +441,8 @@ def grpc_rows(table, args):
             echo_aio.append(bm.echo_one_client(aio_echo.address, 20_000, secs))
             echo_n.append(bm.echo_concurrent(echo.address, ECHO_CONCURRENCY, 50_000, secs))
             for bots in (True, False):
-                plays[bots] += bm.play_latency(client, game, 2_000, bots, secs, bare=bare[bots])
+                plays[bots] += bm.play_latency(client, game, 2_000, bots, secs, bare=bare[bots],
+                                               at_least=min_plays)
             evals.append(bm.evaluate_rate(client, lines, n_eval))
             sims.append(bm.simulate_rate(client, game, n_sim))
     e1 = max(echo1, key=lambda r: r["per_s"])

@@ -641,6 +641,8 @@ def test_benchmark_children_serve_on_loopback_and_stop_cleanly():
             bare: list[float] = []                 # every other card: a bare call in its place
             assert len(bm.play_latency(c, "schafkopf", 6, False, bare=bare)) == 6
             assert len(bare) == 5 and all(0 < x < 10 for x in bare)
+            # no time at all: still `at_least` timed Plays (a percentile needs calls)
+            assert len(bm.play_latency(c, "schafkopf", 100, False, 0.0, at_least=12)) == 12
         for address in (echo.address, aio.address):
             one = bm.echo_one_client(address, 5, 1.0)
             assert one["calls"] == 5 and one["p50_us"] <= one["p99_us"]
