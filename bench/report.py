@@ -412,8 +412,9 @@ def grpc_rows(table, args):
     process on a free 127.0.0.1 port, stopped with SIGTERM), beside a bare grpcio unary echo
     (also a child process) measured interleaved in the same run: Play round trips (p50/p99 of
     every rep's calls pooled), EvaluateRecords and Simulate throughput, echo latency and
-    requests/s (best of reps). Every measurement is bounded in seconds and in count; the code
-    is service.benchmark's, which tools/bench_service.py runs too."""
+    requests/s (best of reps). Every measurement is bounded in count, and in seconds once it has
+    its minimum of calls (a Play loop's is `min_plays`); the code is service.benchmark's, which
+    tools/bench_service.py runs too."""
     try:
         from service import benchmark as bm
         from stich_client import StichClient

@@ -6,7 +6,8 @@ machine, the same run, the same transport).
 Servers run as child processes on a free 127.0.0.1 port (`ServerProcess`: `python -m service
 --memory`; `EchoProcess`: `python -m service.benchmark echo-server`), so client and server
 do not share one interpreter lock, as in a deployment; each is stopped with SIGTERM and
-waited for. Every measurement is bounded both in count and in seconds. Traffic: loopback only.
+waited for. Every measurement is bounded in count, and in seconds once it has its minimum of
+calls. Traffic: loopback only.
 """
 from __future__ import annotations
 
