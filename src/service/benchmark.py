@@ -143,7 +143,8 @@ def _echo_stub(channel):
 
 
 def echo_call(channel, payload: bytes = b"x" * 32) -> Callable[[], bytes]:
-    """One bare echo over `channel`, as echo_one_client makes it."""
+    """One bare echo over `channel` (the reference call: echo_one_client and
+    tools/echo_pace.py make it)."""
     echo = _echo_stub(channel)
     return lambda: echo(payload, timeout=10)
 
@@ -151,15 +152,15 @@ def echo_call(channel, payload: bytes = b"x" * 32) -> Callable[[], bytes]:
 def echo_one_client(address: str, calls: int, seconds: float, payload: bytes = b"x" * 32) -> dict:
     """One client, one call at a time: {p50_us, p99_us, per_s, calls}."""
     with grpc.insecure_channel(address) as channel:
-        echo = _echo_stub(channel)
+        echo = echo_call(channel, payload)
         for _ in range(20):                         # connect and warm up
-            echo(payload, timeout=10)
+            echo()
         lat = []
         t_end = time.perf_counter() + seconds
         started = time.perf_counter()
         while len(lat) < calls and (len(lat) < 10 or time.perf_counter() < t_end):
             t0 = time.perf_counter()
-            echo(payload, timeout=10)
+            echo()
             lat.append(time.perf_counter() - t0)
         wall = time.perf_counter() - started
     return {**percentiles(lat), "per_s": len(lat) / wall, "calls": len(lat)}

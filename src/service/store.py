@@ -38,7 +38,7 @@ import os
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 
@@ -292,9 +292,10 @@ def _loads(text, what: str):
 
 
 @contextlib.contextmanager
-def _immediate(db: sqlite3.Connection, duplicate: StoreError | None = None):
+def _immediate(db: sqlite3.Connection, duplicate: Callable[[], StoreError] | None = None):
     """One write transaction (BEGIN IMMEDIATE ... COMMIT), rolled back on any error. With
-    `duplicate`, a key written twice (IntegrityError) raises that error instead."""
+    `duplicate`, a key written twice (IntegrityError) raises the error it makes instead (made
+    only then: a commit runs for every card)."""
     db.execute("BEGIN IMMEDIATE")
     try:
         yield db
@@ -302,7 +303,7 @@ def _immediate(db: sqlite3.Connection, duplicate: StoreError | None = None):
         db.execute("ROLLBACK")
         if duplicate is None:
             raise
-        raise duplicate from None
+        raise duplicate() from None
     except BaseException:
         db.execute("ROLLBACK")
         raise
@@ -411,7 +412,7 @@ class SqliteStore(Store):
         return self._db
 
     def _create(self, table_id: str, spec: dict) -> None:
-        with _immediate(self._db_or_fail(), Exists(f"table {table_id} exists")) as db:
+        with _immediate(self._db_or_fail(), lambda: Exists(f"table {table_id} exists")) as db:
             db.execute("INSERT INTO tables VALUES (?, ?)", (table_id, orjson.dumps(spec).decode()))
             db.execute("INSERT INTO log VALUES (?, 1, 0, NULL)", (table_id,))
 
@@ -456,8 +457,8 @@ class SqliteStore(Store):
     def _commit(self, table_id: str, c: Commit) -> None:
         # the only key a commit can meet twice is its request id's (the version is checked in
         # the same write transaction): that request was answered meanwhile
-        answered = Conflict(f"a request id of table {table_id} is answered already")
-        with _immediate(self._db_or_fail(), answered) as db:
+        with _immediate(self._db_or_fail(),
+                        lambda: Conflict(f"a request id of table {table_id} is answered already")) as db:
             last = _last_version(db, table_id)
             if last != c.base_version:
                 raise Conflict(f"table {table_id} is at version {last}, not {c.base_version}")
@@ -483,7 +484,7 @@ class SqliteStore(Store):
 
     def _claim_seat(self, table_id: str, seat: int, token_hash: str, base_version: int) -> None:
         claimed = f"seat {seat} of table {table_id} is claimed"
-        with _immediate(self._db_or_fail(), Exists(claimed)) as db:
+        with _immediate(self._db_or_fail(), lambda: Exists(claimed)) as db:
             last = _last_version(db, table_id)
             if db.execute("SELECT 1 FROM claims WHERE table_id=? AND seat=?", (table_id, seat)).fetchone():
                 raise Exists(claimed)
