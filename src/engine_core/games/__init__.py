@@ -43,6 +43,16 @@ def rotate(result: dict, dealer: int, options: Options, seats: int) -> NextDeal:
 
 
 @dataclass(frozen=True)
+class Target:
+    """A named question for the solver (`solver.reaches(position, name)`): does the default
+    side's total, counted as `count` ("points", "tricks" or "margin"), reach `value`; a value of
+    None means every trick (schwarz)."""
+
+    value: int | None
+    count: str = "points"
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """The static facts of a game, declared once; the engine, the codec, batch work, the match
     layer and the service read these fields and nothing else."""
@@ -57,6 +67,7 @@ class GameSpec:
     validate: Callable[[Options], Options] = staticmethod(lambda options: options)
     between_deals: Callable[[dict, int, Options], NextDeal] | None = None
     description: str = ""
+    targets: Mapping[str, Target] = field(default_factory=dict)   # the solver's named targets
 
     # the sizes, declared once as the rules module's G_* constants
     @property

@@ -1,7 +1,7 @@
 """Doppelkopf: 4 players, 48 cards (every card twice), 12 each. The declaration; the rules are
 the hooks of `rules.pyx` and are described in docs/rules/doppelkopf.md."""
 from ...options import OptionSpec
-from .. import GameSpec, NextDeal
+from .. import GameSpec, Target, NextDeal
 from . import rules
 
 # No option sets a stake: a deal's score is at most a few dozen points (the game value items
@@ -35,6 +35,8 @@ GAME = GameSpec(
     rules=rules,
     options=OPTIONS,
     packets=packets,
+    targets={"win": Target(121), "no_90": Target(151), "no_60": Target(181), "no_30": Target(211),
+             "schwarz": Target(None, "tricks")},
     between_deals=between_deals,
     description="Doppelkopf: normal game, silent solo, Hochzeit, Armut and seven solos; "
                 "re/kontra and no_90 .. schwarz announcements",
