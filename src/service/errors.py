@@ -46,7 +46,6 @@ REASONS = {
     "NOT_A_DAILY_TABLE": "SubmitDaily of a table that GetDailyDeal did not open",
     "DAILY_NOT_TODAY": "SubmitDaily of a daily deal of another day",
     "DAILY_ALREADY_SUBMITTED": "a second leaderboard entry of a player on a day (ALREADY_EXISTS)",
-    "FAIR_ANALYSIS_UNAVAILABLE": "Analyze with fair on a server without fair analysis",
     "MALFORMED_JSON": "Analyze of a record that is not JSON",
     "MALFORMED_RECORD": "Analyze of JSON that is not a records.md record",
     "BAD_REQUEST_ID": "a request id that is not 1 to 64 characters of A-Z a-z 0-9 - _ . :",
