@@ -1,9 +1,10 @@
 """The HTTP door: Connect (JSON and binary), gRPC-Web and gRPC over HTTP/1.1, plus the built web
 page at `/`, on the same event loop, table manager and servicer as the gRPC door.
 
-It is a thin adapter: every method calls the same `StichServicer` method the gRPC door calls and
-maps the same errors (`errors.classify`) to a Connect error carrying the same
-`google.rpc.ErrorInfo` detail, so a front-end sees one service whichever door it uses. The
+It is a thin adapter: every method calls the same `StichServicer` method the gRPC door calls, in
+the same call envelope (envelope.py), and maps the same errors (`errors.error_info`) to a Connect
+error carrying the same `google.rpc.ErrorInfo` detail, so a front-end sees one service whichever
+door it uses. The
 Connect protocol comes from `connectrpc` (ASGI) under uvicorn, started as a task of the running
 loop (no second loop, no thread).
 
