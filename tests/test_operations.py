@@ -280,7 +280,7 @@ def test_a_call_whose_deadline_passes_while_it_waits_changes_nothing(caplog):
     """The store's commits are held, so the first bid holds the table while its commit waits;
     the next seat's bid (gRPC, 0.3 s deadline) and its bid over Connect (connect-timeout-ms 300)
     wait behind it: both end DEADLINE_EXCEEDED and neither is applied once the thread is free.
-    A call whose deadline passes after it has begun at the table completes (manager.py): its
+    A call whose deadline passes after it has begun at the table completes (sections.py): its
     retry with the same request id gets that answer, and it is applied once."""
     caplog.set_level(logging.INFO, logger="stich.service.rpc")
     srv = InProcess()

@@ -425,7 +425,7 @@ def test_bots_resume_on_another_manager_when_theirs_dies(pg_url):
             version = ta.version
             # a dies in its bots' turn: its tasks stop, nothing is released
             a.closing = True
-            a._sweeper.cancel()
+            a.bots.sweeper.cancel()
             ta.bots.cancel()
             await a.store.close()
             loop = asyncio.get_running_loop()
