@@ -42,14 +42,13 @@ import json
 import os
 import re
 import shlex
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from service_harness import ServerProcess
+from service.testing import ServerProcess, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = [ROOT / "README.md", ROOT / "clients" / "python" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -99,12 +98,6 @@ def indented_code(path: Path) -> list[int]:
             if not re.match(r"\s*([-*+]|\d+\.) ", before) and not before.startswith("  "):
                 found.append(i + 1)
     return found
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def example_files(where: Path) -> None:

@@ -17,7 +17,7 @@ from google.rpc import error_details_pb2
 from stich_client import StichClient
 from stich_client.gen.stich.v1 import stich_service_pb2 as pb
 
-from service_harness import ServerProcess, wait_until
+from service.testing import ServerProcess, wait_until
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from service_harness import ServerProcess
+from service.testing import ServerProcess
 
 # `make test` installs tmux; outside CI a machine without it skips these tests, CI fails them
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None and not os.environ.get("CI"),

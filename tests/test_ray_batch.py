@@ -12,7 +12,6 @@ import io
 import json
 import logging
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -25,6 +24,7 @@ ray = pytest.importorskip("ray", reason="the ray extra: pip install -e '.[dev]' 
 
 from engine_core import cli, distributed, records  # noqa: E402
 from engine_core.bots import tournament  # noqa: E402
+from service.testing import free_port  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFORMANCE = ROOT / "tests" / "conformance"
@@ -183,12 +183,6 @@ def test_without_ray_installed_one_line_and_status_2():
                                                        "easy,random", "--ray", "local"]):
         line = one_line_error([sys.executable, "-c", hide_ray, *argv], 2, input="")
         assert line == f"python -m engine_core {argv[0]}: ray is not installed: pip install 'stich[ray]'", line
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.mark.parametrize("scheme", ["", "ray://"])

@@ -12,7 +12,6 @@ from service.errors import ServiceError
 from service.manager import TableManager
 from service.store import Commit, Conflict, SqliteStore
 
-from pg_util import pg_admin, pg_url  # noqa: F401 - fixtures
 
 
 def run(coro):

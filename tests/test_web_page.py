@@ -12,7 +12,7 @@ import shutil
 import pytest
 
 import node_env
-from service_harness import ServerProcess
+from service.testing import ServerProcess
 
 CHROMIUM = "/usr/bin/chromium"
 OUTPUT = pathlib.Path(__file__).resolve().parent / "output" / "web"
