@@ -50,6 +50,8 @@ import pytest
 
 from service.testing import ServerProcess, free_port
 
+from conftest import GAMES
+
 ROOT = Path(__file__).resolve().parent.parent
 FILES = [ROOT / "README.md", ROOT / "clients" / "python" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 FENCE = re.compile(r"^```([a-z]*)\n(.*?)^```\s*$", re.S | re.M)
@@ -282,7 +284,7 @@ def test_every_reason_id_the_engine_raises_is_declared():
     assert used and used <= documented, sorted(used - documented)
 
 
-@pytest.mark.parametrize("game", ["schafkopf", "doppelkopf", "sheepshead", "klaverjas"])
+@pytest.mark.parametrize("game", GAMES)
 def test_each_rules_page_lists_every_option_with_its_default(game):
     """docs/rules/<game>.md's option table has one row per option the engine knows, with the
     engine's default (as JSON), and no row for an option the engine does not have."""

@@ -26,9 +26,10 @@ from engine_core import cli, distributed, records  # noqa: E402
 from engine_core.bots import tournament  # noqa: E402
 from service.testing import free_port  # noqa: E402
 
+from conftest import GAMES  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 CONFORMANCE = ROOT / "tests" / "conformance"
-GAMES = ["schafkopf", "doppelkopf", "sheepshead", "klaverjas"]
 ENGINE = [sys.executable, "-m", "engine_core"]
 # the lines a batch must survive: each gets its error line and costs the others nothing
 BAD_LINES = [b"not json", b'{"id": "\xc3\xa4-unclosed", "record": {', b"{}", b"[1, 2]",
@@ -138,9 +139,14 @@ def without_times(report: dict) -> dict:
     return {**report, "bots": [{k: v for k, v in b.items() if not k.startswith("time_")} for b in report["bots"]]}
 
 
-@pytest.mark.parametrize("game,bots,deals", [("schafkopf", "normal,easy", 6), ("doppelkopf", "easy,random", 5),
-                                             ("sheepshead", "easy,random", 4), ("klaverjas", "normal,random", 6)])
-def test_tournament_on_ray_is_the_local_run(game, bots, deals):
+# each game's tournament: its bots and deals (a game not listed: easy against random, 4 deals)
+TOURNAMENTS = {"schafkopf": ("normal,easy", 6), "doppelkopf": ("easy,random", 5),
+               "sheepshead": ("easy,random", 4), "klaverjas": ("normal,random", 6)}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_tournament_on_ray_is_the_local_run(game):
+    bots, deals = TOURNAMENTS.get(game, ("easy,random", 4))
     argv = ["tournament", "--game", game, "--bots", bots, "--deals", str(deals), "--seed", "11", "--json"]
     here, there = (json.loads(out) for out in local_and_ray(argv))
     assert without_times(here) == without_times(there) and here["bots"][0]["decisions"] > 0
