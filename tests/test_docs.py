@@ -298,15 +298,6 @@ def test_each_rules_page_lists_every_option_with_its_default(game):
         assert json.loads(rows[option.name]) == default, (option.name, rows[option.name], option.default)
 
 
-def prepare_node() -> None:
-    """npm ci in clients/ (once), and the page built, so that `make run` starts at once."""
-    import node_env
-    node_env.npm_ci()
-    if not (ROOT / "clients" / "web" / "dist" / "index.html").exists():
-        done = node_env.run("run", "build", "-w", "web")
-        assert done.returncode == 0, done.stdout[-3000:]
-
-
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_links_stay_inside_the_repository(path):
     """Every relative link of a page names a file of this repository (a clone has nothing
