@@ -25,7 +25,7 @@ from engine_core import games
 from stich_client import StichClient
 from stich_client.gen.stich.v1 import stich_service_pb2 as pb
 
-from service_harness import ServerProcess, wait_until
+from service.testing import ServerProcess, wait_until
 
 LINE = re.compile(r"\brpc (.*)$")
 FIELDS = {"door": r"grpc|http", "method": r"[A-Z][A-Za-z]+", "table": r"-|t_[A-Za-z0-9_\-]{1,40}",

@@ -13,7 +13,6 @@ from service.manager import TableManager
 from service.sections import locked
 from service.store import Commit, Conflict, SqliteStore
 
-from pg_util import pg_admin, pg_url  # noqa: F401 - fixtures
 
 
 def run(coro):

@@ -16,7 +16,10 @@ from stich_client import convert as client_convert
 from stich_client import table_view
 from stich_client.menu import Menu
 
-# (game, options, calls preferred when legal): together they reach every phase of the game
+from conftest import GAMES
+
+# (game, options, calls preferred when legal): together they reach every phase of the game (a
+# game not listed: its defaults, no call preferred)
 SCENARIOS = {
     "schafkopf": [({"kontra": True}, ("kontra", "re", "rufspiel"))],
     "doppelkopf": [({}, ("armut", "accept", "healthy")), ({}, ("healthy", "re", "no_90"))],
@@ -40,7 +43,7 @@ def collect(game: str) -> tuple[dict[str, dict], list[dict]]:
     """One view of the seat to act per phase, and the finished deals' views of seat 0."""
     phases: dict[str, dict] = {}
     finished: list[dict] = []
-    for options, prefer in SCENARIOS[game]:
+    for options, prefer in SCENARIOS.get(game, [({}, ())]):
         g = games.get(game, options)
         for seed in range(200):
             state, rng = g.deal(seed), random.Random(seed)
@@ -58,7 +61,7 @@ def collect(game: str) -> tuple[dict[str, dict], list[dict]]:
     return phases, finished
 
 
-@pytest.fixture(scope="module", params=sorted(SCENARIOS))
+@pytest.fixture(scope="module", params=GAMES)
 def game_views(request):
     return request.param, *collect(request.param)
 
