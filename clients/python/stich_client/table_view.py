@@ -122,22 +122,17 @@ class Words:
         field the contract holds, in the declared order."""
         kind = contract.get("type", "")
         template = self.get("contracts", kind)
-        parts = [self.fill(template, contract, me) if template is not None else _raw(kind)]
+        out = self.fill(template, contract, me) if template is not None else _raw(kind)
         for field in self.get("contract_fields") or []:
             value = contract.get(field.get("field"))
             if value is None or value is False or value == "" or value == []:
                 continue
             key = "true" if value is True else str(value)
             text = (field.get("values") or {}).get(key, field.get("text", ""))
-            if not text:
-                continue
-            text = self.fill(text, contract, me)
-            join = field.get("join", "; ")
-            if join == "" or not parts:
-                parts[-1] += text
-            else:
-                parts.append(text)
-        return "; ".join(p for p in parts if p)
+            if text:
+                text = self.fill(text, contract, me)
+                out = out + field.get("join", "; ") + text if out else text
+        return out
 
     def item(self, item: str) -> str:
         return self.get("items", item) or _raw(item)

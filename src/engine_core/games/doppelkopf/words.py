@@ -50,7 +50,7 @@ WORDS = {
             "solo": "{solo} solo",
         },
         "contract_fields": [
-            {"field": "declarer", "text": " by {declarer:seat}", "join": ""},
+            {"field": "declarer", "text": "by {declarer:seat}", "join": " "},
             {"field": "acceptor", "text": "taken by {acceptor:seat}"},
             {"field": "partner", "text": "partner {partner:seat}"},
             {"field": "redeal", "text": "dealt again"},

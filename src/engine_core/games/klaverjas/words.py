@@ -16,7 +16,7 @@ WORDS = {
         },
         "contracts": {"trump": "{trump:name} trump"},
         "contract_fields": [
-            {"field": "declarer", "text": " by {declarer:seat}", "join": ""},
+            {"field": "declarer", "text": "by {declarer:seat}", "join": " "},
             {"field": "forced", "text": "forced to play"},
             {"field": "outcome", "text": "{outcome}",
              "values": {"made": "made", "nat": "the makers went wet (nat)", "half_nat": "half nat",

@@ -36,7 +36,7 @@ WORDS = {
             "thrown_in": "thrown in",
         },
         "contract_fields": [
-            {"field": "declarer", "text": " by {declarer:seat}", "join": ""},
+            {"field": "declarer", "text": "by {declarer:seat}", "join": " "},
             {"field": "partner", "text": "partner {partner:seat}"},
             {"field": "kontra", "text": "Kontra by {kontra:seat}"},
             {"field": "re", "text": "Re by {re:seat}"},
