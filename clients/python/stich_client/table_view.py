@@ -24,16 +24,9 @@ from rich.text import Text
 
 # ---- the game's words -------------------------------------------------------------------------
 LANGUAGE = "en"
-_LEARNED: dict[str, dict] = {}                    # game -> its words by language (GameInfo.words)
 PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w+))?\}")
 SUIT_STYLES = {"french": {"C": "bold", "S": "bold", "H": "bold red", "D": "bold red"},
                "german": {"C": "bold yellow", "S": "bold green", "H": "bold red", "D": "bold bright_yellow"}}
-
-
-def learn(game: str, words: dict | None) -> None:
-    """Keep the words ListGames served for `game` (by language), to render its views."""
-    _LEARNED[game] = dict(words or {})
-    _WORDS.pop(game, None)
 
 
 def _raw(name: str) -> str:
@@ -144,15 +137,18 @@ class Words:
         return self.get("teams", team) or str(team).capitalize()
 
 
-_WORDS: dict[str, Words] = {}
+_WORDS: dict[str, Words] = {}                  # game -> its words, as learned from ListGames
+_NO_WORDS = Words({})
+
+
+def learn(game: str, words: dict | None) -> None:
+    """Keep the words ListGames served for `game` (GameInfo.words, by language)."""
+    _WORDS[game] = Words(words or {})
 
 
 def words_of(game: str) -> Words:
-    """The words of `game` as learned from ListGames (none known: the engine's names)."""
-    found = _WORDS.get(game)
-    if found is None:
-        found = _WORDS[game] = Words(_LEARNED.get(game) or {})
-    return found
+    """The words of `game` (none learned: the engine's names)."""
+    return _WORDS.get(game, _NO_WORDS)
 
 
 # ---- cards ------------------------------------------------------------------------------------
