@@ -157,6 +157,7 @@ def test_cors_own_origin_listed_origin_and_refusal(server):
     own = f"http://{server.http_address}"
     status, body, headers = post(server, "ListGames", {}, {"origin": own})
     assert status == 200 and headers["access-control-allow-origin"] == own
+    assert all(g["words"]["en"]["calls"] for g in body["games"])      # the Connect JSON carries the words
     status, body, headers = post(server, "ListGames", {}, {"origin": "http://friend.example:5173"})
     assert status == 200 and headers["access-control-allow-origin"] == "http://friend.example:5173"
     conn = http.client.HTTPConnection(server.http_address, timeout=10)

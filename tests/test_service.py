@@ -81,6 +81,7 @@ def test_list_games(client, game):
     spec = games.spec_of(game)
     assert listed[game]["seats"] == spec.seats and listed[game]["hand_size"] == spec.hand_size
     assert listed[game]["options"] == json.loads(json.dumps([o.schema() for o in spec.options]))
+    assert listed[game]["words"] == spec.words and listed[game]["words"]["en"]["calls"]
 
 
 # ---- full matches -----------------------------------------------------------------------------------

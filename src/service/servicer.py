@@ -124,6 +124,7 @@ class StichServicer:
                 continue
             info = out.games.add(name=name, seats=spec.seats, hand_size=spec.hand_size,
                                  blind_size=spec.blind_size)
+            info.words.update(spec.words)
             for option in spec.options:
                 s = option.schema()
                 opt = info.options.add(name=s["name"], type=s["type"], description=s["description"],

@@ -68,6 +68,9 @@ class GameSpec:
     between_deals: Callable[[dict, int, Options], NextDeal] | None = None
     description: str = ""
     targets: Mapping[str, Target] = field(default_factory=dict)   # the solver's named targets
+    # what players read: suit and card names, calls, contracts, breakdown items and phases, by
+    # language ({"en": {...}}, English required); ListGames serves them (games/words.py)
+    words: Mapping[str, Any] = field(default_factory=dict)
 
     # the sizes, declared once as the rules module's G_* constants
     @property

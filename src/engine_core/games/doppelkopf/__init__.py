@@ -3,6 +3,7 @@ the hooks of `rules.pyx` and are described in docs/rules/doppelkopf.md."""
 from ...options import OptionSpec
 from .. import GameSpec, Target, NextDeal
 from . import rules
+from .words import WORDS
 
 # No option sets a stake: a deal's score is at most a few dozen points (the game value items
 # and extra points of rules 5.3/5.4, x3 for a lone player), far from any 64-bit limit.
@@ -40,4 +41,5 @@ GAME = GameSpec(
     between_deals=between_deals,
     description="Doppelkopf: normal game, silent solo, Hochzeit, Armut and seven solos; "
                 "re/kontra and no_90 .. schwarz announcements",
+    words=WORDS,
 )

@@ -4,6 +4,7 @@ from ...errors import OptionError
 from ...options import Options, OptionSpec
 from .. import GameSpec, Target
 from . import rules
+from .words import WORDS
 
 # With pit_bonus <= 10,000 a deal scores at most 162 + 810 roem + 10,000 < 2^14 and a match of
 # at most 1000 deals stays below 2^24: far inside the 64-bit scores, and inside the 16-bit
@@ -69,4 +70,5 @@ GAME = GameSpec(
     stat_contracts=("trump_C", "trump_S", "trump_H", "trump_D"),
     validate=validate,
     description="Dutch Klaverjas: Amsterdam, Rotterdam or Utrecht rules; roem, pit and nat",
+    words=WORDS,
 )

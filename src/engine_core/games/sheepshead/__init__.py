@@ -8,6 +8,7 @@ Between deals (rules 1.4, 2.6): a doubler is redealt by the same dealer, does no
 from ...options import OptionSpec
 from .. import GameSpec, Target, NextDeal
 from . import rules
+from .words import WORDS
 
 OPTIONS = (
     OptionSpec("partner", "choice", "called_ace",
@@ -68,4 +69,5 @@ GAME = GameSpec(
     between_deals=between_deals,
     description="Five-handed Milwaukee Sheepshead: pick, bury, call an ace (ten, unknown) or go alone; "
                 "leaster, doubler or forced pick; optional cracking",
+    words=WORDS,
 )
