@@ -153,7 +153,7 @@ def test_advance_and_random_playout(game):
         assert g.deal(seed, 1).core.random_playout(99) == scores          # seeded
         seat = (again := g.deal(seed, 1).core).to_act()
         while seat >= 0:
-            seat = again.apply_unchecked(again.legal_list()[-1])
+            seat = again.step(again.legal_list()[-1])
         assert again.is_over()
 
 
@@ -174,7 +174,7 @@ def test_core_entry_points_check_their_arguments(game):
         with pytest.raises(ValueError):
             core.apply(code)
         with pytest.raises(ValueError):
-            core.apply_unchecked(code)
+            core.step(code)
     assert state.view(0) == before
     hands = [core.hand(s) for s in range(g.seats)]
     Core = g.rules.Core

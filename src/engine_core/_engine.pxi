@@ -331,12 +331,6 @@ cdef class Core:
         self._push(code)
         return self.legal_list()
 
-    cpdef int apply_unchecked(self, i64 code) except -2:
-        """step(code) for codes taken from legal_list / legal_mask. The check costs a mask
-        test for cards, so it stays: an illegal code raises ValueError and changes nothing."""
-        self._push(code)
-        return g_to_act(&self.s)
-
     cpdef undo(self):
         if self.n_hist == 0:
             raise ValueError("nothing to undo")

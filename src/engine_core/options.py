@@ -84,6 +84,8 @@ class Options:
 
     game: str
     values: tuple = field(default=())   # ((name, value), ...) in option-table order
+    # the game's default values, as games.get resolves them (for __str__); not part of equality
+    defaults: tuple = field(default=(), compare=False, hash=False, repr=False)
 
     def __getattr__(self, name: str) -> Any:
         for key, value in object.__getattribute__(self, "values"):
@@ -97,9 +99,8 @@ class Options:
     def __str__(self) -> str:
         """Canonical form for logs and test ids, e.g. `schafkopf(ramsch=true)`: only
         values that differ from the defaults (as the game resolves them)."""
-        from . import games
-        defaults = dict(games.get(self.game).options.values)
-        diff = [f"{k}={_text(v)}" for k, v in self.values if defaults[k] != v]
+        defaults = dict(self.defaults)
+        diff = [f"{k}={_text(v)}" for k, v in self.values if k not in defaults or defaults[k] != v]
         return f"{self.game}({','.join(diff)})"
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
 from .._rng import deal_seed
@@ -136,15 +136,34 @@ def spec_of(name: str) -> GameSpec:
         pass
     if not isinstance(name, str) or name not in REGISTRY:
         shown = repr(name) if len(repr(name)) <= 40 else repr(name)[:37] + "..."
-        raise OptionError("game", f"unknown game {shown}; games are {', '.join(GAMES)}")
+        raise OptionError("game", f"unknown game {shown}; games are {', '.join(available())}")
     spec = importlib.import_module(REGISTRY[name]).GAME
     _SPECS[name] = spec
     return spec
 
 
 def available() -> list[str]:
-    """The games this build implements."""
-    return list(GAMES)
+    """The games this build implements, then any registered in memory (`register`)."""
+    return [*GAMES, *(name for name in _SPECS if name not in REGISTRY)]
+
+
+def register(spec: GameSpec) -> None:
+    """Add a game declared in memory (an experiment, a test's scratch game) under its new name:
+    every layer that reads the registry (deals, records, batch, bots, solver, the service) then
+    serves it, with no file changed. OptionError if the name is taken."""
+    if not isinstance(spec, GameSpec):
+        raise TypeError(f"register takes a GameSpec, got {type(spec).__name__}")
+    if spec.name in REGISTRY or spec.name in _SPECS:
+        raise OptionError("game", f"a game named {spec.name!r} is already registered")
+    _SPECS[spec.name] = spec
+
+
+def unregister(name: str) -> None:
+    """Remove a game added by `register` (the built-in games stay)."""
+    if name in REGISTRY:
+        raise OptionError("game", f"{name!r} is built in and cannot be removed")
+    _SPECS.pop(name, None)
+    _DEFAULTS.pop(name, None)
 
 
 def preset(game: str, name: str, **overrides) -> dict:
@@ -156,8 +175,6 @@ def preset(game: str, name: str, **overrides) -> dict:
     return {**spec.presets[name], **overrides}
 
 
-_GAMES_CACHE: dict = {}
-
 
 def get(name: str, options: Mapping[str, Any] | Options | None = None) -> "Game":
     """The game `name` with `options` validated and resolved (defaults filled in)."""
@@ -167,7 +184,19 @@ def get(name: str, options: Mapping[str, Any] | Options | None = None) -> "Game"
             raise OptionError("options", f"options of {options.game} given for {name}")
         return Game(spec, options)
     resolved = spec.validate(resolve(name, spec.options, options))
-    return Game(spec, resolved)
+    return Game(spec, replace(resolved, defaults=_defaults(spec)))
+
+
+_DEFAULTS: dict[str, tuple] = {}
+
+
+def _defaults(spec: GameSpec) -> tuple:
+    """The values of a game's options when none is given (validated: Klaverjas's ruleset fills
+    in its trump choice), kept once per game."""
+    found = _DEFAULTS.get(spec.name)
+    if found is None:
+        found = _DEFAULTS[spec.name] = spec.validate(resolve(spec.name, spec.options, None)).values
+    return found
 
 
 def daily_seed(game: str, date: _dt.date | str) -> int:
