@@ -112,3 +112,19 @@ def test_order_points_and_sides_in_a_schafkopf_rufspiel():
         state.apply({"seat": seat, "type": "play", "card": card})
     assert state.view(2)["sides"] == {"partners": [2, 3], "opponents": [0, 1]}
     assert state.view(0)["sides"] == {"partners": [0, 1], "opponents": [2, 3]}
+
+
+def test_klaverjas_points_follow_the_trump():
+    """Before trump is made every suit counts plain (jack 2, nine 0); then the trump suit's
+    jack counts 20 and its nine 14."""
+    state = games.get("klaverjas").deal(11, 0)
+    before = state.view(state.to_act())["points"]
+    assert (before["JC"], before["9C"], before["JH"], before["AS"]) == (2, 0, 2, 11)
+    trump = next(a for a in state.legal_actions() if a.get("call") == "trump")
+    state.apply(trump)
+    while state.phase() != "play":
+        state.apply(state.legal_actions()[0])
+    points = state.view(0)["points"]
+    suit = state.view(0)["contract"]["trump"]
+    assert (points["J" + suit], points["9" + suit]) == (20, 14)
+    assert all(points["J" + s] == 2 for s in "CSHD" if s != suit)

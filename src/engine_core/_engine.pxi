@@ -30,6 +30,8 @@ from engine_core._rng cimport shuffle_deck
 from engine_core._result cimport Names, render
 
 cdef tuple _CARD_INTS = tuple(range(64))
+cdef dict _ORDER_CODES = {}     # static order table's address -> its codes (Core.order_codes)
+cdef dict _POINT_CODES = {}     # static point table's address -> points by face code
 cdef u64 _DECK_MASK = (<u64>-1) if G_DECK == 64 else ((<u64>1 << G_DECK) - 1)
 cdef u64 _FACE_MASK = (<u64>1 << G_FACES) - 1
 _KINDS = ((A_BID, "bid"), (A_EXCHANGE, "exchange"), (A_ANNOUNCE, "announce"), (A_PLAY, "play"))
@@ -401,6 +403,27 @@ cdef class Core:
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < G_SEATS):
             raise ValueError(f"seat must be 0..{G_SEATS - 1} or None, got {seat!r}")
         return public(self, seat)
+
+    def order_codes(self):
+        """card_order() as card codes by effective suit, {"trump": [...], "C": [...], ...}: a
+        fresh copy of codes worked out once per order table (g_order's tables are static)."""
+        cdef const Order* order = g_order(&self.s)
+        key = <size_t>order
+        found = _ORDER_CODES.get(key)
+        if found is None:
+            found = tuple((name, tuple(DECK.code(c) for c in cards))
+                          for name, cards in zip(("trump", "C", "S", "H", "D"), self.card_order()))
+            _ORDER_CODES[key] = found
+        return {name: list(cards) for name, cards in found}
+
+    def points_by_code(self):
+        """card_points() by face code, a fresh dict worked out once per point table (static)."""
+        cdef const int8_t* table = g_point_table(&self.s)
+        key = <size_t>table
+        found = _POINT_CODES.get(key)
+        if found is None:
+            found = _POINT_CODES[key] = dict(zip(DECK.faces, self.card_points()))
+        return dict(found)
 
     def card_points(self):
         """Card points of each face (by face index) in the contract in force: the solver's

@@ -110,8 +110,8 @@ class State:
             "hand": [] if seat is None else [deck.code(i) for i in core.sort_cards(core.hand(seat))],
             "legal": self.legal_actions() if seat is not None and to_act == seat else [],
             "actions": [core.redact(i, a, seat) for i, a in enumerate(self.actions)],
-            "order": self._order() if self._in_play() else None,
-            "points": dict(zip(deck.faces, core.card_points())),
+            "order": core.order_codes() if self._in_play() else None,
+            "points": core.points_by_code(),
             "sides": None if seat is None else _seats_of(core.sides(seat), self.game.seats),
         }
         out.update(core.public(seat))
@@ -125,12 +125,6 @@ class State:
         if "play" in self.core.phase_kinds():
             return True
         return self.core.is_over() and any(a["type"] == "play" for a in self.actions)
-
-    def _order(self) -> dict:
-        """The card order in force by effective suit, highest first: {"trump": [...], "C": ...}."""
-        code = self.game.deck.code
-        return {name: [code(c) for c in cards]
-                for name, cards in zip(("trump", *SUITS), self.core.card_order())}
 
     def record(self) -> dict:
         """The records.md record of this deal so far (options fully resolved)."""

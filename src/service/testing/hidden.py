@@ -9,7 +9,8 @@ public, not even after the deal. The checker reads every string of a message (an
 depth, Struct keys included) and every card code in the text of an error, and requires each
 card to be one the viewer may know. Values under a key naming a called card (`called_card`)
 are public calls, not cards' places, and the few rule phrases of the engine's texts that name a
-card (RULE_PHRASES: "TH is a trump") are rules, not places.
+card (RULE_PHRASES: "TH is a trump") are rules, not places, as are the view's tables of the
+whole deck (RULE_TABLES: the card order, each card's points, a face-down pile's possible cards).
 """
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ CARD = re.compile(r"^[ATKQJ987][CSHD]$")
 CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9_\-])[ATKQJ987][CSHD](?![A-Za-z0-9_\-])")
 # card codes an engine text names as a rule, not as a card's place (Doppelkopf's explanations)
 RULE_PHRASES = ("(TH is a trump)", "(TH, queens, jacks, diamonds)", "(QC, QC)")
+# view keys whose card codes are the rules' tables, not cards' places
+RULE_TABLES = ("order", "points", "among")
 
 
 def card_strings(obj) -> set[str]:
@@ -42,9 +45,11 @@ def card_strings(obj) -> set[str]:
                 found.update(CARD_IN_TEXT.findall(x))
         elif isinstance(x, dict):
             stack.extend(x.keys())
-            # a called card names a card, not its place; "order" (the card order in force) lists
-            # the whole deck by rank, public by the rules: neither says where a card is
-            stack.extend(v for k, v in x.items() if "called" not in str(k) and k != "order")
+            # a called card names a card, not its place; "order" (the card order in force) and
+            # "points" (each card's value) list the whole deck, "among" (a face-down pile's
+            # possible cards) the cards a rule allows: public by the rules, none says where a
+            # card is
+            stack.extend(v for k, v in x.items() if "called" not in str(k) and k not in RULE_TABLES)
         elif isinstance(x, (list, tuple)):
             stack.extend(x)
     return found
