@@ -31,6 +31,7 @@ from . import observe
 from .config import Config
 from .manager import TableManager
 from .servicer import SERVICE, StichServicer
+from .errors import ServiceError
 from .store import SqliteStore, Store, StoreError
 from .work import Work
 
@@ -103,6 +104,9 @@ def loop_exception(loop, context: dict) -> None:
     exc = context.get("exception")
     if isinstance(exc, OSError) and exc.errno in _OUT_OF_RESOURCES:
         _ACCEPT_FAILED.warn(f"{context.get('message', 'a socket call failed')}: {exc.strerror}")
+        return
+    if isinstance(exc, (StoreError, ServiceError)):   # an outcome (the store went away), not a defect
+        log.warning("%s: %s: %s", context.get("message", "background task"), type(exc).__name__, exc)
         return
     loop.default_exception_handler(context)
 
