@@ -757,70 +757,77 @@ def cost(deals: int = 5000, address: str | None = None) -> dict:
 
 # ---- 7. a hostile network: options floods, slow heads, descriptors (issue 27) -------------------
 class Health:
-    """Health latency of both doors while an attack runs: a gRPC health check on a channel opened
-    before the attack, and a Connect `GetView` (the spectator's, of a table made for it) on an
-    HTTP connection opened before it from another loopback address than the attacker's
-    (127.0.0.2), one after the other every `pause` seconds. A failed probe counts as `timeout`
-    seconds."""
+    """Health latency of both doors while an attack runs, measured by a process of its own (so
+    that the attacker's threads do not hold up the measuring one): a gRPC health check on a
+    channel opened before the attack, and a Connect `GetView` (the spectator's, of a table made
+    for it) on an HTTP connection opened before it from another loopback address than the
+    attacker's (127.0.0.2), one after the other every `pause` seconds. A failed probe counts as
+    `timeout` seconds."""
 
     def __init__(self, server: ServerProcess, pause: float = 0.01, timeout: float = 10.0):
-        import http.client
-        self.pause, self.timeout = pause, timeout
-        self.channel = grpc.insecure_channel(server.address)
-        self.stub = health_pb2_grpc.HealthStub(self.channel)
-        self.stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=10)
         with StichClient(server.address) as client:
             table = client.create_table("schafkopf", {}, 1, ["human"] * 4, seed=1)
-        self.view = json.dumps({"tableId": table.table_id, "token": table.spectator_id}).encode()
-        host, port = server.http_address.rsplit(":", 1)
-        self.http = http.client.HTTPConnection(host, int(port), timeout=timeout, source_address=("127.0.0.2", 0))
-        self.http_address = (host, int(port))
-        self._http_call()
-        self.ms: dict[str, list[float]] = {"grpc": [], "http": []}
-        self.failed: Counter = Counter()
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-
-    def _http_call(self) -> None:
-        self.http.request("POST", "/stich.v1.StichService/GetView", self.view, {"content-type": "application/json"})
-        r = self.http.getresponse()
-        r.read()
-        if r.status != 200:
-            raise OSError(f"HTTP {r.status}")
-
-    def _run(self) -> None:
-        while not self.stop.is_set():
-            t0 = time.perf_counter()
-            try:
-                self.stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=self.timeout)
-                self.ms["grpc"].append((time.perf_counter() - t0) * 1e3)
-            except grpc.RpcError:
-                self.failed["grpc"] += 1
-                self.ms["grpc"].append(self.timeout * 1e3)
-            t0 = time.perf_counter()
-            try:
-                self._http_call()
-                self.ms["http"].append((time.perf_counter() - t0) * 1e3)
-            except OSError:
-                self.failed["http"] += 1
-                self.ms["http"].append(self.timeout * 1e3)
-                self.http.close()            # connects again (from 127.0.0.2) on the next call
-            time.sleep(self.pause)
+        view = json.dumps({"tableId": table.table_id, "token": table.spectator_id})
+        import subprocess
+        self.proc = subprocess.Popen([sys.executable, "-c", _PROBE, server.address, server.http_address, view,
+                                      str(pause), str(timeout)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True)
+        if self.proc.stdout.readline().strip() != "ready":
+            raise RuntimeError("the health probe did not start")
+        self.result: dict = {}
 
     def __enter__(self):
-        self.thread.start()
         return self
 
     def __exit__(self, *exc):
-        self.stop.set()
-        self.thread.join(30)
-        self.http.close()
-        self.channel.close()
+        out, _ = self.proc.communicate("stop\n", timeout=60)
+        self.result = json.loads(out.strip().splitlines()[-1])
 
     def figures(self) -> dict:
-        r = lambda x: round(x, 2)  # noqa: E731
-        return {door: {"probes": len(xs), "failed": self.failed[door], "p50": r(percentile(xs, 50)),
-                       "p99": r(percentile(xs, 99)), "max": r(max(xs))} for door, xs in self.ms.items() if xs}
+        return self.result
+
+
+_PROBE = r"""
+import http.client, json, sys, threading, time
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+address, http_address, view, pause, timeout = sys.argv[1:6]
+pause, timeout = float(pause), float(timeout)
+stub = health_pb2_grpc.HealthStub(grpc.insecure_channel(address))
+host, port = http_address.rsplit(":", 1)
+conn = [None]
+def connect():
+    conn[0] = http.client.HTTPConnection(host, int(port), timeout=timeout, source_address=("127.0.0.2", 0))
+def http_call():
+    conn[0].request("POST", "/stich.v1.StichService/GetView", view.encode(), {"content-type": "application/json"})
+    r = conn[0].getresponse(); r.read()
+    if r.status != 200:
+        raise OSError(r.status)
+connect(); http_call()
+stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=10)
+ms, failed, stop = {"grpc": [], "http": []}, {"grpc": 0, "http": 0}, threading.Event()
+threading.Thread(target=lambda: (sys.stdin.readline(), stop.set()), daemon=True).start()
+print("ready", flush=True)
+while not stop.is_set():
+    t0 = time.perf_counter()
+    try:
+        stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=timeout)
+        ms["grpc"].append((time.perf_counter() - t0) * 1e3)
+    except grpc.RpcError:
+        failed["grpc"] += 1; ms["grpc"].append(timeout * 1e3)
+    t0 = time.perf_counter()
+    try:
+        http_call()
+        ms["http"].append((time.perf_counter() - t0) * 1e3)
+    except (OSError, http.client.HTTPException):
+        failed["http"] += 1; ms["http"].append(timeout * 1e3)
+        conn[0].close(); connect()
+    time.sleep(pause)
+def pct(xs, p):
+    xs = sorted(xs); return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+print(json.dumps({d: {"probes": len(xs), "failed": failed[d], "p50": round(pct(xs, 50), 2),
+                      "p99": round(pct(xs, 99), 2), "max": round(max(xs), 2)} for d, xs in ms.items() if xs}))
+"""
 
 
 def _options_request(keys: int) -> pb.CreateTableRequest:
@@ -843,9 +850,11 @@ def json_options(attackers: int = 4, keys: int = 60_000, rounds: int = 3, args: 
         small_json = json.dumps({"game": "schafkopf", "options": {f"o{i}": i for i in range(3000)}}).encode()
         big_pb, small_pb = _options_request(keys), _options_request(3000)
 
+        big_pb, small_pb = big_pb.SerializeToString(), small_pb.SerializeToString()
+
         def attack(k: int) -> None:
             channel = grpc.insecure_channel(server.address, options=[("grpc.max_send_message_length", -1)])
-            stub = pb_grpc.StichServiceStub(channel)
+            create = channel.unary_unary("/stich.v1.StichService/CreateTable")      # bytes as they are
             for i in range(rounds):
                 for body in (big_json, small_json):
                     conn = http.client.HTTPConnection(host, int(port), timeout=60)
@@ -865,7 +874,7 @@ def json_options(attackers: int = 4, keys: int = 60_000, rounds: int = 3, args: 
                 for req in (big_pb, small_pb):
                     t0 = time.perf_counter()
                     try:
-                        stub.CreateTable(req, timeout=60)
+                        create(req, timeout=60)
                         got["grpc:OK"] += 1
                     except grpc.RpcError as err:
                         info = error_info(err)
@@ -881,7 +890,7 @@ def json_options(attackers: int = 4, keys: int = 60_000, rounds: int = 3, args: 
             th.join()
         time.sleep(0.3)
     return {"check": "json_options", "attackers": attackers, "keys": keys, "json_bytes": len(big_json),
-            "protobuf_bytes": big_pb.ByteSize(), "attack_requests": len(took), "answers": dict(got),
+            "protobuf_bytes": len(big_pb), "attack_requests": len(took), "answers": dict(got),
             "attack_ms": {"p50": round(percentile(took, 50), 1), "max": round(max(took), 1)},
             "health_ms": health.figures()}
 
@@ -909,40 +918,45 @@ def _still_open(s) -> bool:
 
 def slow_headers(connections: int = 1000, seconds: float = 20.0, sources: int = 1, args: tuple = ()) -> dict:
     """`connections` connections to the HTTP door from `sources` loopback addresses (127.0.0.10
-    and on), each sending its request head one byte a second (slowloris), for `seconds`. How
-    many the server kept open after 1 s and at the end, and health latency of both doors."""
+    and on), each sending its request head one byte a second (slowloris), for `seconds` after
+    the last one opened. How many the server kept open 1 s after that and at the end, and the
+    health latency of both doors all along."""
     head = b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: " + b"a" * 10_000
-    opened, kept_1s, kept_end = [], 0, 0
+    opened, kept_1s = [], 0
     with ServerProcess(None, *args) as server, Health(server) as health:
         host, port = server.http_address.rsplit(":", 1)
         address = (host, int(port))
         refused = 0
+        t_open = time.monotonic()
         for i in range(connections):
             try:
-                opened.append(_slow_socket(address, f"127.0.0.{10 + i % sources}"))
+                s = _slow_socket(address, f"127.0.0.{10 + i % sources}")
+                s.send(head[:1])
+                opened.append(s)
             except OSError:
                 refused += 1
+        t_open = time.monotonic() - t_open
         t0 = time.monotonic()
         alive = list(opened)
-        sent = 0
+        sent = 1
         while time.monotonic() - t0 < seconds:
+            time.sleep(1.0 - (time.monotonic() - t0) % 1.0)
+            alive = [s for s in alive if _still_open(s)]
+            if sent == 1:
+                kept_1s = len(alive)
             for s in alive:
                 try:
                     s.send(head[sent:sent + 1])
                 except OSError:
                     pass
             sent += 1
-            time.sleep(1.0 - (time.monotonic() - t0) % 1.0)
-            alive = [s for s in alive if _still_open(s)]
-            if sent == 1:
-                kept_1s = len(alive)
         kept_end = len(alive)
         for s in opened:
             s.close()
         out = server.output
     return {"check": "slow_headers", "connections": connections, "sources": sources, "connect_failed": refused,
-            "open_after_1s": kept_1s, "open_at_end": kept_end, "seconds": seconds,
-            "server_tracebacks": out.count("Traceback"), "health_ms": health.figures()}
+            "opening_seconds": round(t_open, 1), "open_after_1s": kept_1s, "open_at_end": kept_end,
+            "seconds": seconds, "server_tracebacks": out.count("Traceback"), "health_ms": health.figures()}
 
 
 def fd_exhaustion(connections: int = 1100, nofile: int = 1024, sources: int = 10, hold: float = 5.0,
