@@ -231,6 +231,25 @@ def test_a_locked_section_failing_after_its_caller_left_is_logged_once(caplog):
     assert any("the database went away" in r.getMessage() for r in caplog.records)
 
 
+def test_a_client_leaving_while_its_answer_is_sent_is_one_line_without_traceback(caplog):
+    """gRPC logs "Unexpected [ExecuteBatchError] ..." with a traceback when the client of a
+    call went away as its answer was sent; the server makes it one INFO line."""
+    import logging
+    from grpc._cython import cygrpc
+    from service.envelope import ClientLeft
+    ClientLeft.install()
+    grpc_log = logging.getLogger("grpc._cython.cygrpc")
+    with caplog.at_level(logging.INFO, logger="grpc._cython.cygrpc"):
+        try:
+            raise cygrpc.ExecuteBatchError("Failed \"execute_batch\": (<grpc._cython.cygrpc.SendMessageOperation>,)")
+        except cygrpc.ExecuteBatchError as err:
+            grpc_log.exception("Unexpected [%s] raised by servicer method [%s]" % (
+                type(err).__name__, "/stich.v1.StichService/WatchTable"))
+    [record] = [r for r in caplog.records if r.name == "grpc._cython.cygrpc"]
+    assert record.levelname == "INFO" and record.exc_info is None, record
+    assert record.getMessage() == "client left while its answer was being sent: /stich.v1.StichService/WatchTable"
+
+
 # ---- 8. the same request, the same answer at either door ------------------------------------------------
 def test_an_unknown_seat_kind_is_refused_at_either_door(server):
     status, answer, reason = post(server, "CreateTable", {"game": "schafkopf", "seats": ["SEAT_KIND_HUMAN", "NOPE"]})

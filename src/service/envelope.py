@@ -6,6 +6,7 @@ its name, how it reads a call's context and how an error leaves it (`Door`)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 
 import grpc
@@ -89,6 +90,28 @@ async def read(request):
     return checked(request)
 
 
+class ClientLeft(logging.Filter):
+    """gRPC's own line for a call whose client went away while its answer was being sent (its
+    send fails: "Unexpected [ExecuteBatchError] raised by servicer method [...]", with a
+    traceback) made what it is, an ordinary outcome: one INFO line, no traceback. The call's
+    own line says CANCELLED. Installed on gRPC's logger by the server (`install`)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        if "[ExecuteBatchError]" in text:
+            method = text.rsplit("[", 1)[-1].rstrip("]")
+            record.msg, record.args = "client left while its answer was being sent: %s", (method,)
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+    @classmethod
+    def install(cls) -> None:
+        logger = logging.getLogger("grpc._cython.cygrpc")
+        if not any(isinstance(f, cls) for f in logger.filters):
+            logger.addFilter(cls())
+
+
 def peer_of(context) -> str:
     """The peer address of a call as the log writes it (no port)."""
     peer = context.peer() or ""
@@ -151,8 +174,9 @@ class Call:
     async def __aexit__(self, kind, err, tb) -> bool:
         code, reason = "OK", ""
         try:
-            if isinstance(err, asyncio.CancelledError):
-                # its deadline passed, or the client went away
+            if isinstance(err, (asyncio.CancelledError, GeneratorExit)):
+                # its deadline passed, or the client went away (a stream's generator is closed
+                # when its client left while an answer was being sent)
                 late = self.deadline is not None and time.perf_counter() >= self.deadline
                 code = "DEADLINE_EXCEEDED" if late else "CANCELLED"
             elif isinstance(err, Exception):          # every error is mapped

@@ -31,6 +31,7 @@ from . import observe
 from .config import Config
 from .manager import TableManager
 from .servicer import SERVICE, StichServicer
+from .envelope import ClientLeft
 from .errors import ServiceError
 from .store import SqliteStore, Store, StoreError
 from .work import Work
@@ -137,6 +138,7 @@ class Server:
         """Listen, open the store, start the pools; StartError (one line: why) if it cannot."""
         cfg = self.config
         asyncio.get_running_loop().set_exception_handler(loop_exception)
+        ClientLeft.install()
         self.grpc = grpc.aio.server(options=[
             ("grpc.so_reuseport", 0),
             ("grpc.max_receive_message_length", cfg.max_message_bytes),
