@@ -1022,6 +1022,8 @@ def main(argv=None) -> int:
     parser.add_argument("--connections", type=int, default=1000, help="slow_headers, fd_exhaustion: connections")
     parser.add_argument("--seconds", type=float, default=20.0, help="slow_headers: seconds the attack lasts")
     parser.add_argument("--nofile", type=int, default=1024, help="fd_exhaustion: the server's descriptor limit")
+    parser.add_argument("--sources", type=int, default=0, help="slow_headers, fd_exhaustion: loopback addresses "
+                        "the connections come from (default 1 and 10)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--server", help="use this server (leaks, fuzz, race, idle) instead of starting one")
     args = parser.parse_args(argv)
@@ -1048,10 +1050,10 @@ def main(argv=None) -> int:
             out = json_options(args.attackers, args.keys)
             failed |= out["health_ms"]["grpc"]["p99"] > 100 or out["health_ms"]["http"]["p99"] > 100
         elif check == "slow_headers":
-            out = slow_headers(args.connections, args.seconds)
+            out = slow_headers(args.connections, args.seconds, args.sources or 1)
             failed |= out["open_at_end"] > 0
         elif check == "fd_exhaustion":
-            out = fd_exhaustion(max(args.connections, args.nofile + 76), args.nofile)
+            out = fd_exhaustion(max(args.connections, args.nofile + 76), args.nofile, args.sources or 10)
             failed |= not out["new_grpc_channel_answered"] or out["server_tracebacks"] > 0
         else:
             out = cost(args.deals_cost, address=args.server)
