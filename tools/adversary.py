@@ -7,6 +7,9 @@ suite runs at CI size (tests/test_service_adversarial.py) and this command runs 
     python tools/adversary.py race   [--rounds 300]         # expected_version races: exactly one winner
     python tools/adversary.py idle   [--streams 500]        # unary latency with idle streams open
     python tools/adversary.py cost   [--deals-cost 5000]    # a call at deal 1 and at deal 5,000
+    python tools/adversary.py json_options  [--keys 60000]  # CreateTable with huge options, both doors
+    python tools/adversary.py slow_headers  [--connections 1000]  # slowloris: request heads a byte a second
+    python tools/adversary.py fd_exhaustion [--nofile 1024]       # more connections than file descriptors
     python tools/adversary.py all                           # each with its default size
 
 Every run starts its own server processes (`python -m service`, 127.0.0.1, port 0) and
@@ -752,10 +755,261 @@ def cost(deals: int = 5000, address: str | None = None) -> dict:
             "view_ms": {"first_500": med(lat["view"][:500]), "last_500": med(lat["view"][-500:])}}
 
 
+# ---- 7. a hostile network: options floods, slow heads, descriptors (issue 27) -------------------
+class Health:
+    """Health latency of both doors while an attack runs, measured by a process of its own (so
+    that the attacker's threads do not hold up the measuring one): a gRPC health check on a
+    channel opened before the attack, and a Connect `GetView` (the spectator's, of a table made
+    for it) on an HTTP connection opened before it from another loopback address than the
+    attacker's (127.0.0.2), one after the other every `pause` seconds. A failed probe counts as
+    `timeout` seconds."""
+
+    def __init__(self, server: ServerProcess, pause: float = 0.01, timeout: float = 10.0):
+        with StichClient(server.address) as client:
+            table = client.create_table("schafkopf", {}, 1, ["human"] * 4, seed=1)
+        view = json.dumps({"tableId": table.table_id, "token": table.spectator_id})
+        import subprocess
+        self.proc = subprocess.Popen([sys.executable, "-c", _PROBE, server.address, server.http_address, view,
+                                      str(pause), str(timeout)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True)
+        if self.proc.stdout.readline().strip() != "ready":
+            raise RuntimeError("the health probe did not start")
+        self.result: dict = {}
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        out, _ = self.proc.communicate("stop\n", timeout=60)
+        self.result = json.loads(out.strip().splitlines()[-1])
+
+    def figures(self) -> dict:
+        return self.result
+
+
+_PROBE = r"""
+import http.client, json, sys, threading, time
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+address, http_address, view, pause, timeout = sys.argv[1:6]
+pause, timeout = float(pause), float(timeout)
+stub = health_pb2_grpc.HealthStub(grpc.insecure_channel(address))
+host, port = http_address.rsplit(":", 1)
+conn = [None]
+def connect():
+    conn[0] = http.client.HTTPConnection(host, int(port), timeout=timeout, source_address=("127.0.0.2", 0))
+def http_call():
+    conn[0].request("POST", "/stich.v1.StichService/GetView", view.encode(), {"content-type": "application/json"})
+    r = conn[0].getresponse(); r.read()
+    if r.status != 200:
+        raise OSError(r.status)
+connect(); http_call()
+stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=10)
+ms, failed, stop = {"grpc": [], "http": []}, {"grpc": 0, "http": 0}, threading.Event()
+threading.Thread(target=lambda: (sys.stdin.readline(), stop.set()), daemon=True).start()
+print("ready", flush=True)
+while not stop.is_set():
+    t0 = time.perf_counter()
+    try:
+        stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=timeout)
+        ms["grpc"].append((time.perf_counter() - t0) * 1e3)
+    except grpc.RpcError:
+        failed["grpc"] += 1; ms["grpc"].append(timeout * 1e3)
+    t0 = time.perf_counter()
+    try:
+        http_call()
+        ms["http"].append((time.perf_counter() - t0) * 1e3)
+    except (OSError, http.client.HTTPException):
+        failed["http"] += 1; ms["http"].append(timeout * 1e3)
+        conn[0].close(); connect()
+    time.sleep(pause)
+def pct(xs, p):
+    xs = sorted(xs); return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+print(json.dumps({d: {"probes": len(xs), "failed": failed[d], "p50": round(pct(xs, 50), 2),
+                      "p99": round(pct(xs, 99), 2), "max": round(max(xs), 2)} for d, xs in ms.items() if xs}))
+"""
+
+
+def _options_request(keys: int) -> pb.CreateTableRequest:
+    req = pb.CreateTableRequest(game="schafkopf")
+    req.options.update({f"o{i}": i for i in range(keys)})
+    return req
+
+
+def json_options(attackers: int = 4, keys: int = 60_000, rounds: int = 3, args: tuple = ()) -> dict:
+    """CreateTable with `keys` option keys (60,000: 1.5 MB of Connect JSON, 1.2 MB of protobuf)
+    from `attackers` threads at once, `rounds` times each, through both doors; and the same
+    with 3,000 keys (under the request bound, over the options bound). Health latency of both
+    doors meanwhile; what each attack request got and how long it took."""
+    import http.client
+    got: Counter = Counter()
+    took: list[float] = []
+    with ServerProcess(None, *args) as server, Health(server) as health:
+        host, port = server.http_address.rsplit(":", 1)
+        big_json = json.dumps({"game": "schafkopf", "options": {f"o{i}": i for i in range(keys)}}).encode()
+        small_json = json.dumps({"game": "schafkopf", "options": {f"o{i}": i for i in range(3000)}}).encode()
+        big_pb, small_pb = _options_request(keys), _options_request(3000)
+
+        big_pb, small_pb = big_pb.SerializeToString(), small_pb.SerializeToString()
+
+        def attack(k: int) -> None:
+            channel = grpc.insecure_channel(server.address, options=[("grpc.max_send_message_length", -1)])
+            create = channel.unary_unary("/stich.v1.StichService/CreateTable")      # bytes as they are
+            for i in range(rounds):
+                for body in (big_json, small_json):
+                    conn = http.client.HTTPConnection(host, int(port), timeout=60)
+                    t0 = time.perf_counter()
+                    conn.request("POST", "/stich.v1.StichService/CreateTable", body, {"content-type": "application/json"})
+                    r = conn.getresponse()
+                    answer = json.loads(r.read() or b"{}")
+                    took.append((time.perf_counter() - t0) * 1e3)
+                    conn.close()
+                    reason = ""
+                    for d in answer.get("details", []):
+                        from google.rpc import error_details_pb2
+                        import base64
+                        raw = d["value"]
+                        reason = error_details_pb2.ErrorInfo.FromString(base64.b64decode(raw + "=" * (-len(raw) % 4))).reason
+                    got[f"http:{answer.get('code', r.status)}:{reason}"] += 1
+                for req in (big_pb, small_pb):
+                    t0 = time.perf_counter()
+                    try:
+                        create(req, timeout=60)
+                        got["grpc:OK"] += 1
+                    except grpc.RpcError as err:
+                        info = error_info(err)
+                        got[f"grpc:{err.code().name}:{info.reason if info else ''}"] += 1
+                    took.append((time.perf_counter() - t0) * 1e3)
+            channel.close()
+
+        time.sleep(0.3)                       # a baseline before the attack
+        threads = [threading.Thread(target=attack, args=(k,)) for k in range(attackers)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        time.sleep(0.3)
+    return {"check": "json_options", "attackers": attackers, "keys": keys, "json_bytes": len(big_json),
+            "protobuf_bytes": len(big_pb), "attack_requests": len(took), "answers": dict(got),
+            "attack_ms": {"p50": round(percentile(took, 50), 1), "max": round(max(took), 1)},
+            "health_ms": health.figures()}
+
+
+def _slow_socket(address: tuple, source: str):
+    import socket
+    s = socket.socket()
+    s.settimeout(5)
+    s.bind((source, 0))
+    s.connect(address)
+    s.setblocking(False)
+    return s
+
+
+def _still_open(s) -> bool:
+    """Whether the server has not closed `s` (no EOF, no reset, nothing but a pending head)."""
+    try:
+        data = s.recv(4096)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    return False if data == b"" or data.startswith(b"HTTP/1.1 5") or data.startswith(b"HTTP/1.1 408") else True
+
+
+def slow_headers(connections: int = 1000, seconds: float = 20.0, sources: int = 1, args: tuple = ()) -> dict:
+    """`connections` connections to the HTTP door from `sources` loopback addresses (127.0.0.10
+    and on), each sending its request head one byte a second (slowloris), for `seconds` after
+    the last one opened. How many the server kept open 1 s after that and at the end, and the
+    health latency of both doors all along."""
+    head = b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: " + b"a" * 10_000
+    opened, kept_1s = [], 0
+    with ServerProcess(None, *args) as server, Health(server) as health:
+        host, port = server.http_address.rsplit(":", 1)
+        address = (host, int(port))
+        refused = 0
+        t_open = time.monotonic()
+        for i in range(connections):
+            try:
+                s = _slow_socket(address, f"127.0.0.{10 + i % sources}")
+                s.send(head[:1])
+                opened.append(s)
+            except OSError:
+                refused += 1
+        t_open = time.monotonic() - t_open
+        t0 = time.monotonic()
+        alive = list(opened)
+        sent = 1
+        while time.monotonic() - t0 < seconds:
+            time.sleep(1.0 - (time.monotonic() - t0) % 1.0)
+            alive = [s for s in alive if _still_open(s)]
+            if sent == 1:
+                kept_1s = len(alive)
+            for s in alive:
+                try:
+                    s.send(head[sent:sent + 1])
+                except OSError:
+                    pass
+            sent += 1
+        kept_end = len(alive)
+        for s in opened:
+            s.close()
+        out = server.output
+    return {"check": "slow_headers", "connections": connections, "sources": sources, "connect_failed": refused,
+            "opening_seconds": round(t_open, 1), "open_after_1s": kept_1s, "open_at_end": kept_end,
+            "seconds": seconds, "server_tracebacks": out.count("Traceback"), "health_ms": health.figures()}
+
+
+def fd_exhaustion(connections: int = 1100, nofile: int = 1024, sources: int = 10, hold: float = 5.0,
+                  args: tuple = ()) -> dict:
+    """A server whose file descriptor limit is `nofile` (soft and hard) gets `connections` idle
+    HTTP connections from `sources` loopback addresses (so that the cap per peer does not stop
+    them first), held `hold` seconds. Meanwhile: health latency of both doors (connections
+    opened before), and whether a new gRPC channel still gets an answer; after: the server's
+    log lines about failed accepts and tracebacks."""
+    import socket
+    socks, connect_failed = [], 0
+    new_channel_ok = False
+    with ServerProcess(None, "--http-header-timeout", str(max(hold * 4, 10)), *args, nofile=(nofile, nofile)) as server, \
+            Health(server) as health:
+        host, port = server.http_address.rsplit(":", 1)
+        for i in range(connections):
+            try:
+                s = socket.socket()
+                s.settimeout(5)
+                s.bind((f"127.0.0.{10 + i % sources}", 0))
+                s.connect((host, int(port)))
+                s.send(b"G")
+                socks.append(s)
+            except OSError:
+                connect_failed += 1
+        time.sleep(hold / 2)
+        with grpc.insecure_channel(server.address) as channel:
+            try:
+                health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=""), timeout=5)
+                new_channel_ok = True
+            except grpc.RpcError:
+                pass
+        refused = 0
+        for s in socks:
+            s.setblocking(False)
+            refused += not _still_open(s)
+        time.sleep(hold / 2)
+        for s in socks:
+            s.close()
+        time.sleep(0.5)
+        out = server.output
+    return {"check": "fd_exhaustion", "nofile": nofile, "connections": connections, "sources": sources,
+            "connect_failed": connect_failed, "closed_by_server": refused, "held_open": len(socks) - refused,
+            "new_grpc_channel_answered": new_channel_ok, "server_tracebacks": out.count("Traceback"),
+            "accept_error_lines": out.count("out of system resource"), "server_log_bytes": len(out),
+            "health_ms": health.figures()}
+
+
 # ---- the command ---------------------------------------------------------------------------------
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("check", choices=["leaks", "fuzz", "kills", "race", "idle", "cost", "all"])
+    parser.add_argument("check", choices=["leaks", "fuzz", "kills", "race", "idle", "cost", "json_options",
+                                          "slow_headers", "fd_exhaustion", "all"])
     parser.add_argument("--deals", type=int, default=3, help="leaks: deals per match")
     parser.add_argument("--requests", type=int, default=100_000, help="fuzz: requests")
     parser.add_argument("--kills", type=int, default=60, help="kills: SIGKILLs")
@@ -763,10 +1017,18 @@ def main(argv=None) -> int:
     parser.add_argument("--streams", type=int, default=500, help="idle: streams")
     parser.add_argument("--calls", type=int, default=2000, help="idle: calls measured")
     parser.add_argument("--deals-cost", type=int, default=5000, help="cost: deals dealt")
+    parser.add_argument("--keys", type=int, default=60_000, help="json_options: option keys per request")
+    parser.add_argument("--attackers", type=int, default=4, help="json_options: concurrent attackers")
+    parser.add_argument("--connections", type=int, default=1000, help="slow_headers, fd_exhaustion: connections")
+    parser.add_argument("--seconds", type=float, default=20.0, help="slow_headers: seconds the attack lasts")
+    parser.add_argument("--nofile", type=int, default=1024, help="fd_exhaustion: the server's descriptor limit")
+    parser.add_argument("--sources", type=int, default=0, help="slow_headers, fd_exhaustion: loopback addresses "
+                        "the connections come from (default 1 and 10)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--server", help="use this server (leaks, fuzz, race, idle) instead of starting one")
     args = parser.parse_args(argv)
-    checks = ["leaks", "fuzz", "kills", "race", "idle", "cost"] if args.check == "all" else [args.check]
+    checks = (["leaks", "fuzz", "kills", "race", "idle", "cost", "json_options", "slow_headers", "fd_exhaustion"]
+              if args.check == "all" else [args.check])
     failed = False
     for check in checks:
         t0 = time.perf_counter()
@@ -784,6 +1046,15 @@ def main(argv=None) -> int:
             failed |= out["bad_rounds"] > 0
         elif check == "idle":
             out = idle(args.streams, args.calls, address=args.server)
+        elif check == "json_options":
+            out = json_options(args.attackers, args.keys)
+            failed |= out["health_ms"]["grpc"]["p99"] > 100 or out["health_ms"]["http"]["p99"] > 100
+        elif check == "slow_headers":
+            out = slow_headers(args.connections, args.seconds, args.sources or 1)
+            failed |= out["open_at_end"] > 0
+        elif check == "fd_exhaustion":
+            out = fd_exhaustion(max(args.connections, args.nofile + 76), args.nofile, args.sources or 10)
+            failed |= not out["new_grpc_channel_answered"] or out["server_tracebacks"] > 0
         else:
             out = cost(args.deals_cost, address=args.server)
         out["seconds"] = round(time.perf_counter() - t0, 1)

@@ -33,7 +33,14 @@ class Config:
     # the HTTP door (Connect, gRPC-Web, the web page); None: --no-http
     http_address: str | None = "127.0.0.1:8080"
     allowed_origins: str = ""               # comma-separated origins besides the page's own; * any
+    allowed_hosts: str = ""                 # Host names besides loopback and the bound address; * any
+    metrics_from: str = "127.0.0.0/8,::1/128"   # networks that may read /metrics; "": none
     web_dir: str = ""                       # the built page; "": clients/web/dist of this checkout
+    # the HTTP door's connections (slow or idle clients hold a file descriptor each)
+    http_header_timeout: float = 5.0        # seconds a request's head may take to arrive
+    http_max_connections_per_peer: int = 128
+    http_max_connections: int = 4096        # in all; at most the fd limit less fd_reserve
+    fd_reserve: int = 256                   # descriptors kept from HTTP connections: gRPC, the store
 
     @property
     def max_send_bytes(self) -> int:
@@ -46,7 +53,15 @@ HELP = {
     "http_address": "host:port of the HTTP door: Connect, gRPC-Web and the web page at / (port 0: a free one)",
     "allowed_origins": "comma-separated browser origins allowed to call the HTTP door besides the page's own "
                        "(e.g. http://localhost:5173; * allows any)",
+    "allowed_hosts": "comma-separated Host names the HTTP door answers besides loopback names and the address it "
+                     "is bound to (e.g. stich.example.org; * any); any other Host is refused (DNS rebinding)",
+    "metrics_from": "comma-separated client networks that may read /metrics (e.g. 10.0.0.0/8; \"\": nobody)",
     "web_dir": "directory of the built web page served at / (default: clients/web/dist)",
+    "http_header_timeout": "seconds a request's head (request line and headers) may take to arrive at the HTTP "
+                           "door before the connection is closed",
+    "http_max_connections_per_peer": "open HTTP connections of one client address; more are answered 503 and closed",
+    "http_max_connections": "open HTTP connections in all (at most the file descriptor limit less --fd-reserve)",
+    "fd_reserve": "file descriptors the HTTP door's connections leave free for gRPC, the store and the pools",
     "data_dir": "directory of the SQLite database",
     "database": "postgresql://user@host:port/dbname: store in PostgreSQL, shared by every server given the "
                 "same URL (instead of SQLite in --data-dir)",
@@ -69,6 +84,10 @@ INT32 = 2 ** 31 - 1
 # the allowed range of every number (worker counts stay within what one machine can run)
 RANGES = {
     "grace": (0.0, 3600.0),
+    "http_header_timeout": (0.1, 3600.0),
+    "http_max_connections_per_peer": (1, INT32),
+    "http_max_connections": (1, INT32),
+    "fd_reserve": (16, INT32),
     "max_streams_per_peer": (1, INT32),
     "max_evaluate_streams_per_peer": (1, INT32),
     "max_streams": (1, INT32),
@@ -112,6 +131,27 @@ def origins_arg(text: str) -> str:
     return ",".join(o.strip() for o in text.split(",") if o.strip())
 
 
+def hosts_arg(text: str) -> str:
+    """A comma-separated list of host names or addresses (no scheme, no port), or *."""
+    for host in filter(None, (h.strip() for h in text.split(","))):
+        if host != "*" and not re.fullmatch(r"[A-Za-z0-9.\-]+|\[?[0-9A-Fa-f:.]+\]?", host):
+            raise argparse.ArgumentTypeError(f"must be host names like stich.example.org (no scheme or port) "
+                                             f"separated by commas, or *; got {host[:60]!r}")
+    return ",".join(h.strip().lower() for h in text.split(",") if h.strip())
+
+
+def networks_arg(text: str) -> str:
+    """A comma-separated list of networks (10.0.0.0/8, ::1/128, a single address), or ""."""
+    import ipaddress
+    for net in filter(None, (n.strip() for n in text.split(","))):
+        try:
+            ipaddress.ip_network(net, strict=False)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be networks like 10.0.0.0/8 or ::1 separated by commas "
+                                             f"(\"\": nobody); got {net[:60]!r}") from None
+    return ",".join(n.strip() for n in text.split(",") if n.strip())
+
+
 def database_arg(text: str) -> str:
     """A PostgreSQL URL (postgresql:// or postgres://) that libpq can parse; "" for SQLite."""
     if not text:
@@ -131,7 +171,7 @@ def database_arg(text: str) -> str:
 
 
 def number_arg(name: str):
-    kind = float if name == "grace" else int
+    kind = type(RANGES[name][0])
     low, high = RANGES[name]
 
     def parse(text: str):
@@ -166,6 +206,8 @@ def parse(argv: list[str] | None = None) -> Config:
         default = getattr(defaults, f.name)
         kind = (address_arg if f.name in ("address", "http_address")
                 else origins_arg if f.name == "allowed_origins"
+                else hosts_arg if f.name == "allowed_hosts"
+                else networks_arg if f.name == "metrics_from"
                 else database_arg if f.name == "database"
                 else str if f.name in ("data_dir", "web_dir") else number_arg(f.name))
         env = os.environ.get(env_name(f.name))

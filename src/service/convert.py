@@ -4,15 +4,23 @@ conversion the server makes (the client package converts back).
 Views and results are typed messages whose fields are the records' keys (`fill`, shared with the
 client package, sets them by name); cards, calls and phases travel as the records' strings.
 Options stay a Struct, filled by exact type (`fill_struct`).
+
+The other way, a request's options (a Struct) become the engine's plain dict (`options_of`)
+only within bounds: a game has fewer than 20 options, so options of more keys, values, depth
+or bytes than OPTION_LIMITS are refused (INVALID_ARGUMENT, OPTIONS_TOO_LARGE) before anything
+is converted, at either door, in the same words (`OptionBudget`).
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from google.protobuf import struct_pb2
 
 from stich_client.convert import fill
 from stich_client.gen.stich.v1 import actions_pb2, results_pb2, tables_pb2
+
+from . import errors
 
 HIDDEN = "??"          # a card the viewer may not see
 _RESULT_KEYS = ("contract", "teams", "tricks", "card_points", "scores", "breakdown")
@@ -51,6 +59,109 @@ def _exact(v: Any, depth: int) -> bool:
     if t is list:
         return all(_exact(x, depth + 1) for x in v)
     return t in (str, float, bool) or v is None
+
+
+# ---- request options -------------------------------------------------------------------------
+MAX_OPTION_KEYS = 64            # keys of the options object (a game has fewer than 20 options)
+MAX_OPTION_VALUES = 1024        # values in all, nested ones included (a list option has at most 32)
+MAX_OPTION_DEPTH = 4            # an option's value is a scalar or a list of scalars: depth 2
+MAX_OPTIONS_BYTES = 16 * 1024   # the options Struct serialized (every game's defaults: under 1 KiB)
+
+
+def options_too_large(message: str) -> errors.ServiceError:
+    return errors.invalid("options", message, reason="OPTIONS_TOO_LARGE")
+
+
+class OptionBudget:
+    """The bounds of one request's options, spent as its values are visited: the first bound
+    passed raises OPTIONS_TOO_LARGE. Both forms of options (a Struct from protobuf, a dict from
+    Connect JSON) are walked in the same order with the same budget, so the same options get
+    the same answer at either door."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, keys: int):
+        if keys > MAX_OPTION_KEYS:
+            raise options_too_large(f"{keys} keys; at most {MAX_OPTION_KEYS} (a game has fewer than 20 options)")
+        self.values = 0
+
+    def take(self, depth: int) -> None:
+        """One more value, at nesting `depth` (1: an option's own value)."""
+        self.values += 1
+        if self.values > MAX_OPTION_VALUES:
+            raise options_too_large(f"more than {MAX_OPTION_VALUES} values in all")
+        if depth > MAX_OPTION_DEPTH:
+            raise options_too_large(f"nested deeper than {MAX_OPTION_DEPTH} levels")
+
+
+def options_of(request) -> dict:
+    """The options of a request (CreateTable, Simulate) as the engine's plain dict: bounded in
+    keys, values, depth (walked before converting) and serialized bytes, else OPTIONS_TOO_LARGE;
+    a number that is not finite is BAD_OPTION."""
+    if not request.HasField("options"):
+        return {}
+    s = request.options
+    _check_struct(s, OptionBudget(len(s.fields)), 1)
+    size = s.ByteSize()
+    if size > MAX_OPTIONS_BYTES:
+        raise options_too_large(f"{size} bytes; at most {MAX_OPTIONS_BYTES}")
+    return _plain_struct(s, "options")
+
+
+def _check_struct(s: struct_pb2.Struct, budget: OptionBudget, depth: int) -> None:
+    for v in s.fields.values():
+        _check_value(v, budget, depth)
+
+
+def _check_value(v: struct_pb2.Value, budget: OptionBudget, depth: int) -> None:
+    budget.take(depth)
+    kind = v.WhichOneof("kind")
+    if kind == "struct_value":
+        _check_struct(v.struct_value, budget, depth + 1)
+    elif kind == "list_value":
+        for x in v.list_value.values:
+            _check_value(x, budget, depth + 1)
+
+
+def check_plain_options(options: Any) -> None:
+    """The same bounds on options as Connect JSON sent them (a dict, before protobuf parses
+    them): keys, values and depth; the bytes are counted once parsed (`options_of`)."""
+    if isinstance(options, dict):
+        budget = OptionBudget(len(options))
+        for v in options.values():
+            _check_plain(v, budget, 1)
+
+
+def _check_plain(v: Any, budget: OptionBudget, depth: int) -> None:
+    budget.take(depth)
+    if isinstance(v, dict):
+        for x in v.values():
+            _check_plain(x, budget, depth + 1)
+    elif isinstance(v, list):
+        for x in v:
+            _check_plain(x, budget, depth + 1)
+
+
+def _plain_value(v: struct_pb2.Value, where: str):
+    kind = v.WhichOneof("kind")
+    if kind == "number_value":
+        x = v.number_value
+        if not math.isfinite(x):
+            raise errors.invalid(where, f"must be a finite number, got {x}", reason="BAD_OPTION")
+        return int(x) if x.is_integer() else x
+    if kind == "string_value":
+        return v.string_value
+    if kind == "bool_value":
+        return v.bool_value
+    if kind == "struct_value":
+        return _plain_struct(v.struct_value, where)
+    if kind == "list_value":
+        return [_plain_value(x, f"{where}[{i}]") for i, x in enumerate(v.list_value.values)]
+    return None
+
+
+def _plain_struct(s: struct_pb2.Struct, where: str) -> dict:
+    return {k: _plain_value(v, f"{where}.{errors.cut(k, 40)}") for k, v in s.fields.items()}
 
 
 # ---- actions and tricks ---------------------------------------------------------------------
@@ -163,6 +274,25 @@ ORDER_FIELDS = {"trump": "trump", "C": "clubs", "S": "spades", "H": "hearts", "D
 SEAT_KINDS = {"human": tables_pb2.SEAT_KIND_HUMAN, "open": tables_pb2.SEAT_KIND_OPEN,
               "bot": tables_pb2.SEAT_KIND_BOT, "bot:easy": tables_pb2.SEAT_KIND_BOT_EASY,
               "bot:normal": tables_pb2.SEAT_KIND_BOT_NORMAL, "bot:hard": tables_pb2.SEAT_KIND_BOT_HARD}
+
+
+def bad_seat_kind(where: str, got) -> errors.ServiceError:
+    """A seat kind this server does not know: a number over gRPC, a name or a number in JSON."""
+    return errors.invalid(where, "must be SEAT_KIND_HUMAN, SEAT_KIND_OPEN, SEAT_KIND_BOT or "
+                          f"SEAT_KIND_BOT_EASY/NORMAL/HARD, got {errors.cut(str(got), 40)}", reason="BAD_SEAT_KIND")
+
+
+# an enum value a request names that its enum does not have: the error its field's check gives
+ENUM_ERRORS = {"stich.v1.SeatKind": bad_seat_kind}
+
+
+def bad_enum(where: str, enum, got) -> errors.ServiceError:
+    """The error of an unknown value `got` of the enum (descriptor) `enum` at `where`."""
+    known = ENUM_ERRORS.get(enum.full_name)
+    if known is not None:
+        return known(where, got)
+    return errors.invalid(where, f"must be one of {', '.join(v.name for v in enum.values)}, "
+                          f"got {errors.cut(str(got), 40)}")
 
 
 def view_msg(v: dict, msg: tables_pb2.TableView | None = None) -> tables_pb2.TableView:

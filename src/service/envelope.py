@@ -6,24 +6,69 @@ its name, how it reads a call's context and how an error leaves it (`Door`)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 
+import grpc
 from google.protobuf.message import DecodeError
 
 from . import errors, observe
 
 
-class Malformed:
-    """A request message that did not parse."""
+# Requests that carry options (CreateTable, Simulate) take a few hundred bytes; they are bounded
+# far below --max-message-bytes, so that reading one costs a moment whatever it holds.
+OPTIONS_REQUEST_BYTES = 64 * 1024
 
-    def __init__(self, why: str):
-        self.why = why
+
+class Rejected:
+    """A request refused as it was read (not valid protobuf or JSON, too large for its method,
+    an enum value its enum does not have): its handler raises the error, so the call is
+    answered, logged and counted as any other."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception):
+        self.error = error
+
+
+def Malformed(why: str, what: str = "protobuf") -> Rejected:
+    """A request message that did not parse (INVALID_ARGUMENT, MALFORMED_REQUEST)."""
+    return Rejected(errors.malformed(why, what))
+
+
+class Deferred:
+    """A request whose decoding is too heavy for the event loop (a large Connect JSON body):
+    `read` runs `decode` in `pool` and goes on with its result."""
+
+    __slots__ = ("pool", "decode")
+
+    def __init__(self, pool, decode):
+        self.pool = pool
+        self.decode = decode
+
+
+def bound_of(cls) -> int | None:
+    """The largest request of message class `cls` in bytes, if it has a bound of its own."""
+    return OPTIONS_REQUEST_BYTES if "options" in cls.DESCRIPTOR.fields_by_name else None
+
+
+def too_large(cls, size: int) -> Rejected:
+    bound = bound_of(cls)
+    method = cls.DESCRIPTOR.name.removesuffix("Request")
+    return Rejected(errors.ServiceError(
+        grpc.StatusCode.INVALID_ARGUMENT, "REQUEST_TOO_LARGE",
+        f"a {method} request of {size} bytes; at most {bound} (a game's options take far less)"))
 
 
 def parser(cls):
-    """The request deserializer of a message class: a message that is not valid protobuf
-    becomes a Malformed (INVALID_ARGUMENT, MALFORMED_REQUEST when checked), never INTERNAL."""
+    """The request deserializer of a message class: a message that is not valid protobuf, or
+    larger than its method's bound (`bound_of`, checked before it is parsed), becomes a
+    Rejected (INVALID_ARGUMENT), never INTERNAL."""
+    bound = bound_of(cls)
+
     def parse(data: bytes):
+        if bound is not None and len(data) > bound:
+            return too_large(cls, len(data))
         try:
             return cls.FromString(data)
         except (DecodeError, ValueError, RuntimeError) as err:   # RecursionError is a RuntimeError
@@ -32,9 +77,39 @@ def parser(cls):
 
 
 def checked(request):
-    if isinstance(request, Malformed):
-        raise errors.malformed(request.why)
+    """The request, or its Rejected's error raised."""
+    if isinstance(request, Rejected):
+        raise request.error
     return request
+
+
+async def read(request):
+    """The request as `checked` gives it, decoded off the event loop first if it is Deferred."""
+    if isinstance(request, Deferred):
+        request = await asyncio.get_running_loop().run_in_executor(request.pool, request.decode)
+    return checked(request)
+
+
+class ClientLeft(logging.Filter):
+    """gRPC's own line for a call whose client went away while its answer was being sent (its
+    send fails: "Unexpected [ExecuteBatchError] raised by servicer method [...]", with a
+    traceback) made what it is, an ordinary outcome: one INFO line, no traceback. The call's
+    own line says CANCELLED. Installed on gRPC's logger by the server (`install`)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        if "[ExecuteBatchError]" in text:
+            method = text.rsplit("[", 1)[-1].rstrip("]")
+            record.msg, record.args = "client left while its answer was being sent: %s", (method,)
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+    @classmethod
+    def install(cls) -> None:
+        logger = logging.getLogger("grpc._cython.cygrpc")
+        if not any(isinstance(f, cls) for f in logger.filters):
+            logger.addFilter(cls())
 
 
 def peer_of(context) -> str:
@@ -99,8 +174,9 @@ class Call:
     async def __aexit__(self, kind, err, tb) -> bool:
         code, reason = "OK", ""
         try:
-            if isinstance(err, asyncio.CancelledError):
-                # its deadline passed, or the client went away
+            if isinstance(err, (asyncio.CancelledError, GeneratorExit)):
+                # its deadline passed, or the client went away (a stream's generator is closed
+                # when its client left while an answer was being sent)
                 late = self.deadline is not None and time.perf_counter() >= self.deadline
                 code = "DEADLINE_EXCEEDED" if late else "CANCELLED"
             elif isinstance(err, Exception):          # every error is mapped
@@ -118,7 +194,7 @@ def unary(door: Door, name: str, method):
     """The handler of a unary method at `door`: `method(request, context)` in the envelope."""
     async def call(request, ctx):
         async with Call(door, name, ctx, request) as c:
-            c.response = await method(checked(request), c.context)
+            c.response = await method(await read(request), c.context)
         return c.response
     return call
 
@@ -130,6 +206,6 @@ def streaming(door: Door, name: str, method, watch: bool = False):
 
     async def call(request, ctx):
         async with Call(door, name, ctx, request if watch else None, gauge) as c:
-            async for response in method(checked(request) if watch else request, c.context):
+            async for response in method(await read(request) if watch else request, c.context):
                 yield response
     return call

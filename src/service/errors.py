@@ -30,7 +30,9 @@ DOMAIN = "stich.v1"
 # the service's own reason ids (the engine's are in docs/errors.md); docs/service.md lists these
 REASONS = {
     "INVALID_ARGUMENT": "a request field is missing or out of range (metadata `field`)",
-    "MALFORMED_REQUEST": "a request message that is not valid protobuf",
+    "MALFORMED_REQUEST": "a request message that is not valid protobuf (or, at the HTTP door, JSON)",
+    "REQUEST_TOO_LARGE": "a request carrying options (CreateTable, Simulate) over its bound of 64 KiB",
+    "OPTIONS_TOO_LARGE": "options of more keys (64), values (1024), depth (4) or bytes (16 KiB) than any game takes",
     "BAD_SEAT_KIND": "a seat kind other than human, open, bot or bot of a level (easy, normal, hard)",
     "BOT_LEVEL_UNAVAILABLE": "a bot level this server does not have yet",
     "SEATS_OPEN": "Deal while a seat is still open (its invite not yet claimed)",
@@ -60,6 +62,7 @@ REASONS = {
     "SHUTTING_DOWN": "(UNAVAILABLE) a WatchTable stream ended by the server's shutdown: watch again from the last version",
     "TABLE_DAMAGED": "the store holds the table but its rows do not restore",
     "ORIGIN_NOT_ALLOWED": "(the HTTP door) a browser origin neither the page's own nor in --allowed-origins",
+    "HOST_NOT_ALLOWED": "(the HTTP door) a Host header naming neither a loopback name, the bound address nor one of --allowed-hosts (DNS rebinding)",
     "STORE_UNAVAILABLE": "the database does not answer (a PostgreSQL server down or unreachable); retry (UNAVAILABLE)",
     "INTERNAL": "a defect of the server",
     "INTERNAL_ERROR": "(a batch answer) the evaluation of that one line failed inside the server",
@@ -104,10 +107,10 @@ def not_found(what: str, message: str) -> ServiceError:
     return ServiceError(grpc.StatusCode.NOT_FOUND, f"{what.upper()}_NOT_FOUND", message)
 
 
-def malformed(why: str) -> ServiceError:
-    """A request message that did not parse."""
+def malformed(why: str, what: str = "protobuf") -> ServiceError:
+    """A request message that did not parse (`what`: protobuf, or JSON at the HTTP door)."""
     return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST",
-                        f"the request message is not valid protobuf: {cut(why, 100)}")
+                        f"the request message is not valid {what}: {cut(why, 100)}")
 
 
 def denied(message: str, reason: str = "BAD_SEAT_TOKEN") -> ServiceError:

@@ -140,7 +140,9 @@ class TableManager:
         if pending is None:
             pending = asyncio.ensure_future(self._load(table_id))
             self.loading[table_id] = pending
-            pending.add_done_callback(lambda _: self.loading.pop(table_id, None))
+            # its error reaches the callers that wait; if all have left, the next call loads again
+            pending.add_done_callback(lambda task: (self.loading.pop(table_id, None),
+                                                    task.cancelled() or task.exception()))
         return await asyncio.shield(pending)
 
     async def _load(self, table_id: str) -> Table:

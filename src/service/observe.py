@@ -49,8 +49,34 @@ WATCH_STREAMS = Gauge("stich_watch_streams", "Open WatchTable streams by door", 
 BOT_SECONDS = Histogram("stich_bot_think_seconds", "Time a bot takes to choose one action (in a table "
                         "thread), by game and level", ["game", "level"], buckets=BOT_BUCKETS,
                         registry=REGISTRY)
+HTTP_CONNECTIONS = Gauge("stich_http_connections", "Open connections of the HTTP door", registry=REGISTRY)
+HTTP_CLOSED = Counter("stich_http_connections_closed", "HTTP connections the door closed itself, by why: "
+                      "per_peer and total (over a cap, answered 503), head_timeout (a request head too slow)",
+                      ["why"], registry=REGISTRY)
 for _door in ("grpc", "http"):
     WATCH_STREAMS.labels(_door)              # present at 0 before the first stream
+for _why in ("per_peer", "total", "head_timeout"):
+    HTTP_CLOSED.labels(_why)
+
+
+class Throttled:
+    """A warning that may come in floods (failed accepts, closed connections): written at most
+    once per `every` seconds, one line without a traceback, saying how many it stands for."""
+
+    def __init__(self, logger: logging.Logger, every: float = 10.0):
+        self.logger = logger
+        self.every = every
+        self.last = -every
+        self.held = 0
+
+    def warn(self, text: str) -> None:
+        now = time.monotonic()
+        self.held += 1
+        if now - self.last < self.every:
+            return
+        more = f" ({self.held} times since the last such line)" if self.held > 1 else ""
+        self.logger.warning("%s%s", text, more)
+        self.last, self.held = now, 0
 
 
 class _OpenTables:

@@ -35,13 +35,18 @@ class _Child:
     lines are kept. Stopped at the latest when this program exits."""
 
     def __init__(self, argv: list[str], start_timeout: float = 60.0, http: bool = False,
-                 env: dict | None = None):
+                 env: dict | None = None, nofile: tuple[int, int] | None = None):
         self.argv = argv
         self.lines: collections.deque[str] = collections.deque(maxlen=KEPT_LINES)
         self.banner = ""                        # the `listening on` line
         self.http_address = ""                  # the HTTP door (Connect, gRPC-Web, the page)
+        limit = None
+        if nofile is not None:
+            def limit():                        # in the child, before it runs the server
+                import resource
+                resource.setrlimit(resource.RLIMIT_NOFILE, nofile)
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True, env=env)
+                                     text=True, env=env, preexec_fn=limit)
         found = threading.Event()
 
         def read():
@@ -109,9 +114,11 @@ class _Child:
 class ServerProcess(_Child):
     """`python -m service` on a free loopback port, in memory unless `data_dir` is given (or
     `--database URL` among `args`); `args`: more flags (docs/service.md, "Limits"); `env`:
-    variables added to this process's environment. Stopped with SIGTERM on exit."""
+    variables added to this process's environment; `nofile`: the child's (soft, hard) limit of
+    open file descriptors. Stopped with SIGTERM on exit."""
 
-    def __init__(self, data_dir=None, *args: str, env: dict | None = None, start_timeout: float = 60.0):
+    def __init__(self, data_dir=None, *args: str, env: dict | None = None, start_timeout: float = 60.0,
+                 nofile: tuple[int, int] | None = None):
         python = os.environ.get("STICH_TEST_SERVER_PYTHON", sys.executable)
         argv = [python, "-m", "service", "--address", f"{LOOPBACK}:0", "--http-address", f"{LOOPBACK}:0"]
         if "--database" not in args:        # PostgreSQL (--database URL) keeps everything
@@ -120,4 +127,4 @@ class ServerProcess(_Child):
         environ = dict(os.environ, **(env or {}))
         if os.environ.get("STICH_TEST_SERVER_PYTHONPATH"):
             environ["PYTHONPATH"] = os.environ["STICH_TEST_SERVER_PYTHONPATH"]
-        super().__init__(argv, start_timeout, http="--no-http" not in args, env=environ)
+        super().__init__(argv, start_timeout, http="--no-http" not in args, env=environ, nofile=nofile)

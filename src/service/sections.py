@@ -3,10 +3,13 @@ the caller is cancelled once it has begun (an asyncio lock, no thread held while
 from __future__ import annotations
 
 import asyncio
+import logging
 import types
 from typing import Any, Awaitable, Callable
 
 from .tables import Table
+
+log = logging.getLogger("stich.service")
 
 
 @types.coroutine
@@ -53,4 +56,19 @@ async def locked(table: Table, section: Callable[[], Awaitable[Any]]):
         return await asyncio.shield(task)
     except asyncio.CancelledError:
         state["abandoned"] = True
+        task.add_done_callback(_left_behind)
         raise
+
+
+def _left_behind(task: asyncio.Future) -> None:
+    """A section whose caller left has ended: nobody else awaits it, so its error (a store gone
+    away, a defect) is logged here, once."""
+    if task.cancelled() or task.exception() is None:
+        return
+    err = task.exception()
+    from .errors import ServiceError
+    from .store import StoreError
+    if isinstance(err, (ServiceError, StoreError, OSError)):
+        log.warning("a table's change failed after its caller left: %s: %s", type(err).__name__, err)
+    else:
+        log.error("a table's change failed after its caller left", exc_info=err)

@@ -27,9 +27,12 @@ from grpc_reflection.v1alpha import reflection
 from stich_client.gen.stich.v1 import stich_service_pb2
 
 from . import config as configuration
+from . import observe
 from .config import Config
 from .manager import TableManager
 from .servicer import SERVICE, StichServicer
+from .envelope import ClientLeft
+from .errors import ServiceError
 from .store import SqliteStore, Store, StoreError
 from .work import Work
 
@@ -91,6 +94,24 @@ def say(text: str) -> None:
             pass
 
 
+_ACCEPT_FAILED = observe.Throttled(log)
+_OUT_OF_RESOURCES = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
+
+
+def loop_exception(loop, context: dict) -> None:
+    """The event loop's own errors: a failed accept for want of descriptors or memory (asyncio
+    reports one per waiting connection, thousands a second) is one line at a bounded rate, no
+    traceback; anything else as asyncio writes it."""
+    exc = context.get("exception")
+    if isinstance(exc, OSError) and exc.errno in _OUT_OF_RESOURCES:
+        _ACCEPT_FAILED.warn(f"{context.get('message', 'a socket call failed')}: {exc.strerror}")
+        return
+    if isinstance(exc, (StoreError, ServiceError)):   # an outcome (the store went away), not a defect
+        log.warning("%s: %s: %s", context.get("message", "background task"), type(exc).__name__, exc)
+        return
+    loop.default_exception_handler(context)
+
+
 def make_store(config: Config) -> Store:
     """SQLite in --data-dir (or memory), or PostgreSQL with --database."""
     if config.database:
@@ -116,6 +137,8 @@ class Server:
     async def start(self) -> "Server":
         """Listen, open the store, start the pools; StartError (one line: why) if it cannot."""
         cfg = self.config
+        asyncio.get_running_loop().set_exception_handler(loop_exception)
+        ClientLeft.install()
         self.grpc = grpc.aio.server(options=[
             ("grpc.so_reuseport", 0),
             ("grpc.max_receive_message_length", cfg.max_message_bytes),
@@ -192,6 +215,10 @@ class Server:
 
 
 async def serve(config: Config) -> int:
+    from .http_door import raise_fd_limit
+    before, after = raise_fd_limit()
+    if after != before:
+        log.info("file descriptor limit raised from %d to %d (the hard limit)", before, after)
     if not config.database and config.data_dir is not None and (problem := data_dir_problem(config.data_dir)):
         raise StartError(problem)
     server = Server(config)

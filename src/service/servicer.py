@@ -12,11 +12,9 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-import math
 from contextlib import contextmanager
 
 import grpc
-from google.protobuf import struct_pb2
 
 from engine_core import games
 
@@ -30,39 +28,13 @@ from .work import Work
 
 log = logging.getLogger("stich.service")
 SERVICE = "stich.v1.StichService"
-MAX_OPTION_DEPTH = 32
 _KINDS = {v: k for k, v in convert.SEAT_KINDS.items()}
 ANALYZE_BUDGET = 5_000_000
 DEFAULT_ANALYZE_BUDGET = 1_000_000
 
 
 # ---- request values ----------------------------------------------------------------------------
-def _plain_value(v: struct_pb2.Value, where: str, depth: int):
-    if depth > MAX_OPTION_DEPTH:
-        raise errors.invalid(where, f"nested deeper than {MAX_OPTION_DEPTH} levels")
-    kind = v.WhichOneof("kind")
-    if kind == "number_value":
-        x = v.number_value
-        if not math.isfinite(x):
-            raise errors.invalid(where, f"must be a finite number, got {x}", reason="BAD_OPTION")
-        return int(x) if x.is_integer() else x
-    if kind == "string_value":
-        return v.string_value
-    if kind == "bool_value":
-        return v.bool_value
-    if kind == "struct_value":
-        return _plain_struct(v.struct_value, where, depth + 1)
-    if kind == "list_value":
-        return [_plain_value(x, f"{where}[{i}]", depth + 1) for i, x in enumerate(v.list_value.values)]
-    return None
-
-
-def _plain_struct(s: struct_pb2.Struct, where: str, depth: int = 0) -> dict:
-    return {k: _plain_value(v, f"{where}.{errors.cut(k, 40)}", depth) for k, v in s.fields.items()}
-
-
-def options_of(request) -> dict:
-    return _plain_struct(request.options, "options") if request.HasField("options") else {}
+options_of = convert.options_of         # bounded before it converts (OPTIONS_TOO_LARGE)
 
 
 def _expected(request) -> int | None:
@@ -138,8 +110,7 @@ class StichServicer:
         seats = []
         for i, kind in enumerate(request.seats):
             if kind not in _KINDS:
-                raise errors.invalid(f"seats[{i}]", "must be SEAT_KIND_HUMAN, SEAT_KIND_OPEN, SEAT_KIND_BOT or "
-                                     f"SEAT_KIND_BOT_EASY/NORMAL/HARD, got {kind}", reason="BAD_SEAT_KIND")
+                raise convert.bad_seat_kind(f"seats[{i}]", kind)
             seats.append(_KINDS[kind])
         which = request.WhichOneof("deals")
         settings = {"bot_delay_ms": request.settings.bot_delay_ms,
@@ -256,7 +227,7 @@ class StichServicer:
                 number = 0
                 try:
                     async for request in request_iterator:
-                        envelope.checked(request)
+                        request = await envelope.read(request)
                         lines = list(request.lines)
                         for i in range(0, len(lines), step):
                             await queue.put(asyncio.ensure_future(
