@@ -112,6 +112,7 @@ class State:
             "actions": [core.redact(i, a, seat) for i, a in enumerate(self.actions)],
         }
         out.update(core.public(seat))
+        out["hidden"] = core.hidden(seat)
         if core.is_over():
             out["result"] = self.result_for(seat)
         return out

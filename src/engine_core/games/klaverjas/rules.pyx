@@ -749,6 +749,12 @@ def public(Core core, seat):
     }
 
 
+def hidden(Core core, seat):
+    """The face-down piles `seat` cannot see: none (every card is dealt to a hand and played
+    face up)."""
+    return []
+
+
 def redact(Core core, int index, action, seat):
     """Every Klaverjas action is public: bids are spoken and cards are played face up."""
     return action
