@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from .. import games
+
 SUITS = "CSHD"
 POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
 KLAVERJAS_TRUMP_POINTS = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
@@ -96,13 +98,15 @@ def current_trick(view: dict, order: Order, seats: int) -> Trick:
     return Trick(leader, cards, seat_list, led, best)
 
 
-SEATS = {"schafkopf": 4, "doppelkopf": 4, "sheepshead": 5, "klaverjas": 4}
+def spec_of(view: dict):
+    """The declaration of the view's game (seats, deck, default order, ...)."""
+    return games.spec_of(view["game"])
 
 
 def sides(view: dict) -> tuple[set, set]:
     """(known partners incl. the seat itself, known opponents) as far as the view tells."""
     game, me = view["game"], view["seat"]
-    n = SEATS[game]
+    n = spec_of(view).seats
     others = set(range(n)) - {me}
     mine, theirs = {me}, set()
     contract = view.get("contract") or {}

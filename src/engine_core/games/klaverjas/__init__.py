@@ -67,5 +67,6 @@ GAME = GameSpec(
     packets=packets,
     stat_contracts=("trump_C", "trump_S", "trump_H", "trump_D"),
     validate=validate,
+    trump_points={"J": 20, "9": 14},
     description="Dutch Klaverjas: Amsterdam, Rotterdam or Utrecht rules; roem, pit and nat",
 )
