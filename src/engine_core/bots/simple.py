@@ -252,13 +252,11 @@ AUCTIONS = {
 
 
 def _declaring(view) -> bool:
-    """Whether the seat is on the declaring side as far as it knows."""
-    contract = view.get("contract") or {}
-    me = view["seat"]
-    if view["game"] == "doppelkopf":
-        return me in ((view.get("teams") or {}).get("re") or [])
-    if view["game"] == "sheepshead":
-        return me in (contract.get("picker"), contract.get("partner"))
-    if view["game"] == "klaverjas":
-        return me % 2 == (contract.get("maker", -1) % 2 if contract.get("maker") is not None else -1)
-    return me in (contract.get("declarer"), contract.get("partner"))
+    """Whether the seat is on the declaring side as far as it knows: the declarer's side, or
+    where the contract names no declarer the team the game declares as declaring (its
+    `declaring_team` of the view's "teams")."""
+    declarer = (view.get("contract") or {}).get("declarer")
+    if declarer is not None:
+        return declarer in sides(view)[0]
+    team = spec_of(view).declaring_team
+    return team is not None and view["seat"] in ((view.get("teams") or {}).get(team) or [])

@@ -62,6 +62,9 @@ class GameSpec:
     # whose trump suit scores otherwise (Klaverjas: the trump jack 20, the nine 14): what a
     # bidder weighs a suit by before the trump is named
     trump_points: Mapping[str, int] = field(default_factory=dict)
+    # the key of the view's "teams" that names the declaring side when the contract names no
+    # declarer (Doppelkopf's normal game: "re", the club queens' team); None: the declarer's side
+    declaring_team: str | None = None
 
     # the sizes, declared once as the rules module's G_* constants
     @property

@@ -36,6 +36,7 @@ GAME = GameSpec(
     options=OPTIONS,
     packets=packets,
     between_deals=between_deals,
+    declaring_team="re",
     description="Doppelkopf: normal game, silent solo, Hochzeit, Armut and seven solos; "
                 "re/kontra and no_90 .. schwarz announcements",
 )
