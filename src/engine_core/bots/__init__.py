@@ -89,8 +89,8 @@ def get(game: str, level: str, seed: int = 0, options: dict | None = None, **bud
     """The bot of `level` for `game`. `options` are the game's options (defaults filled in;
     the bot needs them to score sampled worlds); `budget` tunes the hard level (worlds,
     seconds, nodes: see engine_core.bots.hard)."""
-    if not isinstance(game, str) or game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; games are {', '.join(GAMES)}")
+    from ..games import spec_of
+    spec_of(game)                    # OptionError (a ValueError) for a game this build lacks
     if not isinstance(level, str) or level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; levels are {', '.join(LEVELS)}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
