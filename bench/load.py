@@ -85,13 +85,13 @@ class Servers:
         if addresses:
             self.addresses = addresses
             return
-        from service.process import ServerProcess
+        from service.testing import ServerProcess
         for _ in range(count):
             data = None
             if not memory:
                 self._dirs.append(tempfile.TemporaryDirectory(prefix="stich-load-"))
                 data = self._dirs[-1].name
-            self.children.append(ServerProcess(data, args=extra))
+            self.children.append(ServerProcess(data, *extra))
         self.addresses = [c.address for c in self.children]
 
     def rss(self) -> list[float]:

@@ -564,8 +564,7 @@ def solver_rows(table, args):
     the game, on the probe's own deals (bench/probe_deals.py rebuilds them) beside the probe's
     times in the same run."""
     from engine_core import solver
-    sys.path.insert(0, str(ROOT / "bench"))
-    import probe_deals
+    import probe_deals                  # bench/probe_deals.py: beside this script, so on its path
     n = args.solver_deals
     probe = SolverProbe(args.solver_probe) if args.solver_probe else None
     try:

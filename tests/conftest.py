@@ -1,9 +1,23 @@
+"""What the tests share beyond the harness package (service.testing): the conformance lines,
+the registered games as parameters, the PostgreSQL fixtures, and the scripts of tools/ loaded
+as modules. pytest puts tests/ on the path for this file, so test modules import it by name."""
+import functools
+import importlib.util
 import json
+import os
+import sys
 from pathlib import Path
 
 import pytest
 
+from engine_core import games
+from service.testing import postgres
+
+ROOT = Path(__file__).resolve().parent.parent
 CONFORMANCE = Path(__file__).parent / "conformance"
+
+GAMES = games.available()
+"""Every registered game: a generic test parametrised over it covers a new game unasked."""
 
 
 def conformance_lines(game: str, kind: str):
@@ -15,3 +29,51 @@ def conformance_lines(game: str, kind: str):
 def conformance_params(games, kind):
     return [pytest.param(game, line, id=f"{game}:{line['id']}")
             for game in games for line in conformance_lines(game, kind)]
+
+
+def wire(v):
+    """A records.md value as it survives the typed protocol: null, empty strings and empty
+    lists inside objects are absent (stich.v1 does not tell them apart)."""
+    if isinstance(v, dict):
+        return {k: wire(x) for k, x in v.items() if x is not None and x != [] and x != ""}
+    if isinstance(v, list):
+        return [wire(x) for x in v]
+    return v
+
+
+@functools.cache
+def tool(name: str):
+    """The script tools/<name>.py as a module, for the tests that call its functions at CI
+    size: loaded from its file (it stays a script), under its own name, without a path edit."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+# ---- PostgreSQL: each test a fresh database (service.testing.postgres) ------------------------------
+def pg_unavailable(reason: str):
+    """No PostgreSQL for the tests: fail under CI (the suite must run them), else skip."""
+    if os.environ.get("CI"):
+        pytest.fail(f"PostgreSQL needed under CI: {reason}")
+    pytest.skip(f"no PostgreSQL: {reason}")
+
+
+@pytest.fixture(scope="session")
+def pg_admin():
+    try:
+        admin, own = postgres.find_admin()
+    except RuntimeError as err:
+        pg_unavailable(str(err))
+    try:
+        yield admin
+    finally:
+        if own is not None:
+            own.stop()
+
+
+@pytest.fixture
+def pg_url(pg_admin):
+    with postgres.fresh_database(pg_admin) as url:
+        yield url

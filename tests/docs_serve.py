@@ -15,22 +15,9 @@ import sys
 import tempfile
 import time
 
+from service.testing import serving
+
 LISTENING = re.compile(r"listening on (\S+:\d+)")
-
-
-def serving(address: str, deadline: float) -> bool:
-    import grpc
-    from grpc_health.v1 import health_pb2, health_pb2_grpc
-    with grpc.insecure_channel(address) as channel:
-        stub = health_pb2_grpc.HealthStub(channel)
-        while time.monotonic() < deadline:
-            try:
-                answer = stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=2)
-                if answer.status == health_pb2.HealthCheckResponse.SERVING:
-                    return True
-            except grpc.RpcError:
-                time.sleep(0.1)
-    return False
 
 
 def main(prelude: str, command: str) -> int:

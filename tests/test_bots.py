@@ -11,6 +11,9 @@ from hypothesis import given, settings, strategies as st
 from engine_core import bots, games
 from engine_core.bots.inference import Inference
 
+from conftest import GAMES
+
+# the option sets each game's bots play (a game not listed: its defaults)
 OPTION_SETS = {
     "schafkopf": [{}, {"ramsch": True, "kontra": True}, {"schneider_rule": "official", "kontra": True}],
     "doppelkopf": [{}, {"second_heart_ten_beats_first": True, "solo_player_leads": True}],
@@ -18,7 +21,7 @@ OPTION_SETS = {
                    {"no_pick": "doubler", "unknown_broad": True}, {"no_pick": "forced"}],
     "klaverjas": [{}, {"ruleset": "rotterdam"}, {"ruleset": "utrecht", "roem": False}],
 }
-CASES = [(g, o) for g, sets in OPTION_SETS.items() for o in sets]
+CASES = [(g, o) for g in GAMES for o in OPTION_SETS.get(g, [{}])]
 FAST = {"worlds": 3, "rollout_worlds": 2, "nodes": 2000}
 
 

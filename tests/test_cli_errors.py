@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from service.config import RANGES
+from service.testing import free_port
 
 BIN = Path(sys.executable).parent
 ENGINE = [sys.executable, "-m", "engine_core"]
@@ -31,12 +32,6 @@ def one_line_error(argv, status=2, stdin="", env=None, cwd=None, timeout=60, **k
     assert run.returncode == status and len(lines) == 1 and "Traceback" not in run.stderr, \
         f"{argv}: status {run.returncode}\nstderr:\n{run.stderr}"
     return lines[0]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 # ---- python -m engine_core ----------------------------------------------------------------------
@@ -238,7 +233,7 @@ def test_client_without_a_server():
 
 def test_client_closed_pipe_and_version():
     from stich_client import __version__
-    from service_harness import ServerProcess
+    from service.testing import ServerProcess
     with ServerProcess(None) as server:
         run = closed_pipe_run([*CLIENT, "--server", server.address, "games"])
     err = run.stderr.decode()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from service_harness import ServerProcess
+from service.testing import ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENT = ROOT / "clients" / "python"

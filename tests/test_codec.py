@@ -9,9 +9,8 @@ import pytest
 
 from engine_core import _codec, batch, cli, records
 
-from conftest import conformance_lines
+from conftest import GAMES, conformance_lines
 
-GAMES = ["schafkopf", "doppelkopf", "sheepshead", "klaverjas"]
 KINDS = ("scenarios", "random", "legal", "illegal")
 
 

@@ -42,14 +42,15 @@ import json
 import os
 import re
 import shlex
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from service_harness import ServerProcess
+from service.testing import ServerProcess, free_port
+
+from conftest import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = [ROOT / "README.md", ROOT / "clients" / "python" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -99,12 +100,6 @@ def indented_code(path: Path) -> list[int]:
             if not re.match(r"\s*([-*+]|\d+\.) ", before) and not before.startswith("  "):
                 found.append(i + 1)
     return found
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def example_files(where: Path) -> None:
@@ -289,7 +284,7 @@ def test_every_reason_id_the_engine_raises_is_declared():
     assert used and used <= documented, sorted(used - documented)
 
 
-@pytest.mark.parametrize("game", ["schafkopf", "doppelkopf", "sheepshead", "klaverjas"])
+@pytest.mark.parametrize("game", GAMES)
 def test_each_rules_page_lists_every_option_with_its_default(game):
     """docs/rules/<game>.md's option table has one row per option the engine knows, with the
     engine's default (as JSON), and no row for an option the engine does not have."""
@@ -301,15 +296,6 @@ def test_each_rules_page_lists_every_option_with_its_default(game):
     for option in specs:
         default = list(option.default) if isinstance(option.default, tuple) else option.default
         assert json.loads(rows[option.name]) == default, (option.name, rows[option.name], option.default)
-
-
-def prepare_node() -> None:
-    """npm ci in clients/ (once), and the page built, so that `make run` starts at once."""
-    import node_env
-    node_env.npm_ci()
-    if not (ROOT / "clients" / "web" / "dist" / "index.html").exists():
-        done = node_env.run("run", "build", "-w", "web")
-        assert done.returncode == 0, done.stdout[-3000:]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))

@@ -13,11 +13,12 @@ import threading
 
 import pytest
 
+from engine_core.games import available
 from google.rpc import error_details_pb2
 from stich_client import StichClient
 from stich_client.gen.stich.v1 import stich_service_pb2 as pb
 
-from service_harness import ServerProcess, wait_until
+from service.testing import ServerProcess, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -140,7 +141,7 @@ def test_binary_connect_and_grpc_web(server):
     conn.request("POST", "/stich.v1.StichService/ListGames", request, {"content-type": "application/proto"})
     r = conn.getresponse()
     games = {g.name for g in pb.ListGamesResponse.FromString(r.read()).games}
-    assert r.status == 200 and {"schafkopf", "doppelkopf", "sheepshead", "klaverjas"} <= games
+    assert r.status == 200 and set(available()) <= games
     conn.request("POST", "/stich.v1.StichService/ListGames", b"\0" + struct.pack(">I", len(request)) + request,
                  {"content-type": "application/grpc-web+proto", "x-grpc-web": "1"})
     r = conn.getresponse()
@@ -156,6 +157,7 @@ def test_cors_own_origin_listed_origin_and_refusal(server):
     own = f"http://{server.http_address}"
     status, body, headers = post(server, "ListGames", {}, {"origin": own})
     assert status == 200 and headers["access-control-allow-origin"] == own
+    assert all(g["words"]["en"]["calls"] for g in body["games"])      # the Connect JSON carries the words
     status, body, headers = post(server, "ListGames", {}, {"origin": "http://friend.example:5173"})
     assert status == 200 and headers["access-control-allow-origin"] == "http://friend.example:5173"
     conn = http.client.HTTPConnection(server.http_address, timeout=10)

@@ -7,16 +7,13 @@ kills or its time limit, and the whole file takes about a minute on two cores.""
 from __future__ import annotations
 
 import random
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
-from pg_util import pg_admin, pg_url  # noqa: F401 - fixtures
+from conftest import tool
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-import faults  # noqa: E402
+faults = tool("faults")
 
 pytestmark = pytest.mark.multiserver
 MUST_BE_ZERO = ("lost", "diverged", "double_accepts", "unfinished", "stale_reads", "refused",

@@ -25,7 +25,7 @@ from engine_core import games
 from stich_client import StichClient
 from stich_client.gen.stich.v1 import stich_service_pb2 as pb
 
-from service_harness import ServerProcess, wait_until
+from service.testing import ServerProcess, wait_until
 
 LINE = re.compile(r"\brpc (.*)$")
 FIELDS = {"door": r"grpc|http", "method": r"[A-Z][A-Za-z]+", "table": r"-|t_[A-Za-z0-9_\-]{1,40}",
@@ -280,7 +280,7 @@ def test_a_call_whose_deadline_passes_while_it_waits_changes_nothing(caplog):
     """The store's commits are held, so the first bid holds the table while its commit waits;
     the next seat's bid (gRPC, 0.3 s deadline) and its bid over Connect (connect-timeout-ms 300)
     wait behind it: both end DEADLINE_EXCEEDED and neither is applied once the thread is free.
-    A call whose deadline passes after it has begun at the table completes (manager.py): its
+    A call whose deadline passes after it has begun at the table completes (sections.py): its
     retry with the same request id gets that answer, and it is applied once."""
     caplog.set_level(logging.INFO, logger="stich.service.rpc")
     srv = InProcess()

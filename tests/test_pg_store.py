@@ -1,5 +1,5 @@
 """The stores side by side: every Store coroutine behaves the same on SQLite and PostgreSQL
-(each PostgreSQL test on a fresh database, tests/pg_util.py); the one list of migrations
+(each PostgreSQL test on a fresh database, service.testing.postgres); the one list of migrations
 from an empty database and from schema 2; the PostgreSQL-only parts (bot leases, NOTIFY,
 two table managers on one database); start-up errors of `--database`."""
 from __future__ import annotations
@@ -16,7 +16,6 @@ import pytest
 from service.manager import TableManager
 from service.store import MIGRATIONS, SCHEMA_VERSION, Commit, Conflict, DailyEntry, Exists, SqliteStore, StoreError
 
-from pg_util import pg_admin, pg_url  # noqa: F401 - fixtures
 
 KINDS = ["sqlite", "postgres"]
 
@@ -425,7 +424,7 @@ def test_bots_resume_on_another_manager_when_theirs_dies(pg_url):
             version = ta.version
             # a dies in its bots' turn: its tasks stop, nothing is released
             a.closing = True
-            a._sweeper.cancel()
+            a.bots.sweeper.cancel()
             ta.bots.cancel()
             await a.store.close()
             loop = asyncio.get_running_loop()
@@ -473,7 +472,7 @@ def test_a_missing_database_and_a_bad_url(pg_admin):
 
 
 def test_stich_database_env_starts_servers_that_share_tables(pg_url, tmp_path):
-    from service_harness import ServerProcess
+    from service.testing import ServerProcess
     from stich_client import StichClient
     env = {"STICH_DATABASE": pg_url}
     with ServerProcess(tmp_path, "--no-http", env=env) as one, ServerProcess(tmp_path, "--no-http", env=env) as two:
@@ -486,16 +485,16 @@ def test_stich_database_env_starts_servers_that_share_tables(pg_url, tmp_path):
 
 
 def test_the_fixture_starts_its_own_server_when_none_answers():
-    """The fallback of tests/pg_util.py: initdb + pg_ctl on a free port, a fresh database on it."""
+    """The fallback of service.testing.postgres: initdb + pg_ctl on a free port, a fresh database on it."""
     import glob
 
-    import pg_util
+    from service.testing import postgres
     if not glob.glob("/usr/lib/postgresql/*/bin/initdb"):
         pytest.skip("no /usr/lib/postgresql/*/bin/initdb here: the fallback cannot run")
-    own = pg_util.OwnServer()
+    own = postgres.OwnServer()
     try:
-        assert pg_util._answers(own.url) is None
-        with pg_util.fresh_database(own.url) as url:
+        assert postgres._answers(own.url) is None
+        with postgres.fresh_database(own.url) as url:
             async def main():
                 from service.pgstore import PostgresStore
                 s = PostgresStore(url)
@@ -506,7 +505,7 @@ def test_the_fixture_starts_its_own_server_when_none_answers():
             run(main())
     finally:
         own.stop()
-    assert pg_util._answers(own.url) is not None
+    assert postgres._answers(own.url) is not None
 
 
 def test_a_database_that_goes_away_is_unavailable_then_served_again():
@@ -514,15 +513,15 @@ def test_a_database_that_goes_away_is_unavailable_then_served_again():
     clients retry), nothing else breaks, and once the database is back the server serves on."""
     import glob
 
-    import pg_util
-    from service_harness import ServerProcess
+    from service.testing import postgres
+    from service.testing import ServerProcess
     from stich_client import StichClient
     from stich_client.errors import StichError
     if not glob.glob("/usr/lib/postgresql/*/bin/initdb"):
         pytest.skip("no /usr/lib/postgresql/*/bin/initdb here: no server of our own to stop")
-    own = pg_util.OwnServer()
+    own = postgres.OwnServer()
     try:
-        name, url = pg_util.create_database(own.url)
+        name, url = postgres.create_database(own.url)
         with ServerProcess(None, "--no-http", "--database", url) as srv, StichClient(srv.address, retries=0) as c:
             t = c.create_table("schafkopf", {}, 1, seed=2)
             own.halt()

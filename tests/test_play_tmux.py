@@ -16,7 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from service_harness import ServerProcess
+from engine_core import games
+from service.testing import ServerProcess
+
+from conftest import GAMES
 
 # `make test` installs tmux; outside CI a machine without it skips these tests, CI fails them
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None and not os.environ.get("CI"),
@@ -78,8 +81,8 @@ def choices(screen: str) -> tuple[list[int], list[int]]:
     return hand, [int(n) for n in NUMBER.findall(part)]
 
 
-@pytest.mark.parametrize("game,seat,seed", [("schafkopf", 0, 11), ("doppelkopf", 1, 12),
-                                            ("sheepshead", 2, 13), ("klaverjas", 3, 14)])
+@pytest.mark.parametrize("game,seat,seed", [(game, k % games.spec_of(game).seats, 11 + k)
+                                            for k, game in enumerate(GAMES)])
 def test_a_full_deal_in_tmux(server, game, seat, seed):
     rng = random.Random(seed)
     term = Terminal(f"{STICH} --server {server.address} play {game} --deals 1 --seed {seed} --seat {seat}")

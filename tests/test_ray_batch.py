@@ -12,7 +12,6 @@ import io
 import json
 import logging
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -25,10 +24,12 @@ ray = pytest.importorskip("ray", reason="the ray extra: pip install -e '.[dev]' 
 
 from engine_core import cli, distributed, records  # noqa: E402
 from engine_core.bots import tournament  # noqa: E402
+from service.testing import free_port  # noqa: E402
+
+from conftest import GAMES  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFORMANCE = ROOT / "tests" / "conformance"
-GAMES = ["schafkopf", "doppelkopf", "sheepshead", "klaverjas"]
 ENGINE = [sys.executable, "-m", "engine_core"]
 # the lines a batch must survive: each gets its error line and costs the others nothing
 BAD_LINES = [b"not json", b'{"id": "\xc3\xa4-unclosed", "record": {', b"{}", b"[1, 2]",
@@ -138,9 +139,14 @@ def without_times(report: dict) -> dict:
     return {**report, "bots": [{k: v for k, v in b.items() if not k.startswith("time_")} for b in report["bots"]]}
 
 
-@pytest.mark.parametrize("game,bots,deals", [("schafkopf", "normal,easy", 6), ("doppelkopf", "easy,random", 5),
-                                             ("sheepshead", "easy,random", 4), ("klaverjas", "normal,random", 6)])
-def test_tournament_on_ray_is_the_local_run(game, bots, deals):
+# each game's tournament: its bots and deals (a game not listed: easy against random, 4 deals)
+TOURNAMENTS = {"schafkopf": ("normal,easy", 6), "doppelkopf": ("easy,random", 5),
+               "sheepshead": ("easy,random", 4), "klaverjas": ("normal,random", 6)}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_tournament_on_ray_is_the_local_run(game):
+    bots, deals = TOURNAMENTS.get(game, ("easy,random", 4))
     argv = ["tournament", "--game", game, "--bots", bots, "--deals", str(deals), "--seed", "11", "--json"]
     here, there = (json.loads(out) for out in local_and_ray(argv))
     assert without_times(here) == without_times(there) and here["bots"][0]["decisions"] > 0
@@ -183,12 +189,6 @@ def test_without_ray_installed_one_line_and_status_2():
                                                        "easy,random", "--ray", "local"]):
         line = one_line_error([sys.executable, "-c", hide_ray, *argv], 2, input="")
         assert line == f"python -m engine_core {argv[0]}: ray is not installed: pip install 'stich[ray]'", line
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.mark.parametrize("scheme", ["", "ray://"])

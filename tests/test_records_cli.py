@@ -10,7 +10,7 @@ import pytest
 from engine_core import games, records
 from engine_core.errors import ActionError, IllegalActionError, InvalidActionError, InvalidRecordError
 
-from conftest import CONFORMANCE, conformance_lines
+from conftest import CONFORMANCE, GAMES, conformance_lines
 
 W2 = conformance_lines("schafkopf", "scenarios")[1]
 assert W2["id"].startswith("w2_")
@@ -147,9 +147,10 @@ def test_cli_demo_runs():
     assert proc.returncode == 0 and "match totals after 2 deals" in proc.stdout
 
 
-def test_views_hide_other_hands():
-    state = games.get("schafkopf").deal(3, dealer=0)
-    for seat in range(4):
+@pytest.mark.parametrize("game", GAMES)
+def test_views_hide_other_hands(game):
+    state = games.get(game).deal(3, dealer=0)
+    for seat in range(state.game.seats):
         view = state.view(seat)
         assert sorted(view["hand"]) == sorted(state.hands[seat])
         shown = set(re.findall(r'"([ATKQJ987][CSHD])"', json.dumps(view)))

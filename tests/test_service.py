@@ -9,10 +9,8 @@ from __future__ import annotations
 import io
 import json
 import random
-import sys
 import threading
 import time
-from pathlib import Path
 
 import grpc
 import pytest
@@ -28,13 +26,11 @@ from stich_client import cli as stich_cli
 from stich_client.errors import error_info
 from stich_client.gen.stich.v1 import stich_service_pb2 as pb
 
-from conftest import CONFORMANCE
-from service_harness import ServerProcess
-from service_util import wire
-from service_util import Mirror, card_strings
+from conftest import CONFORMANCE, tool, wire
+from service.testing import ServerProcess
+from service.testing.hidden import Mirror, card_strings
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-import adversary  # noqa: E402
+adversary = tool("adversary")
 
 GAMES = games.available()
 
@@ -85,6 +81,7 @@ def test_list_games(client, game):
     spec = games.spec_of(game)
     assert listed[game]["seats"] == spec.seats and listed[game]["hand_size"] == spec.hand_size
     assert listed[game]["options"] == json.loads(json.dumps([o.schema() for o in spec.options]))
+    assert listed[game]["words"] == spec.words and listed[game]["words"]["en"]["calls"]
 
 
 # ---- full matches -----------------------------------------------------------------------------------
@@ -357,7 +354,7 @@ def test_resource_exhausted_past_the_per_peer_stream_limit(tmp_path):
 
 
 def adversary_wait(predicate, timeout=5.0):
-    from service_harness import wait_until
+    from service.testing import wait_until
     return wait_until(predicate, timeout)
 
 
@@ -652,15 +649,13 @@ def test_benchmark_children_serve_on_loopback_and_stop_cleanly():
 def test_ab_play_runs_a_revisions_server_beside_this_checkouts():
     """tools/ab_play.py: a git revision's server (its src/service, extracted) and this
     checkout's, side by side, their Plays interleaved."""
-    import ab_play                              # tools/ is on the path (adversary, above)
-    lat = ab_play.compare(["HEAD", "."], seconds=0.5, block=4)
+    lat = tool("ab_play").compare(["HEAD", "."], seconds=0.5, block=4)
     assert list(lat) == ["HEAD", "."] and all(len(x) >= 4 and all(0 < s < 10 for s in x) for x in lat.values())
 
 
 def test_echo_pace_times_the_echo_after_each_pause():
     """tools/echo_pace.py: the reference echo after each pause, slept and busy."""
-    import echo_pace
-    lat = echo_pace.pace([0, 1], seconds=0.3)
+    lat = tool("echo_pace").pace([0, 1], seconds=0.3)
     assert sorted(lat) == [("busy", 0), ("busy", 1), ("sleep", 0), ("sleep", 1)]
     assert all(len(x) >= 3 and all(0 < s < 10 for s in x) for x in lat.values())
 

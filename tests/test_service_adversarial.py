@@ -6,18 +6,16 @@ do not slow an unrelated call."""
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
 from engine_core import games
 from stich_client import StichClient
 
-from service_harness import ServerProcess
+from conftest import tool
+from service.testing import ServerProcess
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-import adversary  # noqa: E402
+adversary = tool("adversary")
 
 GAMES = games.available()
 

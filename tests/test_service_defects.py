@@ -1,6 +1,6 @@
 """Regression tests of the defects D1-D17 of issue 11, each against a real server process.
 Each fails on the thread-per-call server (run them against it with STICH_TEST_SERVER_PYTHON /
-STICH_TEST_SERVER_PYTHONPATH, see service_harness.py); the games a test needs must be built.
+STICH_TEST_SERVER_PYTHONPATH, see service/process.py); the games a test needs must be built.
 """
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ from stich_client.errors import error_info
 from stich_client.gen.stich.v1 import stich_service_pb2 as pb, stich_service_pb2_grpc as pb_grpc
 
 from conftest import CONFORMANCE
-from service_harness import ServerProcess
-from service_util import Mirror, card_strings
+from service.testing import ServerProcess
+from service.testing.hidden import Mirror, card_strings
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ def test_every_service_reason_is_declared_and_documented():
     from service.errors import REASONS
     text = DOC.read_text(encoding="utf-8")
     source = "".join(p.read_text() for p in Path(service.__file__).parent.glob("*.py"))
-    raised = set(re.findall(r'(?:reason=|ServiceError\([^,]+, |precondition\(|exhausted\()"([A-Z][A-Z0-9_]+)"', source))
+    raised = set(re.findall(r'(?:reason=|reason: str = |ServiceError\([^,]+, |precondition\(|exhausted\(|already_exists\(|unavailable\()"([A-Z][A-Z0-9_]+)"', source))
     raised |= {f"{w.upper()}_NOT_FOUND" for w in re.findall(r'not_found\("(\w+)"', source)}
     engine = set(re.findall(r"^\| `([A-Z][A-Z0-9_]+)` \|", (ROOT / "docs" / "errors.md").read_text(), re.M))
     assert raised <= set(REASONS) | engine, raised - set(REASONS) - engine

@@ -10,9 +10,9 @@ import pytest
 
 from service.errors import ServiceError
 from service.manager import TableManager
+from service.sections import locked
 from service.store import Commit, Conflict, SqliteStore
 
-from pg_util import pg_admin, pg_url  # noqa: F401 - fixtures
 
 
 def run(coro):
@@ -233,28 +233,26 @@ class _Table:
 
 def test_a_section_that_never_suspends_runs_in_the_callers_step_without_a_task():
     async def main():
-        m = TableManager(SqliteStore(None), ThreadPoolExecutor(1), 10)
         table, seen = _Table(), []
 
         async def section():
             seen.append((table.lock.locked(), asyncio.current_task()))
             return 42
         before = len(asyncio.all_tasks())
-        assert await m._locked(table, section) == 42
+        assert await locked(table, section) == 42
         assert seen == [(True, asyncio.current_task())] and not table.lock.locked()
         assert len(asyncio.all_tasks()) == before
 
         async def failing():
             raise ValueError("refused")
         with pytest.raises(ValueError, match="refused"):
-            await m._locked(table, failing)
+            await locked(table, failing)
         assert not table.lock.locked()
     run(main())
 
 
 def test_a_section_that_suspends_goes_on_in_a_task_to_its_end_when_its_caller_is_cancelled():
     async def main():
-        m = TableManager(SqliteStore(None), ThreadPoolExecutor(1), 10)
         table, steps = _Table(), []
         release = asyncio.Event()
 
@@ -263,7 +261,7 @@ def test_a_section_that_suspends_goes_on_in_a_task_to_its_end_when_its_caller_is
             await release.wait()                 # suspends: the rest is the task's
             steps.append("ended")
             return "answer"
-        caller = asyncio.ensure_future(m._locked(table, section))
+        caller = asyncio.ensure_future(locked(table, section))
         await asyncio.sleep(0.01)
         assert steps == ["begun"] and table.lock.locked()
         caller.cancel()
@@ -279,12 +277,12 @@ def test_a_section_that_suspends_goes_on_in_a_task_to_its_end_when_its_caller_is
         # a caller cancelled while it still waits for the lock leaves nothing
         release.clear()
         steps.clear()
-        holder = asyncio.ensure_future(m._locked(table, section))
+        holder = asyncio.ensure_future(locked(table, section))
         await asyncio.sleep(0.01)
 
         async def second():
             steps.append("second")
-        waiter = asyncio.ensure_future(m._locked(table, second))
+        waiter = asyncio.ensure_future(locked(table, second))
         await asyncio.sleep(0.01)
         waiter.cancel()
         with pytest.raises(asyncio.CancelledError):

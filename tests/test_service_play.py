@@ -1,5 +1,5 @@
 """Rooms, bots off the request path, hints, the daily deal and its leaderboard, fair analysis:
-over a real server (tests/service_harness.py), every error precise and changing nothing."""
+over a real server (service.testing.ServerProcess), every error precise and changing nothing."""
 from __future__ import annotations
 
 import asyncio
@@ -16,8 +16,8 @@ from stich_client import StichClient
 from stich_client.errors import StichError
 from stich_client.gen.stich.v1 import stich_service_pb2 as pb
 
-from service_harness import ServerProcess
-from service_util import Mirror, card_strings
+from service.testing import ServerProcess
+from service.testing.hidden import Mirror, card_strings
 
 SECRET = "player-secret-0001"
 

@@ -15,7 +15,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from engine_core import games
 from stich_client import StichClient
 
-from service_harness import ServerProcess
+from service.testing import ServerProcess
 
 GAMES = games.available()
 

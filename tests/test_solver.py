@@ -8,14 +8,20 @@ import pytest
 from engine_core import batch, games, records, solver
 from engine_core.solver import SolverError
 
-GAMES = ["schafkopf", "doppelkopf", "sheepshead", "klaverjas"]
-# option sets that reach every contract kind of each game in random deals
+from conftest import GAMES
+
+# option sets that reach every contract kind of each game in random deals (a game not listed:
+# its defaults)
 OPTIONS = {
     "schafkopf": [{}, {"ramsch": True}, {"kontra": True}],
     "doppelkopf": [{}, {"second_heart_ten_beats_first": True}],
     "sheepshead": [{}, {"partner": "jack_of_diamonds"}, {"no_pick": "leaster"}],
     "klaverjas": [{}, {"roem": False}, {"ruleset": "rotterdam"}],
 }
+
+
+def option_sets(game: str) -> list[dict]:
+    return OPTIONS.get(game, [{}])
 
 
 def points_of(state, core, side):
@@ -78,7 +84,7 @@ def positions(game, options, tricks_left, n, seed):
 @pytest.mark.parametrize("game", GAMES)
 def test_solve_and_values_equal_plain_minimax(game):
     checked = 0
-    for options in OPTIONS[game]:
+    for options in option_sets(game):
         for state in positions(game, options, 3, 60, seed=7):
             solution = solver.solve(state)
             side = solution.objective.side
@@ -99,7 +105,7 @@ def test_solve_and_values_equal_plain_minimax(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_reaches_and_other_objectives_equal_minimax(game):
-    for state in positions(game, OPTIONS[game][0], 3, 40, seed=3):
+    for state in positions(game, option_sets(game)[0], 3, 40, seed=3):
         side = tuple(solver.objective_of(state).side)
         exact = minimax(state, state.core.copy(), side)
         for target in (exact - 1, exact, exact + 1):
@@ -113,7 +119,7 @@ def test_reaches_and_other_objectives_equal_minimax(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_budgets_return_bounds_that_hold_the_exact_value(game):
-    for state in positions(game, OPTIONS[game][0], 5, 8, seed=5):
+    for state in positions(game, option_sets(game)[0], 5, 8, seed=5):
         exact = solver.solve(state)
         for budget in (1, 10, 100, 1000):
             bounded = solver.solve(state, budget=budget)

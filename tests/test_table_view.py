@@ -14,9 +14,13 @@ from engine_core import games
 from service import convert as server_convert
 from stich_client import convert as client_convert
 from stich_client import table_view
+from stich_client.gen.stich.v1 import games_pb2
 from stich_client.menu import Menu
 
-# (game, options, calls preferred when legal): together they reach every phase of the game
+from conftest import GAMES
+
+# (game, options, calls preferred when legal): together they reach every phase of the game (a
+# game not listed: its defaults, no call preferred)
 SCENARIOS = {
     "schafkopf": [({"kontra": True}, ("kontra", "re", "rufspiel"))],
     "doppelkopf": [({}, ("armut", "accept", "healthy")), ({}, ("healthy", "re", "no_90"))],
@@ -24,6 +28,15 @@ SCENARIOS = {
                    ({"unknown_broad": True}, ("pick", "unknown_ace"))],
     "klaverjas": [({}, ("pass", "trump"))],
 }
+
+
+@pytest.fixture(autouse=True, scope="module")
+def learned_words():
+    """The words of every game as `stich play` learns them: from ListGames' Struct."""
+    for game in games.available():
+        info = games_pb2.GameInfo(name=game)
+        info.words.update(games.spec_of(game).words)
+        table_view.learn(game, client_convert.from_struct(info.words))
 
 
 def client_view(state, seat: int, deal_number: int = 1) -> dict:
@@ -40,7 +53,7 @@ def collect(game: str) -> tuple[dict[str, dict], list[dict]]:
     """One view of the seat to act per phase, and the finished deals' views of seat 0."""
     phases: dict[str, dict] = {}
     finished: list[dict] = []
-    for options, prefer in SCENARIOS[game]:
+    for options, prefer in SCENARIOS.get(game, [({}, ())]):
         g = games.get(game, options)
         for seed in range(200):
             state, rng = g.deal(seed), random.Random(seed)
@@ -58,7 +71,7 @@ def collect(game: str) -> tuple[dict[str, dict], list[dict]]:
     return phases, finished
 
 
-@pytest.fixture(scope="module", params=sorted(SCENARIOS))
+@pytest.fixture(scope="module", params=GAMES)
 def game_views(request):
     return request.param, *collect(request.param)
 
@@ -112,7 +125,7 @@ def test_deal_results_show_breakdown_last_trick_and_totals(game_views):
         check_plain(text)
         assert "Scoring" in text and "Match totals after 1 of 4 deals" in text
         for item in result["breakdown"]:
-            assert table_view.item_words(item["item"]) in text
+            assert table_view.item_words(game, item["item"]) in text
         leader, cards, winner = result["tricks"][-1]
         assert f"Last trick (trick {len(result['tricks'])})" in text
         assert all(table_view.card_label(game, c) in text for c in cards)
@@ -188,11 +201,11 @@ def test_calls_and_cards_by_name():
     for choice in menu.choices:
         a = choice.action
         if a["call"] == "rufspiel":
-            name = table_view.GERMAN_NAMES[a["suit"]]
+            name = table_view.suit_name("schafkopf", a["suit"])
             assert choice.label == f"plays a Sauspiel with the {name}-Sau"
             assert menu.parse(f"rufspiel {name.lower()}") == a == menu.parse(f"rufspiel {a['suit']}")
         if a["call"] == "farbsolo":
-            assert menu.parse(f"farbsolo {table_view.GERMAN_NAMES[a['suit']]}") == a
+            assert menu.parse(f"farbsolo {table_view.suit_name('schafkopf', a['suit'])}") == a
     kind, why = menu.parse(str(len(menu.choices) + 1))
     assert kind == "error" and f"1..{len(menu.choices)}" in why
     assert menu.parse("help") == "help" and menu.parse("QUIT") == "quit" and menu.parse("last") == "last"
@@ -229,3 +242,17 @@ def test_words_for_calls_and_contracts():
         == "called ace, seat 1 picked; called card A♣; cracked by seat 3, re-cracked; stakes ×2"
     assert c("klaverjas", {"type": "trump", "declarer": 1, "trump": "H", "outcome": "nat"}, 0) \
         == "hearts trump by seat 1; the makers went wet (nat)"
+
+
+def test_a_game_is_rendered_from_its_words_alone():
+    """The renderer knows no game by name: Schafkopf's words learned under another name render
+    the same screen, and a game whose words are unknown (an older server) shows the engine's
+    names instead of failing."""
+    view = first_view("schafkopf", {}, "auction", ())
+    table_view.learn("scratch", games.spec_of("schafkopf").words)
+    scratch = dict(view, game="scratch")
+    assert render(table_view.render_view(scratch, Menu.of(scratch))).replace("Scratch", "Schafkopf") \
+        == render(table_view.render_view(view, Menu.of(view)))
+    unknown = dict(view, game="unknown")
+    text = render(table_view.render_view(unknown, Menu.of(unknown)))
+    assert "rufspiel" in text and all(card in text for card in view["hand"])

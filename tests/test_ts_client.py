@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 import sys
 
-sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.parent / "tools"))
+import node_env
+from conftest import tool
 
-import gen_ts  # noqa: E402
-import node_env  # noqa: E402
+gen_ts = tool("gen_ts")
 
 
 def test_generated_typescript_is_current(tmp_path):

@@ -59,11 +59,11 @@ def test_views_and_results_round_trip(name):
                     deal = dict(engine["deal"])
                     public = {k: v for k, v in deal.items() if k not in (
                         "game", "seat", "dealer", "phase", "to_act", "hand", "legal", "actions",
-                        "trick", "tricks", "contract", "result", "order")}
+                        "trick", "tricks", "contract", "result", "order", "points", "sides", "hidden")}
                     shown |= set(public)
                     assert _norm(got["public"]) == _norm(public)
                     for k in ("hand", "legal", "actions", "trick", "tricks", "contract", "phase",
-                              "to_act", "dealer", "order"):
+                              "to_act", "dealer", "order", "points", "sides"):
                         assert _norm(got[k]) == _norm(deal.get(k)), k
                     assert got["seats"][:3] == ["human", "open", "bot:hard"]
                     assert got["settings"] == {"bot_delay_ms": 250, "hints_disabled": True}

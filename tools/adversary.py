@@ -24,25 +24,21 @@ import threading
 import time
 import uuid
 from collections import Counter
-from pathlib import Path
 
 import grpc
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+from engine_core import games
+from engine_core._rng import deal_seed
+from google.protobuf import struct_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from service.testing import ServerProcess
+from service.testing.hidden import Mirror, card_strings
 
-from engine_core import games  # noqa: E402
-from engine_core._rng import deal_seed  # noqa: E402
-from google.protobuf import struct_pb2  # noqa: E402
-from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
-from service_harness import ServerProcess  # noqa: E402
-from service_util import Mirror, card_strings  # noqa: E402
-
-from stich_client import StichClient, StichError, UnavailableError  # noqa: E402
-from stich_client import convert  # noqa: E402
-from stich_client.errors import error_info  # noqa: E402
-from stich_client.gen.stich.v1 import stich_service_pb2 as pb  # noqa: E402
-from stich_client.gen.stich.v1 import stich_service_pb2_grpc as pb_grpc  # noqa: E402
+from stich_client import StichClient, StichError, UnavailableError
+from stich_client import convert
+from stich_client.errors import error_info
+from stich_client.gen.stich.v1 import stich_service_pb2 as pb
+from stich_client.gen.stich.v1 import stich_service_pb2_grpc as pb_grpc
 
 TRAILER_LIMIT = 8 * 1024          # what a default gRPC client accepts
 BAD_CODES = {grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN}

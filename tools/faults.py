@@ -29,16 +29,13 @@ import time
 import uuid
 from collections import Counter
 from contextlib import contextmanager
-from pathlib import Path
 
 import grpc
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+from service.testing import ServerProcess
+from service.testing.postgres import fresh_database
 
-from service_harness import ServerProcess  # noqa: E402
-
-from stich_client import StichClient, StichError  # noqa: E402
+from stich_client import StichClient, StichError
 
 GAME = "schafkopf"
 SEATS = 4
@@ -425,8 +422,7 @@ def run(servers: int = 3, tables: int = 12, kills: int = 5, seed: int = 1, time_
 
 @contextmanager
 def fresh_postgres(admin: str):
-    import pg_util
-    with pg_util.fresh_database(admin, "stich_faults_") as url:
+    with fresh_database(admin, "stich_faults_") as url:
         yield url
 
 

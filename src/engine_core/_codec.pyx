@@ -16,7 +16,7 @@ Output lines are UTF-8 JSON (orjson): non-ASCII text in ids and reasons is writt
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.string cimport memset
 from ._bits cimport u64, i64, int8_t, bit, popcount
-from ._game cimport GameHooks, Result, CALL_BASE, EXCHANGE_BASE, exchange_code
+from ._game cimport GameHooks, Result, CALL_BASE, EXCHANGE_BASE, MAX_CALLS, MAX_EXCHANGES, exchange_code
 from ._result cimport Names, render
 
 import orjson
@@ -410,13 +410,13 @@ cdef class Tables:
     cdef int seats, hand_size, blind_size, faces, copies, n_calls, n_exchanges
     cdef int8_t face_of[32]         # piquet index -> the game's face index (-1: not in the deck)
     cdef bytes call_names           # the calls' names, concatenated
-    cdef int call_at[64]
-    cdef int call_len[64]
-    cdef int8_t call_kind[64]
-    cdef char call_suit[64]
+    cdef int call_at[MAX_CALLS]
+    cdef int call_len[MAX_CALLS]
+    cdef int8_t call_kind[MAX_CALLS]
+    cdef char call_suit[MAX_CALLS]
     cdef bytes exchange_names
-    cdef int exchange_at[16]
-    cdef int exchange_len[16]
+    cdef int exchange_at[MAX_EXCHANGES]
+    cdef int exchange_len[MAX_EXCHANGES]
     cdef dict options               # options text -> (Options, C options bytes)
 
     def __init__(self, spec):
@@ -436,7 +436,7 @@ cdef class Tables:
         for i, code in enumerate(spec.deck.faces):
             self.face_of["ATKQJ987".index(code[0]) + 8 * "CSHD".index(code[1])] = i
         names = b""
-        if len(spec.calls) > 64 or len(spec.exchanges) > 16:
+        if len(spec.calls) > MAX_CALLS or len(spec.exchanges) > MAX_EXCHANGES:
             raise ValueError(f"{spec.name}: too many calls for the codec")
         self.n_calls = len(spec.calls)
         for i, (kind, call, suit) in enumerate(spec.calls):

@@ -10,7 +10,8 @@
 #               g_random, g_score, g_result, g_stat_contract, g_order
 #   g_opts(options, GOpts*) (the resolved Options to C), _NAMES (a _result.Names), PHASE_NAMES,
 #   the Python-level hooks explain(core, code), public(core, seat), redact(core, i, a, seat),
-#   redact_result(core, result, seat), and the solver hooks of _solver.pxi (included at the end)
+#   redact_result(core, result, seat), sides(core, seat) -> (partners, opponents) seat masks,
+#   and the solver hooks of _solver.pxi (included at the end)
 # GState has the common fields hand[], to_act (-1 when the deal is over), phase (the game's Phase
 # value) and dealer, and the trick fields trick_no, n_in_trick, leader, trick[][G_SEATS],
 # trick_leader[], trick_winner[].
@@ -21,7 +22,7 @@ from libc.string cimport memcpy, memset
 from engine_core._bits cimport popcount, lowest, bit
 from engine_core._rng cimport Rng, rng_below, pick_bit
 from engine_core._order cimport Order, TRUMP
-from engine_core._game cimport (CALL_BASE, EXCHANGE_BASE, MAX_LEGAL, MAX_SEATS, A_BID,
+from engine_core._game cimport (CALL_BASE, EXCHANGE_BASE, exchange_code, exchange_call, exchange_mask, MAX_LEGAL, MAX_SEATS, A_BID,
                                 A_EXCHANGE, A_ANNOUNCE, A_PLAY, Score, Result, PlayoutStats,
                                 GameHooks, book, BIDS_UNIFORM, TRACE_HANDS, TRACE_COUNT,
                                 TRACE_CODES, TRACE_SIZE, DealPlan, TO_BLIND, MAX_PACKETS)
@@ -96,7 +97,7 @@ cdef int g_replay(GState* s, const GOpts* o, const int8_t* seats, const i64* cod
             if 0 <= code < G_FACES and not (hand >> code) & 1:
                 code += G_FACES
             elif code >= EXCHANGE_BASE:
-                code = (code & 0xFF) | <i64>(held_copies(hand, (<u64>code) >> 8, twice[i]) << 8)
+                code = exchange_code(exchange_call(code), held_copies(hand, exchange_mask(code), twice[i]))
         if not legal_code(s, o, code):
             return i
         g_apply(s, o, code)
@@ -406,6 +407,20 @@ cdef class Core:
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < G_SEATS):
             raise ValueError(f"seat must be 0..{G_SEATS - 1} or None, got {seat!r}")
         return public(self, seat)
+
+    def card_points(self):
+        """Card points of each face (by face index) in the contract in force: the solver's
+        point table, so a view tells what a card is worth without knowing the game."""
+        cdef const int8_t* table = g_point_table(&self.s)
+        cdef int c
+        return [table[c] for c in range(G_FACES)]
+
+    def sides(self, int seat):
+        """(partners, opponents) as seat masks, as `seat` knows them now: the seat itself is
+        among its partners; a seat in neither is not known yet (the game's `sides` hook)."""
+        if not 0 <= seat < G_SEATS:
+            raise ValueError(f"seat must be 0..{G_SEATS - 1}, got {seat!r}")
+        return sides(self, seat)
 
     def redact(self, int index, action, seat):
         """The record action `action` (number `index`) as `seat` (None: a spectator) sees it."""

@@ -4,17 +4,32 @@
 from ._bits cimport u64, i64, int8_t, int16_t
 from ._rng cimport Rng
 
-# ---- action codes: one int64 for every action of every game ----
-#   0..63    play the card with this index (rank + 8 * suit; Doppelkopf: face + 24 * copy)
-#   64..127  call number (code - 64) of the game's Call enum (bids and announcements)
-#   >= 128   exchange: low byte = 128 + the Exchange enum value, bits 8.. = the cards' mask
+# ---- action codes: one int64 for every action of every game (the layout, declared once;
+# engine_core._codes gives the same numbers and helpers to Python) ----
+#   0..63                       play the card with this index (rank + 8 * suit; Doppelkopf: face + 24 * copy)
+#   CALL_BASE..EXCHANGE_BASE-1  call number (code - CALL_BASE) of the game's Call enum (bids,
+#                               announcements): up to MAX_CALLS calls, room for Skat's bid values
+#                               18..264 and its game declarations
+#   >= EXCHANGE_BASE            exchange: the low EXCHANGE_SHIFT bits = EXCHANGE_BASE + the Exchange enum
+#                               value, bits EXCHANGE_SHIFT.. = the cards' mask (decks of up to 53 cards)
 cdef enum:
     CALL_BASE = 64
-    EXCHANGE_BASE = 128
-    MAX_LEGAL = 1024       # Doppelkopf's Armut return: up to 455 multisets of 3
+    MAX_CALLS = 448
+    EXCHANGE_BASE = 512     # CALL_BASE + MAX_CALLS
+    EXCHANGE_SHIFT = 10
+    MAX_EXCHANGES = 512     # (1 << EXCHANGE_SHIFT) - EXCHANGE_BASE
+    MAX_LEGAL = 1024        # Doppelkopf's Armut return: up to 455 multisets of 3
 
 cdef inline i64 exchange_code(int call, u64 mask) noexcept nogil:
-    return <i64>((mask << 8) | <u64>(EXCHANGE_BASE + call))
+    return <i64>((mask << EXCHANGE_SHIFT) | <u64>(EXCHANGE_BASE + call))
+
+cdef inline int exchange_call(i64 code) noexcept nogil:
+    """The Exchange enum value of an exchange code."""
+    return <int>(code & ((1 << EXCHANGE_SHIFT) - 1)) - EXCHANGE_BASE
+
+cdef inline u64 exchange_mask(i64 code) noexcept nogil:
+    """The cards of an exchange code."""
+    return (<u64>code) >> EXCHANGE_SHIFT
 
 # action types (bits of a phase's kinds; index into engine_core.state.ACTION_TYPES)
 cdef enum:

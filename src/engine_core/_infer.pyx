@@ -22,7 +22,7 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from ._bits cimport u64, i64, int8_t, popcount, lowest, bit, nth_bit
 from ._rng cimport Rng, rng_below, rng_next
-from ._game cimport GameHooks, MAX_SEATS, CALL_BASE, EXCHANGE_BASE
+from ._game cimport GameHooks, MAX_SEATS, CALL_BASE, EXCHANGE_BASE, exchange_code, exchange_call
 
 cdef enum:
     MAX_HOLDERS = 8
@@ -243,7 +243,7 @@ cdef class Sampler:
                     tw |= bit(f)
                 faces_m |= bit(f)
             twice[i] = tw
-            codes[i] = <i64>((faces_m << 8) | <u64>(self.act_code[i] & 0xFF))
+            codes[i] = exchange_code(exchange_call(self.act_code[i]), faces_m)
         self.hooks.init(self.state, <const void*>self.opts, hands, blind[0], self.dealer)
         if self.hooks.replay(self.state, <const void*>self.opts, self.act_seat, codes, twice,
                              self.n_acts) < self.n_acts:

@@ -15,8 +15,8 @@ Objectives (the default of each game, or `objective=`):
 `objective` may be a dict: {"side": [seats]} or {"seat": s}, plus "count": "points" (default),
 "tricks" or "margin" (the side's total minus the others'), and "maximize": false to have the
 side take as little as it can (e.g. in a Ramsch). Targets for `reaches`: a number, or
-"win" (Schafkopf/Sheepshead 61, Doppelkopf 121, Klaverjas a majority: margin >= 1),
-"schneider" (91), "schwarz" (every trick).
+a name the game declares (`GameSpec.targets`: "win" everywhere, e.g. Schafkopf 61,
+Doppelkopf 121, Klaverjas a majority (margin >= 1); "schneider", "no_90", "pit", "schwarz", ...).
 """
 from __future__ import annotations
 
@@ -30,7 +30,6 @@ from .errors import InvalidRecordError, StichError
 from .state import State
 
 COUNTS = {"points": 0, "tricks": 1, "margin": 2}
-WIN_TARGETS = {"schafkopf": 61, "sheepshead": 61, "doppelkopf": 121}
 _LOCAL = threading.local()
 
 
@@ -179,21 +178,20 @@ def values(position: Any, objective: Any = None, budget: int | None = None) -> l
 
 
 def target_of(state: State, target: Any) -> tuple[int, Objective | None]:
-    """A target as (value, objective override): numbers are points; names per game."""
-    if isinstance(target, bool):
-        raise SolverError("target", f"must be a number or win, schneider, schwarz, got {target!r}")
+    """A target as (value, objective override): numbers are points; names are the game's
+    declared targets (GameSpec.targets), counted for the position's default side."""
+    names = state.game.spec.targets
+    if isinstance(target, bool) or not isinstance(target, (int, str)):
+        raise SolverError("target", f"must be a number or one of {', '.join(names)}, got {_short(target)}")
     if isinstance(target, int):
         return target, None
-    name = state.game.name
-    if target == "win":
-        if name == "klaverjas":
-            return 1, Objective(tuple(state.game.rules.default_side(state.core)), "margin")
-        return WIN_TARGETS[name], None
-    if target == "schneider" and name in ("schafkopf", "sheepshead"):
-        return 91, None
-    if target == "schwarz":
-        return state.game.spec.hand_size, Objective(tuple(state.game.rules.default_side(state.core)), "tricks")
-    raise SolverError("target", f"must be a number or one of win, schwarz{', schneider' if name in ('schafkopf', 'sheepshead') else ''}, got {_short(target)}")
+    declared = names.get(target)
+    if declared is None:
+        raise SolverError("target", f"must be a number or one of {', '.join(names)}, got {_short(target)}")
+    value = state.game.spec.hand_size if declared.value is None else declared.value
+    if declared.count == "points":
+        return value, None
+    return value, Objective(tuple(state.game.rules.default_side(state.core)), declared.count)
 
 
 def reaches(position: Any, target: Any, objective: Any = None, budget: int | None = None) -> bool | None:

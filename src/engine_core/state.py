@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._codes import CALL_BASE, EXCHANGE_BASE, exchange_call, exchange_code, exchange_mask
 from .cards import SUITS
 from .errors import ActionError, IllegalActionError, InvalidActionError
 
 ACTION_TYPES = ("bid", "exchange", "announce", "play")
 _FIELDS = {"bid": ("call",), "announce": ("call",), "exchange": ("call", "cards"), "play": ("card",)}
 _OPTIONAL = {"bid": ("suit",)}
-CALL_BASE, EXCHANGE_BASE = 64, 128
 
 # the reason ids of the checks made here, before a game's own rules (docs/errors.md)
 REASONS = {
@@ -110,12 +110,28 @@ class State:
             "hand": [] if seat is None else [deck.code(i) for i in core.sort_cards(core.hand(seat))],
             "legal": self.legal_actions() if seat is not None and to_act == seat else [],
             "actions": [core.redact(i, a, seat) for i, a in enumerate(self.actions)],
+            "order": self._order() if self._in_play() else None,
+            "points": dict(zip(deck.faces, core.card_points())),
+            "sides": None if seat is None else _seats_of(core.sides(seat), self.game.seats),
         }
         out.update(core.public(seat))
         out["hidden"] = core.hidden(seat)
         if core.is_over():
             out["result"] = self.result_for(seat)
         return out
+
+    def _in_play(self) -> bool:
+        """The card play has begun (or is over after cards were played): the card order is fixed
+        and public from then on."""
+        if "play" in self.core.phase_kinds():
+            return True
+        return self.core.is_over() and any(a["type"] == "play" for a in self.actions)
+
+    def _order(self) -> dict:
+        """The card order in force by effective suit, highest first: {"trump": [...], "C": ...}."""
+        code = self.game.deck.code
+        return {name: [code(c) for c in cards]
+                for name, cards in zip(("trump", *SUITS), self.core.card_order())}
 
     def record(self) -> dict:
         """The records.md record of this deal so far (options fully resolved)."""
@@ -161,8 +177,8 @@ class State:
             if suit is not None:
                 action["suit"] = suit
             return action
-        call = spec.exchanges[(code & 0xFF) - EXCHANGE_BASE]
-        return {"seat": seat, "type": "exchange", "call": call, "cards": deck.codes(code >> 8)}
+        call = spec.exchanges[exchange_call(code)]
+        return {"seat": seat, "type": "exchange", "call": call, "cards": deck.codes(exchange_mask(code))}
 
     def encode(self, action: Any) -> int:
         """The engine code of a legal action; InvalidActionError / IllegalActionError saying what
@@ -245,7 +261,7 @@ class State:
             if missing:
                 self._refuse("CARDS_NOT_IN_HAND", f"{', '.join(deck.codes(missing))} not in seat "
                              f"{seat}'s hand", legal)
-            return (mask << 8) | (EXCHANGE_BASE + spec.exchanges.index(call))
+            return exchange_code(spec.exchanges.index(call), mask)
         known = [(i, s) for i, (k, c, s) in enumerate(spec.calls) if k == kind and c == call]
         if not known:
             calls = sorted({c for k, c, _ in spec.calls if k == kind})
@@ -277,6 +293,13 @@ class State:
     def _refuse(self, reason_id: str, reason: str, legal: list[int] | None = None):
         actions = self._alternatives(legal)
         raise IllegalActionError(_with_legal(reason, actions), actions, reason_id=reason_id)
+
+
+def _seats_of(masks: tuple[int, int], seats: int) -> dict:
+    """{"partners": [...], "opponents": [...]} of a game hook's (partners, opponents) masks."""
+    partners, opponents = masks
+    return {"partners": [s for s in range(seats) if partners >> s & 1],
+            "opponents": [s for s in range(seats) if opponents >> s & 1]}
 
 
 def _with_legal(reason: str, actions: list[dict]) -> str:

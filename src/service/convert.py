@@ -215,6 +215,8 @@ def view_msg(v: dict, msg: tables_pb2.TableView | None = None) -> tables_pb2.Tab
             msg.order.SetInParent()
             for suit, cards in val.items():
                 getattr(msg.order, ORDER_FIELDS[suit]).extend(cards)
+        elif k == "points":
+            msg.points.update(val)
         elif k == "teams" and isinstance(val, list):
             for team in val:
                 msg.partnerships.add(seats=team)

@@ -46,7 +46,6 @@ REASONS = {
     "NOT_A_DAILY_TABLE": "SubmitDaily of a table that GetDailyDeal did not open",
     "DAILY_NOT_TODAY": "SubmitDaily of a daily deal of another day",
     "DAILY_ALREADY_SUBMITTED": "a second leaderboard entry of a player on a day (ALREADY_EXISTS)",
-    "FAIR_ANALYSIS_UNAVAILABLE": "Analyze with fair on a server without fair analysis",
     "MALFORMED_JSON": "Analyze of a record that is not JSON",
     "MALFORMED_RECORD": "Analyze of JSON that is not a records.md record",
     "BAD_REQUEST_ID": "a request id that is not 1 to 64 characters of A-Z a-z 0-9 - _ . :",
@@ -105,8 +104,28 @@ def not_found(what: str, message: str) -> ServiceError:
     return ServiceError(grpc.StatusCode.NOT_FOUND, f"{what.upper()}_NOT_FOUND", message)
 
 
-def denied(message: str) -> ServiceError:
-    return ServiceError(grpc.StatusCode.PERMISSION_DENIED, "BAD_SEAT_TOKEN", message)
+def malformed(why: str) -> ServiceError:
+    """A request message that did not parse."""
+    return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST",
+                        f"the request message is not valid protobuf: {cut(why, 100)}")
+
+
+def denied(message: str, reason: str = "BAD_SEAT_TOKEN") -> ServiceError:
+    return ServiceError(grpc.StatusCode.PERMISSION_DENIED, reason, message)
+
+
+def already_exists(reason: str, message: str) -> ServiceError:
+    """Something that exists once only was asked for again (a claimed seat, a day's entry)."""
+    return ServiceError(grpc.StatusCode.ALREADY_EXISTS, reason, message)
+
+
+def conflict(message: str) -> ServiceError:
+    """Other writers kept committing first: the request was not carried out."""
+    return ServiceError(grpc.StatusCode.ABORTED, "CONFLICT", message)
+
+
+def unavailable(reason: str, message: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.UNAVAILABLE, reason, message)
 
 
 def stale(expected: int, current: int) -> ServiceError:
@@ -183,8 +202,8 @@ def classify(err: BaseException) -> tuple[grpc.StatusCode, str, str, dict]:
     return grpc.StatusCode.INTERNAL, "INTERNAL", f"internal error: {type(err).__name__}", {}
 
 
-def status_of(err: BaseException) -> tuple[grpc.StatusCode, str, tuple]:
-    """(code, details, trailing metadata) of an error: the rich status, every value bounded."""
+def error_info(err: BaseException) -> tuple[grpc.StatusCode, str, error_details_pb2.ErrorInfo]:
+    """(code, message, ErrorInfo) of an error as either door sends it, every value bounded."""
     code, reason, message, metadata = classify(err)
     if code == grpc.StatusCode.INTERNAL:
         log.error("internal error", exc_info=err)
@@ -192,7 +211,12 @@ def status_of(err: BaseException) -> tuple[grpc.StatusCode, str, tuple]:
     meta = {"message": message}
     for k, v in metadata.items():
         meta[k] = v if k == "legal" else cut(v, MAX_VALUE)
-    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=meta)
+    return code, message, error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=meta)
+
+
+def status_of(err: BaseException) -> tuple[grpc.StatusCode, str, tuple]:
+    """(code, details, trailing metadata) of an error: the rich status of the gRPC door."""
+    code, message, info = error_info(err)
     detail = any_pb2.Any()
     detail.Pack(info)
     status = status_pb2.Status(code=getattr(code_pb2, code.name), message=message, details=[detail])

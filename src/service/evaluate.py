@@ -13,7 +13,7 @@ import logging
 
 import orjson
 
-from engine_core import _codec
+from engine_core import _codec, games
 from stich_client.gen.stich.v1 import stich_service_pb2 as pb
 
 from . import convert
@@ -75,7 +75,7 @@ def answer_slice(lines: list[str], first_number: int, with_legal: bool) -> list[
 
 def warm() -> int:
     """Import everything a slice needs (run once in each worker process at its start)."""
-    answer_slice(['{"game":"schafkopf"}'], 1, False)
+    answer_slice([orjson.dumps({"game": games.available()[0]}).decode()], 1, False)
     return 0
 
 

@@ -1,9 +1,10 @@
 """The HTTP door: Connect (JSON and binary), gRPC-Web and gRPC over HTTP/1.1, plus the built web
 page at `/`, on the same event loop, table manager and servicer as the gRPC door.
 
-It is a thin adapter: every method calls the same `StichServicer` method the gRPC door calls and
-maps the same errors (`errors.classify`) to a Connect error carrying the same
-`google.rpc.ErrorInfo` detail, so a front-end sees one service whichever door it uses. The
+It is a thin adapter: every method calls the same `StichServicer` method the gRPC door calls, in
+the same call envelope (envelope.py), and maps the same errors (`errors.error_info`) to a Connect
+error carrying the same `google.rpc.ErrorInfo` detail, so a front-end sees one service whichever
+door it uses. The
 Connect protocol comes from `connectrpc` (ASGI) under uvicorn, started as a task of the running
 loop (no second loop, no thread).
 
@@ -32,9 +33,9 @@ from protobuf.wkt import Any as AnyDetail
 from stich_client.gen.stich.v1 import stich_service_pb2 as pb
 from stich_client.gen.stich.v1.stich_service_connect import StichServiceASGIApplication
 
-from . import errors, observe
+from . import envelope, errors, observe
 from .config import Config
-from .servicer import StichServicer, _check
+from .servicer import StichServicer
 
 log = logging.getLogger("stich.service")
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
@@ -49,14 +50,7 @@ _INFO_URL = "type.googleapis.com/google.rpc.ErrorInfo"
 
 def connect_error(err: BaseException) -> ConnectError:
     """The Connect form of any handler error: same code, message and ErrorInfo as gRPC's."""
-    code, reason, message, metadata = errors.classify(err)
-    if code.name == "INTERNAL":
-        log.error("internal error", exc_info=err)
-    message = errors.cut(message)
-    meta = {"message": message}
-    for k, v in metadata.items():
-        meta[k] = v if k == "legal" else errors.cut(v, errors.MAX_VALUE)
-    info = error_details_pb2.ErrorInfo(reason=reason, domain=errors.DOMAIN, metadata=meta)
+    code, message, info = errors.error_info(err)
     detail = ErrorDetail(AnyDetail(type_url=_INFO_URL, value=info.SerializeToString()))
     return ConnectError(Code[code.name], message, details=[detail])
 
@@ -73,67 +67,44 @@ class _Context:
         return ("ipv6:" if ":" in host else "ipv4:") + host + ":0"
 
 
-class _Outcome:
-    """The status of one call of the HTTP door as its log line and metrics record it."""
+class _Door(envelope.Door):
+    """The HTTP door's ways in the shared call envelope."""
+    name = "http"
 
-    def __init__(self, ctx, request=None):
-        self.started = time.perf_counter()
-        self.ctx = ctx
-        self.request = request
-        self.response = None
-        self.code = "OK"
-        self.reason = ""
+    def context(self, ctx):
+        return _Context(ctx)
 
-    def failed(self, err: BaseException) -> None:
+    def deadline(self, ctx, started: float) -> float | None:
+        """connectrpc cancels the handler when the call's connect-timeout-ms passes (or when
+        the client goes away)."""
+        timeout_ms = ctx.timeout_ms
+        return None if timeout_ms is None else started + timeout_ms * 0.99 / 1000
+
+    def status(self, err: BaseException) -> tuple[str, str]:
         if isinstance(err, ConnectError):
-            self.code = err.code.name
-        else:
-            code, self.reason, _, _ = errors.classify(err)
-            self.code = code.name
+            return err.code.name, ""
+        return super().status(err)
 
-    def cancelled(self) -> None:
-        """connectrpc cancels the handler when the call's connect-timeout-ms passes, or when
-        the client goes away."""
-        timeout_ms = self.ctx.timeout_ms
-        late = timeout_ms is not None and (time.perf_counter() - self.started) * 1000 >= timeout_ms * 0.99
-        self.code = "DEADLINE_EXCEEDED" if late else "CANCELLED"
-
-    def done(self, method: str) -> None:
-        observe.finished("http", method, self.code, self.started,
-                         observe.table_of(self.request, self.response), self.reason,
-                         _Context(self.ctx).peer().rsplit(":", 1)[0])
+    async def fail(self, ctx, err: BaseException):
+        if isinstance(err, ConnectError):
+            raise err
+        raise connect_error(err) from None
 
 
 class ConnectService:
-    """stich.v1.StichService for connectrpc: each method is the gRPC door's, errors mapped."""
+    """stich.v1.StichService for connectrpc: each method is the gRPC door's, in the same call
+    envelope (envelope.py) with the HTTP door's ways."""
 
     def __init__(self, servicer: StichServicer):
         self.servicer = servicer
+        door = _Door()
         for method in pb.DESCRIPTOR.services_by_name["StichService"].methods:
             if not (method.client_streaming or method.server_streaming):
                 handler = getattr(servicer, method.name, None)
                 setattr(self, _snake(method.name),
-                        self._unary(method.name, handler) if handler else self._missing(method.name))
-
-    @staticmethod
-    def _unary(name, method):
-        async def call(request, ctx):
-            outcome = _Outcome(ctx, request)
-            try:
-                outcome.response = await method(_check(request), _Context(ctx))
-                return outcome.response
-            except asyncio.CancelledError:
-                outcome.cancelled()
-                raise
-            except ConnectError as err:
-                outcome.failed(err)
-                raise
-            except Exception as err:  # noqa: BLE001 - every error is mapped
-                outcome.failed(err)
-                raise connect_error(err) from None
-            finally:
-                outcome.done(name)
-        return call
+                        envelope.unary(door, method.name, handler) if handler else self._missing(method.name))
+        self.watch_table = envelope.streaming(door, "WatchTable", servicer.WatchTable, watch=True)
+        self.evaluate_records = envelope.streaming(door, "EvaluateRecords", self._evaluate_records)
 
     @staticmethod
     def _missing(name: str):
@@ -141,36 +112,10 @@ class ConnectService:
             raise ConnectError(Code.UNIMPLEMENTED, f"{name} is not implemented by this server")
         return call
 
-    async def watch_table(self, request, ctx):
-        outcome = _Outcome(ctx, request)
-        observe.WATCH_STREAMS.labels("http").inc()
-        try:
-            async for response in self.servicer.WatchTable(_check(request), _Context(ctx)):
-                yield response
-        except asyncio.CancelledError:
-            outcome.cancelled()
-            raise
-        except Exception as err:  # noqa: BLE001
-            outcome.failed(err)
-            raise connect_error(err) from None
-        finally:
-            observe.WATCH_STREAMS.labels("http").dec()
-            outcome.done("WatchTable")
-
-    async def evaluate_records(self, requests, ctx):
-        outcome = _Outcome(ctx)
-        try:
-            async for chunk in self.servicer.EvaluateRecords(requests, _Context(ctx)):
-                # the gRPC door sends pre-encoded answers; Connect's codecs want a message
-                yield pb.EvaluateRecordsResponse.FromString(chunk) if isinstance(chunk, bytes) else chunk
-        except asyncio.CancelledError:
-            outcome.cancelled()
-            raise
-        except Exception as err:  # noqa: BLE001
-            outcome.failed(err)
-            raise connect_error(err) from None
-        finally:
-            outcome.done("EvaluateRecords")
+    async def _evaluate_records(self, requests, context):
+        async for chunk in self.servicer.EvaluateRecords(requests, context):
+            # the gRPC door sends pre-encoded answers; Connect's codecs want a message
+            yield pb.EvaluateRecordsResponse.FromString(chunk) if isinstance(chunk, bytes) else chunk
 
 
 def _snake(name: str) -> str:

@@ -26,7 +26,7 @@ from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, 
                                generate_latest)
 from prometheus_client.core import GaugeMetricFamily
 
-from .manager import TABLE_ID
+from .ids import TABLE_ID
 
 log = logging.getLogger("stich.service.rpc")
 disable_created_metrics()                    # no *_created series: a process has one start time

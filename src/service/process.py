@@ -1,78 +1,103 @@
 """A stich server as a child process on a free loopback port: what the docs' examples, the
-benchmarks and a program that wants a private server use.
+benchmarks, the tests and tools (through service.testing) and a program that wants a private
+server use. The one place that starts `python -m service` as a child.
 
     >>> from service.process import ServerProcess
     >>> with ServerProcess() as server:          # python -m service --memory, 127.0.0.1:0
     ...     server.address.startswith("127.0.0.1:")
     True
+
+STICH_TEST_SERVER_PYTHON and STICH_TEST_SERVER_PYTHONPATH run another build's server with
+the same tests (e.g. the thread-per-call server of an older commit, to see which regression
+tests fail on it).
 """
 from __future__ import annotations
 
 import atexit
+import collections
+import os
 import re
 import signal
 import subprocess
 import sys
 import threading
-import time
 
 LOOPBACK = "127.0.0.1"
+KEPT_LINES = 100_000            # the child's output kept for `output` (a loaded server logs each call)
 _LISTENING = re.compile(r"listening on (\S+:\d+)")
 _HTTP = re.compile(r"http:\s+http://(\S+:\d+)/")
 
 
 class _Child:
-    """A server child process that prints `... listening on HOST:PORT` once it serves."""
+    """A server child process that prints `... listening on HOST:PORT` once it serves (and
+    `http: http://HOST:PORT/` when `http`, its HTTP door). Its output (stdout and stderr) is
+    read all along, so that the child never blocks on a full pipe, and its last KEPT_LINES
+    lines are kept. Stopped at the latest when this program exits."""
 
-    def __init__(self, argv: list[str], start_timeout: float = 30.0, http: bool = False,
+    def __init__(self, argv: list[str], start_timeout: float = 60.0, http: bool = False,
                  env: dict | None = None):
-        self.http_address = ""                  # the HTTP door, when the server has one
-        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True, bufsize=1, env=env)
-        found: list[str] = []
+        self.argv = argv
+        self.lines: collections.deque[str] = collections.deque(maxlen=KEPT_LINES)
+        self.banner = ""                        # the `listening on` line
+        self.http_address = ""                  # the HTTP door (Connect, gRPC-Web, the page)
+        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     text=True, env=env)
+        found = threading.Event()
 
-        def read_banner():
-            grpc_at = None
+        def read():
             for line in self.proc.stdout:
-                m = _LISTENING.search(line)
-                if m:
-                    grpc_at = m.group(1)
-                    if not http:
-                        found.append(grpc_at)
-                        break
-                h = _HTTP.search(line)
-                if h and grpc_at:
-                    self.http_address = h.group(1)
-                    found.append(grpc_at)
-                    break
-            for _ in self.proc.stdout:      # keep the pipe drained until the child exits
-                pass
+                self.lines.append(line)
+                if not self.banner and _LISTENING.search(line):
+                    self.banner = line
+                door = None if self.http_address else _HTTP.search(line)
+                if door:
+                    self.http_address = door.group(1)
+                if self.banner and (self.http_address or not http):
+                    found.set()
+            found.set()                         # the child exited (or closed its output)
 
-        self._reader = threading.Thread(target=read_banner, daemon=True)
+        self._reader = threading.Thread(target=read, daemon=True)
         self._reader.start()
-        deadline = time.monotonic() + start_timeout
-        while not found and self.proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.02)
-        if not found:
-            self.stop()
-            raise RuntimeError(f"server did not start: {' '.join(argv)}")
-        self.address = found[0]
+        found.wait(start_timeout)
+        m = _LISTENING.search(self.banner)
+        if not m:
+            self.kill()
+            raise RuntimeError(f"server did not start: {' '.join(argv)}\n" + self.output)
+        self.address = m.group(1)
         atexit.register(self.stop)              # never outlive the program that started it
         if not self.address.startswith(LOOPBACK + ":"):
             self.stop()
             raise RuntimeError(f"server not on loopback: {self.address}")
 
-    def stop(self, timeout: float = 15.0) -> int | None:
+    @property
+    def output(self) -> str:
+        return "".join(self.lines)
+
+    def stop(self, sig=signal.SIGTERM, timeout: float = 20.0) -> int | None:
         """SIGTERM (graceful shutdown), then wait; SIGKILL only if it will not exit."""
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
+            self.proc.send_signal(sig)
             try:
                 self.proc.wait(timeout)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        self._reader.join(1)
+        self._reader.join(5)
         return self.proc.returncode
+
+    def kill(self) -> int | None:
+        return self.stop(signal.SIGKILL)
+
+    def rss_mb(self, field: str = "VmRSS") -> float:
+        """The child's resident memory (VmHWM: its peak) in MiB."""
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) / 1024
+        return 0.0
+
+    def peak_rss_mb(self) -> float:
+        return self.rss_mb("VmHWM")
 
     def __enter__(self):
         return self
@@ -82,12 +107,17 @@ class _Child:
 
 
 class ServerProcess(_Child):
-    """`python -m service` on a free loopback port, in memory unless `data_dir` is given;
-    `args`: more flags (docs/service.md, "Limits"); `env`: the child's environment (default
-    this process's). Stopped with SIGTERM on exit."""
+    """`python -m service` on a free loopback port, in memory unless `data_dir` is given (or
+    `--database URL` among `args`); `args`: more flags (docs/service.md, "Limits"); `env`:
+    variables added to this process's environment. Stopped with SIGTERM on exit."""
 
-    def __init__(self, data_dir: str | None = None, args: tuple[str, ...] = (), env: dict | None = None):
-        store = ["--data-dir", data_dir] if data_dir else ["--memory"]
-        super().__init__([sys.executable, "-m", "service", "--address", f"{LOOPBACK}:0",
-                          "--http-address", f"{LOOPBACK}:0", "--grace", "2", *store, *args],
-                         http="--no-http" not in args, env=env)
+    def __init__(self, data_dir=None, *args: str, env: dict | None = None, start_timeout: float = 60.0):
+        python = os.environ.get("STICH_TEST_SERVER_PYTHON", sys.executable)
+        argv = [python, "-m", "service", "--address", f"{LOOPBACK}:0", "--http-address", f"{LOOPBACK}:0"]
+        if "--database" not in args:        # PostgreSQL (--database URL) keeps everything
+            argv += ["--data-dir", str(data_dir)] if data_dir is not None else ["--memory"]
+        argv += list(args)
+        environ = dict(os.environ, **(env or {}))
+        if os.environ.get("STICH_TEST_SERVER_PYTHONPATH"):
+            environ["PYTHONPATH"] = os.environ["STICH_TEST_SERVER_PYTHONPATH"]
+        super().__init__(argv, start_timeout, http="--no-http" not in args, env=environ)

@@ -1,6 +1,7 @@
 """The gRPC door: stich.v1.StichService over the table manager and the batch work. It only
-converts (request fields to the manager's arguments, the engine's dicts to messages) and maps
-every error in one place (`errors.status_of`); the engine judges every action.
+converts (request fields to the manager's arguments, the engine's dicts to messages); every call
+runs in the envelope both doors share (envelope.py: request check, error mapping, log line and
+metrics); the engine judges every action.
 
 Requests are parsed by our own deserializers, so a message that is not valid protobuf is
 INVALID_ARGUMENT (MALFORMED_REQUEST), never INTERNAL. Per-peer limits on open streams are
@@ -12,18 +13,16 @@ import asyncio
 import collections
 import logging
 import math
-import time
 from contextlib import contextmanager
 
 import grpc
 from google.protobuf import struct_pb2
-from google.protobuf.message import DecodeError
 
 from engine_core import games
 
 from stich_client.gen.stich.v1 import stich_service_pb2 as pb, tables_pb2
 
-from . import convert, errors, observe
+from . import convert, envelope, errors, observe
 from .config import Config
 from .manager import TableManager
 from .simulate import MAX_DEALS
@@ -35,29 +34,6 @@ MAX_OPTION_DEPTH = 32
 _KINDS = {v: k for k, v in convert.SEAT_KINDS.items()}
 ANALYZE_BUDGET = 5_000_000
 DEFAULT_ANALYZE_BUDGET = 1_000_000
-
-
-class Malformed:
-    """A request message that did not parse."""
-
-    def __init__(self, why: str):
-        self.why = why
-
-
-def _parser(cls):
-    def parse(data: bytes):
-        try:
-            return cls.FromString(data)
-        except (DecodeError, ValueError, RuntimeError) as err:   # RecursionError is a RuntimeError
-            return Malformed(f"{type(err).__name__}: {err}")
-    return parse
-
-
-def _check(request):
-    if isinstance(request, Malformed):
-        raise errors.ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST",
-                                  f"the request message is not valid protobuf: {errors.cut(request.why, 100)}")
-    return request
 
 
 # ---- request values ----------------------------------------------------------------------------
@@ -91,13 +67,6 @@ def options_of(request) -> dict:
 
 def _expected(request) -> int | None:
     return request.expected_version if request.HasField("expected_version") else None
-
-
-def _peer(context) -> str:
-    peer = context.peer() or ""
-    if peer.startswith(("ipv4:", "ipv6:")):
-        return peer.rsplit(":", 1)[0]
-    return peer
 
 
 class Streams:
@@ -134,40 +103,6 @@ class Streams:
                     del self.open[key]
 
 
-async def _abort(context, err: BaseException):
-    code, message, trailers = errors.status_of(err)
-    await context.abort(code, message, trailing_metadata=trailers)
-
-
-class _Outcome:
-    """The status of one gRPC call as its log line and metrics record it. The peer and the
-    deadline are read from the context when the call arrives: grpc.aio's context must not be
-    asked once the call has ended (a cancelled stream's `peer()` can crash the process)."""
-
-    def __init__(self, context, request=None):
-        self.started = time.perf_counter()
-        self.peer = _peer(context)
-        remaining = context.time_remaining()
-        self.deadline = None if remaining is None else self.started + remaining
-        self.request = request
-        self.response = None
-        self.code = "OK"
-        self.reason = ""
-
-    def failed(self, err: BaseException) -> None:
-        code, reason, _, _ = errors.classify(err)
-        self.code, self.reason = code.name, reason
-
-    def cancelled(self) -> None:
-        """Why the call was cancelled: its deadline passed, or the client went away."""
-        late = self.deadline is not None and time.perf_counter() >= self.deadline - 0.001
-        self.code = "DEADLINE_EXCEEDED" if late else "CANCELLED"
-
-    def done(self, method: str) -> None:
-        observe.finished("grpc", method, self.code, self.started,
-                         observe.table_of(self.request, self.response), self.reason, self.peer)
-
-
 class StichServicer:
     """The methods of stich.v1.StichService (`handler()` registers them)."""
 
@@ -189,15 +124,13 @@ class StichServicer:
                 continue
             info = out.games.add(name=name, seats=spec.seats, hand_size=spec.hand_size,
                                  blind_size=spec.blind_size)
+            info.words.update(spec.words)
             for option in spec.options:
                 s = option.schema()
                 opt = info.options.add(name=s["name"], type=s["type"], description=s["description"],
                                        status=s["status"], default_value=convert.value(s["default"]))
                 opt.allowed.extend(convert.value(v) for v in s.get("allowed", []))
-                if s.get("minimum") is not None:
-                    opt.minimum = s["minimum"]
-                if s.get("maximum") is not None:
-                    opt.maximum = s["maximum"]
+                _set_present(opt, s, "minimum", "maximum")
         return out
 
     # ---- tables -------------------------------------------------------------------------------
@@ -230,11 +163,7 @@ class StichServicer:
         h = await self.manager.hint(request.table_id, request.token)
         out = pb.HintResponse(version=h["version"], seat=h["seat"])
         for item in h["hints"]:
-            hint = out.hints.add(action=convert.action_msg(item["action"]))
-            if item.get("expected") is not None:
-                hint.expected = item["expected"]
-            if item.get("win") is not None:
-                hint.win = item["win"]
+            _set_present(out.hints.add(action=convert.action_msg(item["action"])), item, "expected", "win")
         return out
 
     async def Analyze(self, request, context):
@@ -303,14 +232,13 @@ class StichServicer:
         """The table's events; the stream ends OK when the match is over and every event is
         sent, UNAVAILABLE (SHUTTING_DOWN) when the server stops first: watch again from the
         last version received, here once it is back or at another server."""
-        with self.streams.slot(_peer(context), "watch"):
+        with self.streams.slot(envelope.peer_of(context), "watch"):
             events = await self.manager.watch(request.table_id, request.token, request.from_version)
             async for event in events:
                 yield pb.WatchTableResponse(event=convert.event_msg(event))
             if self.manager.closing:
-                raise errors.ServiceError(grpc.StatusCode.UNAVAILABLE, "SHUTTING_DOWN",
-                                          "the server is shutting down: watch again from the last "
-                                          "version you received")
+                raise errors.unavailable("SHUTTING_DOWN", "the server is shutting down: watch again from "
+                                         "the last version you received")
 
     # ---- batch ----------------------------------------------------------------------------------
     async def EvaluateRecords(self, request_iterator, context):
@@ -320,7 +248,7 @@ class StichServicer:
         consecutive small messages are evaluated in parallel too, and memory stays bounded)."""
         cfg = self.config
         step = cfg.evaluate_slice_lines
-        with self.streams.slot(_peer(context), "evaluate"):
+        with self.streams.slot(envelope.peer_of(context), "evaluate"):
             queue: asyncio.Queue = asyncio.Queue(maxsize=self.work.evaluate_window)
             END_OF_REQUEST, END_OF_STREAM = object(), object()
 
@@ -328,7 +256,7 @@ class StichServicer:
                 number = 0
                 try:
                     async for request in request_iterator:
-                        _check(request)
+                        envelope.checked(request)
                         lines = list(request.lines)
                         for i in range(0, len(lines), step):
                             await queue.put(asyncio.ensure_future(
@@ -376,68 +304,26 @@ class StichServicer:
 
     # ---- registration -----------------------------------------------------------------------------
     def handler(self) -> grpc.GenericRpcHandler:
-        def unary(name, method, request_cls):
-            async def call(request, context):
-                outcome = _Outcome(context, request)
-                try:
-                    outcome.response = await method(_check(request), context)
-                    return outcome.response
-                except asyncio.CancelledError:
-                    outcome.cancelled()
-                    raise
-                except Exception as err:  # noqa: BLE001 - every error is mapped
-                    outcome.failed(err)
-                    await _abort(context, err)
-                finally:
-                    outcome.done(name)
-            return grpc.unary_unary_rpc_method_handler(call, request_deserializer=_parser(request_cls),
-                                                       response_serializer=_serialize)
-
-        async def watch(request, context):
-            outcome = _Outcome(context, request)
-            observe.WATCH_STREAMS.labels("grpc").inc()
-            try:
-                async for response in self.WatchTable(_check(request), context):
-                    yield response
-            except asyncio.CancelledError:
-                outcome.cancelled()
-                raise
-            except Exception as err:  # noqa: BLE001
-                outcome.failed(err)
-                await _abort(context, err)
-            finally:
-                observe.WATCH_STREAMS.labels("grpc").dec()
-                outcome.done("WatchTable")
-
-        async def evaluate(request_iterator, context):
-            outcome = _Outcome(context)
-            try:
-                async for response in self.EvaluateRecords(request_iterator, context):
-                    yield response
-            except asyncio.CancelledError:
-                outcome.cancelled()
-                raise
-            except Exception as err:  # noqa: BLE001
-                outcome.failed(err)
-                await _abort(context, err)
-            finally:
-                outcome.done("EvaluateRecords")
-
-        methods = {name: unary(name, getattr(self, name), getattr(pb, name + "Request"))
+        """Every method in the call envelope of the gRPC door (envelope.py)."""
+        door = envelope.Door()
+        methods = {name: grpc.unary_unary_rpc_method_handler(
+                       envelope.unary(door, name, getattr(self, name)),
+                       request_deserializer=envelope.parser(getattr(pb, name + "Request")),
+                       response_serializer=_serialize)
                    for name in ("ListGames", "CreateTable", "JoinTable", "Deal", "GetView", "Bid",
                                 "Exchange", "Announce", "Play", "Score", "Simulate", "Hint", "Analyze",
                                 "GetDailyDeal", "SubmitDaily", "GetLeaderboard")}
         methods["WatchTable"] = grpc.unary_stream_rpc_method_handler(
-            watch, request_deserializer=_parser(pb.WatchTableRequest), response_serializer=_serialize)
+            envelope.streaming(door, "WatchTable", self.WatchTable, watch=True),
+            request_deserializer=envelope.parser(pb.WatchTableRequest), response_serializer=_serialize)
         methods["EvaluateRecords"] = grpc.stream_stream_rpc_method_handler(
-            evaluate, request_deserializer=_parser(pb.EvaluateRecordsRequest), response_serializer=_serialize)
+            envelope.streaming(door, "EvaluateRecords", self.EvaluateRecords),
+            request_deserializer=envelope.parser(pb.EvaluateRecordsRequest), response_serializer=_serialize)
         return grpc.method_handlers_generic_handler(SERVICE, methods)
 
 
 def analyze_json(text: str, seat: int | None, fair: bool, budget: int | None) -> str:
     """The analysis of a record given as JSON text (engine_core.analysis), as JSON text."""
-    import inspect
-
     import orjson
 
     from engine_core import analysis
@@ -449,8 +335,6 @@ def analyze_json(text: str, seat: int | None, fair: bool, budget: int | None) ->
         raise errors.invalid("record", "must be a JSON object (a records.md record)", reason="MALFORMED_RECORD")
     kwargs: dict = {"budget": budget}
     if fair:
-        if "fair" not in inspect.signature(analysis.analyze).parameters:
-            raise errors.precondition("FAIR_ANALYSIS_UNAVAILABLE", "this server cannot analyze from a seat's view yet")
         kwargs.update(seat=seat, fair=True)
     elif seat is not None:
         kwargs["objective"] = {"seat": seat}
@@ -460,6 +344,13 @@ def analyze_json(text: str, seat: int | None, fair: bool, budget: int | None) ->
         raise errors.invalid("record", f"is not a records.md record: {type(err).__name__}: "
                              f"{errors.cut(str(err), 80)}", reason="MALFORMED_RECORD") from None
     return orjson.dumps(out).decode()
+
+
+def _set_present(message, values: dict, *names: str) -> None:
+    """Set the optional fields `names` of `message` that `values` has (not None)."""
+    for name in names:
+        if values.get(name) is not None:
+            setattr(message, name, values[name])
 
 
 def _with_view(response, view: dict):

@@ -28,7 +28,7 @@ from engine_core import games
 from engine_core.match import IN_DEAL, MATCH_OVER, WAITING, Match
 from engine_core.state import State
 
-from . import errors
+from . import errors, observe
 
 HUMAN, OPEN, BOT = "human", "open", "bot"
 # seat kinds: a person, an open seat (a person who joins with its invite), a bot of a level;
@@ -65,8 +65,6 @@ def bot_action(spec: "Spec", state: State, seat: int, version: int) -> dict:
     """The action of the bot in `seat` for the decision that makes `version`: chosen by
     engine_core.bots from that seat's view only (State.view: its hand and what is public)."""
     from engine_core import bots
-
-    from . import observe
     level = bot_level(spec.seats[seat])
     started = time.perf_counter()
     bot = bots.get(spec.game, level, seed=bot_seed(spec.seed, seat, version),
@@ -77,10 +75,11 @@ def bot_action(spec: "Spec", state: State, seat: int, version: int) -> dict:
 
 
 def level_available(level: str) -> bool:
-    """Whether this build has the bot level (engine_core.bots lands its levels one by one)."""
+    """Whether this build has the bot level (engine_core.bots lands its levels one by one): a
+    bot of the level is built for the first registered game (any game has every level)."""
     from engine_core import bots
     try:
-        bots.get("schafkopf", level)
+        bots.get(games.available()[0], level)
     except ImportError:
         return False
     return True
@@ -254,9 +253,8 @@ class Table:
             return None
         other = token_table(token)
         if other is not None and other != self.id:
-            raise errors.ServiceError(errors.grpc.StatusCode.PERMISSION_DENIED, "TOKEN_FOR_OTHER_TABLE",
-                                      f"the token is for table {errors.short(other)}, not "
-                                      f"{errors.short(self.id)}")
+            raise errors.denied(f"the token is for table {errors.short(other)}, not {errors.short(self.id)}",
+                                reason="TOKEN_FOR_OTHER_TABLE")
         raise errors.denied(f"the token is not valid for table {errors.short(self.id)}")
 
     def seat_of(self, token: str) -> int:

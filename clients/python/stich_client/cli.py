@@ -105,6 +105,7 @@ def play(client: StichClient, game: str, options: dict, deals: int, seed: int | 
     if game not in info:
         print(f"stich play: unknown game {game!r}; games: {', '.join(info)}", file=sys.stderr)
         return 2
+    table_view.learn(game, info[game].get("words"))       # what the game's cards and calls are called
     n = info[game]["seats"]
     if not 0 <= seat < n:
         print(f"stich play: seat must be 0..{n - 1} in {game}", file=sys.stderr)

@@ -161,7 +161,8 @@ class StichClient:
                     opt["maximum"] = o.maximum
                 options.append(opt)
             out.append({"name": g.name, "seats": g.seats, "hand_size": g.hand_size,
-                        "blind_size": g.blind_size, "options": options})
+                        "blind_size": g.blind_size, "options": options,
+                        "words": convert.from_struct(g.words)})
         return out
 
     def create_table(self, game: str, options: dict | None = None, deals_per_match: int = 0,

@@ -203,6 +203,15 @@ def public_dict(msg: tables_pb2.TableView) -> dict:
     return out
 
 
+def hidden_dict(msg: tables_pb2.HiddenPile) -> dict:
+    """A face-down pile in the engine's form (absent seats and action as None)."""
+    return {"pile": msg.pile,
+            "from_seat": msg.from_seat if msg.HasField("from_seat") else None,
+            "to_seat": msg.to_seat if msg.HasField("to_seat") else None,
+            "count": msg.count, "action": msg.action if msg.HasField("action") else None,
+            "among": list(msg.among) or None}
+
+
 def view_dict(msg: tables_pb2.TableView) -> dict:
     """A TableView as a plain dict: the table's fields, the deal's typed fields, and the game's
     own keys under "public" in the engine's form."""
@@ -224,6 +233,10 @@ def view_dict(msg: tables_pb2.TableView) -> dict:
         "order": {k: list(getattr(msg.order, f)) for k, f in
                   (("trump", "trump"), ("C", "clubs"), ("S", "spades"), ("H", "hearts"), ("D", "diamonds"))}
         if msg.HasField("order") else None,
+        "points": dict(msg.points),
+        "sides": {"partners": list(msg.sides.partners), "opponents": list(msg.sides.opponents)}
+        if msg.HasField("sides") else None,
+        "hidden": [hidden_dict(p) for p in msg.hidden],
         "result": result_dict(msg.result) if msg.HasField("result") else None,
         "match_scores": list(msg.match_scores),
         "options": _options(msg.options),

@@ -13,15 +13,9 @@ from dataclasses import dataclass, field
 
 from rich.text import Text
 
-from .table_view import FRENCH_NAMES, GERMAN_NAMES, call_words, card_label
+from .table_view import call_words, card_label, suit_names, words_of
 
 COMMANDS = ("help", "hint", "last", "quit")
-EXCHANGE_VERBS = {"bury": "bury", "unknown": "put under", "armut_give": "give",
-                  "armut_return": "give back"}
-
-
-def verb(call: str) -> str:
-    return EXCHANGE_VERBS.get(call, call.replace("_", " "))
 
 
 @dataclass
@@ -70,11 +64,15 @@ class Menu:
             menu.choices.append(Choice(number, call_words(menu.game, a), a))
         return menu
 
+    def verb(self, call: str) -> str:
+        """What choosing cards for an exchange does (`bury`, `give back`): the exchange's name."""
+        return words_of(self.game).call({"type": "exchange", "call": call}, "name").strip()
+
     # ---- what the player reads ----------------------------------------------------------------
     def prompt(self) -> str:
         if self.picks:
             call, k = self.picks
-            return f"{verb(call)} {k} card{'s' if k != 1 else ''}> "
+            return f"{self.verb(call)} {k} card{'s' if k != 1 else ''}> "
         return "your choice> "
 
     def render(self) -> Text:
@@ -89,7 +87,7 @@ class Menu:
             text.append(c.label + "\n")
         if self.picks:
             call, k = self.picks
-            text.append(f"Choose {k} card{'s' if k != 1 else ''} to {verb(call)}: their numbers under "
+            text.append(f"Choose {k} card{'s' if k != 1 else ''} to {self.verb(call)}: their numbers under "
                         f"the hand or their names, in any order (e.g. {' '.join(str(i + 1) for i in range(k))})\n")
         text.append("(help, hint, last, quit)", style="dim")
         return text
@@ -117,7 +115,7 @@ class Menu:
                     for a in self.legal:
                         if a.get("type") == "exchange" and Counter(a["cards"]) == Counter(cards):
                             return a
-                    return ("error", f"you cannot {verb(call)} {' '.join(card_label(self.game, c) for c in cards)}"
+                    return ("error", f"you cannot {self.verb(call)} {' '.join(card_label(self.game, c) for c in cards)}"
                                      f"{self._exchange_reason(cards)}")
             return ("error", f"choose {k} cards of your hand by number (1..{len(self.hand)}) or name, e.g. "
                              f"{' '.join(str(i + 1) for i in range(k))}")
@@ -178,5 +176,4 @@ class Menu:
         suit = a.get("suit")
         if suit is None:
             return "_".join(words) == call
-        names = {suit.lower(), GERMAN_NAMES.get(suit, "").lower(), FRENCH_NAMES.get(suit, "").lower()}
-        return len(words) >= 2 and "_".join(words[:-1]) == call and words[-1] in names
+        return len(words) >= 2 and "_".join(words[:-1]) == call and words[-1] in suit_names(self.game, suit)

@@ -1,6 +1,12 @@
-"""What `stich play` shows, rendered with rich: cards with their game's suits (German for
-Schafkopf, French for the others), the hand with its legal cards numbered, the trick in play,
-the auction and announcements in words, the itemised payout of a deal and the match totals.
+"""What `stich play` shows, rendered with rich: cards in their game's pattern (German suits
+for Schafkopf, French for the others, as the game's words say), the hand with its legal cards
+numbered, the trick in play, the auction and announcements in words, the itemised payout of a
+deal and the match totals.
+
+Every word of a game comes from the words the game declares and ListGames serves
+(GameInfo.words; docs/adding-a-game.md, "Words"): `learn(game, words)` keeps them, and nothing
+here knows a game by name, so a new game reads in words without a new client. A game whose
+words are unknown (an older server) shows the engine's names.
 
 Pure functions of the client's view, action and score dicts (client.py): no I/O besides the
 rich Console they are printed on, so tests render concrete views into a recording Console.
@@ -8,6 +14,7 @@ Everything fits an 80-column terminal.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable
 
 from rich import box
@@ -15,35 +22,144 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-# ---- cards ------------------------------------------------------------------------------------
-FRENCH_SUITS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
-FRENCH_NAMES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
-FRENCH_RANKS = {"T": "10"}
-GERMAN_SUITS = {"C": "Ei", "S": "Gr", "H": "He", "D": "Sch"}            # card labels: Ei-O, Sch-10
-GERMAN_NAMES = {"C": "Eichel", "S": "Gras", "H": "Herz", "D": "Schellen"}
-GERMAN_RANKS = {"A": "A", "T": "10", "K": "K", "Q": "O", "J": "U"}      # Sau, Zehn, König, Ober, Unter
+# ---- the game's words -------------------------------------------------------------------------
+LANGUAGE = "en"
+PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w+))?\}")
 SUIT_STYLES = {"french": {"C": "bold", "S": "bold", "H": "bold red", "D": "bold red"},
                "german": {"C": "bold yellow", "S": "bold green", "H": "bold red", "D": "bold bright_yellow"}}
 
 
-def german(game: str) -> bool:
-    """Schafkopf is played with German suits (Eichel, Gras, Herz, Schellen); the rest French."""
-    return game == "schafkopf"
+def _raw(name: str) -> str:
+    return str(name).replace("_", " ")
 
 
+class Words:
+    """One game's words in the client's language, English word by word where it has none."""
+
+    def __init__(self, by_language: dict):
+        self.chain = [w for w in (by_language.get(LANGUAGE), by_language.get("en")) if w]
+
+    def get(self, *path: str) -> Any:
+        for words in self.chain:
+            node: Any = words
+            for key in path:
+                node = node.get(key) if isinstance(node, dict) else None
+            if node is not None:
+                return node
+        return None
+
+    # ---- cards ----------------------------------------------------------------------------------
+    @property
+    def pattern(self) -> str:
+        return self.get("cards", "pattern") or ""
+
+    def suit(self, suit: str | None, form: str = "name") -> str:
+        if suit is None:
+            return ""
+        found = self.get("cards", "suits", suit, form)
+        return found if isinstance(found, str) else str(suit)
+
+    def card(self, card: str) -> str:
+        """The card as a player reads it (`Ei-O`, `Q♣`); a face-down card `??` stays `??`."""
+        if len(card) != 2 or card == "??":
+            return card
+        rank, suit = card[0], card[1]
+        label = self.get("cards", "label")
+        if not label:
+            return card
+        return label.replace("{rank}", self.get("cards", "ranks", rank) or rank) \
+                    .replace("{suit}", self.suit(suit, "symbol"))
+
+    def cards(self, cards: list[str]) -> str:
+        """The cards' labels, or how many when the viewer may not see them (`3 cards`)."""
+        if cards and not any(c == "??" for c in cards):
+            return " ".join(self.card(c) for c in cards)
+        n = len(cards)
+        count = self.get("cards", "count", "one" if n == 1 else "other") or "{n}"
+        return count.replace("{n}", str(n))
+
+    # ---- templates ------------------------------------------------------------------------------
+    def fill(self, template: str, values: dict, me: int | None) -> str:
+        """`{field}` is the value as it is; `{field:seat}`, `{field:card}`, `{field:cards}` name
+        seats and cards; any other form is that form of the suit the field holds."""
+        def one(m: re.Match) -> str:
+            value, form = values.get(m.group(1)), m.group(2)
+            if value is None:
+                return ""
+            if form == "seat":
+                return seat_name(value, me)
+            if form == "card":
+                return self.card(value)
+            if form == "cards":
+                return self.cards(list(value))
+            if form:
+                return self.suit(value, form)
+            return str(value)
+        return PLACEHOLDER.sub(one, template)
+
+    # ---- calls, contracts, items, phases, teams -------------------------------------------------
+    def call(self, action: dict, form: str, me: int | None = None) -> str:
+        """A call or exchange in one of its forms: `name`, `said` (after a seat), `you`."""
+        template = self.get("calls", action.get("type") or "", action.get("call") or "", form)
+        if template is None:
+            text = _raw(action.get("call", ""))
+            if action.get("suit"):
+                text += " " + self.suit(action["suit"])
+            if action.get("type") == "exchange" and form != "name":
+                text += " " + self.cards(list(action.get("cards") or []))
+            return text
+        return self.fill(template, action, me)
+
+    def contract(self, contract: dict, me: int | None) -> str:
+        """The contract as the game's words put it: its type's template, then each declared
+        field the contract holds, in the declared order."""
+        kind = contract.get("type", "")
+        template = self.get("contracts", kind)
+        out = self.fill(template, contract, me) if template is not None else _raw(kind)
+        for field in self.get("contract_fields") or []:
+            value = contract.get(field.get("field"))
+            if value is None or value is False or value == "" or value == []:
+                continue
+            key = "true" if value is True else str(value)
+            text = (field.get("values") or {}).get(key, field.get("text", ""))
+            if text:
+                text = self.fill(text, contract, me)
+                out = out + field.get("join", "; ") + text if out else text
+        return out
+
+    def item(self, item: str) -> str:
+        return self.get("items", item) or _raw(item)
+
+    def phase(self, phase: str) -> str:
+        return self.get("phases", phase) or _raw(phase)
+
+    def team(self, team: str) -> str:
+        return self.get("teams", team) or str(team).capitalize()
+
+
+_WORDS: dict[str, Words] = {}                  # game -> its words, as learned from ListGames
+_NO_WORDS = Words({})
+
+
+def learn(game: str, words: dict | None) -> None:
+    """Keep the words ListGames served for `game` (GameInfo.words, by language)."""
+    _WORDS[game] = Words(words or {})
+
+
+def words_of(game: str) -> Words:
+    """The words of `game` (none learned: the engine's names)."""
+    return _WORDS.get(game, _NO_WORDS)
+
+
+# ---- cards ------------------------------------------------------------------------------------
 def card_label(game: str, card: str) -> str:
     """The card as a player reads it: `Ei-O` (Eichel-Ober) in Schafkopf, `Q♣` elsewhere; a
     face-down card `??` stays `??`."""
-    if len(card) != 2 or card == "??":
-        return card
-    rank, suit = card[0], card[1]
-    if german(game):
-        return f"{GERMAN_SUITS.get(suit, suit)}-{GERMAN_RANKS.get(rank, rank)}"
-    return f"{FRENCH_RANKS.get(rank, rank)}{FRENCH_SUITS.get(suit, suit)}"
+    return words_of(game).card(card)
 
 
 def card_text(game: str, card: str, dim: bool = False) -> Text:
-    style = SUIT_STYLES["german" if german(game) else "french"].get(card[-1:], "")
+    style = SUIT_STYLES.get(words_of(game).pattern, {}).get(card[-1:], "")
     return Text(card_label(game, card), style="dim" if dim else style)
 
 
@@ -52,7 +168,13 @@ def cards_text(game: str, cards: Iterable[str]) -> str:
 
 
 def suit_name(game: str, suit: str) -> str:
-    return (GERMAN_NAMES if german(game) else FRENCH_NAMES).get(suit, suit)
+    return words_of(game).suit(suit)
+
+
+def suit_names(game: str, suit: str) -> set[str]:
+    """Every way a suit may be typed: its code and each of its declared forms, lower case."""
+    forms = words_of(game).get("cards", "suits", suit) or {}
+    return {suit.lower()} | {v.lower() for v in forms.values() if isinstance(v, str)}
 
 
 # ---- seats ------------------------------------------------------------------------------------
@@ -70,63 +192,10 @@ def seats_words(seats: Iterable[int], me: int | None) -> str:
 
 
 # ---- calls and contracts in words -------------------------------------------------------------
-def _a(word: str) -> str:
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
-
-
-def _german_ace(suit: str) -> str:
-    return f"the {GERMAN_NAMES.get(suit, suit)}-Sau"
-
-
 def call_words(game: str, action: dict) -> str:
     """A bid, announcement or exchange as a phrase (`calls the Gras-Sau`, `announces no 90`,
     `buries 2 cards`). The cards of an exchange are named only when the viewer may see them."""
-    call, suit, kind = action.get("call", ""), action.get("suit"), action.get("type")
-    if kind == "exchange":
-        cards = action.get("cards") or []
-        hidden = not cards or any(c == "??" for c in cards)
-        what = f"{len(cards)} card{'s' if len(cards) != 1 else ''}" if hidden else cards_text(game, cards)
-        verb = {"bury": "buries", "unknown": "puts under as the unknown card",
-                "armut_give": "gives the Armut partner", "armut_return": "returns"}.get(call, call.replace("_", " "))
-        return f"{verb} {what}"
-    if game == "schafkopf":
-        if call == "pass":
-            return "passes (weiter)" if kind == "bid" else "says no more"
-        if call == "rufspiel":
-            return f"plays a Sauspiel with {_german_ace(suit)}"
-        if call == "farbsolo":
-            return f"plays {_a(GERMAN_NAMES.get(suit, suit))}-Solo"
-        if call == "solo_tout":
-            return f"plays {_a(GERMAN_NAMES.get(suit, suit))}-Solo Tout"
-        words = {"wenz": "plays a Wenz", "wenz_tout": "plays a Wenz Tout", "sie": "plays Sie",
-                 "kontra": "says Kontra", "re": "says Re"}
-        return words.get(call, call.replace("_", " "))
-    if game == "doppelkopf":
-        if call.startswith("solo_"):
-            what = call[len("solo_"):]
-            return f"plays {_a(what)} solo" + {"queens": " (Damensolo)", "jacks": " (Bubensolo)",
-                                                 "aces": " (Fleischloser)"}.get(what, "")
-        words = {"healthy": "is healthy (gesund)", "hochzeit": "has a Hochzeit (marriage)",
-                 "armut": "has an Armut (poverty)", "accept": "takes the Armut", "decline": "declines the Armut",
-                 "re": "announces Re", "kontra": "announces Kontra", "no_90": "announces no 90",
-                 "no_60": "announces no 60", "no_30": "announces no 30", "schwarz": "announces schwarz"}
-        return words.get(call, call.replace("_", " "))
-    if game == "sheepshead":
-        if call in ("ace", "ten", "unknown_ace"):
-            rank = "ace" if call != "ten" else "ten"
-            extra = " (playing an unknown card)" if call == "unknown_ace" else ""
-            return f"calls the {rank} of {FRENCH_NAMES.get(suit, suit)}{extra}"
-        words = {"pick": "picks up the blind", "pass": "passes" if kind == "bid" else "does not crack",
-                 "jack_of_diamonds": "plays with the jack of diamonds as partner", "alone": "goes alone",
-                 "crack": "cracks (doubles)", "recrack": "re-cracks (doubles again)"}
-        return words.get(call, call.replace("_", " "))
-    if game == "klaverjas":
-        if call == "trump":
-            return f"plays with {FRENCH_NAMES.get(suit, suit)} as trump"
-        if call == "pass":
-            return "passes"
-    text = call.replace("_", " ")
-    return f"{text} {suit_name(game, suit)}" if suit else text
+    return words_of(game).call(action, "said")
 
 
 def action_words(game: str, action: dict, me: int | None) -> str:
@@ -134,17 +203,7 @@ def action_words(game: str, action: dict, me: int | None) -> str:
     who = seat_name(action.get("seat"), me)
     if action.get("type") == "play":
         return f"{who} {'play' if who == 'you' else 'plays'} {card_label(game, action.get('card', '??'))}"
-    words = call_words(game, action)
-    if who == "you":                    # "you is healthy" -> "you are healthy", "plays" -> "play"
-        first, _, rest = words.partition(" ")
-        first = {"is": "are", "has": "have", "goes": "go", "buries": "bury", "passes": "pass",
-                 "does": "do", "says": "say", "cracks": "crack"}.get(first, first[:-1] if first.endswith("s") else first)
-        words = f"{first} {rest}".strip()
-    return f"{who} {words}"
-
-
-_SK_CONTRACTS = {"rufspiel": "Sauspiel", "wenz": "Wenz", "farbsolo": "Solo", "wenz_tout": "Wenz Tout",
-                 "solo_tout": "Solo Tout", "sie": "Sie", "ramsch": "Ramsch", "none": "no game"}
+    return f"{who} {words_of(game).call(action, 'you' if who == 'you' else 'said', me)}"
 
 
 def contract_words(game: str, contract: dict | None, me: int | None) -> str:
@@ -152,99 +211,36 @@ def contract_words(game: str, contract: dict | None, me: int | None) -> str:
     partner once known, doublings); '' while nothing is decided."""
     if not contract:
         return ""
-    c = contract
-    kind = c.get("type", "")
-    by = f" by {seat_name(c['declarer'], me)}" if c.get("declarer") is not None else ""
-    parts: list[str] = []
-    if game == "schafkopf":
-        name = _SK_CONTRACTS.get(kind, kind.replace("_", " "))
-        if kind in ("farbsolo", "solo_tout") and c.get("suit"):
-            name = f"{GERMAN_NAMES.get(c['suit'], c['suit'])}-{name}"
-        if kind == "rufspiel" and c.get("suit"):
-            name += f" with {_german_ace(c['suit'])}"
-        parts.append(name + by)
-        if c.get("partner") is not None:
-            parts.append(f"partner {seat_name(c['partner'], me)}")
-        if c.get("kontra") is not None:
-            parts.append(f"Kontra by {seat_name(c['kontra'], me)}")
-        if c.get("re") is not None:
-            parts.append(f"Re by {seat_name(c['re'], me)}")
-    elif game == "doppelkopf":
-        if kind == "solo":
-            parts.append(f"{c.get('solo', '')} solo{by}".strip())
-        elif kind == "normal":
-            parts.append("normal game")
-        elif kind == "armut":
-            parts.append(f"Armut{by}")
-            if c.get("acceptor") is not None:
-                parts.append(f"taken by {seat_name(c['acceptor'], me)}")
-        elif kind == "hochzeit":
-            parts.append(f"Hochzeit{by}")
-            if c.get("partner") is not None:
-                parts.append(f"partner {seat_name(c['partner'], me)}")
-        else:
-            parts.append(kind.replace("_", " ") + by)
-        if c.get("redeal"):
-            parts.append("dealt again")
-    elif game == "sheepshead":
-        names = {"ace": "called ace", "ten": "called ten", "unknown_ace": "called ace (unknown card)",
-                 "jack_of_diamonds": "jack of diamonds partner", "alone": "alone", "leaster": "Leaster",
-                 "doubler": "doubler (no picker)", "none": "no game"}
-        picker = c.get("picker")
-        parts.append(names.get(kind, kind.replace("_", " ")) +
-                     (f", {seat_name(picker, me)} picked" if picker is not None else ""))
-        if c.get("called_card"):
-            parts.append(f"called card {card_label(game, c['called_card'])}")
-        if c.get("partner") is not None:
-            parts.append(f"partner {seat_name(c['partner'], me)}")
-        if c.get("forced_alone"):
-            parts.append("forced alone")
-        if c.get("cracked_by") is not None:
-            parts.append(f"cracked by {seat_name(c['cracked_by'], me)}" + (", re-cracked" if c.get("recracked") else ""))
-        if (c.get("multiplier") or 1) > 1:
-            parts.append(f"stakes ×{c['multiplier']}")
-    elif game == "klaverjas":
-        trump = c.get("trump")
-        parts.append(f"{FRENCH_NAMES.get(trump, trump)} trump{by}" if trump else kind + by)
-        if c.get("forced"):
-            parts.append("forced to play")
-        if c.get("outcome"):
-            parts.append({"nat": "the makers went wet (nat)", "pit": "pit (all tricks)"}.get(
-                c["outcome"], c["outcome"].replace("_", " ")))
-    else:
-        parts.append(kind.replace("_", " ") + by)
-    return "; ".join(p for p in parts if p)
+    return words_of(game).contract(contract, me)
 
 
 def public_lines(view: dict) -> list[str]:
-    """What the table knows besides the trick: announcements and doublings, the blind and the
-    buried cards where the viewer may see them, roem, tricks won."""
+    """What the table knows besides the trick, for whichever of these the view holds:
+    announcements, the teams, the blind while the viewer chooses what to put down, its buried
+    cards, roem, tricks won."""
     game, me, pub = view["game"], view.get("seat"), view.get("public") or {}
+    words = words_of(game)
     lines: list[str] = []
-    if game == "doppelkopf":
-        said: dict[int, list[str]] = {}
-        for a in pub.get("announcements") or []:
-            call = a["call"]
-            said.setdefault(a["seat"], []).append(call.capitalize() if call in ("re", "kontra") else call.replace("_", " "))
-        if said:
-            lines.append("Announced: " + "; ".join(f"{seat_name(s, me)} {', '.join(c)}" for s, c in said.items()))
-        teams = pub.get("teams") or {}
-        if teams.get("complete"):
-            lines.append(f"Re: {seats_words(teams.get('re', []), me)}; Kontra: {seats_words(teams.get('kontra', []), me)}")
-    if game == "sheepshead":
-        if pub.get("blind") and view.get("phase") in ("bury",):
-            lines.append("Blind picked up: " + cards_text(game, pub["blind"]))
-        buried = pub.get("buried")
-        if buried and not all(c == "??" for c in buried):
-            lines.append("You buried: " + cards_text(game, buried))
-    if game == "klaverjas":
-        teams = pub.get("teams")
-        if teams:
-            lines.append("Teams: " + " vs ".join(seats_words(t, me) for t in teams))
-        roem = pub.get("roem") or []
-        if roem:
-            lines.append("Roem: " + ", ".join(f"{item_words(r['item'])} {r['value']} "
-                                             f"(trick {r.get('trick', 0) + 1})" for r in roem))
+    said: dict[int, list[str]] = {}
+    for a in pub.get("announcements") or []:
+        said.setdefault(a["seat"], []).append(words.call({"type": "announce", "call": a["call"]}, "name", me))
+    if said:
+        lines.append("Announced: " + "; ".join(f"{seat_name(s, me)} {', '.join(c)}" for s, c in said.items()))
+    teams = pub.get("teams")
+    if isinstance(teams, dict) and teams.get("complete"):
+        lines.append("; ".join(f"{words.team(k)}: {seats_words(v, me)}" for k, v in teams.items() if k != "complete"))
+    elif isinstance(teams, list) and teams:
+        lines.append("Teams: " + " vs ".join(seats_words(t, me) for t in teams))
+    choosing = any(a.get("type") == "exchange" for a in view.get("legal") or [])
+    if pub.get("blind") and choosing:
+        lines.append("Blind picked up: " + cards_text(game, pub["blind"]))
+    buried = pub.get("buried")
+    if buried and not all(c == "??" for c in buried):
+        lines.append("You buried: " + cards_text(game, buried))
+    roem = pub.get("roem") or []
+    if roem:
+        lines.append("Roem: " + ", ".join(f"{words.item(r['item'])} {r['value']} "
+                                         f"(trick {r.get('trick', 0) + 1})" for r in roem))
     won = pub.get("tricks_won")
     if won and any(won):
         lines.append("Tricks won: " + ", ".join(f"{seat_name(s, me)} {n}" for s, n in enumerate(won)))
@@ -293,7 +289,7 @@ def render_view(view: dict, menu=None, news: list[dict] | None = None) -> Render
     parts: list[RenderableType] = []
     dealer = seat_name(view.get("dealer"), me)
     parts.append(Text(f"{game.capitalize()} · deal {view['deal_number']} of {view['deals_per_match']} · "
-                      f"dealer {dealer} · {view['phase'].replace('_', ' ')}", style="bold"))
+                      f"dealer {dealer} · {words_of(game).phase(view['phase'])}", style="bold"))
     for action in news or []:
         if action.get("type") != "play":
             parts.append(Text("  " + action_words(game, action, me)))
@@ -337,14 +333,9 @@ def render_last_trick(view: dict) -> Text:
     return line
 
 
-ITEM_WORDS = {"roem_run3": "roem: run of three", "roem_run4": "roem: run of four",
-              "roem_four_of_a_kind": "roem: four of a kind", "roem_four_jacks": "roem: four jacks",
-              "roem_stuk": "roem: stuk (K+Q of trump)", "half_nat": "half nat"}
-
-
-def item_words(item: str) -> str:
-    """A breakdown item's name as words: `no_90_failed_by_losers` -> `no 90 failed by losers`."""
-    return ITEM_WORDS.get(item, item.replace("_", " "))
+def item_words(game: str, item: str) -> str:
+    """A breakdown item's name as the game words it: `no_90_failed_by_losers` -> `no 90 failed by losers`."""
+    return words_of(game).item(item)
 
 
 def _team_name(result: dict, team: Any, me: int | None) -> str:
@@ -354,7 +345,7 @@ def _team_name(result: dict, team: Any, me: int | None) -> str:
     return "" if team is None else str(team)
 
 
-def breakdown_table(result: dict, me: int | None) -> Table:
+def breakdown_table(game: str, result: dict, me: int | None) -> Table:
     """The itemised payout: one row per item with its team, count or factor and value."""
     table = Table(box=box.SIMPLE_HEAD, title="Scoring", title_justify="left", pad_edge=False)
     rows = result.get("breakdown") or []
@@ -373,7 +364,7 @@ def breakdown_table(result: dict, me: int | None) -> Table:
         elif "trick" in r:
             count = f"trick {r['trick'] + 1}"
         value = r.get("value")
-        cells = [item_words(r["item"])]
+        cells = [item_words(game, r["item"])]
         if has_team:
             cells.append(_team_name(result, r.get("team"), me))
         cells += [count, "" if value is None else str(value)]
@@ -418,8 +409,8 @@ def render_result(game: str, score: dict, me: int | None) -> RenderableType:
     if isinstance(winners, list) and winners:
         parts.append(Text(f"Won by {seats_words(winners, me)}"))
     elif isinstance(r.get("winner"), str):
-        parts.append(Text(f"Won by the {r['winner'].capitalize()} side"))
-    parts.append(breakdown_table(r, me))
+        parts.append(Text(f"Won by the {words_of(game).team(r['winner'])} side"))
+    parts.append(breakdown_table(game, r, me))
     parts.append(scores_table(r, score["match_scores"], me, score.get("deals_finished"), score.get("deals_per_match")))
     return Group(*parts)
 

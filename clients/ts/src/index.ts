@@ -24,6 +24,7 @@ import type { GameInfo } from "./gen/stich/v1/games_pb.js";
 import { stichError } from "./errors.js";
 
 export * from "./errors.js";
+export * from "./words.js";
 export * from "./gen/stich/v1/actions_pb.js";
 export * from "./gen/stich/v1/games_pb.js";
 export * from "./gen/stich/v1/results_pb.js";

@@ -16,6 +16,7 @@ import {
   TableStatus,
   UnavailableError,
   EventKind,
+  GameWords,
   type Action,
   type TableView,
 } from "../src/index.js";
@@ -44,6 +45,30 @@ for (const [door, make] of doors) {
       const schafkopf = games.find((g) => g.name === "schafkopf")!;
       assert.equal(schafkopf.seats, 4);
       assert.ok(schafkopf.options.some((o) => o.name === "tariff_solo"));
+    });
+
+    test("ListGames carries each game's words, which GameWords renders", async () => {
+      const games = await make().listGames();
+      for (const g of games) {
+        assert.ok(g.words?.en, `${g.name} has no English words`);
+        const w = new GameWords(g.words, "xx");                 // an unknown language: English
+        assert.notEqual(w.card("TH"), "TH");
+        assert.notEqual(w.phase("play"), "");
+      }
+      const sk = new GameWords(games.find((g) => g.name === "schafkopf")!.words);
+      assert.equal(sk.card("QC"), "Ei-O");
+      assert.equal(sk.call({ type: "bid", call: "rufspiel", suit: "D" }, "said"), "plays a Sauspiel with the Schellen-Sau");
+      assert.equal(sk.call({ type: "bid", call: "farbsolo", suit: "C" }, "you"), "play an Eichel-Solo");
+      const you = (s: number) => (s === 0 ? "you" : `seat ${s}`);
+      assert.equal(sk.contract({ type: "rufspiel", declarer: 0, suit: "D", kontra: 2 }, you),
+        "Sauspiel with the Schellen-Sau by you; Kontra by seat 2");
+      const sh = new GameWords(games.find((g) => g.name === "sheepshead")!.words);
+      assert.equal(sh.call({ type: "exchange", call: "bury", cards: ["KS", "TH"] }, "said"), "buries K♠ 10♥");
+      assert.equal(sh.call({ type: "exchange", call: "bury", cards: ["??", "??"] }, "you"), "bury 2 cards");
+      assert.equal(sh.contract({ type: "ace", picker: 1, called_card: "AC", multiplier: "2", cracked_by: 3, recracked: true }, you),
+        "called ace, seat 1 picked; called card A♣; cracked by seat 3, re-cracked; stakes ×2");
+      assert.equal(sh.contract({ type: "ace", picker: 1, multiplier: "1" }, you), "called ace, seat 1 picked");
+      assert.equal(new GameWords(undefined).call({ type: "bid", call: "solo_tout", suit: "C" }, "said"), "solo tout C");
     });
 
     test("refusals are StichError classes with the ErrorInfo reason and the legal actions", async () => {

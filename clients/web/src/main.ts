@@ -14,7 +14,7 @@ import {
   StichError,
   TableStatus,
   SeatKind,
-  describeAction,
+  GameWords,
   type Action,
   type SeatName,
   type GameInfo,
@@ -23,7 +23,7 @@ import {
 } from "@stich/client";
 import { webTransport } from "@stich/client/web";
 import { toJson } from "@bufbuild/protobuf";
-import { ContractSchema, AuctionSchema } from "@stich/client";
+import { ContractSchema } from "@stich/client";
 import { ValueSchema, type Value } from "@bufbuild/protobuf/wkt";
 
 /** A google.protobuf.Value message as the plain value it holds. */
@@ -55,17 +55,34 @@ function say(text: string, error = false): void {
   message.dataset.kind = error ? "error" : "info";
 }
 
-const SUITS: Record<string, string> = { S: "♠", H: "♥", D: "♦", C: "♣" };
+// ---- the game's words (GameInfo.words, from ListGames: cards, calls, contracts, items) ------------
+const gameWords = new Map<string, GameWords>();
+let words = new GameWords(undefined);         // the shown table's game
 
-/** "QS" -> "Q♠", "TD" -> "10♦". */
+/** Keep the words of every game the server lists (the page knows no game by name). */
+function learnWords(games: GameInfo[]): void {
+  for (const g of games) gameWords.set(g.name, new GameWords(g.words, navigator.language.slice(0, 2)));
+}
+
+/** The words of a game, asked of the server once. */
+async function wordsOf(game: string): Promise<GameWords> {
+  if (!gameWords.has(game)) learnWords(await client.listGames());
+  return gameWords.get(game) ?? new GameWords(undefined);
+}
+
+/** "QS" -> "Q♠", "TD" -> "10♦", "QC" -> "Ei-O": as the game's words say. */
 function cardLabel(code: string): string {
-  const rank = code.slice(0, -1) === "T" ? "10" : code.slice(0, -1);
-  return rank + (SUITS[code.slice(-1)] ?? code.slice(-1));
+  return words.card(code);
 }
 
 function cardEl(code: string, attrs: Attrs = {}): HTMLElement {
   const red = code.endsWith("H") || code.endsWith("D");
   return h("button", { class: `card${red ? " red" : ""}`, "data-card": code, ...attrs }, cardLabel(code));
+}
+
+/** What an action says: a card's label, or a call's short name ("no 90", "Wenz"). */
+function actionLabel(a: Action): string {
+  return a.type === "play" ? cardLabel(a.card) : words.call(a, "name");
 }
 
 // ---- secrets in the browser ------------------------------------------------------------------
@@ -130,6 +147,7 @@ function playerSecret(): string {
 async function lobby(): Promise<void> {
   where.textContent = "— new table";
   const games = await client.listGames();
+  learnWords(games);
   const form = h("form", { id: "lobby" });
   const gameSelect = h("select", { id: "game", name: "game" }, ...games.map((g) => h("option", { value: g.name }, g.name))) as HTMLSelectElement;
   const seatsBox = h("div", { id: "seats" });
@@ -273,6 +291,7 @@ function reasonOf(err: unknown): string {
 // ---- the table -----------------------------------------------------------------------------------
 async function table(seat: Seat): Promise<void> {
   let view = await client.view(seat.table, seat.token);
+  words = await wordsOf(view.game);
   render(seat, view);
   // live: every event of the table from the version this view shows; each one re-reads the
   // seat's own view (what the seat may see is the server's business, not the page's)
@@ -297,6 +316,23 @@ async function table(seat: Seat): Promise<void> {
 
 let shownVersion = -1;
 
+/** "you" for the viewer's own seat, "seat 2" for the others. */
+function seatNamer(view: TableView): (s: number) => string {
+  return (s) => (s === view.seat ? "you" : `seat ${s}`);
+}
+
+/** The calls of the deal so far, each in the game's words: "seat 1 passes; you play a Wenz". */
+function callsText(view: TableView): string {
+  const name = seatNamer(view);
+  return view.actions.filter((a) => a.type !== "play")
+    .map((a) => `${name(a.seat)} ${words.call(a, a.seat === view.seat ? "you" : "said", name)}`).join("; ");
+}
+
+/** The contract (its JSON with the records' field names) as the game's words put it. */
+function contractText(view: TableView, contract: NonNullable<TableView["contract"]>): string {
+  return words.contract(toJson(ContractSchema, contract, { useProtoFieldName: true }) as Record<string, unknown>, seatNamer(view));
+}
+
 function render(seat: Seat, view: TableView): void {
   if (view.version < shownVersion) return;
   shownVersion = view.version;
@@ -305,7 +341,7 @@ function render(seat: Seat, view: TableView): void {
   const status = TableStatus[view.status].toLowerCase().replace(/_/g, " ");
   const parts: (HTMLElement | null)[] = [
     h("section", { id: "status", "data-version": String(view.version), "data-status": String(view.status) },
-      `${status}${view.phase ? ` · ${view.phase}` : ""}${view.toAct !== undefined ? ` · seat ${view.toAct} to act` : ""}`),
+      `${status}${view.phase ? ` · ${words.phase(view.phase)}` : ""}${view.toAct !== undefined ? ` · seat ${view.toAct} to act` : ""}`),
     seatsEl(view),
     invitesEl(view),
   ];
@@ -317,14 +353,15 @@ function render(seat: Seat, view: TableView): void {
     const done = view.tricks.filter((t) => t.winner !== undefined);
     if (done.length) parts.push(h("section", { class: "last", id: "last-trick" }, h("h2", {}, `Last trick (won by seat ${done.at(-1)!.winner})`), trickEl(done.at(-1), view.seats.length)));
   }
-  if (view.contract) parts.push(h("section", { id: "contract" }, `contract: ${describe(toJson(ContractSchema, view.contract))}`));
-  if (view.auction) parts.push(h("section", { id: "auction" }, `auction: ${describe(toJson(AuctionSchema, view.auction))}`));
+  if (view.contract) parts.push(h("section", { id: "contract" }, `contract: ${contractText(view, view.contract)}`));
+  const said = callsText(view);
+  if (said) parts.push(h("section", { id: "auction" }, `calls: ${said}`));
   if (mine && view.hand.length) parts.push(handEl(seat, view));
   if (mine && view.toAct === view.seat && view.legal.length && !view.settings?.hintsDisabled) parts.push(hintEl(seat, view));
   const calls = view.legal.filter((a) => a.type !== "play");
   if (mine && calls.length) {
     parts.push(h("section", { id: "calls" }, h("h2", {}, "Your call"),
-      ...calls.map((a) => h("button", { class: "call", "data-type": a.type, "data-call": a.call, onclick: () => act(seat, () => client.act(seat.table, seat.token, a)) }, describeAction(a)))));
+      ...calls.map((a) => h("button", { class: "call", "data-type": a.type, "data-call": a.call, onclick: () => act(seat, () => client.act(seat.table, seat.token, a)) }, actionLabel(a)))));
   }
   if (view.result) parts.push(resultEl(view));
   if (view.result && seat.daily) parts.push(dailySubmitEl(seat));
@@ -348,7 +385,7 @@ function hintEl(seat: Seat, view: TableView): HTMLElement {
         return;
       }
       box.replaceChildren(h("h2", {}, "Hint"), h("ol", { class: "hints" }, ...r.hints.map((x) =>
-        h("li", { class: "hint" }, `${describeAction(x.action!)}: ${x.expected >= 0 ? "+" : ""}${x.expected.toFixed(1)} points expected, ${(x.win * 100).toFixed(0)}% to win`))));
+        h("li", { class: "hint" }, `${actionLabel(x.action!)}: ${x.expected >= 0 ? "+" : ""}${x.expected.toFixed(1)} points expected, ${(x.win * 100).toFixed(0)}% to win`))));
     } catch (err) {
       box.replaceChildren(h("p", {}, `no hint: ${reasonOf(err)}`));
     }
@@ -416,21 +453,13 @@ async function act(seat: Seat, run: () => Promise<TableView>): Promise<void> {
 function resultEl(view: TableView): HTMLElement {
   const r = view.result!;
   return h("section", { id: "result" }, h("h2", {}, `Deal ${view.dealNumber}: the score`),
-    h("p", {}, `contract: ${r.contract ? describe(toJson(ContractSchema, r.contract)) : "none"}`),
+    h("p", {}, `contract: ${r.contract ? contractText(view, r.contract) : "none"}`),
     h("table", { id: "breakdown" },
       h("tr", {}, h("th", {}, "item"), h("th", {}, "value"), h("th", {}, "count"), h("th", {}, "factor"), h("th", {}, "team")),
-      ...r.breakdown.map((b) => h("tr", {}, h("td", {}, b.item), h("td", {}, str(b.value)), h("td", {}, str(b.count)), h("td", {}, str(b.factor)), h("td", {}, str(b.team))))),
+      ...r.breakdown.map((b) => h("tr", {}, h("td", {}, words.item(b.item)), h("td", {}, str(b.value)), h("td", {}, str(b.count)), h("td", {}, str(b.factor)), h("td", {}, str(b.team))))),
     h("table", { id: "scores" },
       h("tr", {}, h("th", {}, "seat"), h("th", {}, "card points"), h("th", {}, "this deal"), h("th", {}, "match total")),
       ...r.scores.map((s, i) => h("tr", {}, h("td", {}, String(i)), h("td", {}, str(r.cardPoints[i])), h("td", {}, String(s)), h("td", {}, String(view.matchScores[i] ?? 0))))));
-}
-
-/** {"type": "solo", "declarer": 1} -> "type solo · declarer 1". */
-function describe(v: unknown): string {
-  if (v === null || v === undefined) return "none";
-  if (typeof v !== "object") return String(v);
-  if (Array.isArray(v)) return v.map(describe).join(", ");
-  return Object.entries(v).map(([k, x]) => `${k.replace(/_/g, " ")} ${describe(x)}`).join(" · ");
 }
 
 function str(v: unknown): string {

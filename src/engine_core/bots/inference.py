@@ -28,7 +28,7 @@ from collections import Counter
 
 from .. import games
 from .._infer import Sampler
-from ..state import CALL_BASE, EXCHANGE_BASE
+from .._codes import CALL_BASE, exchange_code, exchange_mask
 from .knowledge import HIDDEN, Order, voids
 
 # placeholder kinds (engine_core._infer)
@@ -73,9 +73,9 @@ class Inference:
                     played[seat][a["card"]] += 1
                     acts.append([seat, deck.face_index(a["card"]), K_PLAIN, 0])
             elif kind == "exchange":
-                base = EXCHANGE_BASE + spec.exchanges.index(a["call"])
+                number = spec.exchanges.index(a["call"])
                 if HIDDEN in a["cards"]:
-                    acts.append([seat, base, K_EXCHANGE_SLOT, -1])
+                    acts.append([seat, exchange_code(number, 0), K_EXCHANGE_SLOT, -1])
                 else:
                     faces = 0
                     twice = 0
@@ -84,7 +84,7 @@ class Inference:
                         if faces >> f & 1:
                             twice |= 1 << f
                         faces |= 1 << f
-                    acts.append([seat, (faces << 8) | base, K_PLAIN, 0, twice])
+                    acts.append([seat, exchange_code(number, faces), K_PLAIN, 0, twice])
             else:
                 acts.append([seat, CALL_BASE + calls[(kind, a["call"], a.get("suit"))], K_PLAIN, 0])
         piles = _piles(view, spec, played, hidden_plays)
@@ -229,7 +229,7 @@ class Inference:
                 if self._acts[i][2] == K_PLAY_SLOT:
                     fill[i] = deck.code(code)
                 else:
-                    faces = code >> 8
+                    faces = exchange_mask(code)
                     cards = []
                     for f in range(self.faces):
                         if faces >> f & 1:

@@ -44,6 +44,16 @@ def rotate(result: dict, dealer: int, options: Options, seats: int) -> NextDeal:
 
 
 @dataclass(frozen=True)
+class Target:
+    """A named question for the solver (`solver.reaches(position, name)`): does the default
+    side's total, counted as `count` ("points", "tricks" or "margin"), reach `value`; a value of
+    None means every trick (schwarz)."""
+
+    value: int | None
+    count: str = "points"
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """The static facts of a game, declared once; the engine, the codec, batch work, the match
     layer and the service read these fields and nothing else."""
@@ -58,6 +68,10 @@ class GameSpec:
     validate: Callable[[Options], Options] = staticmethod(lambda options: options)
     between_deals: Callable[[dict, int, Options], NextDeal] | None = None
     description: str = ""
+    targets: Mapping[str, Target] = field(default_factory=dict)   # the solver's named targets
+    # what players read: suit and card names, calls, contracts, breakdown items and phases, by
+    # language ({"en": {...}}, English required); ListGames serves them (games/words.py)
+    words: Mapping[str, Any] = field(default_factory=dict)
     # card points of a trump card's rank where they differ from its plain points, for a game
     # whose trump suit scores otherwise (Klaverjas: the trump jack 20, the nine 14): what a
     # bidder weighs a suit by before the trump is named

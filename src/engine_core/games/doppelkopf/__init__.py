@@ -1,8 +1,9 @@
 """Doppelkopf: 4 players, 48 cards (every card twice), 12 each. The declaration; the rules are
 the hooks of `rules.pyx` and are described in docs/rules/doppelkopf.md."""
 from ...options import OptionSpec
-from .. import GameSpec, NextDeal
+from .. import GameSpec, Target, NextDeal
 from . import rules
+from .words import WORDS
 
 # No option sets a stake: a deal's score is at most a few dozen points (the game value items
 # and extra points of rules 5.3/5.4, x3 for a lone player), far from any 64-bit limit.
@@ -35,8 +36,11 @@ GAME = GameSpec(
     rules=rules,
     options=OPTIONS,
     packets=packets,
+    targets={"win": Target(121), "no_90": Target(151), "no_60": Target(181), "no_30": Target(211),
+             "schwarz": Target(None, "tricks")},
     between_deals=between_deals,
     declaring_team="re",
     description="Doppelkopf: normal game, silent solo, Hochzeit, Armut and seven solos; "
                 "re/kontra and no_90 .. schwarz announcements",
+    words=WORDS,
 )

@@ -25,7 +25,7 @@ from engine_core._rng cimport Rng, rng_below, pick_bit
 from engine_core._order cimport Order, TRUMP, order_init
 from engine_core._game cimport (CALL_BASE, EXCHANGE_BASE, MAX_LEGAL, A_BID, A_EXCHANGE,
                                 A_ANNOUNCE, A_PLAY, BIDS_CHEAPEST, Score, Result, DealPlan,
-                                exchange_code, add_item, contract_field, extra_field, IF_TEAM,
+                                exchange_code, exchange_call, exchange_mask, add_item, contract_field, extra_field, IF_TEAM,
                                 IF_VALUE, V_INT, V_OPT_INT, V_BOOL, V_OPT_BOOL, V_WORD, V_CARD,
                                 V_NULL, V_OBJECT, V_LIST)
 from engine_core._result cimport Names, render_contract
@@ -671,7 +671,7 @@ cdef void apply_call(DkState* s, const DkOpts* o, i64 code) noexcept nogil:
     cdef int seat = s.to_act, call
     cdef u64 mask
     if code >= EXCHANGE_BASE:
-        mask = (<u64>code) >> 8
+        mask = exchange_mask(code)
         s.hand[seat] &= ~mask
         if s.phase == P_ARMUT_GIVE:
             s.given = mask
@@ -1185,9 +1185,9 @@ cdef object _explain_announcement(Core core, int call):
 cdef object _explain_exchange(Core core, i64 code):
     cdef DkState* s = &core.s
     cdef int seat = s.to_act
-    cdef u64 mask = (<u64>code) >> 8
+    cdef u64 mask = exchange_mask(code)
     cdef u64 trumps
-    call = EXCHANGES[(code & 0xFF) - EXCHANGE_BASE]
+    call = EXCHANGES[exchange_call(code)]
     want = EXCHANGES[X_ARMUT_GIVE] if s.phase == P_ARMUT_GIVE else EXCHANGES[X_ARMUT_RETURN]
     if call != want:
         return "WRONG_EXCHANGE", f"this exchange is {want}, not {call}"
@@ -1356,5 +1356,21 @@ def redact_result(Core core, result, seat):
         return result
     return {**result, "contract": hidden}
 
+
+def sides(Core core, int seat):
+    """(partners, opponents) seat masks as `seat` knows them: the teams as far as the seat can
+    know them (club queens held and played, announcements, declared contracts)."""
+    cdef DkState* s = &core.s
+    cdef int mine = 1 << seat, theirs = 0, k
+    teams = _known_teams(s, seat)
+    for name, other in (("re", "kontra"), ("kontra", "re")):
+        if seat in teams[name]:
+            for k in teams[name]:
+                mine |= 1 << k
+            for k in teams[other]:
+                theirs |= 1 << k
+            if teams["complete"]:
+                theirs = 15 & ~mine
+    return mine, theirs
 
 include "../../_engine.pxi"

@@ -2,8 +2,9 @@
 declaration; the rules are the hooks of `rules.pyx` (../shared/rules/klaverjas.md)."""
 from ...errors import OptionError
 from ...options import Options, OptionSpec
-from .. import GameSpec
+from .. import GameSpec, Target
 from . import rules
+from .words import WORDS
 
 # With pit_bonus <= 10,000 a deal scores at most 162 + 810 roem + 10,000 < 2^14 and a match of
 # at most 1000 deals stays below 2^24: far inside the 64-bit scores, and inside the 16-bit
@@ -65,8 +66,10 @@ GAME = GameSpec(
     rules=rules,
     options=OPTIONS,
     packets=packets,
+    targets={"win": Target(1, "margin"), "pit": Target(None, "tricks"), "schwarz": Target(None, "tricks")},
     stat_contracts=("trump_C", "trump_S", "trump_H", "trump_D"),
     validate=validate,
     trump_points={"J": 20, "9": 14},
     description="Dutch Klaverjas: Amsterdam, Rotterdam or Utrecht rules; roem, pit and nat",
+    words=WORDS,
 )

@@ -864,4 +864,9 @@ def legal_cards(hand, trick, trump, ruleset="amsterdam", int leader=0):
     return [PIQUET.code(i) for i in core.sort_cards(core.legal_mask())]
 
 
+def sides(Core core, int seat):
+    """(partners, opponents) seat masks: the fixed partnerships, opposite seats together."""
+    cdef int mine = (1 << seat) | (1 << ((seat + 2) % 4))
+    return mine, 15 & ~mine
+
 include "../../_engine.pxi"

@@ -1,8 +1,9 @@
 """Schafkopf (Bavarian): 4 players, 32 cards, 8 each. The declaration; the rules are the hooks
 of `rules.pyx` and are described in docs/rules/schafkopf.md."""
 from ...options import OptionSpec
-from .. import GameSpec
+from .. import GameSpec, Target
 from . import rules
+from .words import WORDS
 
 TARIFF = dict(minimum=1, maximum=1_000_000)   # no score can reach 2^40 within these ranges
 
@@ -36,5 +37,7 @@ GAME = GameSpec(
     rules=rules,
     options=OPTIONS,
     packets=packets,
+    targets={"win": Target(61), "schneider": Target(91), "schwarz": Target(None, "tricks")},
     description="Bavarian Schafkopf: Rufspiel, Wenz, Farbsolo, Tout, Sie; optional Ramsch and Kontra/Re",
+    words=WORDS,
 )

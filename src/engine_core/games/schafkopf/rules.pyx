@@ -808,4 +808,22 @@ def redact_result(Core core, result, seat):
     return result
 
 
+def sides(Core core, int seat):
+    """(partners, opponents) seat masks as `seat` knows them: nothing before a contract,
+    everyone for himself in a Ramsch; a solo's sides are public; a Rufspiel's partner is known to himself,
+    and to all once the called ace has been played."""
+    cdef SkState* s = &core.s
+    cdef int me = 1 << seat, others = 15 & ~(1 << seat), dside
+    cdef bint known, settled
+    if s.contract == K_RAMSCH:
+        return me, others
+    if s.contract == K_NONE or s.contract == K_THROWN_IN or s.declarer < 0:
+        return me, 0
+    known = s.partner >= 0 and (partner_revealed(s) or seat == s.partner)
+    dside = (1 << s.declarer) | ((1 << s.partner) if s.contract == K_RUFSPIEL and known else 0)
+    settled = s.contract != K_RUFSPIEL or known
+    if dside & me:
+        return dside, (others & ~dside) if settled else 0
+    return (15 & ~dside) if settled else me, dside
+
 include "../../_engine.pxi"

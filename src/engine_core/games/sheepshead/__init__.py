@@ -6,8 +6,9 @@ Between deals (rules 1.4, 2.6): a doubler is redealt by the same dealer, does no
 `next_multiplier`); a played deal passes the deal to the left at multiplier 1.
 """
 from ...options import OptionSpec
-from .. import GameSpec, NextDeal
+from .. import GameSpec, Target, NextDeal
 from . import rules
+from .words import WORDS
 
 OPTIONS = (
     OptionSpec("partner", "choice", "called_ace",
@@ -63,8 +64,10 @@ GAME = GameSpec(
     rules=rules,
     options=OPTIONS,
     packets=packets,
+    targets={"win": Target(61), "schneider": Target(91), "schwarz": Target(None, "tricks")},
     presets=PRESETS,
     between_deals=between_deals,
     description="Five-handed Milwaukee Sheepshead: pick, bury, call an ace (ten, unknown) or go alone; "
                 "leaster, doubler or forced pick; optional cracking",
+    words=WORDS,
 )

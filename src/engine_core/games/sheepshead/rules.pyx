@@ -41,7 +41,7 @@ from engine_core._rng cimport Rng, rng_below
 from engine_core._order cimport (Order, TRUMP, card_strength, mask_points, order_init,
                                  order_add_trumps, order_add_plain)
 from engine_core._game cimport (CALL_BASE, EXCHANGE_BASE, A_BID, A_EXCHANGE, A_ANNOUNCE, A_PLAY,
-                                Score, Result, DealPlan, add_item, contract_field, exchange_code,
+                                Score, Result, DealPlan, add_item, contract_field, exchange_code, exchange_call, exchange_mask,
                                 IF_VALUE, V_INT, V_OPT_INT, V_BOOL, V_OPT_BOOL, V_CARD, V_LIST)
 from engine_core._result cimport Names, render_contract
 from engine_core._names import names, calls
@@ -517,8 +517,8 @@ cdef void g_apply(SsState* s, const SsOpts* o, i64 code) noexcept nogil:
         play_card(s, <int>code)
         return
     if code >= EXCHANGE_BASE:
-        cards = (<u64>code) >> 8
-        if (code & 0xFF) - EXCHANGE_BASE == X_BURY:
+        cards = exchange_mask(code)
+        if exchange_call(code) == X_BURY:
             s.hand[seat] &= ~cards
             s.buried = cards
             if o.partner_mode == PM_NONE:
@@ -938,8 +938,8 @@ cdef object _explain_call(Core core, int call):
 
 cdef object _explain_exchange(Core core, i64 code):
     cdef SsState* s = &core.s
-    kind = EXCHANGES[(code & 0xFF) - EXCHANGE_BASE]
-    n = popcount((<u64>code) >> 8)
+    kind = EXCHANGES[exchange_call(code)]
+    n = popcount(exchange_mask(code))
     if s.phase == P_BURY:
         if kind == "unknown":
             return "BURY_FIRST", "no unknown card now: first bury 2 cards (exchange 'bury')"
@@ -1096,5 +1096,23 @@ def redact_result(Core core, result, seat):
     out["tricks"] = _tricks(s, False)
     return out
 
+
+def sides(Core core, int seat):
+    """(partners, opponents) seat masks as `seat` knows them: nothing before the call, everyone
+    for himself in a leaster or a doubler; the picker's partner is known to himself, and to all once
+    the called card has been played; a picker who goes alone says so."""
+    cdef SsState* s = &core.s
+    cdef int me = 1 << seat, others = 31 & ~(1 << seat), pside
+    cdef bint known, settled
+    if s.contract == K_LEASTER or s.contract == K_DOUBLER:
+        return me, others
+    if s.picker < 0 or s.contract == K_NONE:
+        return me, 0
+    known = s.partner >= 0 and _partner_known(s, seat)
+    pside = (1 << s.picker) | ((1 << s.partner) if known else 0)
+    settled = known or s.contract == K_ALONE
+    if pside & me:
+        return pside, (others & ~pside) if settled else 0
+    return (31 & ~pside) if settled else me, pside
 
 include "../../_engine.pxi"

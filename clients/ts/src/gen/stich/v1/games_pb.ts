@@ -6,13 +6,13 @@ import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Value } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
-import type { Message } from "@bufbuild/protobuf";
+import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file stich/v1/games.proto.
  */
 export const file_stich_v1_games: GenFile = /*@__PURE__*/
-  fileDesc("ChRzdGljaC92MS9nYW1lcy5wcm90bxIIc3RpY2gudjEi6wEKDE9wdGlvblNjaGVtYRIMCgRuYW1lGAEgASgJEgwKBHR5cGUYAiABKAkSLQoNZGVmYXVsdF92YWx1ZRgDIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRITCgtkZXNjcmlwdGlvbhgEIAEoCRIOCgZzdGF0dXMYBSABKAkSJwoHYWxsb3dlZBgGIAMoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRIUCgdtaW5pbXVtGAcgASgFSACIAQESFAoHbWF4aW11bRgIIAEoBUgBiAEBQgoKCF9taW5pbXVtQgoKCF9tYXhpbXVtIncKCEdhbWVJbmZvEgwKBG5hbWUYASABKAkSDQoFc2VhdHMYAiABKAUSEQoJaGFuZF9zaXplGAMgASgFEhIKCmJsaW5kX3NpemUYBCABKAUSJwoHb3B0aW9ucxgFIAMoCzIWLnN0aWNoLnYxLk9wdGlvblNjaGVtYWIGcHJvdG8z", [file_google_protobuf_struct]);
+  fileDesc("ChRzdGljaC92MS9nYW1lcy5wcm90bxIIc3RpY2gudjEi6wEKDE9wdGlvblNjaGVtYRIMCgRuYW1lGAEgASgJEgwKBHR5cGUYAiABKAkSLQoNZGVmYXVsdF92YWx1ZRgDIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRITCgtkZXNjcmlwdGlvbhgEIAEoCRIOCgZzdGF0dXMYBSABKAkSJwoHYWxsb3dlZBgGIAMoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRIUCgdtaW5pbXVtGAcgASgFSACIAQESFAoHbWF4aW11bRgIIAEoBUgBiAEBQgoKCF9taW5pbXVtQgoKCF9tYXhpbXVtIp8BCghHYW1lSW5mbxIMCgRuYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEhEKCWhhbmRfc2l6ZRgDIAEoBRISCgpibGluZF9zaXplGAQgASgFEicKB29wdGlvbnMYBSADKAsyFi5zdGljaC52MS5PcHRpb25TY2hlbWESJgoFd29yZHMYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0YgZwcm90bzM", [file_google_protobuf_struct]);
 
 /**
  * One rule option of a game, as the rules file's option table lists it.
@@ -124,6 +124,19 @@ export type GameInfo = Message<"stich.v1.GameInfo"> & {
    * @generated from field: repeated stich.v1.OptionSchema options = 5;
    */
   options: OptionSchema[];
+
+  /**
+   * What players read, by language ({"en": {...}}; English is always there and is the
+   * fallback, word by word): "cards" (pattern, label template, suits with symbol and name,
+   * ranks, count of face-down cards), "calls" (by type and call: name, said, you),
+   * "contracts" (by type: a template), "contract_fields" (in order: field, text, optional
+   * join and values), "teams", "items" and "phases" (by name). Templates hold `{field}` or
+   * `{field:form}` (form: seat, card, cards, or a suit's form such as name). The format is in
+   * docs/adding-a-game.md, "Words".
+   *
+   * @generated from field: google.protobuf.Struct words = 6;
+   */
+  words?: JsonObject | undefined;
 };
 
 /**

@@ -15,7 +15,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file stich/v1/tables.proto.
  */
 export const file_stich_v1_tables: GenFile = /*@__PURE__*/
-  fileDesc("ChVzdGljaC92MS90YWJsZXMucHJvdG8SCHN0aWNoLnYxIigKCVNlYXRUb2tlbhIMCgRzZWF0GAEgASgFEg0KBXRva2VuGAIgASgJIjYKClNlYXRJbnZpdGUSDAoEc2VhdBgBIAEoBRIMCgRjb2RlGAIgASgJEgwKBGxpbmsYAyABKAkiPQoNVGFibGVTZXR0aW5ncxIUCgxib3RfZGVsYXlfbXMYASABKAUSFgoOaGludHNfZGlzYWJsZWQYAiABKAgiOgoKS25vd25UZWFtcxIKCgJyZRgBIAMoBRIOCgZrb250cmEYAiADKAUSEAoIY29tcGxldGUYAyABKAgiOQoFQXJtdXQSDAoEcG9vchgBIAEoBRIVCghhY2NlcHRvchgCIAEoBUgAiAEBQgsKCV9hY2NlcHRvciJXCgdBdWN0aW9uEgwKBGJpZHMYASADKAkSEwoGcGFzc2VzGAIgASgFSACIAQESEwoGcGlja2VyGAMgASgFSAGIAQFCCQoHX3Bhc3Nlc0IJCgdfcGlja2VyIlsKCUNhcmRPcmRlchINCgV0cnVtcBgBIAMoCRINCgVjbHVicxgCIAMoCRIOCgZzcGFkZXMYAyADKAkSDgoGaGVhcnRzGAQgAygJEhAKCGRpYW1vbmRzGAUgAygJIowICglUYWJsZVZpZXcSEAoIdGFibGVfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoBRIMCgRnYW1lGAMgASgJEhEKBHNlYXQYBCABKAVIAIgBARIhCgVzZWF0cxgFIAMoDjISLnN0aWNoLnYxLlNlYXRLaW5kEiUKBnN0YXR1cxgGIAEoDjIVLnN0aWNoLnYxLlRhYmxlU3RhdHVzEhMKC2RlYWxfbnVtYmVyGAcgASgFEhcKD2RlYWxzX3Blcl9tYXRjaBgIIAEoBRITCgZkZWFsZXIYCSABKAVIAYgBARINCgVwaGFzZRgKIAEoCRITCgZ0b19hY3QYCyABKAVIAogBARIMCgRoYW5kGAwgAygJEh8KBWxlZ2FsGA0gAygLMhAuc3RpY2gudjEuQWN0aW9uEiEKB2FjdGlvbnMYDiADKAsyEC5zdGljaC52MS5BY3Rpb24SHgoFdHJpY2sYDyABKAsyDy5zdGljaC52MS5UcmljaxIfCgZ0cmlja3MYECADKAsyDy5zdGljaC52MS5UcmljaxIkCghjb250cmFjdBgRIAEoCzISLnN0aWNoLnYxLkNvbnRyYWN0EiIKB2F1Y3Rpb24YEiABKAsyES5zdGljaC52MS5BdWN0aW9uEiQKBnJlc3VsdBgTIAEoCzIULnN0aWNoLnYxLkRlYWxSZXN1bHQSFAoMbWF0Y2hfc2NvcmVzGBQgAygFEigKB29wdGlvbnMYFSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDWRlYWxzX2NvdW50ZWQYFiABKAUSEgoKdHJpY2tzX3dvbhgXIAMoBRISCgpoYW5kX3NpemVzGBggAygFEiMKBXRlYW1zGBkgASgLMhQuc3RpY2gudjEuS25vd25UZWFtcxIkCgxwYXJ0bmVyc2hpcHMYGiADKAsyDi5zdGljaC52MS5UZWFtEi0KDWFubm91bmNlbWVudHMYGyADKAsyFi5zdGljaC52MS5Bbm5vdW5jZW1lbnQSJAoGbGV2ZWxzGBwgASgLMhQuc3RpY2gudjEuVGVhbVBvaW50cxIeCgVhcm11dBgdIAEoCzIPLnN0aWNoLnYxLkFybXV0Eg0KBWJsaW5kGB4gAygJEg4KBmJ1cmllZBgfIAMoCRIUCgx1bmtub3duX2NhcmQYICABKAkSJQoEcm9lbRghIAMoCzIXLnN0aWNoLnYxLkJyZWFrZG93bkl0ZW0SKQoIc2V0dGluZ3MYIiABKAsyFy5zdGljaC52MS5UYWJsZVNldHRpbmdzEiIKBW9yZGVyGCMgASgLMhMuc3RpY2gudjEuQ2FyZE9yZGVyQgcKBV9zZWF0QgkKB19kZWFsZXJCCQoHX3RvX2FjdCLFAgoKVGFibGVFdmVudBIPCgd2ZXJzaW9uGAEgASgFEiEKBGtpbmQYAiABKA4yEy5zdGljaC52MS5FdmVudEtpbmQSEwoLZGVhbF9udW1iZXIYAyABKAUSEwoGZGVhbGVyGAQgASgFSACIAQESIAoGYWN0aW9uGAUgASgLMhAuc3RpY2gudjEuQWN0aW9uEg0KBXBoYXNlGAYgASgJEhMKBnRvX2FjdBgHIAEoBUgBiAEBEiQKBnJlc3VsdBgIIAEoCzIULnN0aWNoLnYxLkRlYWxSZXN1bHQSFAoMbWF0Y2hfc2NvcmVzGAkgAygFEiUKBnN0YXR1cxgKIAEoDjIVLnN0aWNoLnYxLlRhYmxlU3RhdHVzEhEKBHNlYXQYCyABKAVIAogBAUIJCgdfZGVhbGVyQgkKB190b19hY3RCBwoFX3NlYXQqqwEKCFNlYXRLaW5kEhkKFVNFQVRfS0lORF9VTlNQRUNJRklFRBAAEhMKD1NFQVRfS0lORF9IVU1BThABEhEKDVNFQVRfS0lORF9CT1QQAhISCg5TRUFUX0tJTkRfT1BFThADEhYKElNFQVRfS0lORF9CT1RfRUFTWRAEEhgKFFNFQVRfS0lORF9CT1RfTk9STUFMEAUSFgoSU0VBVF9LSU5EX0JPVF9IQVJEEAYqhQEKC1RhYmxlU3RhdHVzEhwKGFRBQkxFX1NUQVRVU19VTlNQRUNJRklFRBAAEiEKHVRBQkxFX1NUQVRVU19XQUlUSU5HX0ZPUl9ERUFMEAESGAoUVEFCTEVfU1RBVFVTX0lOX0RFQUwQAhIbChdUQUJMRV9TVEFUVVNfTUFUQ0hfT1ZFUhADKpUBCglFdmVudEtpbmQSGgoWRVZFTlRfS0lORF9VTlNQRUNJRklFRBAAEhwKGEVWRU5UX0tJTkRfVEFCTEVfQ1JFQVRFRBABEhsKF0VWRU5UX0tJTkRfREVBTF9TVEFSVEVEEAISFQoRRVZFTlRfS0lORF9BQ1RJT04QAxIaChZFVkVOVF9LSU5EX1NFQVRfSk9JTkVEEARiBnByb3RvMw", [file_google_protobuf_struct, file_stich_v1_actions, file_stich_v1_results]);
+  fileDesc("ChVzdGljaC92MS90YWJsZXMucHJvdG8SCHN0aWNoLnYxIigKCVNlYXRUb2tlbhIMCgRzZWF0GAEgASgFEg0KBXRva2VuGAIgASgJIjYKClNlYXRJbnZpdGUSDAoEc2VhdBgBIAEoBRIMCgRjb2RlGAIgASgJEgwKBGxpbmsYAyABKAkiPQoNVGFibGVTZXR0aW5ncxIUCgxib3RfZGVsYXlfbXMYASABKAUSFgoOaGludHNfZGlzYWJsZWQYAiABKAgiOgoKS25vd25UZWFtcxIKCgJyZRgBIAMoBRIOCgZrb250cmEYAiADKAUSEAoIY29tcGxldGUYAyABKAgiOQoFQXJtdXQSDAoEcG9vchgBIAEoBRIVCghhY2NlcHRvchgCIAEoBUgAiAEBQgsKCV9hY2NlcHRvciJXCgdBdWN0aW9uEgwKBGJpZHMYASADKAkSEwoGcGFzc2VzGAIgASgFSACIAQESEwoGcGlja2VyGAMgASgFSAGIAQFCCQoHX3Bhc3Nlc0IJCgdfcGlja2VyIlsKCUNhcmRPcmRlchINCgV0cnVtcBgBIAMoCRINCgVjbHVicxgCIAMoCRIOCgZzcGFkZXMYAyADKAkSDgoGaGVhcnRzGAQgAygJEhAKCGRpYW1vbmRzGAUgAygJIrIJCglUYWJsZVZpZXcSEAoIdGFibGVfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoBRIMCgRnYW1lGAMgASgJEhEKBHNlYXQYBCABKAVIAIgBARIhCgVzZWF0cxgFIAMoDjISLnN0aWNoLnYxLlNlYXRLaW5kEiUKBnN0YXR1cxgGIAEoDjIVLnN0aWNoLnYxLlRhYmxlU3RhdHVzEhMKC2RlYWxfbnVtYmVyGAcgASgFEhcKD2RlYWxzX3Blcl9tYXRjaBgIIAEoBRITCgZkZWFsZXIYCSABKAVIAYgBARINCgVwaGFzZRgKIAEoCRITCgZ0b19hY3QYCyABKAVIAogBARIMCgRoYW5kGAwgAygJEh8KBWxlZ2FsGA0gAygLMhAuc3RpY2gudjEuQWN0aW9uEiEKB2FjdGlvbnMYDiADKAsyEC5zdGljaC52MS5BY3Rpb24SHgoFdHJpY2sYDyABKAsyDy5zdGljaC52MS5UcmljaxIfCgZ0cmlja3MYECADKAsyDy5zdGljaC52MS5UcmljaxIkCghjb250cmFjdBgRIAEoCzISLnN0aWNoLnYxLkNvbnRyYWN0EiIKB2F1Y3Rpb24YEiABKAsyES5zdGljaC52MS5BdWN0aW9uEiQKBnJlc3VsdBgTIAEoCzIULnN0aWNoLnYxLkRlYWxSZXN1bHQSFAoMbWF0Y2hfc2NvcmVzGBQgAygFEigKB29wdGlvbnMYFSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDWRlYWxzX2NvdW50ZWQYFiABKAUSEgoKdHJpY2tzX3dvbhgXIAMoBRISCgpoYW5kX3NpemVzGBggAygFEiMKBXRlYW1zGBkgASgLMhQuc3RpY2gudjEuS25vd25UZWFtcxIkCgxwYXJ0bmVyc2hpcHMYGiADKAsyDi5zdGljaC52MS5UZWFtEi0KDWFubm91bmNlbWVudHMYGyADKAsyFi5zdGljaC52MS5Bbm5vdW5jZW1lbnQSJAoGbGV2ZWxzGBwgASgLMhQuc3RpY2gudjEuVGVhbVBvaW50cxIeCgVhcm11dBgdIAEoCzIPLnN0aWNoLnYxLkFybXV0Eg0KBWJsaW5kGB4gAygJEg4KBmJ1cmllZBgfIAMoCRIUCgx1bmtub3duX2NhcmQYICABKAkSJQoEcm9lbRghIAMoCzIXLnN0aWNoLnYxLkJyZWFrZG93bkl0ZW0SKQoIc2V0dGluZ3MYIiABKAsyFy5zdGljaC52MS5UYWJsZVNldHRpbmdzEiIKBW9yZGVyGCMgASgLMhMuc3RpY2gudjEuQ2FyZE9yZGVyEi8KBnBvaW50cxgkIAMoCzIfLnN0aWNoLnYxLlRhYmxlVmlldy5Qb2ludHNFbnRyeRIeCgVzaWRlcxglIAEoCzIPLnN0aWNoLnYxLlNpZGVzEiQKBmhpZGRlbhgmIAMoCzIULnN0aWNoLnYxLkhpZGRlblBpbGUaLQoLUG9pbnRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgFOgI4AUIHCgVfc2VhdEIJCgdfZGVhbGVyQgkKB190b19hY3QiLAoFU2lkZXMSEAoIcGFydG5lcnMYASADKAUSEQoJb3Bwb25lbnRzGAIgAygFIqABCgpIaWRkZW5QaWxlEgwKBHBpbGUYASABKAkSFgoJZnJvbV9zZWF0GAIgASgFSACIAQESFAoHdG9fc2VhdBgDIAEoBUgBiAEBEg0KBWNvdW50GAQgASgFEhMKBmFjdGlvbhgFIAEoBUgCiAEBEg0KBWFtb25nGAYgAygJQgwKCl9mcm9tX3NlYXRCCgoIX3RvX3NlYXRCCQoHX2FjdGlvbiLFAgoKVGFibGVFdmVudBIPCgd2ZXJzaW9uGAEgASgFEiEKBGtpbmQYAiABKA4yEy5zdGljaC52MS5FdmVudEtpbmQSEwoLZGVhbF9udW1iZXIYAyABKAUSEwoGZGVhbGVyGAQgASgFSACIAQESIAoGYWN0aW9uGAUgASgLMhAuc3RpY2gudjEuQWN0aW9uEg0KBXBoYXNlGAYgASgJEhMKBnRvX2FjdBgHIAEoBUgBiAEBEiQKBnJlc3VsdBgIIAEoCzIULnN0aWNoLnYxLkRlYWxSZXN1bHQSFAoMbWF0Y2hfc2NvcmVzGAkgAygFEiUKBnN0YXR1cxgKIAEoDjIVLnN0aWNoLnYxLlRhYmxlU3RhdHVzEhEKBHNlYXQYCyABKAVIAogBAUIJCgdfZGVhbGVyQgkKB190b19hY3RCBwoFX3NlYXQqqwEKCFNlYXRLaW5kEhkKFVNFQVRfS0lORF9VTlNQRUNJRklFRBAAEhMKD1NFQVRfS0lORF9IVU1BThABEhEKDVNFQVRfS0lORF9CT1QQAhISCg5TRUFUX0tJTkRfT1BFThADEhYKElNFQVRfS0lORF9CT1RfRUFTWRAEEhgKFFNFQVRfS0lORF9CT1RfTk9STUFMEAUSFgoSU0VBVF9LSU5EX0JPVF9IQVJEEAYqhQEKC1RhYmxlU3RhdHVzEhwKGFRBQkxFX1NUQVRVU19VTlNQRUNJRklFRBAAEiEKHVRBQkxFX1NUQVRVU19XQUlUSU5HX0ZPUl9ERUFMEAESGAoUVEFCTEVfU1RBVFVTX0lOX0RFQUwQAhIbChdUQUJMRV9TVEFUVVNfTUFUQ0hfT1ZFUhADKpUBCglFdmVudEtpbmQSGgoWRVZFTlRfS0lORF9VTlNQRUNJRklFRBAAEhwKGEVWRU5UX0tJTkRfVEFCTEVfQ1JFQVRFRBABEhsKF0VWRU5UX0tJTkRfREVBTF9TVEFSVEVEEAISFQoRRVZFTlRfS0lORF9BQ1RJT04QAxIaChZFVkVOVF9LSU5EX1NFQVRfSk9JTkVEEARiBnByb3RvMw", [file_google_protobuf_struct, file_stich_v1_actions, file_stich_v1_results]);
 
 /**
  * The secret token of one human seat.
@@ -514,6 +514,29 @@ export type TableView = Message<"stich.v1.TableView"> & {
    * @generated from field: stich.v1.CardOrder order = 35;
    */
   order?: CardOrder | undefined;
+
+  /**
+   * Card points of every card (by code) in the contract in force (Klaverjas: the trump suit's
+   * values once trump is made).
+   *
+   * @generated from field: map<string, int32> points = 36;
+   */
+  points: { [key: string]: number };
+
+  /**
+   * The sides as the viewer knows them now (absent for a spectator).
+   *
+   * @generated from field: stich.v1.Sides sides = 37;
+   */
+  sides?: Sides | undefined;
+
+  /**
+   * The face-down piles the viewer cannot see: who gave and holds them, how many cards, since
+   * which action (Sheepshead's blind, bury and unknown card, Doppelkopf's Armut exchange).
+   *
+   * @generated from field: repeated stich.v1.HiddenPile hidden = 38;
+   */
+  hidden: HiddenPile[];
 };
 
 /**
@@ -522,6 +545,90 @@ export type TableView = Message<"stich.v1.TableView"> & {
  */
 export const TableViewSchema: GenMessage<TableView> = /*@__PURE__*/
   messageDesc(file_stich_v1_tables, 7);
+
+/**
+ * The sides as one seat knows them; a seat in neither list is not known yet.
+ *
+ * @generated from message stich.v1.Sides
+ */
+export type Sides = Message<"stich.v1.Sides"> & {
+  /**
+   * The seats known to play with the viewer, the viewer included.
+   *
+   * @generated from field: repeated int32 partners = 1;
+   */
+  partners: number[];
+
+  /**
+   * The seats known to play against the viewer.
+   *
+   * @generated from field: repeated int32 opponents = 2;
+   */
+  opponents: number[];
+};
+
+/**
+ * Describes the message stich.v1.Sides.
+ * Use `create(SidesSchema)` to create a new message.
+ */
+export const SidesSchema: GenMessage<Sides> = /*@__PURE__*/
+  messageDesc(file_stich_v1_tables, 8);
+
+/**
+ * Face-down cards one seat cannot see.
+ *
+ * @generated from message stich.v1.HiddenPile
+ */
+export type HiddenPile = Message<"stich.v1.HiddenPile"> & {
+  /**
+   * "blind", or the exchange call that moved them ("bury", "unknown", "armut_give", "armut_return").
+   *
+   * @generated from field: string pile = 1;
+   */
+  pile: string;
+
+  /**
+   * The seat the cards came from; absent for cards dealt face down (the blind).
+   *
+   * @generated from field: optional int32 from_seat = 2;
+   */
+  fromSeat?: number | undefined;
+
+  /**
+   * The seat holding them now; absent while they are set aside (a bury, the blind).
+   *
+   * @generated from field: optional int32 to_seat = 3;
+   */
+  toSeat?: number | undefined;
+
+  /**
+   * How many cards.
+   *
+   * @generated from field: int32 count = 4;
+   */
+  count: number;
+
+  /**
+   * The index in `actions` of the exchange that moved them; absent when dealt so.
+   *
+   * @generated from field: optional int32 action = 5;
+   */
+  action?: number | undefined;
+
+  /**
+   * The cards they must be among (e.g. the Armut's trumps); empty: any card not seen.
+   *
+   * @generated from field: repeated string among = 6;
+   */
+  among: string[];
+};
+
+/**
+ * Describes the message stich.v1.HiddenPile.
+ * Use `create(HiddenPileSchema)` to create a new message.
+ */
+export const HiddenPileSchema: GenMessage<HiddenPile> = /*@__PURE__*/
+  messageDesc(file_stich_v1_tables, 9);
 
 /**
  * One versioned change of a table, filtered for the viewer.
@@ -612,7 +719,7 @@ export type TableEvent = Message<"stich.v1.TableEvent"> & {
  * Use `create(TableEventSchema)` to create a new message.
  */
 export const TableEventSchema: GenMessage<TableEvent> = /*@__PURE__*/
-  messageDesc(file_stich_v1_tables, 8);
+  messageDesc(file_stich_v1_tables, 10);
 
 /**
  * Who sits in a seat.

@@ -1,9 +1,10 @@
-"""PostgreSQL for the tests: the server on 127.0.0.1:5432 if one answers, else one of our own
-(the system's initdb and pg_ctl, in a temporary directory, on a free port). Each test gets a
-fresh database (stich_test_<random>), dropped afterwards, so runs never collide. Without
-either: a failure when CI is set, else a skip that says why; never a silent skip.
+"""PostgreSQL for the tests and tools: the server on 127.0.0.1:5432 (STICH_TEST_PG: another
+admin URL) if one answers, else one of our own (the system's initdb and pg_ctl, in a temporary
+directory, on a free port). Each test or run gets a fresh database (stich_test_<random>),
+dropped afterwards, so runs never collide. The tests' fixtures (pg_admin, pg_url) are in
+tests/conftest.py: without a server, a failure when CI is set, else a skip that says why.
 
-    from pg_util import pg_admin, pg_url     # the fixtures (pg_url: a fresh database's URL)
+    with fresh_database(find_admin()[0]) as url: ...
 """
 from __future__ import annotations
 
@@ -13,11 +14,10 @@ import os
 import pwd
 import secrets
 import shutil
-import socket
 import subprocess
 import tempfile
 
-import pytest
+from . import free_port
 
 DEFAULT_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 
@@ -30,12 +30,6 @@ def _answers(url: str) -> str | None:
             return None
     except psycopg.Error as err:
         return str(err).splitlines()[0] if str(err) else type(err).__name__
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class OwnServer:
@@ -51,7 +45,7 @@ class OwnServer:
         self.pg_ctl = os.path.join(bindir, "pg_ctl")
         self.dir = tempfile.mkdtemp(prefix="stich-pg-")
         self.data = os.path.join(self.dir, "data")
-        self.port = _free_port()
+        self.port = free_port()
         self.prefix: list[str] = []
         if os.geteuid() == 0:
             try:
@@ -81,13 +75,6 @@ class OwnServer:
         subprocess.run(self.prefix + [self.pg_ctl, "-D", self.data, "-m", "immediate", "stop"],
                        capture_output=True, timeout=60)
         shutil.rmtree(self.dir, ignore_errors=True)
-
-
-def unavailable(reason: str):
-    """No PostgreSQL for the tests: fail under CI (the suite must run them), else skip."""
-    if os.environ.get("CI"):
-        pytest.fail(f"PostgreSQL needed under CI: {reason}")
-    pytest.skip(f"no PostgreSQL: {reason}")
 
 
 def create_database(admin: str, prefix: str = "stich_test_") -> tuple[str, str]:
@@ -131,22 +118,3 @@ def find_admin() -> tuple[str, OwnServer | None]:
     except (RuntimeError, OSError, subprocess.SubprocessError) as err:
         raise RuntimeError(f"{admin} does not answer ({why}), and no server of our own: {err}") from None
     return own.url, own
-
-
-@pytest.fixture(scope="session")
-def pg_admin():
-    try:
-        admin, own = find_admin()
-    except RuntimeError as err:
-        unavailable(str(err))
-    try:
-        yield admin
-    finally:
-        if own is not None:
-            own.stop()
-
-
-@pytest.fixture
-def pg_url(pg_admin):
-    with fresh_database(pg_admin) as url:
-        yield url

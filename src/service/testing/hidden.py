@@ -1,5 +1,5 @@
-"""Helpers of the service tests: the hidden-card rule as a checker, independent of the
-engine's redaction.
+"""The hidden-card rule as a checker, independent of the engine's redaction (the service
+tests and tools/adversary.py).
 
 The rule (docs/service.md, "Hidden information"): a seat may see a card only if it held that
 card at some moment of the deal (its hand as dealt, the blind it picked, cards handed to it)
@@ -82,13 +82,3 @@ class Mirror:
         leaked = seen - ok
         assert not leaked, f"{where}: seat {seat} was shown hidden cards {sorted(leaked)}"
         return len(seen)
-
-
-def wire(v):
-    """A records.md value as it survives the typed protocol: null, empty strings and empty
-    lists inside objects are absent (stich.v1 does not tell them apart)."""
-    if isinstance(v, dict):
-        return {k: wire(x) for k, x in v.items() if x is not None and x != [] and x != ""}
-    if isinstance(v, list):
-        return [wire(x) for x in v]
-    return v

@@ -1,0 +1,142 @@
+"""The daily deal: one deal of each game a day, the same for every player, played against bots
+at a table derived from the player's secret (so a player gets the same table all day and cannot
+deal it again to try another line), and a leaderboard of the engine's scores of those tables."""
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import hmac
+
+from engine_core import games, records
+
+from . import errors
+from .store import DailyEntry, Exists
+from .tables import HUMAN, level_available, new_secret
+
+DAILY_SEAT = 0
+DAILY_LEVELS = ("normal", "easy")    # the daily deal's bots: the first level this build has
+NICKNAME_LENGTH = 24
+PLAYER_SECRET = (8, 128)
+LEADERBOARD_LIMIT = (20, 100)
+
+
+def utc_today() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).date().isoformat()
+
+
+def player_hash(secret: str) -> str:
+    return hashlib.sha256(f"stich-player-v1:{secret}".encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def check_player_secret(secret: str) -> str:
+    lo, hi = PLAYER_SECRET
+    if not lo <= len(secret) <= hi or not secret.isprintable():
+        raise errors.invalid("player_secret", f"must be {lo} to {hi} printable characters "
+                             f"(kept by the player's device), got {len(secret)} characters",
+                             reason="BAD_PLAYER_SECRET")
+    return secret
+
+
+def check_date(date: str, field: str) -> str:
+    try:
+        if len(date) != 10:
+            raise ValueError(date)
+        return _dt.date.fromisoformat(date).isoformat()
+    except ValueError:
+        raise errors.invalid(field, f"must be a date YYYY-MM-DD, got {errors.short(date)}") from None
+
+
+def entry_dict(e: DailyEntry, rank: int) -> dict:
+    return {"rank": rank, "nickname": e.nickname, "score": e.score, "submitted_at": e.submitted_at}
+
+
+class Daily:
+    """GetDailyDeal, SubmitDaily and GetLeaderboard at a TableManager (today: its clock)."""
+
+    def __init__(self, manager):
+        self.manager = manager
+
+    async def daily(self, game: str, secret: str) -> tuple[str, str, str, dict]:
+        """The player's table of today's deal of `game`: (date, table id, token, view)."""
+        m = self.manager
+        if not game:
+            raise errors.invalid("game", f"missing; games are {', '.join(games.available())}")
+        check_player_secret(secret)
+        g = games.get(game, {})
+        date = m.today()
+        player = player_hash(secret)
+        table_id = "t_d" + hashlib.sha256(f"{game}:{date}:{player}".encode()).hexdigest()[:30]
+        token = "st_" + hmac.new(secret.encode("utf-8", "surrogatepass"), table_id.encode(),
+                                 hashlib.sha256).hexdigest()[:32] + "." + table_id
+        try:
+            table = await m.table(table_id)
+        except errors.ServiceError as err:
+            if err.reason != "TABLE_NOT_FOUND":
+                raise
+            level = next(lv for lv in DAILY_LEVELS if level_available(lv))
+            seats = [HUMAN if s == DAILY_SEAT else f"bot:{level}" for s in range(g.seats)]
+            try:
+                table = await m.rooms.open_table(
+                    table_id, g, games.daily_seed(game, date), 1, seats, {DAILY_SEAT: token},
+                    new_secret("sp_", table_id), {}, {"bot_delay_ms": 0, "hints_disabled": True},
+                    {"date": date, "player_hash": player})
+            except Exists:                                   # a racing call of the same player
+                table = await m.table(table_id)
+        if table.match.dealt == 0:
+            try:
+                await m.deal(table_id, token, 1)
+            except errors.ServiceError as err:
+                if err.reason != "STALE_VERSION":            # another call dealt it meanwhile
+                    raise
+        return date, table_id, token, await m.view(table_id, token)
+
+    async def submit(self, table_id: str, token: str, nickname: str, secret: str) -> tuple[dict, int]:
+        """Enter the finished daily deal of the token's seat: the engine's score of the table's
+        record, never a client's number. (entry, rank)."""
+        m = self.manager
+        nickname = nickname.strip()
+        if not 1 <= len(nickname) <= NICKNAME_LENGTH or not nickname.isprintable():
+            raise errors.invalid("nickname", f"must be 1 to {NICKNAME_LENGTH} printable characters, "
+                                 f"got {errors.short(nickname)}", reason="BAD_NICKNAME")
+        check_player_secret(secret)
+        table = await m.table(table_id)
+        seat = table.seat_of(token)
+        daily = table.spec.daily
+        if daily is None:
+            raise errors.precondition("NOT_A_DAILY_TABLE", f"table {errors.short(table.id)} is not a daily-deal "
+                                      "table (GetDailyDeal opens one)")
+        if not hmac.compare_digest(player_hash(secret), daily["player_hash"]):
+            raise errors.denied("the player secret is not the one this daily table was opened with",
+                                reason="BAD_PLAYER_SECRET")
+        today = m.today()
+        if daily["date"] != today:
+            raise errors.precondition("DAILY_NOT_TODAY", f"the table is the deal of {daily['date']}; "
+                                      f"today's ({today}) is the only one the leaderboard takes")
+        state = table.match.current
+        if state is None or not state.is_over():
+            raise errors.precondition("DEAL_NOT_FINISHED", "the daily deal is not finished yet")
+        answer = await m.work(records.evaluate, state.record())
+        score = answer["result"]["scores"][seat]
+        entry = DailyEntry(table.spec.game, daily["date"], daily["player_hash"], nickname, score, table.id,
+                           _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="microseconds"))
+        try:
+            await m.store.add_daily_entry(entry)
+        except Exists:
+            raise errors.already_exists("DAILY_ALREADY_SUBMITTED", f"this player already has an entry for "
+                                        f"{entry.game} on {entry.date}") from None
+        entries, total = await m.store.daily_entries(entry.game, entry.date, 10 ** 6)
+        rank = next(i for i, e in enumerate(entries, 1) if e.player_hash == entry.player_hash)
+        return entry_dict(entry, rank), rank
+
+    async def leaderboard(self, game: str, date: str, limit: int) -> dict:
+        m = self.manager
+        if game not in games.available():
+            raise errors.invalid("game", f"unknown game {errors.short(game)}; games are "
+                                 f"{', '.join(games.available())}")
+        date = check_date(date, "date") if date else m.today()
+        default, most = LEADERBOARD_LIMIT
+        if not 0 <= limit <= most:
+            raise errors.invalid("limit", f"must be 1..{most} (0: {default}), got {limit}")
+        entries, total = await m.store.daily_entries(game, date, limit or default)
+        return {"game": game, "date": date, "total": total,
+                "entries": [entry_dict(e, i) for i, e in enumerate(entries, 1)]}
