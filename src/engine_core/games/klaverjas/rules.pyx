@@ -144,7 +144,7 @@ cdef enum:
 
 # ORDERS[t]: trumps t (0..3); ORDERS[4]: every suit in its plain order
 cdef Order ORDERS[5]
-cdef int8_t POINTS[4][32]       # card points per trump suit
+cdef int8_t POINTS[5][32]       # card points per trump suit; POINTS[4]: no trump yet (plain values)
 cdef u64 ABOVE[4][9]            # ABOVE[t][p]: trumps of suit t with power > p (p = 0: every trump)
 cdef int16_t PLAIN_BYTE[256]    # card points of a plain suit's byte of a mask (rank bits A T K Q J 9 8 7)
 cdef int16_t TRUMP_BYTE[256]    # ... of the trump suit's byte
@@ -179,6 +179,8 @@ cdef void _build_tables():
     for i in range(256):
         PLAIN_BYTE[i] = sum(plain_points[r] for r in range(8) if i >> r & 1)
         TRUMP_BYTE[i] = sum(trump_points.get(r, 0) for r in range(8) if i >> r & 1)
+    for c in range(32):
+        POINTS[NO_TRUMP][c] = plain_points[c % 8]
     for t in range(4):
         for c in range(32):
             POINTS[t][c] = trump_points.get(c % 8, 0) if c // 8 == t else plain_points[c % 8]
@@ -612,7 +614,7 @@ cdef inline int g_future_max(const KjState* s, const KjOpts* o) noexcept nogil:
 
 
 cdef inline const int8_t* g_point_table(const KjState* s) noexcept nogil:
-    return POINTS[s.trump]
+    return POINTS[s.trump if s.trump >= 0 else NO_TRUMP]     # before the trump is named: plain
 
 
 cdef inline int g_rule_key(const KjState* s) noexcept nogil:
