@@ -13,8 +13,7 @@ good club player does.
 Each decision reads only the view and takes well under 5 ms."""
 from __future__ import annotations
 
-from .knowledge import (Order, current_trick, legal_cards, points, played_cards, sides, spec_of,
-                        trump_suit_of, voids)
+from .knowledge import Order, current_trick, legal_cards, played_cards, sides, spec_of, voids
 from .simple import EasyBot, _declaring
 
 
@@ -22,15 +21,14 @@ class NormalBot(EasyBot):
     level = "normal"
 
     def _card(self, view, plays):
-        game = view["game"]
         spec = spec_of(view)
         n = spec.seats
         order = Order.of(view, self.options)
         me = view["seat"]
         trick = current_trick(view, order, n)
         mine, theirs = sides(view)
-        tsuit = trump_suit_of(view)
-        pts = {c: points(game, c, tsuit) for c in plays}
+        points = view["points"]
+        pts = {c: points[c] for c in plays}
         hand = view["hand"]
         # the cards still out: every face of the order minus what is seen (copies counted)
         seen = {}
@@ -100,7 +98,7 @@ class NormalBot(EasyBot):
             sure = [c for c in winners if not beats_out(c, led)]
             if sure:
                 return min(sure, key=lambda c: (order.strength(c, led), -pts[c]))
-            trick_points = sum(points(game, c, tsuit) for c in trick.cards if c != "??")
+            trick_points = sum(points[c] for c in trick.cards if c != "??")
             if trick_points >= 10:
                 return max(winners, key=lambda c: order.strength(c, led))
         return min(plays, key=low_key)

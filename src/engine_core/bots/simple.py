@@ -7,8 +7,7 @@ otherwise (smearing points on a trick its known partner wins)."""
 from __future__ import annotations
 
 from . import Bot
-from .knowledge import (Order, by_kind, current_trick, find, legal_cards, points, rng_for, sides,
-                        spec_of, trump_suit_of)
+from .knowledge import Order, by_kind, current_trick, find, legal_cards, rng_for, sides, spec_of
 
 
 class RandomBot(Bot):
@@ -46,12 +45,14 @@ def default_trumps(view, cards):
     return [c for c in cards if c in trumps]
 
 
-def kj_strength(hand, suit):
-    """Klaverjas: trump points of `suit` plus side aces (and tens behind them)."""
+def kj_strength(view, hand, suit):
+    """Klaverjas: trump points of `suit` (the declared trump_points over the view's points)
+    plus side aces (and tens behind them)."""
+    points, trump_points = view["points"], spec_of(view).trump_points
     value = 0
     for c in hand:
         if _suit(c) == suit:
-            value += points("klaverjas", c, suit) + 3
+            value += trump_points.get(_rank(c), points[c]) + 3
         elif _rank(c) == "A":
             value += 11
         elif _rank(c) == "T" and (c[0] != "A") and ("A" + _suit(c)) in hand:
@@ -97,13 +98,11 @@ class EasyBot(Bot):
 
     # -- card play --
     def _card(self, view, plays):
-        game = view["game"]
         n = spec_of(view).seats
         order = Order.of(view, self.options)
         trick = current_trick(view, order, n)
         mine, theirs = sides(view)
-        tsuit = trump_suit_of(view)
-        pts = {c: points(game, c, tsuit) for c in plays}
+        pts = {c: view["points"][c] for c in plays}
         low = min(plays, key=lambda c: (pts[c], order.is_trump(c), order.power.get(c, 0)))
         if not trick.cards:                       # leading: an ace, else (declarer) trumps, else low
             aces = [c for c in plays if not order.is_trump(c) and order.power.get(c) == len(order.lists[order.suit_of[c]])]
@@ -191,7 +190,7 @@ class EasyBot(Bot):
         if exchanges:
             # give: the legal set with the fewest points; return: keep trumps, give low cards
             return min(exchanges, key=lambda a: (len(default_trumps(view, a["cards"])),
-                                                 sum(points("doppelkopf", c) for c in a["cards"]),
+                                                 sum(view["points"][c] for c in a["cards"]),
                                                  tuple(a["cards"])))
         return legal[0]
 
@@ -212,8 +211,8 @@ class EasyBot(Bot):
             exchanges = by_kind(legal, "exchange")
             # bury the points of the plain suits, keep the trumps
             return max(exchanges, key=lambda a: (-len(default_trumps(view, a["cards"])),
-                                                 sum(points("sheepshead", c) for c in a["cards"]) if phase == "bury"
-                                                 else -sum(points("sheepshead", c) for c in a["cards"]),
+                                                 sum(view["points"][c] for c in a["cards"]) if phase == "bury"
+                                                 else -sum(view["points"][c] for c in a["cards"]),
                                                  tuple(a["cards"])))
         if phase == "call":
             if len(trumps) >= 7 and find(legal, "alone"):
@@ -236,8 +235,8 @@ class EasyBot(Bot):
         calls = [a for a in legal if a.get("call") == "trump"]
         if not calls:
             return legal[0]
-        best = max(calls, key=lambda a: (kj_strength(hand, a["suit"]), a["suit"]))
-        if kj_strength(hand, best["suit"]) >= 52 or not find(legal, "pass"):
+        best = max(calls, key=lambda a: (kj_strength(view, hand, a["suit"]), a["suit"]))
+        if kj_strength(view, hand, best["suit"]) >= 52 or not find(legal, "pass"):
             return best
         return find(legal, "pass")
 
