@@ -180,7 +180,7 @@ def test_a_real_deal_is_among_the_worlds_and_voids_hold():
     inf = Inference(view)
     from engine_core.bots.knowledge import Order, voids
     order = Order.of(view)
-    assert order is not None and "order" not in view
+    assert order is not None and order.lists == view["order"]     # the view carries the order in force
     void = voids(view, order, 4)
     for world in inf.sample(200, 1):
         twin = inf.state_of(world)

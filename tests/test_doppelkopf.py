@@ -301,6 +301,24 @@ def test_armut_accept_return_and_public_teams():
     assert state.view(1)["hand"][:3] == ["TH", "QC", "AD"]
 
 
+def test_armut_cards_are_hidden_piles_for_the_seats_not_involved():
+    hands, dealer = armut_deal()
+    state = games.get("doppelkopf").new_deal(hands, dealer)
+    bid(state, "armut", "healthy", "healthy", "healthy")
+    assert all(state.view(s)["hidden"] == [] for s in [*range(4), None])
+    state.apply({"seat": 1, "type": "exchange", "call": "armut_give", "cards": ["TH", "AC", "AD"]})
+    trumps = ["TH", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "TD", "KD", "9D"]
+    give = {"pile": "armut_give", "from_seat": 1, "to_seat": None, "count": 3, "action": 4, "among": trumps}
+    assert [state.view(s)["hidden"] for s in range(4)] == [[give], [], [give], [give]]
+    bid(state, "decline", "accept")
+    give["to_seat"] = 3
+    assert [state.view(s)["hidden"] for s in range(4)] == [[give], [], [give], []]
+    state.apply({"seat": 3, "type": "exchange", "call": "armut_return", "cards": ["QC", "AD", "TH"]})
+    back = {"pile": "armut_return", "from_seat": 3, "to_seat": 1, "count": 3, "action": 7, "among": None}
+    assert [state.view(s)["hidden"] for s in [*range(4), None]] == [[give, back], [], [give, back], [],
+                                                                    [give, back]]
+
+
 def test_armut_nobody_accepts_is_void_and_redealt_by_the_same_dealer():
     hands, dealer = armut_deal()
     state = games.get("doppelkopf").new_deal(hands, dealer)

@@ -907,3 +907,10 @@ def test_batch_counts_contracts_by_trump_suit_and_wins_by_made():
     assert trumps == stats["contracts"] and sums == stats["score_sums"]
     assert stats["declarer_win_rate"] == made / n and stats["played"] == n
     assert batch.BIDS and GAME.rules.BIDS == ("uniform",)
+
+
+def test_view_points_are_the_plain_values_until_trump_is_named():
+    state = games.get("klaverjas").deal(3)
+    plain = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+    assert state.phase() == "bidding"
+    assert state.view(0)["points"] == {c: plain[c[0]] for c in state.game.deck.faces}

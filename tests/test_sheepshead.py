@@ -250,6 +250,25 @@ def test_unknown_card_is_kept_and_led_as_the_called_suit_w15():
     assert state.view(1)["tricks"][0][2] == 2            # AC wins, the unknown never does
 
 
+def test_bury_and_unknown_card_are_hidden_piles_for_everyone_but_the_picker_w15():
+    blind = {"pile": "blind", "from_seat": None, "to_seat": None, "count": 2, "action": None, "among": None}
+    state = new(*W15)
+    assert all(state.view(s)["hidden"] == [blind] for s in [*range(5), None])
+    state = _w15_unknown_called()
+    exchange(state, "unknown", "7D")
+    picked = {**blind, "to_seat": 1}
+    bury = {"pile": "bury", "from_seat": 1, "to_seat": None, "count": 2, "action": 1, "among": None}
+    unknown = {"pile": "unknown", "from_seat": 1, "to_seat": 1, "count": 1, "action": 3, "among": None}
+    assert state.actions[1]["call"] == "bury" and state.actions[3]["call"] == "unknown"
+    for seat in (0, 2, 3, 4, None):
+        assert state.view(seat)["hidden"] == [picked, bury, unknown]
+        assert state.view(seat)["actions"][1]["cards"] == ["??", "??"]
+    assert state.view(1)["hidden"] == []
+    play(state, "7D")                     # played face down: still the picker's hidden card
+    assert state.view(2)["hidden"] == [picked, bury, unknown]
+    assert state.view(2)["trick"]["cards"] == ["??"]
+
+
 def test_forced_alone_strict_and_broad_unknown_w19():
     state = new(*W19)
     bid(state, "pick")

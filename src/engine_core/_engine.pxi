@@ -445,6 +445,14 @@ cdef class Core:
             raise ValueError(f"seat must be 0..{G_SEATS - 1} or None, got {seat!r}")
         return redact(self, index, action, seat)
 
+    def hidden(self, seat):
+        """The face-down piles `seat` (None: a spectator) cannot see, as data without their
+        cards (view-spec: pile, from_seat, to_seat, count, action, among): the bots' sampler
+        of hidden worlds draws from this description."""
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < G_SEATS):
+            raise ValueError(f"seat must be 0..{G_SEATS - 1} or None, got {seat!r}")
+        return hidden(self, seat)
+
 
 # ---- helpers the games' hooks use ----
 cdef inline void deal_cards(Rng* r, int dealer, const DealPlan* plan, u64* hands, u64* blind) noexcept nogil:
@@ -514,6 +522,16 @@ cdef inline void start_score(Score* sc, const GState* s, int contract, int decla
     for i in range(MAX_SEATS):
         sc.card_points[i] = 0
         sc.scores[i] = 0
+
+
+cdef object action_in_phase(Core core, int phase):
+    """The index (in the deal's actions) of the first action taken in `phase`, None when none
+    was: where a face-down pile left its seat (the hooks' `hidden`)."""
+    cdef int k
+    for k in range(core.n_hist):
+        if core.hist[k].phase == phase:
+            return k
+    return None
 
 
 cdef inline void start_result(Result* r) noexcept nogil:

@@ -43,22 +43,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from . import games
+
 POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}         # Schafkopf, Sheepshead, Doppelkopf
 
 
 def _points(card: str) -> int:
     return POINTS.get(card[0], 0)
-
-
-def _normal_trump(game: str, card: str) -> bool:
-    rank, suit = card[0], card[1]
-    if game == "schafkopf":
-        return rank in "QJ" or suit == "H"
-    if game == "doppelkopf":
-        return card == "TH" or rank in "QJ" or suit == "D"
-    if game == "sheepshead":
-        return rank in "QJ" or suit == "D"
-    return False
 
 
 def _find(legal: list[dict], call: str, suit: str | None = None) -> dict | None:
@@ -84,6 +75,11 @@ class HandStrengthPolicy:
     def __init__(self, game: str, seed: int):
         self.game = game
         self.rng = random.Random(seed)
+        # "trumps" are those of the game's normal contract: its declared order before any bid
+        self.trumps = frozenset(games.spec_of(game).default_order["trump"])
+
+    def _trump(self, card: str) -> bool:
+        return card in self.trumps
 
     def choose(self, state) -> dict:
         legal = state.legal_actions()
@@ -92,15 +88,19 @@ class HandStrengthPolicy:
         calls = [a for a in legal if a["type"] != "play"]
         cards = [a for a in legal if a["type"] == "play"]
         if calls:
-            choice = getattr(self, "_" + self.game)(state, legal, calls, hand)
+            if cards:                        # an announcement while playing (Re/Kontra)
+                choice = self._announce(calls, hand)
+            else:
+                rules = PHASES.get(state.phase())
+                choice = getattr(self, rules)(state, legal, calls, hand) if rules else None
             if choice is not None:
                 return choice
             if not cards:
                 return self.rng.choice(calls)
         return self.rng.choice(cards)
 
-    # ---- Schafkopf ----------------------------------------------------------------------------
-    def _schafkopf(self, state, legal, calls, hand):
+    # ---- Schafkopf's auction and Kontra/Re ------------------------------------------------------
+    def _auction(self, state, legal, calls, hand):
         phase = state.phase()
         ou = sum(c[0] in "QJ" for c in hand)
         if phase == "auction":
@@ -114,20 +114,20 @@ class HandStrengthPolicy:
             aces = sum(c[0] == "A" for c in hand)
             if (unter >= 3 and aces >= 1 or unter >= 2 and "JC" in hand and aces >= 3) and _find(legal, "wenz"):
                 return _find(legal, "wenz")
-            trumps = sum(_normal_trump("schafkopf", c) for c in hand)
+            trumps = sum(self._trump(c) for c in hand)
             if trumps >= 4 and ou >= 2 and _find(legal, "rufspiel"):
                 return _find(legal, "rufspiel")
             return _pass(legal, "pass")
         if phase in ("kontra", "re"):
-            if phase == "kontra" and _find(legal, "kontra") and sum(_normal_trump("schafkopf", c) for c in hand) >= 5:
+            if phase == "kontra" and _find(legal, "kontra") and sum(self._trump(c) for c in hand) >= 5:
                 return _find(legal, "kontra")
             return _pass(legal, "pass")
         return None
 
-    # ---- Doppelkopf ---------------------------------------------------------------------------
-    def _doppelkopf(self, state, legal, calls, hand):
+    # ---- Doppelkopf's reservations and Armut -------------------------------------------------
+    def _reservations(self, state, legal, calls, hand):
         phase = state.phase()
-        trumps = sum(_normal_trump("doppelkopf", c) for c in hand)
+        trumps = sum(self._trump(c) for c in hand)
         if phase == "reservation":
             for call in ("hochzeit", "armut"):
                 if _find(legal, call):
@@ -146,22 +146,26 @@ class HandStrengthPolicy:
             return _pass(legal, "accept" if trumps >= 7 else "decline", "decline")
         if phase in ("armut_give", "armut_return"):
             exchanges = [a for a in legal if a["type"] == "exchange"]
-            return min(exchanges, key=lambda a: (sum(_normal_trump("doppelkopf", c) for c in a["cards"]),
+            return min(exchanges, key=lambda a: (sum(self._trump(c) for c in a["cards"]),
                                                  sum(_points(c) for c in a["cards"])))
-        announce = [a for a in calls if a["call"] in ("re", "kontra")]
-        if announce and trumps >= 8:
-            return announce[0]
-        return None                          # play a card; no other announcement
+        return None
 
-    # ---- Sheepshead ---------------------------------------------------------------------------
-    def _sheepshead(self, state, legal, calls, hand):
+    def _announce(self, calls, hand):
+        """Re/Kontra at the first chance with at least 8 trumps; nothing more (None: play)."""
+        announce = [a for a in calls if a["call"] in ("re", "kontra")]
+        if announce and sum(self._trump(c) for c in hand) >= 8:
+            return announce[0]
+        return None
+
+    # ---- Sheepshead's pick, bury, call and cracking ----------------------------------------------
+    def _pick_and_call(self, state, legal, calls, hand):
         phase = state.phase()
-        trumps = sum(_normal_trump("sheepshead", c) for c in hand)
+        trumps = sum(self._trump(c) for c in hand)
         high = sum(c[0] in "QJ" for c in hand)
         if phase == "pick":
             return _pass(legal, "pick" if trumps >= 4 or trumps >= 3 and high >= 2 else "pass", "pass")
         if phase == "bury":
-            return max(legal, key=lambda a: (not any(_normal_trump("sheepshead", c) for c in a["cards"]),
+            return max(legal, key=lambda a: (not any(self._trump(c) for c in a["cards"]),
                                              sum(_points(c) for c in a["cards"])))
         if phase == "call":
             if trumps >= 6 and sum(c[0] == "Q" for c in hand) >= 3 and _find(legal, "alone"):
@@ -177,8 +181,8 @@ class HandStrengthPolicy:
             return _pass(legal, "recrack" if trumps >= 6 else "pass", "pass")
         return None
 
-    # ---- Klaverjas ----------------------------------------------------------------------------
-    def _klaverjas(self, state, legal, calls, hand):
+    # ---- Klaverjas's bidding --------------------------------------------------------------------
+    def _trump_bidding(self, state, legal, calls, hand):
         counts = Counter(c[1] for c in hand)
         offered = [a for a in legal if a.get("call") == "trump"]
         good = [a for a in offered if counts[a["suit"]] >= 3
@@ -188,6 +192,15 @@ class HandStrengthPolicy:
         if _find(legal, "pass"):
             return _find(legal, "pass")
         return max(offered, key=lambda a: counts[a["suit"]]) if offered else None
+
+
+# the policy's rules by the phase they answer (the phases a game declares)
+PHASES = {
+    **dict.fromkeys(("auction", "kontra", "re"), "_auction"),
+    **dict.fromkeys(("reservation", "armut_give", "armut_offer", "armut_return"), "_reservations"),
+    **dict.fromkeys(("pick", "bury", "call", "unknown", "crack", "recrack"), "_pick_and_call"),
+    "bidding": "_trump_bidding",
+}
 
 
 class BotPolicy:

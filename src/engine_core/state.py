@@ -115,6 +115,7 @@ class State:
             "sides": None if seat is None else _seats_of(core.sides(seat), self.game.seats),
         }
         out.update(core.public(seat))
+        out["hidden"] = core.hidden(seat)
         if core.is_over():
             out["result"] = self.result_for(seat)
         return out

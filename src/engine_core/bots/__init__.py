@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..games import GAMES, available
+from ..games import GAMES
 
 LEVELS = ("random", "easy", "normal", "hard")
 
@@ -89,8 +89,8 @@ def get(game: str, level: str, seed: int = 0, options: dict | None = None, **bud
     """The bot of `level` for `game`. `options` are the game's options (defaults filled in;
     the bot needs them to score sampled worlds); `budget` tunes the hard level (worlds,
     seconds, nodes: see engine_core.bots.hard)."""
-    if not isinstance(game, str) or game not in available():
-        raise ValueError(f"unknown game {game!r}; games are {', '.join(available())}")
+    from ..games import spec_of
+    spec_of(game)                    # OptionError (a ValueError) for a game this build lacks
     if not isinstance(level, str) or level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; levels are {', '.join(LEVELS)}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:

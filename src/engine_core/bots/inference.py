@@ -1,9 +1,11 @@
 """The inference: hidden worlds consistent with everything one seat has seen (docs/bots.md).
 
 `Inference(view, options).sample(n, seed)` returns up to n worlds; `states(n, seed)` the same
-worlds as States replayed to the view's position (for the solver). Only the view is read: the
-seat's own hand, the public history (with face-down cards as "??") and what the seat itself
-handled (its exchange, the Sheepshead picker's blind and bury).
+worlds as States replayed to the view's position (for the solver). Only the view and the
+game's declaration are read: the seat's own hand, the public history (with face-down cards as
+"??"), and the face-down piles as the game describes them (view["hidden"]: the piles this
+seat cannot see, who gave them, who holds them, how many cards, from which action, among which
+faces). No game is known by name: the sampler draws from that description.
 
 What a world respects:
 - the cards played and the seat's own hand and exchanges (they are not in the pool);
@@ -15,10 +17,10 @@ What a world respects:
   count, Klaverjas's obligation to overtrump, the Sheepshead bury and partner calls, ...).
 
 Sampling is uniform over those worlds (rejection from a uniform deal of the unseen cards), with
-one documented weighting: an Armut exchange that the seat did not see is drawn as the returned
-cards uniform among the poor player's cards, then the given trumps uniform among the
-acceptor's trumps; a Sheepshead blind that the seat did not see is uniform among the picker's
-cards, which keeps the sample uniform. The hot loop is `engine_core._infer` (Cython).
+one documented weighting: a pile that moved between two seats unseen (an Armut gift and
+return) is drawn uniform among the receiving seat's cards (and the pile's `among` faces), the
+later pile first; a blind taken unseen is uniform among its taker's cards, which keeps the
+sample uniform. The hot loop is `engine_core._infer` (Cython).
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ from collections import Counter
 from .. import games
 from .._infer import Sampler
 from .._codes import CALL_BASE, exchange_code, exchange_mask
-from .knowledge import HIDDEN, Order, SEATS, voids
+from .knowledge import HIDDEN, Order, voids
 
 # placeholder kinds (engine_core._infer)
 K_PLAIN, K_EXCHANGE_HOLDER, K_EXCHANGE_SLOT, K_PLAY_SLOT = 0, 1, 2, 3
@@ -56,14 +58,12 @@ class Inference:
         n = game.seats
         me = view["seat"]
         self.me = me
-        nf = len(deck.faces)
-        self.faces = nf
+        self.faces = len(deck.faces)
         calls = {(k, c, s): i for i, (k, c, s) in enumerate(spec.calls)}
         played: list[Counter] = [Counter() for _ in range(n)]
         hidden_plays: list[int] = [0] * n
-        acts = []              # (seat, code, kind, ref)
-        exchanges = []         # (index, seat, call, cards)
-        for i, a in enumerate(view["actions"]):
+        acts = []              # [seat, code, kind, ref(, twice)] per action
+        for a in view["actions"]:
             seat, kind = a["seat"], a["type"]
             if kind == "play":
                 if a["card"] == HIDDEN:
@@ -74,7 +74,6 @@ class Inference:
                     acts.append([seat, deck.face_index(a["card"]), K_PLAIN, 0])
             elif kind == "exchange":
                 number = spec.exchanges.index(a["call"])
-                exchanges.append((i, seat, a["call"], list(a["cards"])))
                 if HIDDEN in a["cards"]:
                     acts.append([seat, exchange_code(number, 0), K_EXCHANGE_SLOT, -1])
                 else:
@@ -85,126 +84,90 @@ class Inference:
                         if faces >> f & 1:
                             twice |= 1 << f
                         faces |= 1 << f
-                    acts.append([seat, exchange_code(number, faces), K_EXCHANGE_SLOT, -2, twice])
+                    acts.append([seat, exchange_code(number, faces), K_PLAIN, 0, twice])
             else:
                 acts.append([seat, CALL_BASE + calls[(kind, a["call"], a.get("suit"))], K_PLAIN, 0])
-        hand_now = Counter(view["hand"])
-        counts = self._hand_sizes(view, played, hidden_plays, exchanges)
-        known_init: list[Counter] = [Counter(played[s]) for s in range(n)]
+        piles = _piles(view, spec, played, hidden_plays)
+        unseen = [p for p in piles if p["cards"] is None]
+        moved = [p for p in piles if p["from_seat"] != p["to_seat"]]
+
+        # what each seat was dealt that this seat knows, and the cards it knows a seat holds
+        # now; the seat itself: its hand and plays, with what it gave, less what it received
+        known_init: list[Counter] = [Counter() for _ in range(n)]
         known_held: list[Counter] = [Counter() for _ in range(n)]
-        known_held[me] = Counter(hand_now)
+        gave = sum((Counter(p["cards"]) for p in moved if p["from_seat"] == me), Counter())
+        got = sum((Counter(p["cards"]) for p in moved if p["to_seat"] == me), Counter())
+        known_init[me] = _sub(Counter(view["hand"]) + played[me] + gave, got)
+        for p in moved:                          # the others: seen piles, in the order made
+            if p["cards"] is None:
+                continue
+            cards = Counter(p["cards"])
+            a, b = p["from_seat"], p["to_seat"]
+            if a is not None and a != me:
+                known_init[a] += _sub(cards, known_held[a])
+                known_held[a] = _sub(known_held[a], cards)
+            if b is not None and b != me:
+                known_held[b] += cards
+        for s in range(n):                       # then the cards played
+            if s != me:
+                known_init[s] += _sub(played[s], known_held[s])
+                known_held[s] = _sub(known_held[s], played[s])
+        counts = _holdings(view, spec, played, hidden_plays, piles)
         known_blind = Counter()
-        piles = []             # (count, forbid-all-but mask of faces or None)
+        for p in piles:
+            if p["from_seat"] is None and p["cards"] is not None:
+                known_blind += Counter(p["cards"])
+
+        # the unseen piles, undone from the latest: a pile set aside is a holder of its own
+        # (merged back into the hand it left), a pile that moved is split off the hand that
+        # holds it (and added back to the one it left), a pile kept is chosen among the
+        # holder's cards; one dealt face down is the deal's blind
+        aside = [p for p in unseen if p["to_seat"] is None]
+        holder_of = {id(p): n + i for i, p in enumerate(aside)}
         ops = []
         blind_holder = blind_slot = -1
-        n_slots = 0
-        blind_size = spec.blind_size
-        game_name = game.name
-
-        if game_name == "sheepshead":
-            picker = view.get("picker")
-            bury = next((e for e in exchanges if e[2] == "bury"), None)
-            unknown = next((e for e in exchanges if e[2] == "unknown"), None)
-            if picker is None:
-                # before the pick, or a leaster: the blind is face down
-                if view.get("blind") is not None:
-                    known_blind = Counter(view["blind"])
+        slot_of = {}
+        for p in reversed(unseen):
+            a, b = p["from_seat"], p["to_seat"]
+            mask = self._phys(self._face_mask(p["among"]))
+            if b is None:
+                ref, kind = holder_of[id(p)], K_EXCHANGE_HOLDER
+                if a is None:
+                    blind_holder = ref
                 else:
-                    piles.append((blind_size, None))
-                    blind_holder = n
-            elif picker == me:
-                known_blind = Counter(view.get("blind") or [])
-                known_init[me] = _sub(Counter(hand_now) + played[me] + Counter(bury[3] if bury else []), known_blind)
-                known_held[me] = Counter()
-                if unknown is not None:
-                    acts[unknown[0]][2:4] = [K_EXCHANGE_SLOT, -2]
+                    ops.append((OP_MERGE, a, ref, 0, 0, 0))
             else:
-                if bury is not None:
-                    piles.append((len(bury[3]), None))
-                    acts[bury[0]][2:4] = [K_EXCHANGE_HOLDER, n]
-                    ops.append((OP_MERGE, picker, n, 0, 0, 0))
-                if unknown is not None:
-                    ops.insert(0, (OP_CHOOSE, picker, 0, n_slots, 1, deck_mask(deck)))
-                    acts[unknown[0]][2:4] = [K_EXCHANGE_SLOT, n_slots]
-                    for act in acts:
-                        if act[2] == K_PLAY_SLOT:
-                            act[3] = n_slots
-                    n_slots += 1
-                ops.append((OP_SPLIT, picker, 0, n_slots, blind_size, deck_mask(deck)))
-                blind_slot = n_slots
-                n_slots += 1
-        elif game_name == "doppelkopf" and exchanges:
-            give = next((e for e in exchanges if e[2] == "armut_give"), None)
-            ret = next((e for e in exchanges if e[2] == "armut_return"), None)
-            poor = give[1]
-            acc = ret[1] if ret else next((a["seat"] for a in view["actions"] if a.get("call") == "accept"), None)
-            G = Counter(give[3]) if HIDDEN not in give[3] else None
-            R = Counter(ret[3]) if ret and HIDDEN not in ret[3] else None
-            k = len(give[3])
-            trumps = self._dk_trump_faces()
-            if me == poor:
-                known_held[me] = Counter()
-                known_init[me] = _sub(hand_now + played[me] + G, R or Counter())
-                if acc is not None:
-                    if ret is None:                      # the acceptor holds what was given
-                        known_held[acc] = Counter(G)
+                ref, kind = len(slot_of), K_EXCHANGE_SLOT
+                slot_of[id(p)] = ref
+                if a == b:
+                    ops.append((OP_CHOOSE, b, 0, ref, p["count"], mask))
+                else:
+                    ops.append((OP_SPLIT, b, 0, ref, p["count"], mask))
+                    if a is None:
+                        blind_slot = ref
                     else:
-                        known_held[acc] = _sub(_sub(G, R), played[acc])
-                        known_init[acc] = _sub(played[acc] + known_held[acc] + R, G)
-                        known_held[acc] = Counter()
-                        counts[acc] -= sum(_sub(_sub(G, R), played[acc]).values())
-                    if ret is None:
-                        known_init[acc] = Counter()
-                        counts[acc] -= sum(G.values())
-                        known_held[acc] = Counter()
-                acts[give[0]][2:4] = [K_EXCHANGE_SLOT, -2]
-                if ret:
-                    acts[ret[0]][2:4] = [K_EXCHANGE_SLOT, -2]
-            elif me == acc:
-                known_held[me] = Counter()
-                known_init[me] = _sub(hand_now + played[me] + (R or Counter()), G)
-                if ret is not None:
-                    held_r = _sub(R, played[poor])
-                    known_init[poor] = _sub(played[poor] + held_r + G, R)
-                    counts[poor] -= sum(held_r.values())
-                else:
-                    known_init[poor] = played[poor] + G
-                acts[give[0]][2:4] = [K_EXCHANGE_SLOT, -2]
-                if ret:
-                    acts[ret[0]][2:4] = [K_EXCHANGE_SLOT, -2]
-            else:
-                if acc is None:                          # the given trumps wait face down
-                    piles.append((k, trumps))
-                    ops.append((OP_MERGE, poor, n, 0, 0, 0))
-                    acts[give[0]][2:4] = [K_EXCHANGE_HOLDER, n]
-                elif ret is None:
-                    ops.append((OP_SPLIT, acc, 0, 0, k, self._phys(trumps)))
-                    ops.append((OP_ADD, poor, 0, 0, 0, 0))
-                    acts[give[0]][2:4] = [K_EXCHANGE_SLOT, 0]
-                else:
-                    ops.append((OP_SPLIT, poor, 0, 1, len(ret[3]), deck_mask(deck)))
-                    ops.append((OP_ADD, acc, 0, 1, 0, 0))
-                    ops.append((OP_SPLIT, acc, 0, 0, k, self._phys(trumps)))
-                    ops.append((OP_ADD, poor, 0, 0, 0, 0))
-                    acts[give[0]][2:4] = [K_EXCHANGE_SLOT, 0]
-                    acts[ret[0]][2:4] = [K_EXCHANGE_SLOT, 1]
-        # visible exchanges keep their codes: mark them plain
-        twice_of = {}
-        for i, act in enumerate(acts):
-            if act[2] == K_EXCHANGE_SLOT and act[3] == -2:
-                act[2], act[3] = K_PLAIN, 0
-                twice_of[i] = act[4]
-        self._twice_plain = twice_of
+                        ops.append((OP_ADD, a, 0, ref, 0, 0))
+            if p["action"] is not None:
+                acts[p["action"]][2:4] = [kind, ref]
+        for act in acts:                         # a card played face down: its seat's kept pile
+            if act[2] == K_PLAY_SLOT:
+                kept = [p for p in unseen if p["from_seat"] == p["to_seat"] == act[0]]
+                if not kept:
+                    raise InferenceError(f"seat {act[0]} played a face-down card of no pile")
+                act[3] = slot_of[id(kept[0])]
+            elif act[2] != K_PLAIN and act[3] < 0:
+                raise InferenceError("a face-down exchange that no pile of the view describes")
         # physical allocation of every known card of the deal
         taken = 0
         fixed = [0] * n
         for s in range(n):
-            for card, times in (known_init[s] + known_held[s]).items():
+            for card, times in known_init[s].items():
                 for _ in range(times):
                     b = self._alloc(card, taken)
                     taken |= b
                     fixed[s] |= b
-            counts[s] -= sum(known_held[s].values()) if s != me else 0
+            if s != me:
+                counts[s] -= sum(known_held[s].values())
         kb = 0
         for card, times in known_blind.items():
             for _ in range(times):
@@ -217,32 +180,19 @@ class Inference:
         order = Order.of(view, options) if use_voids else None
         forbid = [0] * n
         if order is not None:
-            for s, suits in voids(view, order, SEATS[game_name]).items():
+            for s, suits in voids(view, order, n).items():
                 for suit in suits:
                     for card in order.lists.get(suit, []):
                         forbid[s] |= self._phys_face(deck.face_index(card))
-        hold_counts = list(counts) + [c for c, _ in piles]
-        hold_forbid = [f & pool for f in forbid] + [(pool & ~self._phys(m)) if m is not None else 0
-                                                    for _, m in piles]
+        hold_counts = list(counts) + [p["count"] for p in aside]
+        hold_forbid = [f & pool for f in forbid] + [
+            (pool & ~self._phys(self._face_mask(p["among"]))) if p["among"] is not None else 0 for p in aside]
         self.sampler = Sampler(game.rules, game.rules.c_options(game.options, None), view["dealer"],
                                hold_counts, hold_forbid, pool, fixed, kb, blind_holder, blind_slot,
-                               [tuple(o) for o in ops], [tuple(a[:4]) for a in acts], nf, deck.copies)
+                               ops, [tuple(a[:4]) for a in acts], self.faces, deck.copies)
         self._acts = acts
 
     # -- helpers --
-    def _hand_sizes(self, view, played, hidden_plays, exchanges) -> list[int]:
-        n = self.game.seats
-        size = self.game.spec.hand_size
-        if "hand_sizes" in view:
-            return list(view["hand_sizes"])
-        out = [size - sum(played[s].values()) - hidden_plays[s] for s in range(n)]
-        picker = view.get("picker")
-        if picker is not None and not any(e[2] == "bury" for e in exchanges):
-            out[picker] += self.game.spec.blind_size
-        if picker is not None:
-            out[picker] += hidden_plays[picker]     # the face-down card is drawn with the hand
-        return out
-
     def _alloc(self, card: str, taken: int) -> int:
         f = self.deck.face_index(card)
         for copy in range(self.deck.copies):
@@ -261,13 +211,11 @@ class Inference:
                 out |= self._phys_face(f)
         return out
 
-    def _dk_trump_faces(self) -> int:
-        """Doppelkopf's trumps in the normal game (the Armut is one): TH, queens, jacks, diamonds."""
-        m = 0
-        for f, code in enumerate(self.deck.faces):
-            if code == "TH" or code[0] in "QJ" or code[1] == "D":
-                m |= 1 << f
-        return m
+    def _face_mask(self, faces) -> int:
+        """The face mask of a pile's `among` (every face when None)."""
+        if faces is None:
+            return (1 << self.faces) - 1
+        return sum(1 << self.deck.face_index(c) for c in set(faces))
 
     # -- the API --
     def sample(self, n: int, seed: int = 0, max_tries: int = 0) -> list[dict]:
@@ -311,3 +259,74 @@ class Inference:
 
 def deck_mask(deck) -> int:
     return (1 << deck.size) - 1
+
+
+def _piles(view: dict, spec, played: list[Counter], hidden_plays: list[int]) -> list[dict]:
+    """Every face-down pile of the deal so far, in the order made (the blind first), each with
+    its "cards" as this seat saw them (None: unseen). The unseen ones are the view's "hidden";
+    the seen ones are what a seat sees because it gave or received them (view-spec): an
+    exchange whose cards it sees went to it unless it made it, the blind it saw it took, and
+    an exchange it made went to the seat whose hand size shows the cards (view "hand_sizes"),
+    else was set aside as far as its own hand size says (the rest it kept, marked, in hand)."""
+    n, me = spec.seats, view["seat"]
+    unseen = [dict(p, cards=None) for p in view.get("hidden") or []]
+    by_action = {p["action"] for p in unseen if p["action"] is not None}
+    seen = []
+    if spec.blind_size and not any(p["from_seat"] is None for p in unseen):
+        blind = view.get("blind")
+        if blind is None or len(blind) != spec.blind_size:
+            raise InferenceError("the view neither shows the blind nor says it is hidden")
+        seen.append({"pile": "blind", "from_seat": None, "to_seat": me, "count": len(blind),
+                     "action": None, "among": None, "cards": list(blind)})
+    own = []
+    for i, a in enumerate(view["actions"]):
+        if a["type"] != "exchange" or i in by_action:
+            continue
+        pile = {"pile": a["call"], "from_seat": a["seat"], "to_seat": me, "count": len(a["cards"]),
+                "action": i, "among": None, "cards": list(a["cards"])}
+        seen.append(pile)
+        if a["seat"] == me:
+            own.append(pile)
+    if own:
+        mine = {id(p) for p in own}
+
+        def balance(s):
+            """Cards a seat holds beyond its deal, its plays and the piles placed so far."""
+            placed = [p for p in unseen + seen if id(p) not in mine and p["from_seat"] != p["to_seat"]]
+            gone = sum(p["count"] for p in placed if p["from_seat"] == s)
+            come = sum(p["count"] for p in placed if p["to_seat"] == s)
+            plays = sum(played[s].values()) + hidden_plays[s]
+            return spec.hand_size - plays - gone + come
+
+        sizes = view.get("hand_sizes")
+        surplus = {s: sizes[s] - balance(s) for s in range(n) if s != me} if sizes else {}
+        left = balance(me) - len(view["hand"])
+        for pile in own:
+            to = next((s for s in sorted(surplus) if surplus[s] >= pile["count"]), None)
+            if to is not None:
+                surplus[to] -= pile["count"]
+                left -= pile["count"]
+            elif pile["count"] <= left:
+                left -= pile["count"]
+            else:
+                to = me
+            pile["to_seat"] = to
+        if left or any(surplus.values()):
+            raise InferenceError("the seat's exchanges do not account for the hand sizes")
+    return sorted(unseen + seen, key=lambda p: -1 if p["action"] is None else p["action"])
+
+
+def _holdings(view: dict, spec, played: list[Counter], hidden_plays: list[int], piles) -> list[int]:
+    """How many cards each seat holds now, its face-down plays included (they are drawn with
+    its hand): the view's hand sizes, or the deal less the plays and the piles that moved."""
+    n = spec.seats
+    if "hand_sizes" in view:
+        return [view["hand_sizes"][s] + hidden_plays[s] for s in range(n)]
+    out = [spec.hand_size - sum(played[s].values()) for s in range(n)]
+    for p in piles:
+        if p["from_seat"] != p["to_seat"]:
+            if p["from_seat"] is not None:
+                out[p["from_seat"]] -= p["count"]
+            if p["to_seat"] is not None:
+                out[p["to_seat"]] += p["count"]
+    return out

@@ -13,8 +13,7 @@ good club player does.
 Each decision reads only the view and takes well under 5 ms."""
 from __future__ import annotations
 
-from .knowledge import (Order, SEATS, current_trick, legal_cards, points, played_cards, sides,
-                        trump_suit_of, voids)
+from .knowledge import Order, current_trick, legal_cards, played_cards, sides, spec_of, voids
 from .simple import EasyBot, _declaring
 
 
@@ -22,14 +21,14 @@ class NormalBot(EasyBot):
     level = "normal"
 
     def _card(self, view, plays):
-        game = view["game"]
-        n = SEATS[game]
+        spec = spec_of(view)
+        n = spec.seats
         order = Order.of(view, self.options)
         me = view["seat"]
         trick = current_trick(view, order, n)
         mine, theirs = sides(view)
-        tsuit = trump_suit_of(view)
-        pts = {c: points(game, c, tsuit) for c in plays}
+        points = view["points"]
+        pts = {c: points[c] for c in plays}
         hand = view["hand"]
         # the cards still out: every face of the order minus what is seen (copies counted)
         seen = {}
@@ -40,7 +39,7 @@ class NormalBot(EasyBot):
         for c in view.get("buried") or []:
             if c != "??":
                 seen[c] = seen.get(c, 0) + 1
-        copies = 2 if game == "doppelkopf" else 1
+        copies = spec.deck.copies
         out = {c for suit in order.lists.values() for c in suit if seen.get(c, 0) < copies}
         void = voids(view, order, n)
         to_play = [(trick.leader + i) % n for i in range(len(trick.cards) + 1, n)] if trick.cards \
@@ -70,8 +69,7 @@ class NormalBot(EasyBot):
             if sure:
                 return max(sure, key=lambda c: (not order.is_trump(c), pts[c]))
             trumps = [c for c in plays if order.is_trump(c)]
-            if _declaring(view) and trumps and trumps_out and game != "klaverjas" or \
-                    (game == "klaverjas" and _declaring(view) and trumps and trumps_out):
+            if _declaring(view) and trumps and trumps_out:
                 return max(trumps, key=lambda c: order.power[c]) if len(trumps) >= 3 else min(trumps, key=low_key)
             partners = mine - {me}
             for p in partners:
@@ -100,7 +98,7 @@ class NormalBot(EasyBot):
             sure = [c for c in winners if not beats_out(c, led)]
             if sure:
                 return min(sure, key=lambda c: (order.strength(c, led), -pts[c]))
-            trick_points = sum(points(game, c, tsuit) for c in trick.cards if c != "??")
+            trick_points = sum(points[c] for c in trick.cards if c != "??")
             if trick_points >= 10:
                 return max(winners, key=lambda c: order.strength(c, led))
         return min(plays, key=low_key)

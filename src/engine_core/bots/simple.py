@@ -7,8 +7,7 @@ otherwise (smearing points on a trick its known partner wins)."""
 from __future__ import annotations
 
 from . import Bot
-from .knowledge import (Order, SEATS, by_kind, current_trick, find, legal_cards, points,
-                        rng_for, sides, trump_suit_of)
+from .knowledge import Order, by_kind, current_trick, find, legal_cards, rng_for, sides, spec_of
 
 
 class RandomBot(Bot):
@@ -20,7 +19,7 @@ class RandomBot(Bot):
         return rng_for(self.seed, view, "random").choice(legal)
 
 
-# ---- hand evaluation by game (the auction: no order in the view yet) ----
+# ---- hand evaluation in the auction (no order in force yet) ----
 
 def _rank(card):
     return card[0]
@@ -39,21 +38,21 @@ def sk_trumps(hand, kind, suit=None):
     return [c for c in hand if _rank(c) in "QJ" or _suit(c) == s]
 
 
-def dk_trumps(hand):
-    """Doppelkopf normal-game trumps: TH, queens, jacks, diamonds."""
-    return [c for c in hand if c == "TH" or _rank(c) in "QJ" or _suit(c) == "D"]
+def default_trumps(view, cards):
+    """The trumps among `cards` in the order before any contract (the game's declared
+    default_order: Doppelkopf's normal game, Sheepshead's fixed trumps)."""
+    trumps = set(spec_of(view).default_order["trump"])
+    return [c for c in cards if c in trumps]
 
 
-def ss_trumps(hand):
-    return [c for c in hand if _rank(c) in "QJ" or _suit(c) == "D"]
-
-
-def kj_strength(hand, suit):
-    """Klaverjas: trump points of `suit` plus side aces (and tens behind them)."""
+def kj_strength(view, hand, suit):
+    """Klaverjas: trump points of `suit` (the declared trump_points over the view's points)
+    plus side aces (and tens behind them)."""
+    points, trump_points = view["points"], spec_of(view).trump_points
     value = 0
     for c in hand:
         if _suit(c) == suit:
-            value += points("klaverjas", c, suit) + 3
+            value += trump_points.get(_rank(c), points[c]) + 3
         elif _rank(c) == "A":
             value += 11
         elif _rank(c) == "T" and (c[0] != "A") and ("A" + _suit(c)) in hand:
@@ -69,14 +68,14 @@ class EasyBot(Bot):
     def _choose(self, view, legal):
         plays = legal_cards(legal)
         others = [a for a in legal if a["type"] != "play"]
-        game = view["game"]
         if plays:
             if others:                                     # an announcement is possible
                 pick = self._announce(view, others)
                 if pick is not None:
                     return pick
             return next(a for a in legal if a["type"] == "play" and a["card"] == self._card(view, plays))
-        return getattr(self, "_" + game)(view, legal)
+        auction = AUCTIONS.get(view["phase"])
+        return getattr(self, auction)(view, legal) if auction else legal[0]
 
     def _choose_ranked_exchanges(self, view, legal):
         """The exchange actions, the easy level's favourite first (hard narrows to these)."""
@@ -88,8 +87,6 @@ class EasyBot(Bot):
 
     # -- announcements during the play (Doppelkopf Re/Kontra) --
     def _announce(self, view, others):
-        if view["game"] != "doppelkopf":
-            return None
         hand = view["hand"]
         order = Order.of(view, self.options)
         trumps = [c for c in hand if order.is_trump(c)]
@@ -101,12 +98,11 @@ class EasyBot(Bot):
 
     # -- card play --
     def _card(self, view, plays):
-        game = view["game"]
+        n = spec_of(view).seats
         order = Order.of(view, self.options)
-        trick = current_trick(view, order, SEATS[game])
+        trick = current_trick(view, order, n)
         mine, theirs = sides(view)
-        tsuit = trump_suit_of(view)
-        pts = {c: points(game, c, tsuit) for c in plays}
+        pts = {c: view["points"][c] for c in plays}
         low = min(plays, key=lambda c: (pts[c], order.is_trump(c), order.power.get(c, 0)))
         if not trick.cards:                       # leading: an ace, else (declarer) trumps, else low
             aces = [c for c in plays if not order.is_trump(c) and order.power.get(c) == len(order.lists[order.suit_of[c]])]
@@ -121,7 +117,7 @@ class EasyBot(Bot):
         win_card = trick.cards[trick.winner_pos]
         win_seat = trick.seats[trick.winner_pos]
         best = order.strength(win_card, led)
-        last = len(trick.cards) == SEATS[game] - 1
+        last = len(trick.cards) == n - 1
         if win_seat in mine and (last or best >= 100 + len(order.lists["trump"]) - 2 or
                                  (not order.is_trump(win_card) and order.power.get(win_card) == len(order.lists[led]))):
             # the partner takes it: smear the highest points that are not a trump
@@ -134,8 +130,9 @@ class EasyBot(Bot):
             return max(winners, key=lambda c: (order.strength(c, led), pts[c]))
         return low
 
-    # -- the auctions --
-    def _schafkopf(self, view, legal):
+    # -- the auctions, by the phases they answer (AUCTIONS) --
+    def _auction_and_kontra(self, view, legal):
+        """Schafkopf's auction (Rufspiel, Farbsolo, Wenz) and its Kontra/Re rounds."""
         hand = view["hand"]
         phase = view["phase"]
         if phase in ("kontra", "re"):
@@ -169,7 +166,8 @@ class EasyBot(Bot):
             return min(calls, key=lambda a: (sum(1 for c in hand if _suit(c) == a["suit"] and _rank(c) not in "QJ"), a["suit"]))
         return find(legal, "pass") or legal[0]
 
-    def _doppelkopf(self, view, legal):
+    def _reservations(self, view, legal):
+        """Doppelkopf's reservations and the Armut (offer, give, return)."""
         hand = view["hand"]
         phase = view["phase"]
         if phase == "reservation":
@@ -184,22 +182,23 @@ class EasyBot(Bot):
                     return find(legal, call)
             return find(legal, "healthy") or legal[0]
         if phase == "armut_offer":
-            trumps = dk_trumps(hand)
+            trumps = default_trumps(view, hand)
             if len(trumps) >= 7 and sum(c in ("TH", "QC") for c in hand) >= 1 and find(legal, "accept"):
                 return find(legal, "accept")
             return find(legal, "decline") or legal[0]
         exchanges = by_kind(legal, "exchange")
         if exchanges:
             # give: the legal set with the fewest points; return: keep trumps, give low cards
-            return min(exchanges, key=lambda a: (sum(1 for c in a["cards"] if c in dk_trumps([c])),
-                                                 sum(points("doppelkopf", c) for c in a["cards"]),
+            return min(exchanges, key=lambda a: (len(default_trumps(view, a["cards"])),
+                                                 sum(view["points"][c] for c in a["cards"]),
                                                  tuple(a["cards"])))
         return legal[0]
 
-    def _sheepshead(self, view, legal):
+    def _pick_and_call(self, view, legal):
+        """Sheepshead's pick, bury, partner call, unknown card and cracking."""
         hand = view["hand"]
         phase = view["phase"]
-        trumps = ss_trumps(hand)
+        trumps = default_trumps(view, hand)
         queens = sum(_rank(c) == "Q" for c in hand)
         if phase == "pick":
             # pagat: pick with four trumps, or three with two of the queens; a tighter
@@ -211,9 +210,9 @@ class EasyBot(Bot):
         if phase in ("bury", "unknown"):
             exchanges = by_kind(legal, "exchange")
             # bury the points of the plain suits, keep the trumps
-            return max(exchanges, key=lambda a: (-sum(c in ss_trumps([c]) for c in a["cards"]),
-                                                 sum(points("sheepshead", c) for c in a["cards"]) if phase == "bury"
-                                                 else -sum(points("sheepshead", c) for c in a["cards"]),
+            return max(exchanges, key=lambda a: (-len(default_trumps(view, a["cards"])),
+                                                 sum(view["points"][c] for c in a["cards"]) if phase == "bury"
+                                                 else -sum(view["points"][c] for c in a["cards"]),
                                                  tuple(a["cards"])))
         if phase == "call":
             if len(trumps) >= 7 and find(legal, "alone"):
@@ -230,25 +229,33 @@ class EasyBot(Bot):
             return find(legal, "pass") or legal[0]
         return legal[0]
 
-    def _klaverjas(self, view, legal):
+    def _trump_bidding(self, view, legal):
+        """Klaverjas's bidding: name a trump suit or pass."""
         hand = view["hand"]
         calls = [a for a in legal if a.get("call") == "trump"]
         if not calls:
             return legal[0]
-        best = max(calls, key=lambda a: (kj_strength(hand, a["suit"]), a["suit"]))
-        if kj_strength(hand, best["suit"]) >= 52 or not find(legal, "pass"):
+        best = max(calls, key=lambda a: (kj_strength(view, hand, a["suit"]), a["suit"]))
+        if kj_strength(view, hand, best["suit"]) >= 52 or not find(legal, "pass"):
             return best
         return find(legal, "pass")
 
 
+# the auction rules of the easy level by the phase they answer (the phases a game declares)
+AUCTIONS = {
+    **dict.fromkeys(("auction", "kontra", "re"), "_auction_and_kontra"),
+    **dict.fromkeys(("reservation", "armut_give", "armut_offer", "armut_return"), "_reservations"),
+    **dict.fromkeys(("pick", "bury", "call", "unknown", "crack", "recrack"), "_pick_and_call"),
+    "bidding": "_trump_bidding",
+}
+
+
 def _declaring(view) -> bool:
-    """Whether the seat is on the declaring side as far as it knows."""
-    contract = view.get("contract") or {}
-    me = view["seat"]
-    if view["game"] == "doppelkopf":
-        return me in ((view.get("teams") or {}).get("re") or [])
-    if view["game"] == "sheepshead":
-        return me in (contract.get("picker"), contract.get("partner"))
-    if view["game"] == "klaverjas":
-        return me % 2 == (contract.get("maker", -1) % 2 if contract.get("maker") is not None else -1)
-    return me in (contract.get("declarer"), contract.get("partner"))
+    """Whether the seat is on the declaring side as far as it knows: the declarer's side, or
+    where the contract names no declarer the team the game declares as declaring (its
+    `declaring_team` of the view's "teams")."""
+    declarer = (view.get("contract") or {}).get("declarer")
+    if declarer is not None:
+        return declarer in sides(view)[0]
+    team = spec_of(view).declaring_team
+    return team is not None and view["seat"] in ((view.get("teams") or {}).get(team) or [])

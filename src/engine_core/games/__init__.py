@@ -10,6 +10,7 @@ import datetime as _dt
 import hashlib
 import importlib
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Callable, Mapping
 
 from .._rng import deal_seed
@@ -71,6 +72,13 @@ class GameSpec:
     # what players read: suit and card names, calls, contracts, breakdown items and phases, by
     # language ({"en": {...}}, English required); ListGames serves them (games/words.py)
     words: Mapping[str, Any] = field(default_factory=dict)
+    # card points of a trump card's rank where they differ from its plain points, for a game
+    # whose trump suit scores otherwise (Klaverjas: the trump jack 20, the nine 14): what a
+    # bidder weighs a suit by before the trump is named
+    trump_points: Mapping[str, int] = field(default_factory=dict)
+    # the key of the view's "teams" that names the declaring side when the contract names no
+    # declarer (Doppelkopf's normal game: "re", the club queens' team); None: the declarer's side
+    declaring_team: str | None = None
 
     # the sizes, declared once as the rules module's G_* constants
     @property
@@ -88,6 +96,19 @@ class GameSpec:
     @property
     def deck(self) -> Deck:
         return self.rules.DECK
+
+    @cached_property
+    def default_order(self) -> dict[str, list[str]]:
+        """The card order before any contract is made, as the rules hold it at the deal, in the
+        shape of the view's "order" ({"trump": [codes high->low], "C": [...], ...}): the normal
+        game's (Schafkopf's Rufspiel, Doppelkopf's normal game, Sheepshead's fixed trumps; no
+        trumps in Klaverjas until one is named). The bots count a hand's trumps with it in the
+        auction, before a contract fixes the order in force."""
+        deck = self.deck
+        options = self.validate(resolve(self.name, self.options, None))
+        core = Game(self, options).deal(0).core
+        return {name: [deck.code(i) for i in cards]
+                for name, cards in zip(("trump", "C", "S", "H", "D"), core.card_order())}
 
     # the names, declared once as the rules module's enums (engine_core._names derives them)
     @property

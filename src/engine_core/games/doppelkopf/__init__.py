@@ -39,6 +39,7 @@ GAME = GameSpec(
     targets={"win": Target(121), "no_90": Target(151), "no_60": Target(181), "no_30": Target(211),
              "schwarz": Target(None, "tricks")},
     between_deals=between_deals,
+    declaring_team="re",
     description="Doppelkopf: normal game, silent solo, Hochzeit, Armut and seven solos; "
                 "re/kontra and no_90 .. schwarz announcements",
     words=WORDS,

@@ -69,6 +69,7 @@ GAME = GameSpec(
     targets={"win": Target(1, "margin"), "pit": Target(None, "tricks"), "schwarz": Target(None, "tricks")},
     stat_contracts=("trump_C", "trump_S", "trump_H", "trump_D"),
     validate=validate,
+    trump_points={"J": 20, "9": 14},
     description="Dutch Klaverjas: Amsterdam, Rotterdam or Utrecht rules; roem, pit and nat",
     words=WORDS,
 )

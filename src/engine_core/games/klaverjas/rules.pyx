@@ -144,7 +144,7 @@ cdef enum:
 
 # ORDERS[t]: trumps t (0..3); ORDERS[4]: every suit in its plain order
 cdef Order ORDERS[5]
-cdef int8_t POINTS[5][32]       # card points per trump suit; [NO_TRUMP]: before trump is made
+cdef int8_t POINTS[5][32]       # card points per trump suit; POINTS[4]: no trump yet (plain values)
 cdef u64 ABOVE[4][9]            # ABOVE[t][p]: trumps of suit t with power > p (p = 0: every trump)
 cdef int16_t PLAIN_BYTE[256]    # card points of a plain suit's byte of a mask (rank bits A T K Q J 9 8 7)
 cdef int16_t TRUMP_BYTE[256]    # ... of the trump suit's byte
@@ -614,7 +614,7 @@ cdef inline int g_future_max(const KjState* s, const KjOpts* o) noexcept nogil:
 
 
 cdef inline const int8_t* g_point_table(const KjState* s) noexcept nogil:
-    return POINTS[s.trump if s.trump >= 0 else NO_TRUMP]
+    return POINTS[s.trump if s.trump >= 0 else NO_TRUMP]     # before the trump is named: plain
 
 
 cdef inline int g_rule_key(const KjState* s) noexcept nogil:
@@ -749,6 +749,12 @@ def public(Core core, seat):
         "tricks_won": [s.n_won[k] for k in range(4)],
         "roem": _roem_items(s) if s.maker >= 0 else [],
     }
+
+
+def hidden(Core core, seat):
+    """The face-down piles `seat` cannot see: none (every card is dealt to a hand and played
+    face up)."""
+    return []
 
 
 def redact(Core core, int index, action, seat):

@@ -792,6 +792,12 @@ def public(Core core, seat):
     }
 
 
+def hidden(Core core, seat):
+    """The face-down piles `seat` cannot see: none (every card is dealt to a hand and played
+    face up)."""
+    return []
+
+
 def redact(Core core, int index, action, seat):
     """Every Schafkopf action is public."""
     return action

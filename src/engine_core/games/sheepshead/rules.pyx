@@ -1047,6 +1047,25 @@ def public(Core core, seat):
     return out
 
 
+def hidden(Core core, seat):
+    """The face-down piles `seat` (None: a spectator) cannot see (docs/view-spec: pile, from_seat,
+    to_seat, count, action, among), for every seat but the picker: the blind (set aside before
+    the pick and in a leaster or doubler, then the picker's), his bury and his unknown card,
+    which stays his until he plays it face down."""
+    cdef SsState* s = &core.s
+    if _sees_face_down(s, seat):
+        return []
+    out = [{"pile": "blind", "from_seat": None, "to_seat": s.picker if s.picker >= 0 else None,
+            "count": G_BLIND, "action": None, "among": None}]
+    if s.buried:
+        out.append({"pile": EXCHANGES[X_BURY], "from_seat": s.picker, "to_seat": None,
+                    "count": popcount(s.buried), "action": action_in_phase(core, P_BURY), "among": None})
+    if s.unknown >= 0:
+        out.append({"pile": EXCHANGES[X_UNKNOWN], "from_seat": s.picker, "to_seat": s.picker,
+                    "count": 1, "action": action_in_phase(core, P_UNKNOWN), "among": None})
+    return out
+
+
 def redact(Core core, int index, action, seat):
     """Every seat but the picker, and a spectator, sees the bury and the unknown exchange as
     face-down cards and the play of the unknown card as "??", during the deal and after it."""
