@@ -134,7 +134,7 @@ async def _applied_pg(url) -> list[int]:
 
 def test_one_list_of_migrations():
     assert [m.version for m in MIGRATIONS] == sorted({m.version for m in MIGRATIONS}) == [2, 3, 4, 5]
-    assert SCHEMA_VERSION == 5
+    assert SCHEMA_VERSION == 6
     for m in MIGRATIONS:
         assert (m.statements("sqlite") or m.statements("postgres")) and m.description
 
