@@ -83,8 +83,14 @@ class Analysis:
         except BaseException:
             self._release(peer)
             raise
+        def done(_) -> None:
+            try:
+                loop.call_soon_threadsafe(self._release, peer)
+            except RuntimeError:                     # the loop has closed (the server stopped)
+                pass
+
         # the slot is free when the work is, not when the caller leaves
-        job.add_done_callback(lambda _: loop.call_soon_threadsafe(self._release, peer))
+        job.add_done_callback(done)
         try:
             return await asyncio.wrap_future(job)
         except asyncio.CancelledError:
