@@ -124,3 +124,61 @@ def test_analyze_command_lines():
     assert first["id"] == 7 and first["side"] and first["actions"]
     assert {"perfect", "reached", "could_win", "won", "first_decisive_mistake", "target"} <= set(first)
     assert second["error"]["index"] is None and second["error"]["reason_id"] == "INVALID_RECORD"
+
+
+# ---- contracts won by the fewest points; what the header judges --------------------------------
+def _all_pass_record(game, options, kind):
+    """A played deal whose contract is `kind` (every seat passes in the auction)."""
+    import random
+    for seed in range(400):
+        state = games.get(game, options).deal(seed, 0)
+        rng = random.Random(seed)
+        while not state.is_over():
+            legal = state.legal_actions()
+            passes = [a for a in legal if a["type"] == "bid" and a.get("call") == "pass"]
+            state.apply(passes[0] if passes else rng.choice(legal))
+        if (state.core.public(None)["contract"] or {}).get("type") == kind:
+            return state.record()
+    raise AssertionError(f"no {kind} found")
+
+
+@pytest.mark.parametrize("game,options,kind", [("schafkopf", {"ramsch": True}, "ramsch"),
+                                               ("sheepshead", {}, "leaster")])
+def test_a_ramsch_or_leaster_is_judged_by_the_fewest_points(game, options, kind):
+    """Nobody wins a Ramsch by reaching 61: the seat to act minimises its points, there is no
+    target to reach, and won says whether its result is a win (the engine's score)."""
+    record = _all_pass_record(game, options, kind)
+    out = analysis.analyze(record, budget=100_000)
+    state = records.replay(record)
+    first_play = next(i for i, a in enumerate(record["actions"]) if a["type"] == "play")
+    assert out["side"] == [record["actions"][first_play]["seat"]]
+    assert out["maximize"] is False and out["count"] == "points"
+    assert out["target"] is None and out["could_win"] is None and kind in out["target_note"]
+    seat = out["side"][0]
+    assert out["won"] == (state.result()["scores"][seat] > 0)
+    assert out["first_decisive_mistake"] is None
+    for step in out["actions"]:
+        if "loss" in step:
+            assert step["loss"] >= 0
+        if step["seat"] == seat and isinstance(step.get("best"), int):
+            exact = [v["value"] for v in step["values"] if isinstance(v["value"], int)]
+            if len(exact) == len(step["values"]):
+                assert step["best"] == min(exact)      # the seat wants the fewest points
+
+
+def test_the_klaverjas_header_says_it_judges_the_margin():
+    record = played_record("klaverjas")
+    out = analysis.analyze(record, budget=200_000)
+    assert out["target"] == 1 and out["target_count"] == "margin" and out["count"] == "points"
+
+
+def test_a_stopped_analysis_stops_between_searches():
+    record = played_record("schafkopf")
+    calls = []
+
+    def stop():
+        calls.append(1)
+        return len(calls) > 3
+    with pytest.raises(analysis.Stopped):
+        analysis.analyze(record, stop=stop)
+    assert len(calls) == 4

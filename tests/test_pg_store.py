@@ -14,7 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from service.manager import TableManager
-from service.store import MIGRATIONS, SCHEMA_VERSION, Commit, Conflict, DailyEntry, Exists, SqliteStore, StoreError
+from service.store import (MIGRATIONS, SCHEMA_VERSION, Commit, Conflict, DailyEntry, Exists, NicknameTaken,
+                           SqliteStore, StoreError)
 
 
 KINDS = ["sqlite", "postgres"]
@@ -116,6 +117,30 @@ def test_daily_entries(make_store):
     run(main())
 
 
+def test_a_nickname_is_one_players_a_day_and_the_daily_key_is_made_once(make_store):
+    async def main():
+        s = make_store()
+        await s.open()
+        try:
+            await s.add_daily_entry(DailyEntry("schafkopf", "2026-12-01", "p0", "Anna", 10, "t_0", "a"))
+            with pytest.raises(NicknameTaken):
+                await s.add_daily_entry(DailyEntry("schafkopf", "2026-12-01", "p1", "anna", 20, "t_1", "b"))
+            await s.add_daily_entry(DailyEntry("schafkopf", "2026-12-02", "p1", "anna", 20, "t_2", "c"))
+            await s.add_daily_entry(DailyEntry("klaverjas", "2026-12-01", "p1", "Anna", 20, "t_3", "d"))
+            assert (await s.daily_entries("schafkopf", "2026-12-01", 5))[1] == 1
+            assert await s.server_key("daily-v2", "aa" * 32) == "aa" * 32
+            assert await s.server_key("daily-v2", "bb" * 32) == "aa" * 32
+        finally:
+            await s.close()
+        again = make_store()                       # kept across starts
+        await again.open()
+        try:
+            assert await again.server_key("daily-v2", "cc" * 32) == "aa" * 32
+        finally:
+            await again.close()
+    run(main())
+
+
 # ---- migrations ------------------------------------------------------------------------------
 def _applied_sqlite(path) -> list[int]:
     db = sqlite3.connect(path)
@@ -133,8 +158,8 @@ async def _applied_pg(url) -> list[int]:
 
 
 def test_one_list_of_migrations():
-    assert [m.version for m in MIGRATIONS] == sorted({m.version for m in MIGRATIONS}) == [2, 3, 4, 5]
-    assert SCHEMA_VERSION == 5
+    assert [m.version for m in MIGRATIONS] == sorted({m.version for m in MIGRATIONS}) == [2, 3, 4, 5, 6]
+    assert SCHEMA_VERSION == 6
     for m in MIGRATIONS:
         assert (m.statements("sqlite") or m.statements("postgres")) and m.description
 
@@ -153,7 +178,7 @@ def test_migrations_from_an_empty_database(make_store, tmp_path):
         if isinstance(s, SqliteStore):
             return _applied_sqlite(s.path)
         return await _applied_pg(s.url)
-    assert run(main()) == [2, 3, 4, 5]
+    assert run(main()) == [2, 3, 4, 5, 6]
 
 
 def _fill_schema_2(execute):
@@ -189,8 +214,8 @@ def test_sqlite_from_schema_2(tmp_path):
     db.execute("PRAGMA user_version=2")
     db.close()
     _check_migrated(SqliteStore(str(tmp_path)))
-    assert _applied_sqlite(tmp_path / "stich.sqlite3") == [2, 3, 4, 5]
-    assert sqlite3.connect(tmp_path / "stich.sqlite3").execute("PRAGMA user_version").fetchone()[0] == 5
+    assert _applied_sqlite(tmp_path / "stich.sqlite3") == [2, 3, 4, 5, 6]
+    assert sqlite3.connect(tmp_path / "stich.sqlite3").execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
 def test_postgres_from_schema_2(pg_url):
@@ -207,7 +232,7 @@ def test_postgres_from_schema_2(pg_url):
     with psycopg.connect(pg_url, autocommit=True) as conn:
         _fill_schema_2(conn.execute)
     _check_migrated(PostgresStore(pg_url))
-    assert run(_applied_pg(pg_url)) == [2, 3, 4, 5]
+    assert run(_applied_pg(pg_url)) == [2, 3, 4, 5, 6]
 
 
 def test_a_newer_schema_is_refused(make_store):

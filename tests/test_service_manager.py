@@ -328,3 +328,51 @@ def test_sqlite_commits_on_the_loop_and_checkpoints_in_its_thread(tmp_path):
         assert await again.count_tables() == 6
         await again.close()
     run(main())
+
+
+def test_a_full_disk_is_store_unavailable_and_the_retry_applies_once(tmp_path):
+    """SQLite's "database or disk is full" (max_page_count stands in for the disk) answers
+    UNAVAILABLE with STORE_UNAVAILABLE, never INTERNAL: the table is unchanged, and the retry
+    with the same request id, once there is room, applies the action exactly once."""
+    import grpc
+
+    from service import errors as service_errors
+    from service.store import Unavailable
+
+    async def main():
+        store = SqliteStore(str(tmp_path))
+        await store.open()
+        m = TableManager(store, ThreadPoolExecutor(2))
+        view, tokens, spectator, _ = await m.create("schafkopf", {}, 1, [], seed=5)
+        tid = view["table_id"]
+        await m.deal(tid, tokens[0], None, "d-1")
+        db = store._db
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+        db.execute(f"PRAGMA max_page_count={pages}")
+        failed = None
+        for n in range(400):                           # until the rows no longer fit
+            v = await m.view(tid, spectator)
+            if v["status"] != "in_deal":
+                break
+            seat = v["deal"]["to_act"]
+            kind, fields = _fields((await m.view(tid, tokens[seat]))["deal"]["legal"][0])
+            before = v["version"]
+            try:
+                await m.act(tid, tokens[seat], kind, fields, None, f"a-{n}")
+            except Unavailable as err:
+                failed = (err, seat, kind, fields, f"a-{n}", before)
+                break
+        assert failed is not None, "the disk never filled"
+        err, seat, kind, fields, rid, before = failed
+        assert "full" in str(err)
+        code, _, info = service_errors.error_info(err)
+        assert code == grpc.StatusCode.UNAVAILABLE and info.reason == "STORE_UNAVAILABLE"
+        assert (await m.view(tid, spectator))["version"] == before       # nothing changed
+        db.execute("PRAGMA max_page_count=1073741823")                   # room again
+        first = await m.act(tid, tokens[seat], kind, fields, None, rid)
+        assert first["version"] == before + 1
+        assert await m.act(tid, tokens[seat], kind, fields, None, rid) == first
+        assert (await m.view(tid, spectator))["version"] == before + 1  # applied once
+        await m.close()
+        await store.close()
+    run(main())

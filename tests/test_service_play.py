@@ -24,7 +24,9 @@ SECRET = "player-secret-0001"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    with ServerProcess(tmp_path_factory.mktemp("stich-play")) as srv:
+    path = tmp_path_factory.mktemp("stich-play")
+    with ServerProcess(path) as srv:
+        srv.data_dir = path
         yield srv
 
 
@@ -240,7 +242,7 @@ def test_hints_come_from_the_view_only(client):
 
 
 # ---- daily ---------------------------------------------------------------------------------------
-def test_daily_deal_is_the_same_for_everyone(client):
+def test_daily_deal_is_the_same_for_everyone(server, client):
     a = client.daily_deal("schafkopf", SECRET)
     b = client.daily_deal("schafkopf", "another-player-secret")
     again = client.daily_deal("schafkopf", SECRET)
@@ -248,8 +250,8 @@ def test_daily_deal_is_the_same_for_everyone(client):
     assert a["date"] == b["date"] == today
     assert again["table_id"] == a["table_id"] and again["token"] == a["token"] and b["table_id"] != a["table_id"]
     assert a["view"]["hand"] == b["view"]["hand"] == sorted(a["view"]["hand"], key=a["view"]["hand"].index)
-    want = games.get("schafkopf", {}).daily(today, a["view"]["dealer"])
-    assert sorted(a["view"]["hand"]) == sorted(want.hands[0])
+    public = games.get("schafkopf", {}).daily(today, a["view"]["dealer"])     # v1: anyone's to compute
+    assert sorted(a["view"]["hand"]) != sorted(public.hands[0])
     assert a["view"]["settings"]["hints_disabled"] and a["view"]["deals_per_match"] == 1
     refused("HINTS_DISABLED", client.hint, a["table_id"], a["token"])
     refused("DEAL_NOT_FINISHED", client.submit_daily, a["table_id"], a["token"], "anna", SECRET)
@@ -263,7 +265,7 @@ def test_daily_deal_is_the_same_for_everyone(client):
     refused("BAD_NICKNAME", client.submit_daily, a["table_id"], a["token"], "x" * 25, SECRET)
     assert client.leaderboard("schafkopf")["total"] == 0
     got = client.submit_daily(a["table_id"], a["token"], "anna", SECRET)
-    score = records.evaluate(_record(client, a))["result"]["scores"][0]
+    score = records.evaluate(_record(server, client, a))["result"]["scores"][0]
     assert got["entry"]["score"] == score and got["rank"] == 1
     refused("DAILY_ALREADY_SUBMITTED", client.submit_daily, a["table_id"], a["token"], "anna2", SECRET)
     client.submit_daily(b["table_id"], b["token"], "bert", "another-player-secret")
@@ -275,14 +277,23 @@ def test_daily_deal_is_the_same_for_everyone(client):
     refused("INVALID_ARGUMENT", client.leaderboard, "nosuchgame")
     refused("INVALID_ARGUMENT", client.leaderboard, "schafkopf", "", 101)
     refused("BAD_PLAYER_SECRET", client.daily_deal, "schafkopf", "short")
-    # a practice table of the day's cards is not the daily table
-    practice = client.create_table("schafkopf", {}, 1, ["human"] + ["bot:easy"] * 3, daily_date=today)
+    # no practice table of the day's cards while the day lasts; one of a past day is not a daily table
+    refused("DAILY_NOT_OVER", client.create_table, "schafkopf", {}, 1, ["human"] + ["bot:easy"] * 3,
+            daily_date=today)
+    yesterday = (dt.date.fromisoformat(today) - dt.timedelta(days=1)).isoformat()
+    practice = client.create_table("schafkopf", {}, 1, ["human"] + ["bot:easy"] * 3, daily_date=yesterday)
     refused("NOT_A_DAILY_TABLE", client.submit_daily, practice.table_id, practice.tokens[0], "c", SECRET)
 
 
-def _record(client, daily) -> dict:
+def _record(server, client, daily) -> dict:
+    """The daily table's record, dealt again from the seed under the server's daily key."""
+    import sqlite3
+    db = sqlite3.connect(str(server.data_dir / "stich.sqlite3"))
+    key = bytes.fromhex(db.execute("SELECT value FROM server_keys WHERE name='daily-v2'").fetchone()[0])
+    db.close()
     view = client.view(daily["table_id"], daily["token"])
-    state = games.get(view["game"], view["options"]).daily(daily["date"], view["dealer"])
+    seed = games.keyed_daily_seed(key, view["game"], daily["date"])
+    state = games.get(view["game"], view["options"]).deal(seed, view["dealer"])
     for a in view["actions"]:
         state.apply(a)
     return state.record()

@@ -14,11 +14,31 @@ from the open hands; fair=False keeps the open-hands analysis (restricted to s's
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from . import records, solver
 from .errors import ActionError
-from .solver import SolverError, objective_of
+from .solver import Objective, SolverError, objective_of
+
+# contracts won by taking the fewest points, against each other seat's total (Schafkopf's
+# Ramsch: the seat with the most points loses; Sheepshead's leaster: the fewest points win):
+# no fixed number of points wins, so they have no target; the seat to act minimises
+LOWEST_WINS = ("ramsch", "leaster")
+
+
+class Stopped(Exception):
+    """The analysis was stopped between two searches (its `stop()` turned true)."""
+
+
+def _check(stop: Callable[[], bool] | None) -> None:
+    if stop is not None and stop():
+        raise Stopped()
+
+
+def lowest_wins(state) -> str | None:
+    """The contract's type if the deal is one of LOWEST_WINS (fewest points win), else None."""
+    contract = (state.core.public(None) or {}).get("contract") or {}
+    return contract.get("type") if contract.get("type") in LOWEST_WINS else None
 
 
 def _figure(lo: int, hi: int) -> Any:
@@ -32,10 +52,12 @@ def _bounds(entry: dict) -> tuple[int, int]:
 
 
 def analyze(record: Any, objective: Any = None, budget: int | None = None, target: Any = "win",
-            seat: int | None = None, fair: bool | None = None, worlds: int = 16) -> dict:
+            seat: int | None = None, fair: bool | None = None, worlds: int = 16,
+            stop: Callable[[], bool] | None = None) -> dict:
     """The analysis of a record (finished or in progress). Raises InvalidRecordError or an
     ActionError (with the record index) like records.replay does for a bad record, and
-    SolverError for a bad objective, budget, target, seat or fair."""
+    SolverError for a bad objective, budget, target, seat or fair. `stop()` is asked before
+    every search: once it is true the analysis raises Stopped (a caller that left, a deadline)."""
     if fair is None:
         fair = seat is not None
     if not isinstance(fair, bool):
@@ -47,15 +69,15 @@ def analyze(record: Any, objective: Any = None, budget: int | None = None, targe
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
             raise SolverError("seat", f"must be a seat 0..{seats - 1}, got {seat!r}")
     if fair:
-        return _fair(record, seat, budget, worlds)
-    out = _open(record, objective, budget, target)
+        return _fair(record, seat, budget, worlds, stop)
+    out = _open(record, objective, budget, target, stop)
     if seat is not None:
         out["seat"] = seat
         out["actions"] = [step for step in out["actions"] if step["seat"] == seat]
     return out
 
 
-def _fair(record: Any, seat: int, budget: int | None, worlds: int) -> dict:
+def _fair(record: Any, seat: int, budget: int | None, worlds: int, stop=None) -> dict:
     """Each decision of `seat` (every phase) from its own view at the time: the hard bot's
     evaluation over sampled worlds, the action's expected value and the loss against the best."""
     from . import bots
@@ -69,6 +91,7 @@ def _fair(record: Any, seat: int, budget: int | None, worlds: int) -> dict:
     for i, action in enumerate(record["actions"]):
         if not state.is_over() and state.to_act() == seat and len(state.legal_actions()) > 1:
             view = state.view(seat)
+            _check(stop)
             evals = hard.evaluate(view)
             best = max(evals, key=lambda e: e["expected"])
             chosen = next((e for e in evals if _same(e["action"], action)), None)
@@ -92,7 +115,7 @@ def _same(a: dict, b: Any) -> bool:
     return sorted(a.get("cards") or []) == sorted(b.get("cards") or [])
 
 
-def _open(record: Any, objective: Any, budget: int | None, target: Any) -> dict:
+def _open(record: Any, objective: Any, budget: int | None, target: Any, stop=None) -> dict:
     """The open-hands analysis (every hand seen)."""
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0):
         raise SolverError("budget", f"must be a positive number of nodes, got {budget!r}")
@@ -108,12 +131,31 @@ def _open(record: Any, objective: Any, budget: int | None, target: Any) -> dict:
         out.update(side=None, target=None, perfect=None, reached=None, could_win=None, won=None,
                    first_decisive_mistake=None, actions=[])
         return out
-    obj = objective_of(state, objective)
-    goal = solver.target_of(state, target)[0] if target is not None else None
+    fewest = lowest_wins(state) if objective is None else None
+    if fewest is not None:
+        # the seat to act, taking as few points as it can; won: it did not lose (its score)
+        obj = Objective((state.to_act(),), "points", maximize=False)
+        target = None
+        out["target_note"] = (f"a {fewest} is won by taking fewer points than the other seats, not "
+                              "by reaching a number: no target; won is the seat's result")
+    else:
+        obj = objective_of(state, objective)
+    judged = solver.target_of(state, target) if target is not None else None
+    goal = judged[0] if judged is not None else None
+    # what the target counts: the objective's count, unless the game declares the target in
+    # another (Klaverjas' win: a margin of at least 1)
+    if judged is None:
+        target_count = None
+    elif judged[1] is not None and objective is None:
+        target_count = judged[1].count
+    else:
+        target_count = obj.count
+    _check(stop)
     perfect = solver.solve(state, obj, budget)
+    _check(stop)
     could = solver.reaches(state, target, obj if objective is not None else None, budget) if target is not None else None
-    out.update(side=list(obj.side), count=obj.count, target=goal,
-               perfect=_figure(perfect.lower, perfect.upper), could_win=could)
+    out.update(side=list(obj.side), count=obj.count, maximize=obj.maximize, target=goal,
+               target_count=target_count, perfect=_figure(perfect.lower, perfect.upper), could_win=could)
     steps = []
     decisive = None
     reach_before = could
@@ -122,6 +164,7 @@ def _open(record: Any, objective: Any, budget: int | None, target: Any) -> dict:
         seat = state.to_act()
         step: dict[str, Any] = {"index": i, "seat": seat, "action": action}
         if isinstance(action, dict) and action.get("type") == "play" and state.core.legal_mask():
+            _check(stop)
             options = solver.values(state, obj, budget)
             for_side = (seat in obj.side) == obj.maximize
             bounds = [_bounds(e) for e in options]
@@ -139,6 +182,7 @@ def _open(record: Any, objective: Any, budget: int | None, target: Any) -> dict:
         _apply(state, action, i)
         if target is not None and reach_before is not None and decisive is None:
             # best play never worsens the actor's outcome: a flip is the actor's mistake
+            _check(stop)
             after = solver.reaches(state, target, obj if objective is not None else None, budget)
             if after is not None and after != reach_before:
                 decisive = {"index": i, "seat": seat, "action": action, "could_win_before": reach_before,
@@ -148,8 +192,14 @@ def _open(record: Any, objective: Any, budget: int | None, target: Any) -> dict:
         i += 1
     final = solver.solve(state, obj) if state.is_over() else None
     out["reached"] = final.value if final is not None else None
-    out["won"] = solver.reaches(state, target, obj if objective is not None else None) \
-        if final is not None and target is not None else None
+    if final is None:
+        out["won"] = None
+    elif fewest is not None:
+        out["won"] = state.result_for(None)["scores"][obj.side[0]] > 0
+    elif target is not None:
+        out["won"] = solver.reaches(state, target, obj if objective is not None else None)
+    else:
+        out["won"] = None
     out["first_decisive_mistake"] = decisive
     out["actions"] = steps
     return out

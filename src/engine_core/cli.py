@@ -71,7 +71,28 @@ def evaluate_line(line: str | bytes, number: int, with_legal: bool = False) -> d
 
 def evaluate_line_bytes(line: str | bytes, number: int, with_legal: bool = False) -> bytes:
     """The output line (UTF-8, no newline) for one input line."""
-    return _codec.evaluate_line_bytes(line, number, with_legal)
+    return exact_id(line, _codec.evaluate_line_bytes(line, number, with_legal))
+
+
+_ID_HEAD = b'{"id":'
+
+
+def exact_id(line: str | bytes, answer: bytes) -> bytes:
+    """The answer line with the input's integer id exactly as given: orjson reads an integer
+    beyond 64 bits as a float (and cannot write it back), so such an id is read again with
+    the standard library and its digits put in place of the float."""
+    if not answer.startswith(_ID_HEAD):
+        return answer
+    end = answer.find(b",", len(_ID_HEAD))
+    if end < 0 or not any(c in answer[len(_ID_HEAD):end] for c in b".eE"):
+        return answer
+    try:
+        ident = json.loads(line).get("id")
+    except (ValueError, AttributeError, RecursionError):
+        return answer
+    if type(ident) is not int:
+        return answer
+    return _ID_HEAD + str(ident).encode() + answer[end:]
 
 
 def evaluate_chunk(lines: list[tuple[int, bytes]], with_legal: bool = False) -> bytes:
@@ -303,7 +324,8 @@ def _solve_answer(line: bytes, number: int, target: str | None, budget: int | No
 def solve_chunk(lines: list[tuple[int, bytes]], target: str | None, budget: int | None) -> bytes:
     """The `solve` output block for numbered input lines (local loop and Ray task alike)."""
     import orjson
-    return b"".join([orjson.dumps(_solve_answer(line, number, target, budget)) + b"\n" for number, line in lines])
+    return b"".join([exact_id(line, orjson.dumps(_solve_answer(line, number, target, budget))) + b"\n"
+                     for number, line in lines])
 
 
 def cmd_solve(args) -> int:
@@ -327,7 +349,8 @@ def _analyze_answer(line: bytes, number: int, budget: int | None) -> dict:
 def analyze_chunk(lines: list[tuple[int, bytes]], budget: int | None) -> bytes:
     """The `analyze` output block for numbered input lines (local loop and Ray task alike)."""
     import orjson
-    return b"".join([orjson.dumps(_analyze_answer(line, number, budget)) + b"\n" for number, line in lines])
+    return b"".join([exact_id(line, orjson.dumps(_analyze_answer(line, number, budget))) + b"\n"
+                     for number, line in lines])
 
 
 def cmd_analyze(args) -> int:
@@ -365,7 +388,7 @@ def cmd_tournament(args) -> int:
         with distributed.cluster(args.ray):
             report = run(distributed.ordered_map, max(1, min(16, args.deals // (4 * distributed.cpus()))))
     if args.json:
-        print(json.dumps(report))
+        print(json.dumps(report, allow_nan=False))
     else:
         print(tournament.table(report))
     return 0
@@ -380,6 +403,12 @@ def ray_arg(text: str) -> str:
 
 RAY_HELP = ("run the batch on Ray: local (a Ray of this machine, started for the run) or a cluster's "
             "address, HOST:6379 or ray://HOST:10001 (needs pip install 'stich[ray]'; docs/batch.md)")
+
+
+# every search of `solve` and `analyze` stops after this many nodes unless --budget says
+# otherwise: a Doppelkopf position from its first card can take hours exactly, and answers
+# with bounds in about a second (docs/solver.md)
+DEFAULT_BUDGET = 2_000_000
 
 
 def budget_arg(text: str) -> int:
@@ -431,7 +460,9 @@ def build_parser(prog: str = "python -m engine_core") -> argparse.ArgumentParser
     so.add_argument("file", nargs="?", default="-", help="JSON Lines file, or - for standard input (default)")
     so.add_argument("--target", type=target_arg,
                     help="answer whether the side reaches this value: a number, win, schneider or schwarz")
-    so.add_argument("--budget", type=budget_arg, help="node budget per search (default: none, exact)")
+    so.add_argument("--budget", type=budget_arg, default=DEFAULT_BUDGET,
+                    help=f"node budget per search (default {DEFAULT_BUDGET}; bounds, not a value, where it "
+                         "runs out: exact where it does not)")
     so.add_argument("--ray", type=ray_arg, metavar="ADDRESS", help=RAY_HELP)
     so.set_defaults(func=cmd_solve)
     an = sub.add_parser("analyze", help="analyze the card play of records",
@@ -439,8 +470,8 @@ def build_parser(prog: str = "python -m engine_core") -> argparse.ArgumentParser
                                     "played, the loss of the card chosen, what perfect play would have "
                                     "reached and the first decisive mistake (docs/solver.md).")
     an.add_argument("file", nargs="?", default="-", help="JSON Lines file, or - for standard input (default)")
-    an.add_argument("--budget", type=budget_arg, default=2_000_000,
-                    help="node budget per search (default 2000000; bounds are reported where it runs out)")
+    an.add_argument("--budget", type=budget_arg, default=DEFAULT_BUDGET,
+                    help=f"node budget per search (default {DEFAULT_BUDGET}; bounds are reported where it runs out)")
     an.add_argument("--ray", type=ray_arg, metavar="ADDRESS", help=RAY_HELP)
     an.set_defaults(func=cmd_analyze)
     demo = sub.add_parser("demo", help="play seeded deals (hand-strength bids) and print them",

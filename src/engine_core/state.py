@@ -69,7 +69,7 @@ class State:
 
     def legal_actions(self) -> list[dict]:
         """Every legal action of the seat to act, as record action objects ([] when over)."""
-        return [self.decode(c) for c in self.core.legal_codes()]
+        return [self._decode(c) for c in self.core.legal_codes()]
 
     def why_illegal(self, action: Any) -> str | None:
         """None if `action` is legal now, else the reason a player would be told."""
@@ -86,6 +86,9 @@ class State:
     def result_for(self, seat: int | None) -> dict | None:
         """The Result as `seat` (None: a spectator) may see it: face-down cards that the seat
         did not handle stay hidden ("??") for ever (docs/records.md, "What each seat sees")."""
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                 or not 0 <= seat < self.game.seats):
+            raise ValueError(f"seat must be 0..{self.game.seats - 1} or None, got {seat!r}")
         result = self.core.result()
         if result is None:
             return None
@@ -154,13 +157,19 @@ class State:
         if isinstance(code, bool) or not isinstance(code, int) or not self.core.is_legal(code):
             raise IllegalActionError(f"action code {code!r} is not legal now", self.legal_actions(),
                                      reason_id="ILLEGAL_CODE")
-        action = self.decode(code)
+        action = self._decode(code)
         self.core.apply(code)
         self.actions.append(action)
         return action
 
     def decode(self, code: int) -> dict:
         """The record action object of an engine action code (for the seat to act)."""
+        if isinstance(code, bool) or not isinstance(code, int) or not self._is_code(code):
+            raise ValueError(f"{code!r} is the code of no {self.game.name} action")
+        return self._decode(code)
+
+    def _decode(self, code: int) -> dict:
+        """decode() of a code the engine produced (a legal code): no check on the hot path."""
         spec, deck = self.game.spec, self.game.deck
         seat = self.core.to_act()
         if code < CALL_BASE:
@@ -173,6 +182,19 @@ class State:
             return action
         call = spec.exchanges[exchange_call(code)]
         return {"seat": seat, "type": "exchange", "call": call, "cards": deck.codes(exchange_mask(code))}
+
+    def _is_code(self, code: int) -> bool:
+        """Whether `code` lies in a band of the layout (_codes) and names one of this game's
+        cards, calls or exchanges."""
+        spec, size = self.game.spec, self.game.deck.size
+        if 0 <= code < size:
+            return True
+        if CALL_BASE <= code < CALL_BASE + len(spec.calls):
+            return True
+        if EXCHANGE_BASE <= code < 1 << 63:
+            mask = exchange_mask(code)
+            return 0 <= exchange_call(code) < len(spec.exchanges) and mask >> size == 0
+        return False
 
     def encode(self, action: Any) -> int:
         """The engine code of a legal action; InvalidActionError / IllegalActionError saying what
@@ -276,7 +298,7 @@ class State:
         return CALL_BASE + suits[suit]
 
     def _alternatives(self, legal: list[int] | None) -> list[dict]:
-        return [self.decode(c) for c in (self.core.legal_codes() if legal is None else legal)]
+        return [self._decode(c) for c in (self.core.legal_codes() if legal is None else legal)]
 
     def _malformed(self, reason_id: str, reason: str, legal: list[int] | None = None):
         """A malformed action: the legal alternatives are told only once the action's seat is

@@ -1,16 +1,24 @@
 """The daily deal: one deal of each game a day, the same for every player, played against bots
 at a table derived from the player's secret (so a player gets the same table all day and cannot
-deal it again to try another line), and a leaderboard of the engine's scores of those tables."""
+deal it again to try another line), and a leaderboard of the engine's scores of those tables.
+
+Nobody learns a day's deal before playing it: its seed is keyed by the server's daily key
+(`keyed_daily_seed`, the key made once and kept in the store), and no other table of a day's
+deal opens before that day is over (rooms.py). A player is a player secret; new ones are
+limited per client address and day, and a nickname is one player's per game and day
+(docs/operations.md, "The daily deal": the threat model)."""
 from __future__ import annotations
 
+import collections
 import datetime as _dt
 import hashlib
 import hmac
+import secrets
 
 from engine_core import games, records
 
 from . import errors
-from .store import DailyEntry, Exists
+from .store import DailyEntry, Exists, NicknameTaken
 from .tables import HUMAN, level_available, new_secret
 
 DAILY_SEAT = 0
@@ -18,6 +26,8 @@ DAILY_LEVELS = ("normal", "easy")    # the daily deal's bots: the first level th
 NICKNAME_LENGTH = 24
 PLAYER_SECRET = (8, 128)
 LEADERBOARD_LIMIT = (20, 100)
+DAILY_KEY = "daily-v2"               # the server_keys row of the daily seed's key
+PLAYERS_PER_ADDRESS = 5              # new daily players (player secrets) per client address, game and day
 
 
 def utc_today() -> str:
@@ -55,9 +65,33 @@ class Daily:
 
     def __init__(self, manager):
         self.manager = manager
+        self._key: bytes | None = None
+        self.players_per_address = PLAYERS_PER_ADDRESS
+        self._new_players: dict[str, collections.Counter] = {}     # date -> (address, game) -> count
 
-    async def daily(self, game: str, secret: str) -> tuple[str, str, str, dict]:
-        """The player's table of today's deal of `game`: (date, table id, token, view)."""
+    async def key(self) -> bytes:
+        """The daily seed's key: made at the first need and stored, the stored one after."""
+        if self._key is None:
+            self._key = bytes.fromhex(await self.manager.store.server_key(DAILY_KEY, secrets.token_hex(32)))
+        return self._key
+
+    async def seed(self, game: str, date: str) -> int:
+        """The seed of `game`'s daily deal of `date` on this server (its key)."""
+        return games.keyed_daily_seed(await self.key(), game, date)
+
+    def _count_new_player(self, peer: str, game: str, date: str) -> None:
+        """A new player secret from `peer` today: refused beyond players_per_address."""
+        for old in [d for d in self._new_players if d != date]:
+            del self._new_players[old]
+        seen = self._new_players.setdefault(date, collections.Counter())
+        if peer and seen[(peer, game)] >= self.players_per_address:
+            raise errors.exhausted("TOO_MANY_DAILY_PLAYERS", f"at most {self.players_per_address} new "
+                                   f"players of the {game} daily deal a day from one address")
+        seen[(peer, game)] += 1
+
+    async def daily(self, game: str, secret: str, peer: str = "") -> tuple[str, str, str, dict]:
+        """The player's table of today's deal of `game`: (date, table id, token, view). A new
+        player (no table yet) counts against `peer`'s new players of the day."""
         m = self.manager
         if not game:
             raise errors.invalid("game", f"missing; games are {', '.join(games.available())}")
@@ -75,9 +109,11 @@ class Daily:
                 raise
             level = next(lv for lv in DAILY_LEVELS if level_available(lv))
             seats = [HUMAN if s == DAILY_SEAT else f"bot:{level}" for s in range(g.seats)]
+            seed = await self.seed(game, date)
+            self._count_new_player(peer, game, date)
             try:
                 table = await m.rooms.open_table(
-                    table_id, g, games.daily_seed(game, date), 1, seats, {DAILY_SEAT: token},
+                    table_id, g, seed, 1, seats, {DAILY_SEAT: token},
                     new_secret("sp_", table_id), {}, {"bot_delay_ms": 0, "hints_disabled": True},
                     {"date": date, "player_hash": player})
             except Exists:                                   # a racing call of the same player
@@ -121,6 +157,9 @@ class Daily:
                            _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="microseconds"))
         try:
             await m.store.add_daily_entry(entry)
+        except NicknameTaken:
+            raise errors.already_exists("NICKNAME_TAKEN", f"another player of {entry.game} on {entry.date} "
+                                        f"is called {nickname}: choose another nickname") from None
         except Exists:
             raise errors.already_exists("DAILY_ALREADY_SUBMITTED", f"this player already has an entry for "
                                         f"{entry.game} on {entry.date}") from None

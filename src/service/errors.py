@@ -48,6 +48,9 @@ REASONS = {
     "NOT_A_DAILY_TABLE": "SubmitDaily of a table that GetDailyDeal did not open",
     "DAILY_NOT_TODAY": "SubmitDaily of a daily deal of another day",
     "DAILY_ALREADY_SUBMITTED": "a second leaderboard entry of a player on a day (ALREADY_EXISTS)",
+    "NICKNAME_TAKEN": "SubmitDaily with a nickname another player of that game and day has (ALREADY_EXISTS)",
+    "TOO_MANY_DAILY_PLAYERS": "GetDailyDeal of a new player beyond the new players a client address may start a day (RESOURCE_EXHAUSTED)",
+    "DAILY_NOT_OVER": "CreateTable with the daily_date of today or a later day: a daily deal is practised once its day is over",
     "MALFORMED_JSON": "Analyze of a record that is not JSON",
     "MALFORMED_RECORD": "Analyze of JSON that is not a records.md record",
     "BAD_REQUEST_ID": "a request id that is not 1 to 64 characters of A-Z a-z 0-9 - _ . :",
@@ -59,11 +62,13 @@ REASONS = {
     "STALE_VERSION": "expected_version is not the table's version",
     "CONFLICT": "another writer committed the table's next version first",
     "TOO_MANY_STREAMS": "a stream limit (per peer, per kind, in all)",
+    "ANALYSIS_STOPPED": "(DEADLINE_EXCEEDED) an Analyze or Hint stopped between two searches: its deadline passed or its caller left",
+    "TOO_MUCH_ANALYSIS": "Analyze or Hint over the analysis pool's bounds (per peer, waiting in all); retry later (RESOURCE_EXHAUSTED)",
     "SHUTTING_DOWN": "(UNAVAILABLE) a WatchTable stream ended by the server's shutdown: watch again from the last version",
     "TABLE_DAMAGED": "the store holds the table but its rows do not restore",
     "ORIGIN_NOT_ALLOWED": "(the HTTP door) a browser origin neither the page's own nor in --allowed-origins",
     "HOST_NOT_ALLOWED": "(the HTTP door) a Host header naming neither a loopback name, the bound address nor one of --allowed-hosts (DNS rebinding)",
-    "STORE_UNAVAILABLE": "the database does not answer (a PostgreSQL server down or unreachable); retry (UNAVAILABLE)",
+    "STORE_UNAVAILABLE": "the database does not answer or cannot write (a PostgreSQL server down or unreachable, a full disk); nothing was committed; retry (UNAVAILABLE)",
     "INTERNAL": "a defect of the server",
     "INTERNAL_ERROR": "(a batch answer) the evaluation of that one line failed inside the server",
 }
@@ -143,6 +148,11 @@ def precondition(reason: str, message: str, **metadata) -> ServiceError:
 
 def exhausted(reason: str, message: str) -> ServiceError:
     return ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, reason, message)
+
+
+def deadline_passed(message: str) -> ServiceError:
+    """Work stopped at the call's deadline (the caller has usually gone by then)."""
+    return ServiceError(grpc.StatusCode.DEADLINE_EXCEEDED, "ANALYSIS_STOPPED", message)
 
 
 def damaged(table_id: str, why: str) -> ServiceError:

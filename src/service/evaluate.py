@@ -14,6 +14,7 @@ import logging
 import orjson
 
 from engine_core import _codec, games
+from engine_core.cli import exact_id
 from stich_client.gen.stich.v1 import stich_service_pb2 as pb
 
 from . import convert
@@ -39,6 +40,11 @@ def answer_message(line, number: int, with_legal: bool) -> pb.RecordAnswer:
     try:
         answer = _codec.evaluate_line(line, number, with_legal)
         text = orjson.dumps(answer)
+        if type(answer.get("id")) is float:             # an integer id beyond 64 bits: exactly
+            exact = exact_id(line, text)
+            if exact is not text:
+                text = exact
+                answer = {**answer, "id": int(text[len(b'{"id":'):text.index(b",")])}
     except Exception as err:  # noqa: BLE001 - an engine defect: this line only
         log.error("evaluating line %d failed", number, exc_info=err)
         answer = {"id": number, "error": {"index": None, "reason": f"internal error: {type(err).__name__}",
@@ -46,7 +52,11 @@ def answer_message(line, number: int, with_legal: bool) -> pb.RecordAnswer:
         text = orjson.dumps(answer)
     out = pb.RecordAnswer()
     out.json = text.decode()
-    out.id.CopyFrom(convert.id_value(answer["id"]))
+    ident = answer["id"]
+    if type(ident) is int and abs(ident) >= 2 ** 63:   # beyond orjson: its digits, as id_value's JSON text
+        out.id.string_value = str(ident)
+    else:
+        out.id.CopyFrom(convert.id_value(ident))
     if "result" in answer:
         convert.result_msg(answer["result"], out.result)
     else:

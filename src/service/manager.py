@@ -17,7 +17,8 @@ restoring it from the store on demand. Each other job is a room of its own, reac
 - freshness.py: several servers on one shared store, catching up with it.
 
 A person's action is judged on the event loop itself; what takes longer (a bot's thinking,
-restoring a table by replay, a hint, a score) runs in worker threads (`executor`). After an
+restoring a table by replay, a score) runs in worker threads (`executor`); a hint runs in the
+analysis pool (`analysis`, work.py), so that bot turns and restores never wait behind one. After an
 error nothing has changed. A call that is cancelled once its section has begun still completes
 it (the client may retry with its request id and get the answer).
 """
@@ -41,16 +42,18 @@ from .rooms import Rooms
 from .store import Store
 from .tables import Table
 from .watchers import Watchers
+from .work import Analysis
 
 
 class TableManager:
     """All tables of this server; persistence through `store`, table work in `executor`."""
 
     def __init__(self, store: Store, executor: Executor, live_tables: int = 10_000,
-                 clock: Callable[[], str] = utc_today):
+                 clock: Callable[[], str] = utc_today, analysis: Analysis | None = None):
         self.clock = clock             # today's date (UTC, YYYY-MM-DD): the daily deal's
         self.store = store
         self.executor = executor
+        self.analysis = analysis or Analysis()     # Hint (and the door's Analyze): never `executor`
         self.live_tables = live_tables
         self.live: collections.OrderedDict[str, Table] = collections.OrderedDict()
         self.loading: dict[str, asyncio.Future] = {}
@@ -103,8 +106,8 @@ class TableManager:
     def score(self, table_id: str, token: str, deal_number: int):
         return self.reading.score(table_id, token, deal_number)
 
-    def hint(self, table_id: str, token: str):
-        return self.reading.hint(table_id, token)
+    def hint(self, table_id: str, token: str, peer: str = ""):
+        return self.reading.hint(table_id, token, peer)
 
     def watch(self, table_id: str, token: str, from_version: int):
         return self.watchers.watch(table_id, token, from_version)
@@ -112,8 +115,8 @@ class TableManager:
     def today(self) -> str:
         return self.clock()
 
-    def daily(self, game: str, secret: str):
-        return self.dailies.daily(game, secret)
+    def daily(self, game: str, secret: str, peer: str = ""):
+        return self.dailies.daily(game, secret, peer)
 
     def submit_daily(self, table_id: str, token: str, nickname: str, secret: str):
         return self.dailies.submit(table_id, token, nickname, secret)

@@ -23,7 +23,7 @@ from contextlib import asynccontextmanager
 import orjson
 
 from .store import (MIGRATIONS, SCHEMA_VERSION, SCHEMA_VERSION_TABLE, Commit, DailyEntry, Damaged,
-                    Conflict, Exists, Store, StoreError, StoredDeal, StoredTable, Unavailable, _loads,
+                    Conflict, Exists, NicknameTaken, Store, StoreError, StoredDeal, StoredTable, Unavailable, _loads,
                     newer_schema)
 
 try:
@@ -284,11 +284,25 @@ class PostgresStore(Store):
 
     async def add_daily_entry(self, e: DailyEntry) -> None:
         try:
-            async with self._conn() as conn:
-                await conn.execute("INSERT INTO daily_entries VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                                   (e.game, e.date, e.player_hash, e.nickname, e.score, e.table_id, e.submitted_at))
+            async with self._conn() as conn, conn.transaction():
+                # one entry at a time per game and day: the nickname check and the insert agree
+                await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"daily:{e.game}:{e.date}",))
+                cur = await conn.execute(
+                    "INSERT INTO daily_entries SELECT %s, %s, %s, %s, %s, %s, %s WHERE NOT EXISTS (SELECT 1 "
+                    "FROM daily_entries WHERE game=%s AND date=%s AND lower(nickname)=lower(%s) AND player_hash<>%s)",
+                    (e.game, e.date, e.player_hash, e.nickname, e.score, e.table_id, e.submitted_at,
+                     e.game, e.date, e.nickname, e.player_hash))
+                if cur.rowcount == 0:
+                    raise NicknameTaken(f"another player of {e.game} on {e.date} is called {e.nickname}")
         except pg_errors.UniqueViolation:
             raise Exists(f"the player has an entry for {e.game} on {e.date}") from None
+
+    async def server_key(self, name: str, new_value: str) -> str:
+        async with self._conn() as conn, conn.transaction():
+            await conn.execute("INSERT INTO server_keys VALUES (%s, %s, now()::text) ON CONFLICT (name) DO NOTHING",
+                               (name, new_value))
+            cur = await conn.execute("SELECT value FROM server_keys WHERE name=%s", (name,))
+            return (await cur.fetchone())[0]
 
     async def daily_entries(self, game: str, date: str, limit: int):
         async with self._conn() as conn:

@@ -47,9 +47,10 @@ class Reading:
                 "deals_finished": finished, "deals_per_match": match.deals_per_match,
                 "match_over": match.is_over()}
 
-    async def hint(self, table_id: str, token: str) -> dict:
+    async def hint(self, table_id: str, token: str, peer: str = "") -> dict:
         """The hard bot's evaluation of each legal action of the token's seat, computed from
-        that seat's view alone (the worker gets the view dict, never the deal)."""
+        that seat's view alone (the worker gets the view dict, never the deal), in the
+        analysis pool (bounded per `peer`; bot turns never wait behind it)."""
         m = self.manager
         table = await m.table(table_id)
         seat = table.seat_of(token)
@@ -66,7 +67,8 @@ class Reading:
         version = table.version
         view = state.view(seat)
         options = state.game.options.as_dict()
-        hints = await m.work(hint_of, table.spec.game, options, view, bot_seed_of(table, seat, version))
+        hints = await m.analysis.run(peer, hint_of, table.spec.game, options, view,
+                                     bot_seed_of(table, seat, version))
         return {"version": version, "seat": seat, "hints": hints}
 
 
@@ -74,9 +76,12 @@ def bot_seed_of(table: Table, seat: int, version: int) -> int:
     return bot_seed(table.spec.seed, seat, version)
 
 
-def hint_of(game: str, options: dict, view: dict, seed: int) -> list[dict]:
+def hint_of(game: str, options: dict, view: dict, seed: int, stop=None) -> list[dict]:
     """The hard bot's evaluation of a seat's legal actions from the seat's view (a dict: the
-    bot never gets the deal), best expected score first."""
+    bot never gets the deal), best expected score first. Not begun once `stop()` is true (the
+    caller left while it waited)."""
     from engine_core import bots
+    if stop is not None and stop():
+        raise errors.deadline_passed("the hint was not begun: its caller left")
     hints = bots.get(game, "hard", seed=seed, options=options).evaluate(view)
     return sorted(hints, key=lambda h: -(h["expected"] if h["expected"] is not None else float("-inf")))

@@ -3,6 +3,7 @@ with seat tokens, open seats with invite codes, bots of a level) and JoinTable (
 seat with its invite code; exactly one of racing joins wins, the store's claim is the judge)."""
 from __future__ import annotations
 
+import datetime as _dt
 import secrets
 
 from engine_core import games
@@ -54,10 +55,17 @@ class Rooms:
             g = games.get(game, {**g.options.as_dict(), "deals_per_match": deals_per_match})
         if daily_date is not None:
             try:
-                seed = games.daily_seed(game, daily_date)
+                games.daily_seed(game, daily_date)                # the date's form
             except OptionError:
                 raise errors.invalid("daily_date", f"must be a date YYYY-MM-DD, got "
                                      f"{errors.short(daily_date)}") from None
+            daily_date = _dt.date.fromisoformat(daily_date).isoformat()
+            if daily_date >= self.manager.today():
+                # a practice copy of a day still played (or to come) would rehearse it
+                raise errors.precondition("DAILY_NOT_OVER", f"the daily deal of {daily_date} can be "
+                                          "practised once that day is over (UTC); play it with "
+                                          "GetDailyDeal", field="daily_date")
+            seed = await self.manager.dailies.seed(game, daily_date)
         elif seed is None:
             seed = secrets.randbits(64)
         table_id = "t_" + secrets.token_urlsafe(12)

@@ -179,7 +179,8 @@ class Server:
             raise StartError(f"cannot open the database: {err}") from None
         self.table_threads = ThreadPoolExecutor(cfg.table_threads, thread_name_prefix="stich-table")
         self.work = Work(cfg)
-        self.manager = TableManager(self.store, self.table_threads, cfg.live_tables)
+        self.manager = TableManager(self.store, self.table_threads, cfg.live_tables,
+                                    analysis=self.work.analysis)
         self.manager.start()
         self.servicer = StichServicer(self.manager, self.work, cfg)
         self.grpc.add_generic_rpc_handlers((self.servicer.handler(),))

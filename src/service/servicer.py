@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import time
 from contextlib import contextmanager
 
 import grpc
@@ -131,7 +132,7 @@ class StichServicer:
         return _with_view(pb.JoinTableResponse(table_id=view["table_id"], seat=view["seat"], token=token), view)
 
     async def Hint(self, request, context):
-        h = await self.manager.hint(request.table_id, request.token)
+        h = await self.manager.hint(request.table_id, request.token, envelope.peer_of(context))
         out = pb.HintResponse(version=h["version"], seat=h["seat"])
         for item in h["hints"]:
             _set_present(out.hints.add(action=convert.action_msg(item["action"])), item, "expected", "win")
@@ -143,12 +144,16 @@ class StichServicer:
             raise errors.invalid("seat", "fair analysis needs the seat whose decisions it judges")
         if not 0 <= request.budget <= ANALYZE_BUDGET:
             raise errors.invalid("budget", f"must be 0 (none) .. {ANALYZE_BUDGET} nodes, got {request.budget}")
-        text = await asyncio.get_running_loop().run_in_executor(
-            self.manager.executor, analyze_json, request.record, seat, request.fair, request.budget or DEFAULT_ANALYZE_BUDGET)
+        remaining = getattr(context, "time_remaining", lambda: None)()
+        text = await self.work.analysis.run(
+            envelope.peer_of(context), analyze_json, request.record, seat, request.fair,
+            request.budget or DEFAULT_ANALYZE_BUDGET,
+            deadline=None if remaining is None else time.monotonic() + remaining)
         return pb.AnalyzeResponse(json=text)
 
     async def GetDailyDeal(self, request, context):
-        date, table_id, token, view = await self.manager.daily(request.game, request.player_secret)
+        date, table_id, token, view = await self.manager.daily(request.game, request.player_secret,
+                                                               envelope.peer_of(context))
         return _with_view(pb.GetDailyDealResponse(date=date, table_id=table_id, seat=view["seat"], token=token),
                           view)
 
@@ -293,8 +298,9 @@ class StichServicer:
         return grpc.method_handlers_generic_handler(SERVICE, methods)
 
 
-def analyze_json(text: str, seat: int | None, fair: bool, budget: int | None) -> str:
-    """The analysis of a record given as JSON text (engine_core.analysis), as JSON text."""
+def analyze_json(text: str, seat: int | None, fair: bool, budget: int | None, stop=None) -> str:
+    """The analysis of a record given as JSON text (engine_core.analysis), as JSON text; it
+    stops between searches once `stop()` is true (its caller left, its deadline passed)."""
     import orjson
 
     from engine_core import analysis
@@ -304,13 +310,15 @@ def analyze_json(text: str, seat: int | None, fair: bool, budget: int | None) ->
         raise errors.invalid("record", f"is not JSON: {errors.cut(str(err), 80)}", reason="MALFORMED_JSON") from None
     if not isinstance(record, dict):
         raise errors.invalid("record", "must be a JSON object (a records.md record)", reason="MALFORMED_RECORD")
-    kwargs: dict = {"budget": budget}
+    kwargs: dict = {"budget": budget, "stop": stop}
     if fair:
         kwargs.update(seat=seat, fair=True)
     elif seat is not None:
         kwargs["objective"] = {"seat": seat}
     try:
         out = analysis.analyze(record, **kwargs)
+    except analysis.Stopped:
+        raise errors.deadline_passed("the analysis was stopped: its deadline passed or its caller left") from None
     except (KeyError, TypeError) as err:
         raise errors.invalid("record", f"is not a records.md record: {type(err).__name__}: "
                              f"{errors.cut(str(err), 80)}", reason="MALFORMED_RECORD") from None

@@ -127,6 +127,14 @@ MIGRATIONS: tuple[Migration, ...] = (
         DROP TABLE requests;
         ALTER TABLE requests_5 RENAME TO requests
         """, postgres=""),
+    # The server's own secrets, made once at the first start and shared by every server of
+    # the store (the daily deal's key: docs/operations.md, "The daily deal").
+    Migration(6, "server_keys (the daily deal's key)", sqlite="""
+        CREATE TABLE IF NOT EXISTS server_keys (
+            name TEXT PRIMARY KEY, value TEXT NOT NULL, created_at TEXT NOT NULL) WITHOUT ROWID
+        """, postgres="""
+        CREATE TABLE server_keys (name TEXT PRIMARY KEY, value TEXT NOT NULL, created_at TEXT NOT NULL)
+        """),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 # which migrations have been applied, one row each (in every store)
@@ -163,6 +171,10 @@ class Unavailable(StoreError):
 class Exists(StoreError):
     """What was to be written once is there already: a table id, a claimed seat, a player's
     leaderboard entry of the day."""
+
+
+class NicknameTaken(Exists):
+    """Another player's leaderboard entry of that game and day has the nickname (case aside)."""
 
 
 @dataclass
@@ -259,7 +271,13 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     async def add_daily_entry(self, entry: DailyEntry) -> None:
-        """Enter a result on a daily leaderboard; Exists if the player has an entry that day."""
+        """Enter a result on a daily leaderboard; Exists if the player has an entry that day,
+        NicknameTaken if another player's entry of that day has the nickname."""
+
+    @abc.abstractmethod
+    async def server_key(self, name: str, new_value: str) -> str:
+        """The server secret `name`: stored once (`new_value` if there is none yet, in one
+        transaction, so that racing servers agree), then always the stored one."""
 
     @abc.abstractmethod
     async def daily_entries(self, game: str, date: str, limit: int) -> tuple[list[DailyEntry], int]:
@@ -300,14 +318,28 @@ def _immediate(db: sqlite3.Connection, duplicate: Callable[[], StoreError] | Non
     try:
         yield db
     except sqlite3.IntegrityError:
-        db.execute("ROLLBACK")
+        _rollback(db)
         if duplicate is None:
             raise
         raise duplicate() from None
     except BaseException:
-        db.execute("ROLLBACK")
+        _rollback(db)
         raise
-    db.execute("COMMIT")
+    try:
+        db.execute("COMMIT")
+    except BaseException:
+        _rollback(db)
+        raise
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    """Roll back what is still open: SQLite may have rolled back itself (a full disk ends
+    the transaction), and a failing ROLLBACK must not hide the error that caused it."""
+    if db.in_transaction:
+        try:
+            db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
 
 
 def _last_version(db: sqlite3.Connection, table_id: str) -> int | None:
@@ -340,7 +372,14 @@ class SqliteStore(Store):
     async def _run(self, fn, *args):
         """Run `fn` on the loop (see the class), then start a checkpoint in the store's thread
         when CHECKPOINT_ROWS rows have been written since the last one."""
-        out = fn(*args)
+        try:
+            out = fn(*args)
+        except sqlite3.OperationalError as err:
+            # a full disk, an I/O error, a locked or read-only file: nothing was written (the
+            # transaction is rolled back), and a retry may succeed once the disk has room
+            if self._db is None:
+                raise                                # opening: the server says why it cannot start
+            raise Unavailable(f"SQLite: {err}") from None
         db = self._db
         if (db is not None and self.path != ":memory:" and self._checkpoint is None
                 and db.total_changes - self._checkpointed_at >= self.CHECKPOINT_ROWS):
@@ -497,11 +536,20 @@ class SqliteStore(Store):
 
     def _add_daily_entry(self, e: DailyEntry) -> None:
         try:
-            self._db_or_fail().execute("INSERT INTO daily_entries VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                       (e.game, e.date, e.player_hash, e.nickname, e.score,
-                                        e.table_id, e.submitted_at))
+            cur = self._db_or_fail().execute(
+                "INSERT INTO daily_entries SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM "
+                "daily_entries WHERE game=? AND date=? AND lower(nickname)=lower(?) AND player_hash<>?)",
+                (e.game, e.date, e.player_hash, e.nickname, e.score, e.table_id, e.submitted_at,
+                 e.game, e.date, e.nickname, e.player_hash))
         except sqlite3.IntegrityError:
             raise Exists(f"the player has an entry for {e.game} on {e.date}") from None
+        if cur.rowcount == 0:
+            raise NicknameTaken(f"another player of {e.game} on {e.date} is called {e.nickname}")
+
+    def _server_key(self, name: str, new_value: str) -> str:
+        with _immediate(self._db_or_fail()) as db:
+            db.execute("INSERT OR IGNORE INTO server_keys VALUES (?, ?, datetime('now'))", (name, new_value))
+            return db.execute("SELECT value FROM server_keys WHERE name=?", (name,)).fetchone()[0]
 
     def _daily_entries(self, game: str, date: str, limit: int):
         db = self._db_or_fail()
@@ -560,3 +608,6 @@ class SqliteStore(Store):
 
     async def daily_entries(self, game: str, date: str, limit: int):
         return await self._run(self._daily_entries, game, date, limit)
+
+    async def server_key(self, name: str, new_value: str) -> str:
+        return await self._run(self._server_key, name, new_value)

@@ -288,8 +288,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", help="schafkopf, doppelkopf, sheepshead or klaverjas (`stich games` lists them)")
     p.add_argument("--options", type=_options_arg, default={}, help="rule options as a JSON object, "
                    "e.g. '{\"kontra\": true}' (docs/rules/<game>.md lists them)")
-    p.add_argument("--deals", type=_int_arg(0, 1000), default=0,
-                   help="deals in the match, 1..1000 (default 0: the game's deals_per_match)")
+    p.add_argument("--deals", type=_int_arg(1, 1000), default=0,
+                   help="deals in the match, 1..1000 (default: the game's deals_per_match)")
     p.add_argument("--seed", type=_int_arg(0, 2 ** 64 - 1), default=None,
                    help="seed of the match's first deal, 0..2^64-1 (default: random)")
     p.add_argument("--seat", type=_int_arg(0, 4), default=0, help="your seat (default 0)")

@@ -180,7 +180,7 @@ async function lobby(): Promise<void> {
     h("label", {}, "game ", gameSelect),
     h("label", {}, "deals in the match ", deals),
     h("label", {}, "seed ", seedInput, h("small", {}, " the same seed deals the same cards (empty: random)")),
-    h("label", {}, daily, " start from today's daily deal (the same cards for everyone)"),
+    h("label", {}, daily, " practise yesterday's daily deal (today's is played once, below)"),
     h("label", {}, hints, " hints at this table"),
     seatsBox,
     optionsBox,
@@ -208,7 +208,8 @@ async function lobby(): Promise<void> {
         dealsPerMatch: Number(deals.value),
         seats: kinds.map((k) => (k === "me" ? "human" : (k as SeatName))),
         settings: { hintsDisabled: !hints.checked },
-        ...(daily.checked ? { dailyDate: new Date().toISOString().slice(0, 10) }
+        // a day's daily deal is practised once the day is over (UTC): the server refuses today's
+        ...(daily.checked ? { dailyDate: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10) }
           : { seed: seedInput.value ? BigInt(seedInput.value) : Math.floor(Math.random() * 2 ** 31) }),
       });
       const invites = [...t.invites].map(([seat, i]) => ({ seat, url: location.origin + i.link }));

@@ -140,10 +140,10 @@ def run(game_name: str, names: list[str], deals: int, seed: int = 1, threads: in
                     won += p["scores"][d] > 0
             scores.append(total / count)
         mean = statistics.fmean(scores)
-        half = 1.96 * statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else float("nan")
+        half = 1.96 * statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else None
         t = sorted(times[b])
         out["bots"].append({
-            "bot": name, "mean": mean, "ci95": [mean - half, mean + half],
+            "bot": name, "mean": mean, "ci95": _interval(mean, half),
             "declared": declared, "declarer_win_rate": won / declared if declared else None,
             "decisions": len(t),
             "time_median": t[len(t) // 2] if t else None,
@@ -158,9 +158,19 @@ def run(game_name: str, names: list[str], deals: int, seed: int = 1, threads: in
             means.append(sum(vals) / len(vals))
         diffs.append(means[0] - means[1])
     dm = statistics.fmean(diffs)
-    dh = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float("nan")
-    out["difference"] = {"bots": f"{names[0]} - {names[1]}", "mean": dm, "ci95": [dm - dh, dm + dh]}
+    dh = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else None
+    out["difference"] = {"bots": f"{names[0]} - {names[1]}", "mean": dm, "ci95": _interval(dm, dh)}
     return out
+
+
+def _interval(mean: float, half: float | None) -> list[float] | None:
+    """The 95% confidence interval, or None where one deal gives no spread to estimate it from
+    (JSON has no NaN: the report must stay valid JSON)."""
+    return None if half is None else [mean - half, mean + half]
+
+
+def _shown(ci95: list[float] | None) -> str:
+    return "-" if ci95 is None else f"[{ci95[0]:.2f}, {ci95[1]:.2f}]"
 
 
 def table(report: dict) -> str:
@@ -169,15 +179,14 @@ def table(report: dict) -> str:
              f"{'bot':<8} {'mean/deal':>10} {'95% CI':>20} {'declared':>9} {'won%':>6} {'median s':>9} {'p99 s':>8} "
              f"{'max s':>8}"]
     for b in report["bots"]:
-        lo, hi = b["ci95"]
         rate = "-" if b["declarer_win_rate"] is None else f"{100 * b['declarer_win_rate']:.1f}"
         med = "-" if b["time_median"] is None else f"{b['time_median']:.4f}"
         p99 = "-" if b["time_p99"] is None else f"{b['time_p99']:.4f}"
         top = "-" if b["time_max"] is None else f"{b['time_max']:.4f}"
-        lines.append(f"{b['bot']:<8} {b['mean']:>10.2f} {f'[{lo:.2f}, {hi:.2f}]':>20} {b['declared']:>9} {rate:>6} "
+        lines.append(f"{b['bot']:<8} {b['mean']:>10.2f} {_shown(b['ci95']):>20} {b['declared']:>9} {rate:>6} "
                      f"{med:>9} {p99:>8} {top:>8}")
     d = report["difference"]
-    lines.append(f"{d['bots']}: {d['mean']:.2f} per deal, 95% CI [{d['ci95'][0]:.2f}, {d['ci95'][1]:.2f}]")
+    lines.append(f"{d['bots']}: {d['mean']:.2f} per deal, 95% CI {_shown(d['ci95'])}")
     return "\n".join(lines)
 
 

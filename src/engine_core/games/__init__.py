@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+import hmac
 import importlib
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -220,15 +221,30 @@ def _defaults(spec: GameSpec) -> tuple:
     return found
 
 
-def daily_seed(game: str, date: _dt.date | str) -> int:
-    """The seed of the daily deal: the first 8 bytes (big-endian) of SHA-256 of
-    `stich-daily-v1:<game>:<YYYY-MM-DD>`, the same for everyone on that date in that game."""
+def _iso_date(date: _dt.date | str) -> str:
     if isinstance(date, str):
         try:
             date = _dt.date.fromisoformat(date)
         except ValueError:
             raise OptionError("date", f"must be a date YYYY-MM-DD, got {date[:40]!r}") from None
-    digest = hashlib.sha256(f"stich-daily-v1:{game}:{date.isoformat()}".encode()).digest()
+    return date.isoformat()
+
+
+def daily_seed(game: str, date: _dt.date | str) -> int:
+    """The public daily seed, version 1: the first 8 bytes (big-endian) of SHA-256 of
+    `stich-daily-v1:<game>:<YYYY-MM-DD>`. Anyone can compute it for any day, so it suits a
+    library's own "deal of the day"; a server with a leaderboard uses `keyed_daily_seed`."""
+    digest = hashlib.sha256(f"stich-daily-v1:{game}:{_iso_date(date)}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def keyed_daily_seed(key: bytes, game: str, date: _dt.date | str) -> int:
+    """The daily seed, version 2: the first 8 bytes (big-endian) of HMAC-SHA256 under the
+    server's secret `key` of `stich-daily-v2:<game>:<YYYY-MM-DD>`. Without the key nobody can
+    compute a day's deal (docs/operations.md, "The daily deal")."""
+    if not isinstance(key, bytes) or len(key) < 16:
+        raise OptionError("key", "must be at least 16 bytes of secret")
+    digest = hmac.new(key, f"stich-daily-v2:{game}:{_iso_date(date)}".encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big")
 
 
