@@ -63,7 +63,7 @@ def test_views_and_results_round_trip(name):
                     shown |= set(public)
                     assert _norm(got["public"]) == _norm(public)
                     for k in ("hand", "legal", "actions", "trick", "tricks", "contract", "phase",
-                              "to_act", "dealer", "order", "points", "sides"):
+                              "to_act", "dealer", "order", "points", "sides", "hidden"):
                         assert _norm(got[k]) == _norm(deal.get(k)), k
                     assert got["seats"][:3] == ["human", "open", "bot:hard"]
                     assert got["settings"] == {"bot_delay_ms": 250, "hints_disabled": True}
