@@ -3,6 +3,7 @@ exchange, contract type, breakdown item and phase has them in English, they are 
 google.protobuf.Struct carries, and every template's placeholders name what it can fill."""
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -36,9 +37,9 @@ def test_words_are_plain_json_with_known_placeholders(game):
 
 def test_a_game_without_words_is_found_out():
     spec = games.spec_of("klaverjas")
-    bare = type(spec)(**{**spec.__dict__, "words": {}})
+    bare = dataclasses.replace(spec, words={})
     assert game_words.missing(bare) == ["en"]
     en = json.loads(json.dumps(spec.words["en"]))
     del en["calls"]["bid"]["trump"]["you"], en["phases"]["play"]
-    holed = type(spec)(**{**spec.__dict__, "words": {"en": en}})
+    holed = dataclasses.replace(spec, words={"en": en})
     assert game_words.missing(holed) == ["en.calls.bid.trump.you", "en.phases.play"]
