@@ -71,10 +71,10 @@ def test_analysis_load_does_not_stop_the_bots():
     from two others, all the time; an all-bot table keeps moving and health stays quick."""
     out = adversary.analysis_load(callers=4, sources=2, seconds=3.0)
     moves = out["bot_moves_per_s"]
-    assert moves["during"] >= max(2.0, moves["before"] / 3), out
-    assert any(k.endswith("OK") or "TOO_MUCH_ANALYSIS" in k or "resource_exhausted" in k
-               for k in out["analyze_answers"]), out
-    assert not any("INTERNAL" in k or "internal" in k for k in out["analyze_answers"]), out
+    assert moves["during"] >= max(2.0, moves["before"] / 5), out      # before the fix: 0
+    # every call answered, stopped at its deadline, or refused over the pool's bounds: nothing else
+    codes = {k.split(":")[1].upper() for k in out["analyze_answers"]}
+    assert codes and codes <= {"OK", "DEADLINE_EXCEEDED", "RESOURCE_EXHAUSTED"}, out
     for door in ("grpc", "http"):
         assert out["health_ms"][door]["failed"] == 0 and out["health_ms"][door]["p99"] < 1000, out
 

@@ -1105,7 +1105,7 @@ def daily_rehearsal(identities: int = 20, game: str = "schafkopf", args: tuple =
         g = games.get(game)
         v1 = sorted(g.deal(games.daily_seed(game, today.isoformat()), dealer).view(0)["hand"]) == hand
         guessed = sum(sorted(g.deal(games.keyed_daily_seed(key, game, today.isoformat()), dealer).view(0)["hand"]) == hand
-                      for key in (b"", b"\0" * 32, b"stich", b"daily-v2", game.encode()))
+                      for key in (b"\0" * 32, b"\xff" * 32, b"stich-daily-v2:key", (b"daily-v2" * 4), (game * 4).encode()))
         practice: Counter = Counter()
         for day in (today, today + _dt.timedelta(days=1)):
             try:
