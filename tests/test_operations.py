@@ -88,7 +88,7 @@ ACTIONS = ("Bid", "Exchange", "Announce", "Play")
 
 def test_one_log_line_per_rpc_on_both_doors_and_no_secret_or_card_in_the_log():
     """A played table (with a refused card whose error carries the seat's legal cards), an
-    invite joined, a daily deal with a player secret, calls over Connect: every call is one line
+    invite joined, a daily deal with a server-issued player token, calls over Connect: every call is one line
     of the documented keys, and the server's whole output holds no token, spectator id, invite,
     secret or card."""
     with ServerProcess(None) as srv, StichClient(srv.address, timeout=20, retries=0) as c:
@@ -114,8 +114,8 @@ def test_one_log_line_per_rpc_on_both_doors_and_no_secret_or_card_in_the_log():
         room = c.create_table("schafkopf", {}, 1, seats=["human", "open", "human", "human"], seed=12)
         [invite] = room.invites.values()
         _, joined_token, _ = c.join_table(invite)
-        secret = "a-player-secret-123"
-        daily = c.daily_deal("schafkopf", secret)
+        daily = c.daily_deal("schafkopf")
+        secret = daily["player_token"]
         status, body = post(srv.http_address, "GetView", {"tableId": t.table_id, "token": t.tokens[0]})
         assert status == 200, body
         status, body = post(srv.http_address, "GetView", {"tableId": t.table_id, "token": "st_wrong." + t.table_id})

@@ -64,3 +64,30 @@ def test_idle_streams_do_not_slow_an_unrelated_call():
     assert loaded["p50"] < 2 * base["p50"] + 1.0, out
     assert loaded["p99"] < 3 * base["p99"] + 5.0, out
     assert out["health_ms_with_streams"]["p99"] < 3 * out["health_ms_no_streams"]["p99"] + 5.0, out
+
+
+def test_analysis_load_does_not_stop_the_bots():
+    """Issue 27, item 3 at CI size: Analyze callers over gRPC from one address and over Connect
+    from two others, all the time; an all-bot table keeps moving and health stays quick."""
+    out = adversary.analysis_load(callers=4, sources=2, seconds=3.0)
+    moves = out["bot_moves_per_s"]
+    assert moves["during"] >= max(2.0, moves["before"] / 5), out      # before the fix: 0
+    # every call answered, stopped at its deadline, or refused over the pool's bounds: nothing else
+    codes = {k.split(":")[1].upper() for k in out["analyze_answers"]}
+    assert codes and codes <= {"OK", "DEADLINE_EXCEEDED", "RESOURCE_EXHAUSTED"}, out
+    for door in ("grpc", "http"):
+        assert out["health_ms"][door]["failed"] == 0 and out["health_ms"][door]["p99"] < 1000, out
+
+
+def test_the_daily_deal_cannot_be_learned_or_rehearsed():
+    """Issue 27, item 4 at CI size: without the server's key the attacker computes no hand of
+    today's deal, opens no practice table of today's or tomorrow's, gets at most 5 identities
+    (so 5 daily tables) from one address, and no made-up player token is taken."""
+    from service.daily import PLAYERS_PER_ADDRESS
+    out = adversary.daily_rehearsal(identities=8)
+    assert not out["hand_from_v1_seed"] and out["hands_from_guessed_keys"] == 0, out
+    assert out["practice_tables"] == {"FAILED_PRECONDITION:DAILY_NOT_OVER": 2}, out
+    assert out["new_identities"] == {"OK": PLAYERS_PER_ADDRESS - 1,
+                                     "RESOURCE_EXHAUSTED:TOO_MANY_DAILY_PLAYERS": 8 - PLAYERS_PER_ADDRESS + 1}, out
+    assert out["daily_tables_of_one_address"] == PLAYERS_PER_ADDRESS, out
+    assert out["made_up_tokens"] == {"PERMISSION_DENIED:BAD_PLAYER_TOKEN": 4}, out

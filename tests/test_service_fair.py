@@ -133,7 +133,7 @@ def test_the_daily_deal_is_keyed_by_the_servers_secret(server, client):
     """The public v1 formula no longer tells the day's cards: the seed is an HMAC under the
     key the server made at its first start and keeps in its store."""
     today = _today()
-    daily = client.daily_deal("schafkopf", "fair-player-secret-1")
+    daily = client.daily_deal("schafkopf")
     hand = sorted(daily["view"]["hand"])
     dealer = daily["view"]["dealer"]
     public = games.get("schafkopf").deal(games.daily_seed("schafkopf", today), dealer)
@@ -161,19 +161,28 @@ def test_no_practice_table_of_a_day_not_over(client):
 
 
 def test_new_daily_players_are_limited_per_address(tmp_path):
-    """Every new player secret was a new leaderboard entry: one address starts at most a few
-    daily players a day; a player who comes back is not a new one."""
+    """Every new player secret a client made up was a new leaderboard entry: now the server
+    issues the identities, one address gets at most a few a day, a made-up one is refused, and
+    a player who comes back (with the issued token, at any game) is not a new one."""
     from service.daily import PLAYERS_PER_ADDRESS
     with ServerProcess(tmp_path) as server, StichClient(server.address, timeout=30) as client:
-        secrets_ = [f"player-secret-{i:04d}" for i in range(PLAYERS_PER_ADDRESS + 1)]
-        first = [client.daily_deal("klaverjas", s)["table_id"] for s in secrets_[:-1]]
-        with pytest.raises(grpc.RpcError) as err:
-            client.stub.GetDailyDeal(pb.GetDailyDealRequest(game="klaverjas", player_secret=secrets_[-1]),
-                                     timeout=10)
-        assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-        assert _reason(err.value) == "TOO_MANY_DAILY_PLAYERS"
-        assert client.daily_deal("klaverjas", secrets_[0])["table_id"] == first[0]   # resumes
-        client.daily_deal("schafkopf", secrets_[-1])                                  # another game
+        first = [client.daily_deal("klaverjas") for _ in range(PLAYERS_PER_ADDRESS)]
+        players = {d["player_token"] for d in first}
+        assert len(players) == PLAYERS_PER_ADDRESS and len({d["table_id"] for d in first}) == PLAYERS_PER_ADDRESS
+        for made_up in ("player-secret-0001", "pt_" + "a" * 32 + "." + "b" * 32):
+            with pytest.raises(grpc.RpcError) as err:
+                client.stub.GetDailyDeal(pb.GetDailyDealRequest(game="klaverjas", player_token=made_up), timeout=10)
+            assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED
+            assert _reason(err.value) == "BAD_PLAYER_TOKEN"
+        for game in ("klaverjas", "schafkopf"):
+            with pytest.raises(grpc.RpcError) as err:
+                client.stub.GetDailyDeal(pb.GetDailyDealRequest(game=game), timeout=10)
+            assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert _reason(err.value) == "TOO_MANY_DAILY_PLAYERS"
+        again = client.daily_deal("klaverjas", first[0]["player_token"])
+        assert again["table_id"] == first[0]["table_id"] and again["token"] == first[0]["token"]   # resumes
+        other = client.daily_deal("schafkopf", first[-1]["player_token"])                         # another game
+        assert other["player_token"] == first[-1]["player_token"]
 
 
 def test_a_nickname_is_one_players_per_game_and_day(tmp_path):
@@ -201,10 +210,10 @@ def test_a_nickname_is_one_players_per_game_and_day(tmp_path):
         await store.open()
         m = TableManager(store, ThreadPoolExecutor(2))
         tables = []
-        for secret in ("first-player-secret", "second-player-secret"):
-            _, table_id, token, _ = await m.daily("klaverjas", secret, "10.0.0.1")
+        for _ in range(2):
+            _, table_id, token, _, player = await m.daily("klaverjas", "", "10.0.0.1")
             await finish(m, table_id, token)
-            tables.append((table_id, token, secret))
+            tables.append((table_id, token, player))
         (t1, k1, s1), (t2, k2, s2) = tables
         await m.submit_daily(t1, k1, "Anna", s1)
         with pytest.raises(ServiceError) as err:

@@ -19,7 +19,6 @@ from stich_client.gen.stich.v1 import stich_service_pb2 as pb
 from service.testing import ServerProcess
 from service.testing.hidden import Mirror, card_strings
 
-SECRET = "player-secret-0001"
 
 
 @pytest.fixture(scope="module")
@@ -243,9 +242,12 @@ def test_hints_come_from_the_view_only(client):
 
 # ---- daily ---------------------------------------------------------------------------------------
 def test_daily_deal_is_the_same_for_everyone(server, client):
-    a = client.daily_deal("schafkopf", SECRET)
-    b = client.daily_deal("schafkopf", "another-player-secret")
+    a = client.daily_deal("schafkopf")                  # a new player: the server issues the identity
+    b = client.daily_deal("schafkopf")
+    SECRET, other = a["player_token"], b["player_token"]
+    assert SECRET.startswith("pt_") and other.startswith("pt_") and SECRET != other
     again = client.daily_deal("schafkopf", SECRET)
+    assert again["player_token"] == SECRET
     today = dt.datetime.now(dt.timezone.utc).date().isoformat()
     assert a["date"] == b["date"] == today
     assert again["table_id"] == a["table_id"] and again["token"] == a["token"] and b["table_id"] != a["table_id"]
@@ -260,7 +262,8 @@ def test_daily_deal_is_the_same_for_everyone(server, client):
     fb = play_out(client, b["table_id"], {0: b["token"]})
     assert fa["actions"] == fb["actions"]
     assert client.leaderboard("schafkopf")["total"] == 0
-    refused("BAD_PLAYER_SECRET", client.submit_daily, a["table_id"], a["token"], "anna", "not-the-secret")
+    refused("BAD_PLAYER_TOKEN", client.submit_daily, a["table_id"], a["token"], "anna", "not-the-secret")
+    refused("BAD_PLAYER_TOKEN", client.submit_daily, a["table_id"], a["token"], "anna", other)   # b's identity
     refused("BAD_NICKNAME", client.submit_daily, a["table_id"], a["token"], "", SECRET)
     refused("BAD_NICKNAME", client.submit_daily, a["table_id"], a["token"], "x" * 25, SECRET)
     assert client.leaderboard("schafkopf")["total"] == 0
@@ -268,7 +271,7 @@ def test_daily_deal_is_the_same_for_everyone(server, client):
     score = records.evaluate(_record(server, client, a))["result"]["scores"][0]
     assert got["entry"]["score"] == score and got["rank"] == 1
     refused("DAILY_ALREADY_SUBMITTED", client.submit_daily, a["table_id"], a["token"], "anna2", SECRET)
-    client.submit_daily(b["table_id"], b["token"], "bert", "another-player-secret")
+    client.submit_daily(b["table_id"], b["token"], "bert", other)
     board = client.leaderboard("schafkopf", today)
     assert board["total"] == 2 and [e["nickname"] for e in board["entries"]] == ["anna", "bert"]
     assert [e["rank"] for e in board["entries"]] == [1, 2]
@@ -276,7 +279,10 @@ def test_daily_deal_is_the_same_for_everyone(server, client):
     refused("INVALID_ARGUMENT", client.leaderboard, "schafkopf", "yesterday")
     refused("INVALID_ARGUMENT", client.leaderboard, "nosuchgame")
     refused("INVALID_ARGUMENT", client.leaderboard, "schafkopf", "", 101)
-    refused("BAD_PLAYER_SECRET", client.daily_deal, "schafkopf", "short")
+    # only identities this server issued count: a made-up or altered token is refused, not a new player
+    refused("BAD_PLAYER_TOKEN", client.daily_deal, "schafkopf", "short")
+    refused("BAD_PLAYER_TOKEN", client.daily_deal, "schafkopf", "pt_" + "0" * 32 + "." + "0" * 32)
+    refused("BAD_PLAYER_TOKEN", client.daily_deal, "schafkopf", SECRET[:-1] + ("0" if SECRET[-1] != "0" else "1"))
     # no practice table of the day's cards while the day lasts; one of a past day is not a daily table
     refused("DAILY_NOT_OVER", client.create_table, "schafkopf", {}, 1, ["human"] + ["bot:easy"] * 3,
             daily_date=today)
@@ -311,7 +317,7 @@ def test_a_daily_table_of_another_day_is_refused(tmp_path):
         store = SqliteStore(None)
         await store.open()
         m = TableManager(store, ThreadPoolExecutor(2), clock=lambda: day[0])
-        date, table_id, token, view = await m.daily("klaverjas", SECRET)
+        date, table_id, token, view, player = await m.daily("klaverjas", "")
         assert date == "2026-11-30"
         for _ in range(200):
             table = await m.table(table_id)
@@ -325,7 +331,7 @@ def test_a_daily_table_of_another_day_is_refused(tmp_path):
             await asyncio.sleep(0.01)
         day[0] = "2026-12-01"
         with pytest.raises(Exception) as info:
-            await m.submit_daily(table_id, token, "late", SECRET)
+            await m.submit_daily(table_id, token, "late", player)
         assert info.value.reason == "DAILY_NOT_TODAY"
         assert (await store.daily_entries("klaverjas", "2026-11-30", 10))[1] == 0
         await m.close()

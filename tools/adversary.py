@@ -315,8 +315,8 @@ class Fuzz:
         room = client.create_table("schafkopf", {}, 3, ["human", "open", "bot:easy", "bot:easy"], seed=1)
         self.spent_invite = room.invites[1]
         client.join_table(self.spent_invite)
-        self.secret = "fuzz-player-secret"
-        self.daily = client.daily_deal("klaverjas", self.secret)
+        self.daily = client.daily_deal("klaverjas")
+        self.secret = self.daily["player_token"]
         self.snaps = {t.table_id: self.snapshot(t) for t in self.tables}
         self.replaced = 0
 
@@ -408,13 +408,14 @@ class Fuzz:
             return t, "Hint", pb.HintRequest(table_id=tid, token=tok)
         if which == 14:
             return None, "GetDailyDeal", pb.GetDailyDealRequest(game=rng.choice(built_games() + [_junk(rng)]),
-                                                                player_secret=rng.choice(["", "short", _junk(rng)[:200], "x" * 129]))
+                                                                player_token=rng.choice(["short", _junk(rng)[:200], "pt_" + "a" * 32 + "." + "b" * 32,
+                                                                                          self.secret[:-2] + "00"]))
         if which == 15:
             d = self.daily
             return t, "SubmitDaily", pb.SubmitDailyRequest(
                 table_id=rng.choice([d["table_id"], tid]), token=rng.choice([d["token"], tok]),
                 nickname=rng.choice(["", "n" * 25, "\x00bad", "ok", _junk(rng)[:30]]),
-                player_secret=rng.choice([self.secret, "wrong-secret-xx", "", _junk(rng)[:40]]))
+                player_token=rng.choice([self.secret, "wrong-secret-xx", "", _junk(rng)[:40]]))
         if which == 16:
             return None, "GetLeaderboard", pb.GetLeaderboardRequest(
                 game=rng.choice(built_games() + [_junk(rng), ""]), date=rng.choice(["", "2026-13-40", "yesterday", _junk(rng)[:20]]),
@@ -1005,11 +1006,145 @@ def fd_exhaustion(connections: int = 1100, nofile: int = 1024, sources: int = 10
             "health_ms": health.figures()}
 
 
+def _heavy_record() -> str:
+    """A played Doppelkopf deal: analysing every card of it with a large budget takes minutes."""
+    state = games.get("doppelkopf").deal(3, 0)
+    rng = random.Random(3)
+    while not state.is_over():
+        state.apply(rng.choice(state.legal_actions()))
+    return json.dumps(state.record())
+
+
+def _bot_moves(client: StichClient, seconds: float) -> float:
+    """Moves a second of an all-bot Schafkopf table over `seconds` (dealing again between deals)."""
+    n = games.get("schafkopf").seats
+    table = client.create_table("schafkopf", {}, 1000, ["bot:easy"] * n, seed=7)
+    version = client.deal(table.table_id)["version"]
+    moves, t0 = 0, time.monotonic()
+    while time.monotonic() - t0 < seconds:
+        time.sleep(0.05)
+        view = client.view(table.table_id, table.spectator_id)
+        moves += view["version"] - version
+        version = view["version"]
+        if view["status"] == "waiting_for_deal":
+            version = client.deal(table.table_id)["version"]
+    return moves / seconds
+
+
+def analysis_load(callers: int = 8, sources: int = 4, seconds: float = 10.0, args: tuple = ()) -> dict:
+    """Analysis starving the bots (issue 27, item 3): `callers` threads calling Analyze of a
+    heavy record (budget 5,000,000) over and over for `seconds`, half over gRPC from one address
+    and half over Connect JSON from `sources` loopback addresses (127.0.0.10 and on), while an
+    all-bot table plays. The bots' move rate before and during the attack, health latency of
+    both doors, and what the Analyze calls got (answers, refusals by reason)."""
+    import http.client
+    record = _heavy_record()
+    got: Counter = Counter()
+    stop = threading.Event()
+    with ServerProcess(None, *args) as server, StichClient(server.address, timeout=30) as client:
+        before = _bot_moves(client, min(seconds, 3.0))
+        host, port = server.http_address.rsplit(":", 1)
+        body = json.dumps({"record": record, "budget": 5_000_000}).encode()
+
+        def over_grpc() -> None:
+            with grpc.insecure_channel(server.address) as channel:
+                analyze = channel.unary_unary("/stich.v1.StichService/Analyze",
+                                              request_serializer=pb.AnalyzeRequest.SerializeToString)
+                while not stop.is_set():
+                    try:
+                        analyze(pb.AnalyzeRequest(record=record, budget=5_000_000), timeout=5)
+                        got["grpc:OK"] += 1
+                    except grpc.RpcError as err:
+                        info = error_info(err)
+                        got[f"grpc:{err.code().name}:{info.reason if info else ''}"] += 1
+                        time.sleep(0.02)
+
+        def over_http(k: int) -> None:
+            while not stop.is_set():
+                conn = http.client.HTTPConnection(host, int(port), timeout=30,
+                                                  source_address=(f"127.0.0.{10 + k % sources}", 0))
+                try:
+                    conn.request("POST", "/stich.v1.StichService/Analyze", body,
+                                 {"content-type": "application/json", "connect-timeout-ms": "5000"})
+                    r = conn.getresponse()
+                    answer = json.loads(r.read() or b"{}")
+                    got[f"http:{answer.get('code', 'ok') if r.status != 200 else 'OK'}"] += 1
+                    if r.status != 200:
+                        time.sleep(0.02)
+                except (OSError, http.client.HTTPException) as err:
+                    got[f"http:{type(err).__name__}"] += 1
+                finally:
+                    conn.close()
+
+        with Health(server) as health:
+            threads = [threading.Thread(target=over_grpc if k % 2 == 0 else over_http, args=() if k % 2 == 0 else (k,),
+                                        daemon=True) for k in range(callers)]
+            for th in threads:
+                th.start()
+            time.sleep(0.5)
+            during = _bot_moves(client, seconds)
+            stop.set()
+            for th in threads:
+                th.join(timeout=40)
+    return {"check": "analysis_load", "callers": callers, "sources": sources, "attack_seconds": seconds,
+            "bot_moves_per_s": {"before": round(before, 1), "during": round(during, 1)},
+            "analyze_answers": dict(got), "health_ms": health.figures()}
+
+
+def daily_rehearsal(identities: int = 20, game: str = "schafkopf", args: tuple = ()) -> dict:
+    """Learning or rehearsing today's daily deal (issue 27, item 4), as an attacker with one
+    address and no key: the hand from the public v1 seed and from the v2 formula under guessed
+    keys, compared with the real daily table's; CreateTable(daily_date=today, tomorrow);
+    `identities` new players from one address, and made-up player tokens. What each got."""
+    import datetime as _dt
+    with ServerProcess(None, *args) as server, Health(server) as health, \
+            StichClient(server.address, timeout=30) as client:
+        today = _dt.datetime.now(_dt.timezone.utc).date()
+        real = client.daily_deal(game)
+        hand, dealer = sorted(real["view"]["hand"]), real["view"]["dealer"]
+        g = games.get(game)
+        v1 = sorted(g.deal(games.daily_seed(game, today.isoformat()), dealer).view(0)["hand"]) == hand
+        guessed = sum(sorted(g.deal(games.keyed_daily_seed(key, game, today.isoformat()), dealer).view(0)["hand"]) == hand
+                      for key in (b"\0" * 32, b"\xff" * 32, b"stich-daily-v2:key", (b"daily-v2" * 4), (game * 4).encode()))
+        practice: Counter = Counter()
+        for day in (today, today + _dt.timedelta(days=1)):
+            try:
+                client.stub.CreateTable(pb.CreateTableRequest(game=game, daily_date=day.isoformat()), timeout=10)
+                practice["OK"] += 1
+            except grpc.RpcError as err:
+                info = error_info(err)
+                practice[f"{err.code().name}:{info.reason if info else ''}"] += 1
+        new: Counter = Counter()
+        tables = {real["table_id"]}
+        for _ in range(identities):
+            try:
+                d = client.daily_deal(game)
+                tables.add(d["table_id"])
+                new["OK"] += 1
+            except StichError as err:
+                new[f"{err.code.name if err.code else ''}:{err.reason_id}"] += 1
+        made_up: Counter = Counter()
+        token = real["player_token"]
+        for fake in ("player-secret-0001", "pt_" + "0" * 32 + "." + "0" * 32, token[:-1] + ("1" if token[-1] == "0" else "0"),
+                     token.split(".")[0] + "." + "f" * 32):
+            try:
+                client.stub.GetDailyDeal(pb.GetDailyDealRequest(game=game, player_token=fake), timeout=10)
+                made_up["OK"] += 1
+            except grpc.RpcError as err:
+                info = error_info(err)
+                made_up[f"{err.code().name}:{info.reason if info else ''}"] += 1
+    return {"check": "daily_rehearsal", "game": game, "identities_tried": identities,
+            "hand_from_v1_seed": v1, "hands_from_guessed_keys": guessed,
+            "practice_tables": dict(practice), "new_identities": dict(new),
+            "daily_tables_of_one_address": len(tables), "made_up_tokens": dict(made_up),
+            "health_ms": health.figures()}
+
+
 # ---- the command ---------------------------------------------------------------------------------
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("check", choices=["leaks", "fuzz", "kills", "race", "idle", "cost", "json_options",
-                                          "slow_headers", "fd_exhaustion", "all"])
+                                          "slow_headers", "fd_exhaustion", "analysis_load", "daily_rehearsal", "all"])
     parser.add_argument("--deals", type=int, default=3, help="leaks: deals per match")
     parser.add_argument("--requests", type=int, default=100_000, help="fuzz: requests")
     parser.add_argument("--kills", type=int, default=60, help="kills: SIGKILLs")
@@ -1024,10 +1159,13 @@ def main(argv=None) -> int:
     parser.add_argument("--nofile", type=int, default=1024, help="fd_exhaustion: the server's descriptor limit")
     parser.add_argument("--sources", type=int, default=0, help="slow_headers, fd_exhaustion: loopback addresses "
                         "the connections come from (default 1 and 10)")
+    parser.add_argument("--callers", type=int, default=16, help="analysis_load: concurrent Analyze callers")
+    parser.add_argument("--identities", type=int, default=100, help="daily_rehearsal: new players asked for")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--server", help="use this server (leaks, fuzz, race, idle) instead of starting one")
     args = parser.parse_args(argv)
-    checks = (["leaks", "fuzz", "kills", "race", "idle", "cost", "json_options", "slow_headers", "fd_exhaustion"]
+    checks = (["leaks", "fuzz", "kills", "race", "idle", "cost", "json_options", "slow_headers", "fd_exhaustion",
+               "analysis_load", "daily_rehearsal"]
               if args.check == "all" else [args.check])
     failed = False
     for check in checks:
@@ -1055,6 +1193,14 @@ def main(argv=None) -> int:
         elif check == "fd_exhaustion":
             out = fd_exhaustion(max(args.connections, args.nofile + 76), args.nofile, args.sources or 10)
             failed |= not out["new_grpc_channel_answered"] or out["server_tracebacks"] > 0
+        elif check == "analysis_load":
+            out = analysis_load(args.callers, args.sources or 8, args.seconds)
+            # the bots share the CPU with the searches but never wait behind them (before: 0 moves)
+            failed |= out["bot_moves_per_s"]["during"] < out["bot_moves_per_s"]["before"] / 10
+        elif check == "daily_rehearsal":
+            out = daily_rehearsal(args.identities)
+            failed |= (out["hand_from_v1_seed"] or out["hands_from_guessed_keys"] > 0 or "OK" in out["practice_tables"]
+                       or out["daily_tables_of_one_address"] > 5 or "OK" in out["made_up_tokens"])
         else:
             out = cost(args.deals_cost, address=args.server)
         out["seconds"] = round(time.perf_counter() - t0, 1)

@@ -115,11 +115,11 @@ class TableManager:
     def today(self) -> str:
         return self.clock()
 
-    def daily(self, game: str, secret: str, peer: str = ""):
-        return self.dailies.daily(game, secret, peer)
+    def daily(self, game: str, player_token: str, peer: str = ""):
+        return self.dailies.daily(game, player_token, peer)
 
-    def submit_daily(self, table_id: str, token: str, nickname: str, secret: str):
-        return self.dailies.submit(table_id, token, nickname, secret)
+    def submit_daily(self, table_id: str, token: str, nickname: str, player_token: str):
+        return self.dailies.submit(table_id, token, nickname, player_token)
 
     def leaderboard(self, game: str, date: str, limit: int):
         return self.dailies.leaderboard(game, date, limit)

@@ -8,7 +8,7 @@ ends), as key=value pairs (logfmt) after the usual time and level:
 
 plus `reason=<ErrorInfo reason id>` when the call was refused. Only these fields are written,
 and `table` only when it has the shape of a table id (`t_...`, which is not secret): never a
-seat token, a spectator id, an invite code, a player secret, a request field or an error
+seat token, a spectator id, an invite code, a player token, a request field or an error
 message (which may name a seat's own cards), so a log can be shared without leaking a hand.
 
 The metrics live in this module's registry (one server per process), served by the HTTP door

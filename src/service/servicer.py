@@ -152,14 +152,14 @@ class StichServicer:
         return pb.AnalyzeResponse(json=text)
 
     async def GetDailyDeal(self, request, context):
-        date, table_id, token, view = await self.manager.daily(request.game, request.player_secret,
-                                                               envelope.peer_of(context))
-        return _with_view(pb.GetDailyDealResponse(date=date, table_id=table_id, seat=view["seat"], token=token),
-                          view)
+        date, table_id, token, view, player_token = await self.manager.daily(
+            request.game, request.player_token, envelope.peer_of(context))
+        return _with_view(pb.GetDailyDealResponse(date=date, table_id=table_id, seat=view["seat"], token=token,
+                                                  player_token=player_token), view)
 
     async def SubmitDaily(self, request, context):
         entry, rank = await self.manager.submit_daily(request.table_id, request.token, request.nickname,
-                                                      request.player_secret)
+                                                      request.player_token)
         return pb.SubmitDailyResponse(entry=pb.LeaderboardEntry(**entry), rank=rank)
 
     async def GetLeaderboard(self, request, context):

@@ -206,16 +206,19 @@ class StichClient:
             request.seat = seat
         return _json.loads(self._call(self.stub.Analyze, request, timeout=timeout).json)
 
-    def daily_deal(self, game: str, player_secret: str) -> dict:
-        """Today's deal of `game` for this player: {"date", "table_id", "seat", "token", "view"}."""
-        r = self._call(self.stub.GetDailyDeal, pb.GetDailyDealRequest(game=game, player_secret=player_secret),
-                       retry=True)
+    def daily_deal(self, game: str, player_token: str = "") -> dict:
+        """Today's deal of `game` for this player: {"date", "table_id", "seat", "token", "view",
+        "player_token"}. Without a player token the server issues a new identity: keep the
+        answer's "player_token" and pass it on every later call (a new one is the only retry
+        that is not idempotent: it may issue a second identity)."""
+        r = self._call(self.stub.GetDailyDeal, pb.GetDailyDealRequest(game=game, player_token=player_token),
+                       retry=bool(player_token))
         return {"date": r.date, "table_id": r.table_id, "seat": r.seat, "token": r.token,
-                "view": convert.view_dict(r.view)}
+                "view": convert.view_dict(r.view), "player_token": r.player_token}
 
-    def submit_daily(self, table_id: str, token: str, nickname: str, player_secret: str) -> dict:
+    def submit_daily(self, table_id: str, token: str, nickname: str, player_token: str) -> dict:
         r = self._call(self.stub.SubmitDaily, pb.SubmitDailyRequest(
-            table_id=table_id, token=token, nickname=nickname, player_secret=player_secret))
+            table_id=table_id, token=token, nickname=nickname, player_token=player_token))
         return {"rank": r.rank, "entry": _entry(r.entry)}
 
     def leaderboard(self, game: str, date: str = "", limit: int = 0) -> dict:

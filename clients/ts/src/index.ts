@@ -159,15 +159,16 @@ export class StichClient {
     return JSON.parse(r.json);
   }
 
-  /** Today's daily deal of a game for the player whose secret (8..128 characters) is given. */
-  async dailyDeal(game: string, playerSecret: string, o?: CallOptions): Promise<SeatGrant & { date: string }> {
-    const r = await this.call((c) => this.raw.getDailyDeal({ game, playerSecret }, c), o);
-    return { date: r.date, tableId: r.tableId, seat: r.seat, token: r.token, view: r.view! };
+  /** Today's daily deal of a game for the player whose server-issued token is given ("": the
+   * server issues a new identity; keep the answer's playerToken and send it on later calls). */
+  async dailyDeal(game: string, playerToken = "", o?: CallOptions): Promise<SeatGrant & { date: string; playerToken: string }> {
+    const r = await this.call((c) => this.raw.getDailyDeal({ game, playerToken }, c), o);
+    return { date: r.date, tableId: r.tableId, seat: r.seat, token: r.token, view: r.view!, playerToken: r.playerToken };
   }
 
   /** Enter a finished daily deal on the day's leaderboard (the engine scores it). */
-  submitDaily(tableId: string, token: string, nickname: string, playerSecret: string, o?: CallOptions): Promise<SubmitDailyResponse> {
-    return this.call((c) => this.raw.submitDaily({ tableId, token, nickname, playerSecret }, c), o);
+  submitDaily(tableId: string, token: string, nickname: string, playerToken: string, o?: CallOptions): Promise<SubmitDailyResponse> {
+    return this.call((c) => this.raw.submitDaily({ tableId, token, nickname, playerToken }, c), o);
   }
 
   /** A game's daily leaderboard (date "": today, UTC), best first. */

@@ -208,12 +208,17 @@ for (const [door, make] of doors) {
 
     test("the daily deal: the same cards for everyone, the engine's score on the leaderboard", async () => {
       const c = make();
-      const secret = `player-${door}-${Math.random().toString(36).slice(2)}`;
-      const daily = await c.dailyDeal("klaverjas", secret);
+      const daily = await c.dailyDeal("klaverjas");              // a new identity, issued by the server
+      const secret = daily.playerToken;
+      assert.match(secret, /^pt_[0-9a-f]{32}\.[0-9a-f]{32}$/);
       const again = await c.dailyDeal("klaverjas", secret);
       assert.equal(again.tableId, daily.tableId);
-      const other = await c.dailyDeal("klaverjas", `${secret}-other`);
+      assert.equal(again.playerToken, secret);
+      const other = await c.dailyDeal("klaverjas");
+      assert.notEqual(other.tableId, daily.tableId);
       assert.deepEqual(other.view.hand, daily.view.hand);
+      const madeUp = await c.dailyDeal("klaverjas", `player-${door}-made-up`).catch((e) => e);
+      assert.equal(madeUp.reason, "BAD_PLAYER_TOKEN", String(madeUp));
       const unfinished = await c.submitDaily(daily.tableId, daily.token, "early", secret).catch((e) => e);
       assert.equal(unfinished.reason, "DEAL_NOT_FINISHED", String(unfinished));
       let view = daily.view;

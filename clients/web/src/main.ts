@@ -132,15 +132,10 @@ async function seatFromAddress(): Promise<Seat | null> {
   return kept ? (JSON.parse(kept) as Seat) : null;
 }
 
-/** The player's secret for the daily deal: made once by this browser and kept here. */
-function playerSecret(): string {
-  let secret = localStorage.getItem("stich:player");
-  if (!secret) {
-    const bytes = crypto.getRandomValues(new Uint8Array(18));
-    secret = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-    localStorage.setItem("stich:player", secret);
-  }
-  return secret;
+/** The player's identity for the daily deal: issued by the server on the first daily deal and
+ * kept here ("" until then: the server issues one). */
+function playerToken(): string {
+  return localStorage.getItem("stich:player-token") ?? "";
 }
 
 // ---- lobby ---------------------------------------------------------------------------------------
@@ -227,10 +222,13 @@ async function lobby(): Promise<void> {
 /** Today's daily deal of a game for this browser's player (the same table all day). */
 async function playDaily(game: string): Promise<void> {
   try {
-    const d = await client.dailyDeal(game, playerSecret());
+    const d = await client.dailyDeal(game, playerToken());
+    localStorage.setItem("stich:player-token", d.playerToken);
     keep({ table: d.tableId, seat: d.seat, token: d.token, daily: { game, date: d.date } });
     await start();
   } catch (err) {
+    // a token this server does not know (another server, a rotated key): ask for a new identity next time
+    if (err instanceof StichError && err.reason === "BAD_PLAYER_TOKEN") localStorage.removeItem("stich:player-token");
     say(reasonOf(err), true);
   }
 }
@@ -259,7 +257,7 @@ function dailySubmitEl(seat: Seat): HTMLElement {
     e.preventDefault();
     try {
       localStorage.setItem("stich:nickname", nick.value);
-      const r = await client.submitDaily(seat.table, seat.token, nick.value, playerSecret());
+      const r = await client.submitDaily(seat.table, seat.token, nick.value, playerToken());
       say(`entered: ${r.entry!.score} points, rank ${r.rank}`);
       form.replaceChildren(h("p", { id: "daily-rank" }, `your score ${r.entry!.score}, rank ${r.rank}`));
       board.replaceChildren(leaderboardEl(d.game, d.date));

@@ -155,7 +155,7 @@ class StichService(Protocol):
 
     async def get_daily_deal(self, request: GetDailyDealRequest, ctx: RequestContext[GetDailyDealRequest, GetDailyDealResponse], /) -> GetDailyDealResponse:
         """
-        Today's deal of a game (UTC date) for one player: opens (or, for the same player secret,
+        Today's deal of a game (UTC date) for one player: opens (or, for the same player token,
         resumes) the player's table of that deal, the same cards and the same bots with the same
         seeds for everyone.
         """
@@ -802,7 +802,7 @@ class StichServiceClient(ConnectClient):
         timeout_ms: int | None = None,
     ) -> GetDailyDealResponse:
         """
-        Today's deal of a game (UTC date) for one player: opens (or, for the same player secret,
+        Today's deal of a game (UTC date) for one player: opens (or, for the same player token,
         resumes) the player's table of that deal, the same cards and the same bots with the same
         seeds for everyone.
         """
@@ -985,7 +985,7 @@ class StichServiceSync(Protocol):
 
     def get_daily_deal(self, request: GetDailyDealRequest, ctx: RequestContext[GetDailyDealRequest, GetDailyDealResponse], /) -> GetDailyDealResponse:
         """
-        Today's deal of a game (UTC date) for one player: opens (or, for the same player secret,
+        Today's deal of a game (UTC date) for one player: opens (or, for the same player token,
         resumes) the player's table of that deal, the same cards and the same bots with the same
         seeds for everyone.
         """
@@ -1630,7 +1630,7 @@ class StichServiceClientSync(ConnectClientSync):
         timeout_ms: int | None = None,
     ) -> GetDailyDealResponse:
         """
-        Today's deal of a game (UTC date) for one player: opens (or, for the same player secret,
+        Today's deal of a game (UTC date) for one player: opens (or, for the same player token,
         resumes) the player's table of that deal, the same cards and the same bots with the same
         seeds for everyone.
         """

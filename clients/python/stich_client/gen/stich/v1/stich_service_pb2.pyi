@@ -341,38 +341,40 @@ class AnalyzeResponse(_message.Message):
     def __init__(self, json: _Optional[str] = ...) -> None: ...
 
 class GetDailyDealRequest(_message.Message):
-    __slots__ = ("game", "player_secret")
+    __slots__ = ("game", "player_token")
     GAME_FIELD_NUMBER: _ClassVar[int]
-    PLAYER_SECRET_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
     game: str
-    player_secret: str
-    def __init__(self, game: _Optional[str] = ..., player_secret: _Optional[str] = ...) -> None: ...
+    player_token: str
+    def __init__(self, game: _Optional[str] = ..., player_token: _Optional[str] = ...) -> None: ...
 
 class GetDailyDealResponse(_message.Message):
-    __slots__ = ("date", "table_id", "seat", "token", "view")
+    __slots__ = ("date", "table_id", "seat", "token", "view", "player_token")
     DATE_FIELD_NUMBER: _ClassVar[int]
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
     date: str
     table_id: str
     seat: int
     token: str
     view: _tables_pb2.TableView
-    def __init__(self, date: _Optional[str] = ..., table_id: _Optional[str] = ..., seat: _Optional[int] = ..., token: _Optional[str] = ..., view: _Optional[_Union[_tables_pb2.TableView, _Mapping]] = ...) -> None: ...
+    player_token: str
+    def __init__(self, date: _Optional[str] = ..., table_id: _Optional[str] = ..., seat: _Optional[int] = ..., token: _Optional[str] = ..., view: _Optional[_Union[_tables_pb2.TableView, _Mapping]] = ..., player_token: _Optional[str] = ...) -> None: ...
 
 class SubmitDailyRequest(_message.Message):
-    __slots__ = ("table_id", "token", "nickname", "player_secret")
+    __slots__ = ("table_id", "token", "nickname", "player_token")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     NICKNAME_FIELD_NUMBER: _ClassVar[int]
-    PLAYER_SECRET_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     token: str
     nickname: str
-    player_secret: str
-    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ..., nickname: _Optional[str] = ..., player_secret: _Optional[str] = ...) -> None: ...
+    player_token: str
+    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ..., nickname: _Optional[str] = ..., player_token: _Optional[str] = ...) -> None: ...
 
 class SubmitDailyResponse(_message.Message):
     __slots__ = ("entry", "rank")

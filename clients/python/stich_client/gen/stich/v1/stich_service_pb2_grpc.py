@@ -276,7 +276,7 @@ class StichServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetDailyDeal(self, request, context):
-        """Today's deal of a game (UTC date) for one player: opens (or, for the same player secret,
+        """Today's deal of a game (UTC date) for one player: opens (or, for the same player token,
         resumes) the player's table of that deal, the same cards and the same bots with the same
         seeds for everyone.
         """
