@@ -11,13 +11,31 @@ from pathlib import Path
 import pytest
 
 from engine_core import games
-from service.testing import postgres
+from service.testing import ServerProcess, postgres
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFORMANCE = Path(__file__).parent / "conformance"
 
 GAMES = games.available()
 """Every registered game: a generic test parametrised over it covers a new game unasked."""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, request):
+    """One real server process per test module, on a free loopback port, with its own data
+    directory (`server.data_dir`). A module that needs other flags defines its own."""
+    path = tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])
+    with ServerProcess(path) as srv:
+        srv.data_dir = path
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def client(server):
+    """A blocking stich client of the module's server."""
+    from stich_client import StichClient
+    with StichClient(server.address, timeout=30) as c:
+        yield c
 
 
 def conformance_lines(game: str, kind: str):

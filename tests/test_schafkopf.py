@@ -2,7 +2,7 @@
 the rule sections they exercise). The conformance files cover W1-W19 as full records."""
 import pytest
 
-from engine_core import games, records
+from engine_core import games
 from engine_core.errors import IllegalActionError, OptionError
 from conftest import without_rule_tables
 

@@ -35,18 +35,6 @@ adversary = tool("adversary")
 GAMES = games.available()
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with ServerProcess(tmp_path_factory.mktemp("stich-data")) as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def client(server):
-    with StichClient(server.address, timeout=30) as c:
-        yield c
-
-
 def _info(err: grpc.RpcError):
     info = error_info(err)
     assert info is not None and info.domain == "stich.v1", err

@@ -20,12 +20,6 @@ adversary = tool("adversary")
 GAMES = games.available()
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with ServerProcess(tmp_path_factory.mktemp("adversary")) as srv:
-        yield srv
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_no_message_of_any_match_shows_a_hidden_card(server, game):
     stats = adversary.LeakStats()

@@ -24,21 +24,8 @@ from stich_client import StichClient, convert
 from stich_client.errors import error_info
 from stich_client.gen.stich.v1 import stich_service_pb2 as pb, stich_service_pb2_grpc as pb_grpc
 
-from conftest import CONFORMANCE
 from service.testing import ServerProcess
 from service.testing.hidden import Mirror, card_strings
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with ServerProcess(tmp_path_factory.mktemp("defects")) as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def client(server):
-    with StichClient(server.address, timeout=30) as c:
-        yield c
 
 
 def _error(call, request, timeout=10) -> grpc.RpcError:

@@ -5,7 +5,6 @@ day's deal before playing it."""
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import random
 import sqlite3
@@ -21,20 +20,6 @@ from stich_client.errors import error_info
 from stich_client.gen.stich.v1 import stich_service_pb2 as pb
 
 from service.testing import ServerProcess, wait_until
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    path = tmp_path_factory.mktemp("fair")
-    with ServerProcess(path) as srv:
-        srv.data_dir = path
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def client(server):
-    with StichClient(server.address, timeout=30) as c:
-        yield c
 
 
 def _reason(err: grpc.RpcError) -> str:

@@ -11,7 +11,6 @@ import base64
 import gc
 import http.client
 import json
-import socket
 import time
 
 import grpc

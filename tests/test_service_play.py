@@ -12,27 +12,10 @@ import grpc
 import pytest
 
 from engine_core import games, records
-from stich_client import StichClient
 from stich_client.errors import StichError
 from stich_client.gen.stich.v1 import stich_service_pb2 as pb
 
-from service.testing import ServerProcess
-from service.testing.hidden import Mirror, card_strings
-
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    path = tmp_path_factory.mktemp("stich-play")
-    with ServerProcess(path) as srv:
-        srv.data_dir = path
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def client(server):
-    with StichClient(server.address, timeout=30) as c:
-        yield c
+from service.testing.hidden import card_strings
 
 
 def refused(reason: str, fn, *args, **kwargs) -> StichError:
@@ -57,7 +40,6 @@ def play_out(client, table_id, tokens, timeout=60):
     """Play the humans' turns (first legal action) until the deal is over; bots act by
     themselves. The last view of the first token."""
     deadline = time.monotonic() + timeout
-    first = next(iter(tokens.values()))
     while time.monotonic() < deadline:
         view = wait_humans(client, table_id, tokens)
         if view["to_act"] is None:

@@ -27,7 +27,6 @@ def test_words_are_plain_json_with_known_placeholders(game):
     en = words["en"]
     suit_forms = set.intersection(*(set(s) for s in en["cards"]["suits"].values()))
     calls = [t for kind in en["calls"].values() for c in kind.values() for t in c.values()]
-    fields = {p["field"] for p in en["contract_fields"]}
     for template in calls + list(en["contracts"].values()) + [p["text"] for p in en["contract_fields"]]:
         for field, form in game_words.PLACEHOLDER.findall(template):
             assert not form or form in SPECIAL_FORMS | suit_forms, (template, form)

@@ -658,5 +658,5 @@ class HttpDoor:
 def web_dir_note(app: HttpApp) -> str:
     """The banner's word on the page: nothing if it is built, else how to build it."""
     return ("" if app.has_page else
-            f"; not built yet: `make web` builds it, which needs Node.js 18+ and npm")
+            "; not built yet: `make web` builds it, which needs Node.js 18+ and npm")
 

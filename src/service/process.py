@@ -40,13 +40,11 @@ class _Child:
         self.lines: collections.deque[str] = collections.deque(maxlen=KEPT_LINES)
         self.banner = ""                        # the `listening on` line
         self.http_address = ""                  # the HTTP door (Connect, gRPC-Web, the page)
-        limit = None
-        if nofile is not None:
-            def limit():                        # in the child, before it runs the server
-                import resource
-                resource.setrlimit(resource.RLIMIT_NOFILE, nofile)
+        def limit():                            # in the child, before it runs the server
+            import resource
+            resource.setrlimit(resource.RLIMIT_NOFILE, nofile)
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True, env=env, preexec_fn=limit)
+                                     text=True, env=env, preexec_fn=None if nofile is None else limit)
         found = threading.Event()
 
         def read():
