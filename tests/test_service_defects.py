@@ -479,9 +479,11 @@ def test_d13_a_call_costs_the_same_at_deal_1_and_deal_1000(client):
             client.stub.GetView(pb.GetViewRequest(table_id=t.table_id, token=t.spectator_id), timeout=30)
             view_ms.append(time.perf_counter() - t0)
     assert client.view(t.table_id, t.spectator_id)["status"] == "match_over"
+    # a cost that grew with the history would be tens of times larger at deal 1000; the margin
+    # is for a machine busy with other work (1.9x was seen on a loaded 2-core machine)
     early, late = statistics.median(deal_ms[10:60]), statistics.median(deal_ms[-50:])
-    assert late < 1.5 * early + 0.001, (early, late)
-    assert statistics.median(view_ms[-30:]) < 1.5 * statistics.median(view_ms[:30]) + 0.001
+    assert late < 3 * early + 0.002, (early, late)
+    assert statistics.median(view_ms[-30:]) < 3 * statistics.median(view_ms[:30]) + 0.002
     t0 = time.perf_counter()
     client.score(t.table_id, t.spectator_id, 3)                  # an early deal, from the store
     assert time.perf_counter() - t0 < 0.1
