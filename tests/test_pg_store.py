@@ -1,5 +1,5 @@
-"""The stores side by side: every Store coroutine behaves the same on SQLite and PostgreSQL
-(each PostgreSQL test on a fresh database, service.testing.postgres); the one list of migrations
+"""The stores side by side: every Store coroutine behaves the same in memory (`--memory`), on
+SQLite and on PostgreSQL (each PostgreSQL test on a fresh database, service.testing.postgres); the one list of migrations
 from an empty database and from schema 2; the PostgreSQL-only parts (bot leases, NOTIFY,
 two table managers on one database); start-up errors of `--database`."""
 from __future__ import annotations
@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from service.manager import TableManager
+from service.memstore import MemoryData, MemoryStore
 from service.store import (MIGRATIONS, SCHEMA_VERSION, Commit, Conflict, DailyEntry, Exists, NicknameTaken,
                            SqliteStore, StoreError)
 
@@ -35,11 +36,26 @@ def make_store(request, tmp_path):
     return lambda **kw: PostgresStore(url, **kw)
 
 
+@pytest.fixture(params=["memory", *KINDS])
+def any_store(request, tmp_path):
+    """make_store and the memory store: the contract every Store keeps (a memory store's
+    factory shares one MemoryData, as servers share a database)."""
+    if request.param == "memory":
+        data = MemoryData()
+        return lambda **kw: MemoryStore(data)
+    if request.param == "sqlite":
+        return lambda **kw: SqliteStore(str(tmp_path))
+    url = request.getfixturevalue("pg_url")
+    from service.pgstore import PostgresStore
+    return lambda **kw: PostgresStore(url, **kw)
+
+
 def _spec():
     return {"spec": 1}
 
 
-def test_tables_log_and_conflicts(make_store):
+def test_tables_log_and_conflicts(any_store):
+    make_store = any_store
     async def main():
         s = make_store()
         await s.open()
@@ -74,7 +90,8 @@ def test_tables_log_and_conflicts(make_store):
     run(main())
 
 
-def test_racing_commits_and_claims_one_wins(make_store):
+def test_racing_commits_and_claims_one_wins(any_store):
+    make_store = any_store
     """Two stores (two servers) on one database: the keys decide."""
     async def main():
         a, b = make_store(), make_store()
@@ -98,7 +115,8 @@ def test_racing_commits_and_claims_one_wins(make_store):
     run(main())
 
 
-def test_daily_entries(make_store):
+def test_daily_entries(any_store):
+    make_store = any_store
     async def main():
         s = make_store()
         await s.open()
@@ -117,7 +135,8 @@ def test_daily_entries(make_store):
     run(main())
 
 
-def test_a_nickname_is_one_players_a_day_and_the_daily_key_is_made_once(make_store):
+def test_a_nickname_is_one_players_a_day_and_the_daily_key_is_made_once(any_store):
+    make_store = any_store
     async def main():
         s = make_store()
         await s.open()

@@ -11,16 +11,19 @@ import pytest
 from service.errors import ServiceError
 from service.manager import TableManager
 from service.sections import locked
+from service.memstore import MemoryData, MemoryStore
 from service.store import Commit, Conflict, SqliteStore
-
 
 
 def run(coro):
     return asyncio.run(coro)
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
 def new_store(request, tmp_path):
+    if request.param == "memory":
+        data = MemoryData()
+        return lambda: MemoryStore(data)
     if request.param == "sqlite":
         return lambda: SqliteStore(str(tmp_path))
     from service.pgstore import PostgresStore

@@ -113,13 +113,16 @@ def loop_exception(loop, context: dict) -> None:
 
 
 def make_store(config: Config) -> Store:
-    """SQLite in --data-dir (or memory), or PostgreSQL with --database."""
+    """SQLite in --data-dir, plain memory with --memory, or PostgreSQL with --database."""
     if config.database:
         from .pgstore import PostgresStore
         try:
             return PostgresStore(config.database)
         except StoreError as err:
             raise StartError(str(err)) from None
+    if config.data_dir is None:
+        from .memstore import MemoryStore
+        return MemoryStore()
     return SqliteStore(config.data_dir)
 
 
