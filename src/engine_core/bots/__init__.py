@@ -37,17 +37,7 @@ class Bot:
         legal = check_view(view, self.game)
         if len(legal) == 1:
             return dict(legal[0])
-        from .knowledge import NoConsistentWorld
-        try:
-            return dict(self._choose(view, legal))
-        except NoConsistentWorld:
-            # the sampler could not rebuild a world for this view: a seeded uniform choice
-            # keeps the table moving (logged: each case is a sampler gap to close)
-            import logging
-            import random
-            logging.getLogger("stich.bots").warning("%s: no world consistent with the view of seat %s; "
-                                                     "choosing at random", self, view["seat"])
-            return dict(random.Random(self.seed * 1_000_003 + len(view["actions"])).choice(legal))
+        return dict(self._choose(view, legal))
 
     def evaluate(self, view: Any) -> list[dict]:
         """For each legal action {"action", "expected": the expected score of the seat's

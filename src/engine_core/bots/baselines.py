@@ -6,13 +6,14 @@ Each sees only its seat's view, samples hidden worlds with engine_core.bots.infe
 uses none of stich's playing heuristics:
 - `flatmc`: flat Monte Carlo. Each candidate action is taken in worlds sampled from the view
   and the deal finished by uniformly random legal play (Core.playouts, in C without the GIL):
-  `playouts` (1,000) per candidate card over `worlds` (100) worlds, one playout per sampled
-  deal for bids, calls, trump choice, bury, Armut and announcements over `deals` (250) deals;
+  `playouts` (1,000) per candidate card over `worlds` (1,000: a fresh world for each) worlds,
+  one playout per sampled deal for bids, calls, trump choice, bury, Armut and announcements over `deals` (250) deals;
 - `pimc`: perfect-information Monte Carlo. The solver (engine_core.solver) values every legal
   card in each of `worlds` (40) worlds for the seat's side; best mean. Other decisions: each
   candidate in each world, then the remaining non-card decisions by the passive rule (every
-  seat takes its first legal action: pass, healthy, decline, no double) and the card play
-  by the solver move by move (`bid_nodes` per move), the deal's score;
+  seat passes where it may: pass, healthy, decline, no double; else its first legal action,
+  e.g. a Sheepshead bury of its lowest-numbered cards) and the card play by the solver move
+  by move (`bid_nodes` per move), the deal's score;
 - `ismcts`: single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012): one
   tree over the seat's information set, a fresh determinization per iteration, UCB1 with
   availability counts, random rollouts (Core.playouts), `iterations` (1,000) per decision.
@@ -35,6 +36,8 @@ from .inference import Inference
 from .knowledge import rng_for
 
 BASELINES = ("flatmc", "pimc", "ismcts")
+# the calls that declare nothing: pass, healthy (Doppelkopf), decline (an Armut offer)
+PASSIVE = ("pass", "healthy", "decline")
 
 
 def _check_budget(name: str, value, low: int) -> int:
@@ -65,6 +68,8 @@ class Worlds:
         self._seats = [a[0] for a in acts]
         self._codes = [a[1] for a in acts]
         self._twice = [a[4] for a in acts]
+        # the calls of the passive rule (pimc's model of the rest of an auction)
+        self.passive = {CALL_BASE + i for i, (_, call, _) in enumerate(spec.calls) if call in PASSIVE}
 
     def cores(self, n: int, seed: int) -> list:
         """Up to n worlds (fewer when the sampler's tries run out), each a Core replayed to the
@@ -121,7 +126,7 @@ class FlatMCBot(Bot):
     level = "flatmc"
 
     def __init__(self, game, seed=0, options=None, playouts: int = 1000, deals: int = 250,
-                 worlds: int = 100):
+                 worlds: int = 1000):
         super().__init__(game, seed, options)
         self.playouts = _check_budget("playouts", playouts, 1)
         self.deals = _check_budget("deals", deals, 1)
@@ -231,14 +236,14 @@ class PIMCBot(Bot):
         return out
 
     def _finish(self, w, core) -> list:
-        """Scores of the deal finished from `core`: the first legal action for every decision
-        that is not a card, and for every card the best of the solver's values for the mover's
+        """Scores of the deal finished from `core`: the passive rule for every decision that is
+        not a card, and for every card the best of the solver's values for the mover's
         side (`bid_nodes` a move; a cut-off search counts its bounds' midpoint)."""
         state = w.state(core)
         while not core.is_over():
             legal = core.legal_list()
             if len(legal) == 1 or legal[0] >= CALL_BASE:
-                core.apply(legal[0])
+                core.apply(next((c for c in legal if c in w.passive), legal[0]))
                 continue
             obj = objective_for(state, core.to_act())
             sign = -1 if obj.get("maximize") is False else 1
