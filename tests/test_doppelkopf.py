@@ -307,8 +307,8 @@ def test_armut_cards_are_hidden_piles_for_the_seats_not_involved():
     bid(state, "armut", "healthy", "healthy", "healthy")
     assert all(state.view(s)["hidden"] == [] for s in [*range(4), None])
     state.apply({"seat": 1, "type": "exchange", "call": "armut_give", "cards": ["TH", "AC", "AD"]})
-    trumps = ["TH", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "TD", "KD", "9D"]
-    give = {"pile": "armut_give", "from_seat": 1, "to_seat": None, "count": 3, "action": 4, "among": trumps}
+    # the gift holds a non-trump (AC: the poor player had two trumps), so it is among any cards
+    give = {"pile": "armut_give", "from_seat": 1, "to_seat": None, "count": 3, "action": 4, "among": None}
     assert [state.view(s)["hidden"] for s in range(4)] == [[give], [], [give], [give]]
     bid(state, "decline", "accept")
     give["to_seat"] = 3

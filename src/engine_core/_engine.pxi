@@ -81,6 +81,17 @@ cdef inline i64 uniform_action(const GState* s, const GOpts* o, Rng* r) noexcept
     return buf[rng_below(r, n)] if n > 1 else buf[0]
 
 
+cdef inline i64 held_code(u64 hand, i64 code, u64 twice) noexcept nogil:
+    """The physical code of a record's action code for the seat holding `hand`: a play names a
+    face (the copy held is taken), an exchange a multiset of faces (`twice`: named twice)."""
+    if G_COPIES > 1:
+        if 0 <= code < G_FACES and not (hand >> code) & 1:
+            return code + G_FACES
+        if code >= EXCHANGE_BASE:
+            return exchange_code(exchange_call(code), held_copies(hand, exchange_mask(code), twice))
+    return code
+
+
 cdef int g_replay(GState* s, const GOpts* o, const int8_t* seats, const i64* codes,
                   const u64* twice, int n) noexcept nogil:
     """Apply actions (seat, code) in order while each is that seat's legal action; the number
@@ -88,18 +99,11 @@ cdef int g_replay(GState* s, const GOpts* o, const int8_t* seats, const i64* cod
     codes a multiset of faces (`twice`: faces named twice), as a record writes them."""
     cdef int i, seat
     cdef i64 code
-    cdef u64 hand
     for i in range(n):
         seat = g_to_act(s)
         if seat < 0 or seats[i] != seat:
             return i
-        code = codes[i]
-        if G_COPIES > 1:
-            hand = s.hand[seat]
-            if 0 <= code < G_FACES and not (hand >> code) & 1:
-                code += G_FACES
-            elif code >= EXCHANGE_BASE:
-                code = exchange_code(exchange_call(code), held_copies(hand, exchange_mask(code), twice[i]))
+        code = held_code(s.hand[seat], codes[i], twice[i])
         if not legal_code(s, o, code):
             return i
         g_apply(s, o, code)
@@ -138,6 +142,31 @@ cdef void g_playout(Rng* r, int dealer, int bids, const void* vo, PlayoutStats* 
     st.calls += calls
     g_score(&s, o, &sc)
     book(st, &sc, g_stat_contract(&s, &sc), G_SEATS)
+
+
+cdef int random_finish(const GState* start, const GOpts* o, int n, u64 seed, i64* sums,
+                       i64* codes, int cap) noexcept nogil:
+    """n uniformly random playouts from `start` (playout k seeded with seed + k), their
+    per-seat scores added to `sums`; with `codes`, the first playout's action codes (up to
+    `cap`). Returns the number of codes written."""
+    cdef GState s
+    cdef Score sc
+    cdef Rng r
+    cdef i64 code
+    cdef int k, i, count = 0
+    for k in range(n):
+        s = start[0]
+        r.s = seed + <u64>k
+        while g_to_act(&s) >= 0:
+            code = g_random(&s, o, &r, BIDS_UNIFORM)
+            if codes != NULL and k == 0 and count < cap:
+                codes[count] = code
+                count += 1
+            g_apply(&s, o, code)
+        g_score(&s, o, &sc)
+        for i in range(G_SEATS):
+            sums[i] += sc.scores[i]
+    return count
 
 
 # ---- the C entry table (engine_core.batch, engine_core._codec) ----
@@ -361,6 +390,54 @@ cdef class Core:
                 self.n_hist += 1
                 g_apply(&self.s, &self.o, code)
         return self.scores()
+
+    def playouts(self, int n, u64 seed):
+        """Per-seat sums of the scores of `n` uniformly random playouts from this position
+        (every remaining decision, the auction included, drawn by the game's g_random with
+        BIDS_UNIFORM and scored by its g_score), in C without the GIL; the state is unchanged.
+        Playout k draws from SplitMix64 seeded with seed + k (mod 2^64), so playouts(n, seed)
+        is the sum of playouts(1, seed + k): what the flat Monte Carlo baseline and ISMCTS
+        rollouts (engine_core.bots.baselines) average."""
+        cdef i64 sums[MAX_SEATS]
+        cdef int i
+        if n < 1:
+            raise ValueError(f"n must be a positive number of playouts, got {n}")
+        for i in range(G_SEATS):
+            sums[i] = 0
+        with nogil:
+            random_finish(&self.s, &self.o, n, seed, sums, NULL, 0)
+        return [sums[i] for i in range(G_SEATS)]
+
+    def random_actions(self, u64 seed):
+        """The action codes that playouts(1, seed) takes from this position, in order (the
+        state is unchanged): to replay that playout through State.apply_code."""
+        cdef i64 sums[MAX_SEATS]
+        cdef i64 codes[G_MAX_ACTIONS]
+        cdef int count
+        with nogil:
+            count = random_finish(&self.s, &self.o, 1, seed, sums, codes, G_MAX_ACTIONS)
+        return [codes[i] for i in range(count)]
+
+    def replay(self, list seats, list codes, list twice):
+        """Apply actions as a record names them (play codes by face, exchange codes by a
+        multiset of faces with `twice` marking faces named with both copies) while each is
+        legal for its seat: g_replay, the loop the sampler of hidden worlds checks worlds with.
+        Returns the number applied (len(codes) when all were); the applied ones are undoable."""
+        cdef int i, n = len(codes), seat
+        cdef i64 code
+        if len(seats) != n or len(twice) != n:
+            raise ValueError("seats, codes and twice must have the same length")
+        for i in range(n):
+            seat = seats[i]
+            if seat != g_to_act(&self.s):
+                return i
+            code = held_code(self.s.hand[seat], codes[i], twice[i])
+            if not legal_code(&self.s, &self.o, code) or self.n_hist >= G_MAX_ACTIONS:
+                return i
+            self.hist[self.n_hist] = self.s
+            self.n_hist += 1
+            g_apply(&self.s, &self.o, code)
+        return n
 
     def result(self):
         """The records.md Result of the finished deal (None while in progress)."""

@@ -67,6 +67,7 @@ cdef class Sampler:
     cdef i64 act_code[MAX_ACTS]
     cdef int act_kind[MAX_ACTS]
     cdef int act_ref[MAX_ACTS]
+    cdef u64 act_twice[MAX_ACTS]
     cdef void* state
     cdef i64 last_codes[MAX_ACTS]
     cdef u64 last_twice[MAX_ACTS]
@@ -79,7 +80,8 @@ cdef class Sampler:
                  list fixed, u64 known_blind, int blind_holder, int blind_slot, list ops, list acts,
                  int faces, int copies):
         """counts/forbid: per holder (seats 0..n-1, then piles); fixed: per seat; ops: tuples
-        (op, a, b, c, n, mask); acts: (seat, code, kind, ref)."""
+        (op, a, b, c, n, mask); acts: (seat, code, kind, ref, twice), `twice` the faces a
+        visible exchange names with both copies (Doppelkopf's "AC AC")."""
         cdef int i
         self.hooks = <const GameHooks*>PyCapsule_GetPointer(rules.HOOKS, "engine_core.GameHooks")
         if len(opts) != self.hooks.opts_size or len(opts) > 512:
@@ -116,11 +118,12 @@ cdef class Sampler:
             self.op[i][4] = n
             self.op_mask[i] = m
         self.n_acts = len(acts)
-        for i, (seat, code, kind, ref) in enumerate(acts):
+        for i, (seat, code, kind, ref, tw) in enumerate(acts):
             self.act_seat[i] = seat
             self.act_code[i] = code
             self.act_kind[i] = kind
             self.act_ref[i] = ref
+            self.act_twice[i] = tw
         self.state = malloc(self.hooks.state_size)
         if self.state == NULL:
             raise MemoryError()
@@ -220,7 +223,7 @@ cdef class Sampler:
             if popcount(hands[i]) != self.hooks.hand_size:
                 return 2
         for i in range(self.n_acts):
-            twice[i] = 0
+            twice[i] = self.act_twice[i]
             codes[i] = self.act_code[i]
             if self.act_kind[i] == K_PLAIN:
                 continue

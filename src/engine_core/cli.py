@@ -371,7 +371,7 @@ def bots_arg(text: str) -> list[str]:
 def cmd_tournament(args) -> int:
     """Duplicate play of two bots: every seeded deal once per seating (docs/bots.md); with
     --ray the deals are played as Ray tasks and the report is made here in deal order."""
-    from .bots import tournament
+    from .bots import get as bots_get, tournament
     try:
         options = options_arg(args.options)
         games.get(args.game, options)
@@ -379,9 +379,19 @@ def cmd_tournament(args) -> int:
         raise Usage(str(err)) from None
     if args.ray is not None and args.threads != 1:
         raise Usage("--threads is for the local run; with --ray the cluster's CPUs play the deals")
+    budgets: dict = {}
+    for name, key, value in args.budget or ():
+        if name not in args.bots:
+            raise Usage(f"--budget {name}.{key}: {name} is not one of the bots {','.join(args.bots)}")
+        budgets.setdefault(name, {})[key] = value
+    for name, b in budgets.items():
+        try:
+            bots_get(args.game, name, options=options, **b)
+        except ValueError as err:
+            raise Usage(f"--budget: {err}") from None
     run = lambda mapper, per_task: tournament.run(
         args.game, args.bots, args.deals, seed=args.seed, threads=args.threads, options=options,
-        progress=tournament.progress_bar(), mapper=mapper, deals_per_task=per_task)
+        progress=tournament.progress_bar(), mapper=mapper, deals_per_task=per_task, budgets=budgets)
     if args.ray is None:
         report = run(None, 1)
     else:
@@ -392,6 +402,19 @@ def cmd_tournament(args) -> int:
     else:
         print(tournament.table(report))
     return 0
+
+
+def bot_budget_arg(text: str) -> tuple[str, str, int]:
+    """--budget BOT.NAME=N: one budget argument of a bot (hard, flatmc, pimc, ismcts)."""
+    name, _, rest = text.partition(".")
+    key, eq, value = rest.partition("=")
+    try:
+        number = int(value)
+    except ValueError:
+        number = None
+    if not name or not key or not eq or number is None:
+        raise argparse.ArgumentTypeError(f"must be BOT.NAME=INTEGER such as flatmc.playouts=200, got {text[:40]!r}")
+    return name.strip(), key.strip(), number
 
 
 def ray_arg(text: str) -> str:
@@ -488,7 +511,9 @@ def build_parser(prog: str = "python -m engine_core") -> argparse.ArgumentParser
                                       "decision times (median, p99).")
     tour.add_argument("--game", required=True, choices=games.GAMES)
     tour.add_argument("--bots", required=True, type=bots_arg, help="two bots, e.g. hard,normal (levels: "
-                      "random, easy, normal, hard; cheat sees every hand)")
+                      "random, easy, normal, hard; baselines: flatmc, pimc, ismcts; cheat sees every hand)")
+    tour.add_argument("--budget", type=bot_budget_arg, action="append", metavar="BOT.NAME=N",
+                      help="a budget of one bot, e.g. flatmc.playouts=200 or hard.worlds=8 (repeatable)")
     tour.add_argument("--deals", type=count_arg(1, 1_000_000), default=100, help="number of deals (default 100)")
     tour.add_argument("--seed", type=seed_arg, default=1, help="seed of deal 0 (0..2^64-1)")
     tour.add_argument("--threads", type=count_arg(1, 256), default=1, help="threads (1..256)")

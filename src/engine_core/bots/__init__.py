@@ -17,6 +17,9 @@ from typing import Any
 from ..games import GAMES
 
 LEVELS = ("random", "easy", "normal", "hard")
+# players in the styles others write, for the tournament (engine_core.bots.baselines): not
+# product levels, but `get` returns them so that anything that takes a level can face them
+BASELINES = ("flatmc", "pimc", "ismcts")
 
 
 class Bot:
@@ -34,17 +37,7 @@ class Bot:
         legal = check_view(view, self.game)
         if len(legal) == 1:
             return dict(legal[0])
-        from .knowledge import NoConsistentWorld
-        try:
-            return dict(self._choose(view, legal))
-        except NoConsistentWorld:
-            # the sampler could not rebuild a world for this view: a seeded uniform choice
-            # keeps the table moving (logged: each case is a sampler gap to close)
-            import logging
-            import random
-            logging.getLogger("stich.bots").warning("%s: no world consistent with the view of seat %s; "
-                                                     "choosing at random", self, view["seat"])
-            return dict(random.Random(self.seed * 1_000_003 + len(view["actions"])).choice(legal))
+        return dict(self._choose(view, legal))
 
     def evaluate(self, view: Any) -> list[dict]:
         """For each legal action {"action", "expected": the expected score of the seat's
@@ -88,11 +81,13 @@ def check_view(view: Any, game: str) -> list[dict]:
 def get(game: str, level: str, seed: int = 0, options: dict | None = None, **budget) -> Bot:
     """The bot of `level` for `game`. `options` are the game's options (defaults filled in;
     the bot needs them to score sampled worlds); `budget` tunes the hard level (worlds,
-    seconds, nodes: see engine_core.bots.hard)."""
+    seconds, nodes: see engine_core.bots.hard) and the baselines (engine_core.bots.baselines).
+    `level` is one of LEVELS or of BASELINES."""
     from ..games import spec_of
     spec_of(game)                    # OptionError (a ValueError) for a game this build lacks
-    if not isinstance(level, str) or level not in LEVELS:
-        raise ValueError(f"unknown bot level {level!r}; levels are {', '.join(LEVELS)}")
+    if not isinstance(level, str) or level not in LEVELS + BASELINES:
+        raise ValueError(f"unknown bot level {level!r}; levels are {', '.join(LEVELS)} "
+                         f"(baselines: {', '.join(BASELINES)})")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
         raise ValueError(f"seed must be an integer 0..2^64-1, got {seed!r}")
     if options is not None and not isinstance(options, dict):
@@ -108,12 +103,21 @@ def get(game: str, level: str, seed: int = 0, options: dict | None = None, **bud
     elif level == "normal":
         from .normal import NormalBot
         cls = NormalBot
-    else:
+    elif level == "hard":
         from .hard import HardBot
         cls = HardBot
-    if budget and level != "hard":
-        raise ValueError(f"budget arguments ({', '.join(sorted(budget))}) apply to the hard level only")
+    else:
+        from .baselines import CLASSES
+        cls = CLASSES[level]
+    if budget and level not in ("hard",) + BASELINES:
+        raise ValueError(f"budget arguments ({', '.join(sorted(budget))}) apply to the hard level only "
+                         f"and to the baselines {', '.join(BASELINES)}")
+    import inspect
+    known = [p for p in inspect.signature(cls.__init__).parameters if p not in ("self", "game", "seed", "options")]
+    for name in budget:
+        if name not in known:
+            raise ValueError(f"{name!r} is no budget of {level}; its budgets are {', '.join(known)}")
     return cls(game, seed=seed, options=options, **budget)
 
 
-__all__ = ["Bot", "GAMES", "LEVELS", "check_view", "get"]
+__all__ = ["BASELINES", "Bot", "GAMES", "LEVELS", "check_view", "get"]

@@ -62,20 +62,20 @@ class Inference:
         calls = {(k, c, s): i for i, (k, c, s) in enumerate(spec.calls)}
         played: list[Counter] = [Counter() for _ in range(n)]
         hidden_plays: list[int] = [0] * n
-        acts = []              # [seat, code, kind, ref(, twice)] per action
+        acts = []              # [seat, code, kind, ref, twice] per action
         for a in view["actions"]:
             seat, kind = a["seat"], a["type"]
             if kind == "play":
                 if a["card"] == HIDDEN:
                     hidden_plays[seat] += 1
-                    acts.append([seat, 0, K_PLAY_SLOT, -1])
+                    acts.append([seat, 0, K_PLAY_SLOT, -1, 0])
                 else:
                     played[seat][a["card"]] += 1
-                    acts.append([seat, deck.face_index(a["card"]), K_PLAIN, 0])
+                    acts.append([seat, deck.face_index(a["card"]), K_PLAIN, 0, 0])
             elif kind == "exchange":
                 number = spec.exchanges.index(a["call"])
                 if HIDDEN in a["cards"]:
-                    acts.append([seat, exchange_code(number, 0), K_EXCHANGE_SLOT, -1])
+                    acts.append([seat, exchange_code(number, 0), K_EXCHANGE_SLOT, -1, 0])
                 else:
                     faces = 0
                     twice = 0
@@ -86,7 +86,7 @@ class Inference:
                         faces |= 1 << f
                     acts.append([seat, exchange_code(number, faces), K_PLAIN, 0, twice])
             else:
-                acts.append([seat, CALL_BASE + calls[(kind, a["call"], a.get("suit"))], K_PLAIN, 0])
+                acts.append([seat, CALL_BASE + calls[(kind, a["call"], a.get("suit"))], K_PLAIN, 0, 0])
         piles = _piles(view, spec, played, hidden_plays)
         unseen = [p for p in piles if p["cards"] is None]
         moved = [p for p in piles if p["from_seat"] != p["to_seat"]]
@@ -189,7 +189,7 @@ class Inference:
             (pool & ~self._phys(self._face_mask(p["among"]))) if p["among"] is not None else 0 for p in aside]
         self.sampler = Sampler(game.rules, game.rules.c_options(game.options, None), view["dealer"],
                                hold_counts, hold_forbid, pool, fixed, kb, blind_holder, blind_slot,
-                               ops, [tuple(a[:4]) for a in acts], self.faces, deck.copies)
+                               ops, [tuple(a) for a in acts], self.faces, deck.copies)
         self._acts = acts
 
     # -- helpers --

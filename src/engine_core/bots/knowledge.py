@@ -18,11 +18,6 @@ def rng_for(seed: int, view: dict, salt: str = "") -> random.Random:
     return random.Random(f"{seed}:{view['seat']}:{len(view['actions'])}:{salt}")
 
 
-class NoConsistentWorld(ValueError):
-    """The inference found no deal consistent with a view: a gap in the sampler (some
-    Doppelkopf announcement and Armut histories), not a fault of the view."""
-
-
 @dataclass
 class Order:
     """The card order of a view: effective suit ("trump" or C S H D) and power of each face."""

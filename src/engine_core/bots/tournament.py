@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from .. import games
 from .._rng import deal_seed
-from . import LEVELS, get
+from . import BASELINES, LEVELS, get
 
 
 def seatings(seats: int) -> list[list[int]]:
@@ -46,8 +46,9 @@ def cheat_choose(state) -> dict:
     return bot._choose_open(state)
 
 
-def play_deal(game, names, seed: int, k: int, budget: dict, times: list) -> list[dict]:
-    """Every seating of deal k: per play, the seats' bot indices, scores and declarer."""
+def play_deal(game, names, seed: int, k: int, budgets: dict, times: list) -> list[dict]:
+    """Every seating of deal k: per play, the seats' bot indices, scores and declarer.
+    `budgets`: per bot name, the budget arguments of `bots.get`."""
     n = game.seats
     plays = []
     for seating in seatings(n):
@@ -59,7 +60,7 @@ def play_deal(game, names, seed: int, k: int, budget: dict, times: list) -> list
                 players.append(None)
             else:
                 players.append(get(game.name, name, seed=(seed + 7919 * k + s) % 2 ** 64,
-                                   options=game.options.as_dict(), **(budget if name == "hard" else {})))
+                                   options=game.options.as_dict(), **budgets.get(name, {})))
         while not state.is_over():
             s = state.to_act()
             t0 = time.perf_counter()
@@ -78,7 +79,7 @@ def play_deal(game, names, seed: int, k: int, budget: dict, times: list) -> list
     return plays
 
 
-def play_deals(ks, game_name: str, names: list[str], seed: int, options: dict, budget: dict) -> list:
+def play_deals(ks, game_name: str, names: list[str], seed: int, options: dict, budgets: dict) -> list:
     """Per deal k of `ks`: (plays, decision times of bot A, of bot B). The unit of work of the
     local loop, of the threads and of a Ray task (engine_core.distributed) alike: a deal's
     plays depend only on (game, options, bots, seed, k), never on where it is played."""
@@ -86,7 +87,7 @@ def play_deals(ks, game_name: str, names: list[str], seed: int, options: dict, b
     out = []
     for k in ks:
         times = {0: [], 1: []}
-        plays = play_deal(game, names, seed, k, budget, times)
+        plays = play_deal(game, names, seed, k, budgets, times)
         out.append((plays, times[0], times[1]))
     return out
 
@@ -105,18 +106,25 @@ def _local_map(threads: int):
 
 def run(game_name: str, names: list[str], deals: int, seed: int = 1, threads: int = 1,
         options: dict | None = None, budget: dict | None = None, progress=None,
-        mapper=None, deals_per_task: int = 1) -> dict:
+        mapper=None, deals_per_task: int = 1, budgets: dict | None = None) -> dict:
     """The tournament's report. `mapper(fn, chunks, *args)` yields fn(chunk, *args) for each
     chunk of deal numbers in order (default: here, on `threads` threads;
     engine_core.distributed.ordered_map: as Ray tasks); the report is made from the deals in
-    deal order, so it is the same wherever they were played (decision times aside)."""
+    deal order, so it is the same wherever they were played (decision times aside).
+    `budgets` gives each bot name its budget arguments ({"flatmc": {"playouts": 200}});
+    `budget` is the hard level's (budgets["hard"])."""
     game = games.get(game_name, options)
-    budget = budget or {}
+    budgets = {name: dict(b) for name, b in (budgets or {}).items()}
+    if budget:
+        budgets.setdefault("hard", dict(budget))
+    for name, b in budgets.items():      # a bad budget fails here, not in the middle of a run
+        if name in names and name != "cheat":
+            get(game_name, name, options=options, **b)
     mapper = mapper or _local_map(threads)
     chunks = [range(k, min(k + deals_per_task, deals)) for k in range(0, deals, deals_per_task)]
     times = {0: [], 1: []}
     per_deal = []
-    for results in mapper(play_deals, chunks, game_name, list(names), seed, options or {}, budget):
+    for results in mapper(play_deals, chunks, game_name, list(names), seed, options or {}, budgets):
         for plays, times_a, times_b in results:
             per_deal.append(plays)
             times[0].extend(times_a)
@@ -205,4 +213,4 @@ def progress_bar(stream=sys.stderr):
     return show
 
 
-BOT_NAMES = LEVELS + ("cheat",)
+BOT_NAMES = LEVELS + BASELINES + ("cheat",)

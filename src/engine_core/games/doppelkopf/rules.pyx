@@ -1312,16 +1312,13 @@ def public(Core core, seat):
     return out
 
 
-# the Armut gift's cards, as the view's `hidden` tells them: the normal game's trumps, highest first
-_NORMAL_TRUMPS = tuple(DOPPELKOPF.code(c) for c in sorted(
-    (c for c in range(FACES) if ORDERS[O_NORMAL].eff_suit[c] == TRUMP), key=lambda c: -ORDERS[O_NORMAL].power[c]))
-
-
 def hidden(Core core, seat):
     """The face-down piles `seat` (None: a spectator) cannot see (docs/view-spec: pile, from_seat,
     to_seat, count, action, among): the Armut gift and return for the two players not involved.
     The gift lies set aside until it is accepted, then the acceptor holds it (the poor player
-    again when nobody accepts); it is drawn among the trumps of the normal game."""
+    again when nobody accepts). It holds every trump the poor player had, filled up with his
+    non-trumps when he had fewer than three (rules 2.5), so it may be any of his cards: no
+    `among`; the replay of the armut bid and the gift keeps only the consistent ones."""
     cdef DkState* s = &core.s
     cdef int back
     if s.contract != K_ARMUT or s.given == 0 or sees_exchange(s, seat):
@@ -1330,7 +1327,7 @@ def hidden(Core core, seat):
     holder = s.acceptor if s.acceptor >= 0 else back
     out = [{"pile": EXCHANGES[X_ARMUT_GIVE], "from_seat": s.declarer,
             "to_seat": holder if holder >= 0 else None, "count": popcount(s.given),
-            "action": action_in_phase(core, P_ARMUT_GIVE), "among": list(_NORMAL_TRUMPS)}]
+            "action": action_in_phase(core, P_ARMUT_GIVE), "among": None}]
     if s.returned:
         out.append({"pile": EXCHANGES[X_ARMUT_RETURN], "from_seat": s.acceptor, "to_seat": s.declarer,
                     "count": popcount(s.returned), "action": action_in_phase(core, P_ARMUT_RETURN),
