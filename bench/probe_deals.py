@@ -19,6 +19,7 @@ WENZ_LAYOUT = [r + s for s in "CSHD" for r in "789QKTA"] + ["JD", "JH", "JS", "J
 # Doppelkopf: each face twice, in effective suits clubs, spades, hearts, trumps (weakest first)
 DOKO_KINDS = (["9C", "KC", "TC", "AC"], ["9S", "KS", "TS", "AS"], ["9H", "KH", "AH"],
               ["9D", "KD", "TD", "AD", "JD", "JH", "JS", "JC", "QD", "QH", "QS", "QC", "TH"])
+FACE_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
 DOKO_LAYOUT = [(suit, kind, face) for suit, faces in enumerate(DOKO_KINDS)
                for kind, face in enumerate(faces) for _ in range(2)]
 
@@ -75,7 +76,8 @@ def probe_deals(game: str, n: int, seed: int = 1):
 
 
 def doko_deals(n: int, start_trick: int, seed: int = 1):
-    """(hands, the cards of the first start_trick - 1 tricks in play order) of the probe's
+    """(hands, the cards of the first start_trick - 1 tricks in play order, the Re party's card
+    points in them: the probe's values count only what is taken from start_trick on) of the probe's
     Doppelkopf deals: the club queens split between two seats (a normal game), seat 0 leads,
     the prefix tricks played by uniformly random legal cards as the probe draws them."""
     rng = ProbeRng(seed)
@@ -85,7 +87,8 @@ def doko_deals(n: int, start_trick: int, seed: int = 1):
         if sum(1 for h in hands if any(DOKO_LAYOUT[c][2] == "QC" for c in h)) != 2:
             continue
         held = [set(h) for h in hands]
-        leader, played = 0, []
+        leader, played, re_points = 0, [], 0
+        re = {p for p, h in enumerate(hands) if any(DOKO_LAYOUT[c][2] == "QC" for c in h)}
         for _ in range(start_trick - 1):
             trick = []
             for i in range(4):
@@ -104,7 +107,9 @@ def doko_deals(n: int, start_trick: int, seed: int = 1):
                     win = i
             played.extend(DOKO_LAYOUT[c][2] for c in trick)
             leader = (leader + win) % 4
-        out.append(([[DOKO_LAYOUT[c][2] for c in h] for h in hands], played))
+            if leader in re:
+                re_points += sum(FACE_POINTS[DOKO_LAYOUT[c][2][0]] for c in trick)
+        out.append(([[DOKO_LAYOUT[c][2] for c in h] for h in hands], played, re_points))
     return out
 
 
@@ -112,7 +117,7 @@ def doko_states(n: int, start_trick: int, seed: int = 1):
     """stich states of doko_deals: dealer 3, everyone healthy, the prefix replayed."""
     from engine_core import games
     g = games.get("doppelkopf")
-    for hands, played in doko_deals(n, start_trick, seed):
+    for hands, played, _ in doko_deals(n, start_trick, seed):
         state = g.new_deal(hands, 3)
         for seat in range(4):
             state.apply({"seat": seat, "type": "bid", "call": "healthy"})

@@ -1,9 +1,12 @@
 """The perfect-information solver against plain minimax (written here, no pruning), for every
 game and contract kind: exact values, values of every card, null-window answers, and budgets
-that return bounds containing the exact value."""
+that return bounds containing the exact value; partition keys (transposition entries shared by
+positions that differ only in which equivalent cards were played) against exact-card keys on
+deeper random endgames, and the growing table against a small fixed one."""
 import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from engine_core import batch, games, records, solver
 from engine_core.solver import SolverError
@@ -159,3 +162,50 @@ def test_solve_many_is_deterministic_across_threads():
     one = [s.as_dict() for s in solver.solve_many(states, threads=1)]
     two = [s.as_dict() for s in solver.solve_many(states, threads=2)]
     assert one == two
+
+
+def one_position(game, options, tricks_left, seed):
+    return next(positions(game, options, tricks_left, 1, seed), None)
+
+
+@settings(max_examples=40, deadline=None)
+@given(game=st.sampled_from(GAMES), which=st.integers(0, 2), seed=st.integers(0, 10**6),
+       tricks_left=st.integers(3, 5))
+def test_partition_keys_give_the_values_of_exact_keys(game, which, seed, tricks_left):
+    """Every position's value (and its null-window answers) is the same whether the table keys
+    positions by the exact cards in play or by their partition key: merging positions that
+    differ in which equivalent cards were played never changes a value."""
+    options = option_sets(game)[which % len(option_sets(game))]
+    state = one_position(game, options, tricks_left, seed)
+    if state is None:
+        return
+    rules = state.game.rules
+    mask = solver.objective_of(state).mask
+    exact_keys = rules.Solver(partition=False)
+    partition = rules.Solver(partition=True, min_bits=10)     # small: growth is exercised too
+    lo, hi, _ = rules.solve_core(state.core, exact_keys, mask, 0, True, 0)
+    assert lo == hi
+    assert rules.solve_core(state.core, partition, mask, 0, True, 0)[:2] == (lo, hi)
+    for target in (lo, lo + 1):
+        assert rules.reaches_core(state.core, partition, mask, 0, True, target, 0)[0] == (lo >= target)
+    tricks = rules.solve_core(state.core, exact_keys, mask, 1, True, 0)[:2]
+    assert rules.solve_core(state.core, partition, mask, 1, True, 0)[:2] == tricks
+    if tricks_left == 3:        # small enough for plain minimax
+        assert lo == minimax(state, state.core.copy(), solver.objective_of(state).side)
+
+
+def test_partition_keys_merge_positions():
+    """The partition keys do merge: deeper Schafkopf and Doppelkopf positions need fewer nodes
+    in all with them than with exact-card keys (so the test above compares two different
+    searches), for the same values."""
+    for game, tricks_left in (("schafkopf", 8), ("doppelkopf", 6)):
+        on_nodes = off_nodes = 0
+        for state in positions(game, {}, tricks_left, 3, seed=11):
+            rules = state.game.rules
+            mask = solver.objective_of(state).mask
+            on = rules.solve_core(state.core, rules.Solver(partition=True), mask, 0, True, 0)
+            off = rules.solve_core(state.core, rules.Solver(partition=False), mask, 0, True, 0)
+            assert on[:2] == off[:2]
+            on_nodes += on[2]
+            off_nodes += off[2]
+        assert on_nodes < off_nodes, game

@@ -19,6 +19,16 @@ from libc.stdlib cimport malloc, free
 from libc.stdint cimport uint16_t, uint32_t, int16_t
 from engine_core._order cimport card_strength
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define stich_prefetch(p) __builtin_prefetch((p))
+    #else
+    #define stich_prefetch(p) ((void)(p))
+    #endif
+    """
+    void stich_prefetch(const void* p) nogil
+
 cdef enum:
     TT_BUCKET = 4
     MAX_MOVES = 16
@@ -30,11 +40,23 @@ cdef enum:
     COUNT_TRICKS = 1        # the side's tricks (schwarz: all of them)
     COUNT_MARGIN = 2        # the side's total minus the other seats' (Klaverjas: makers vs defenders)
 
-cdef struct TTEntry:
+cdef struct TTEntry:        # 16 bytes: a bucket of TT_BUCKET entries is one 64-byte cache line
     u64 key
     int16_t lo, hi          # bounds of the future value (relative to the points at the node)
     uint16_t gen
     int8_t best, depth
+
+
+# The transposition table: buckets aligned to cache lines; it starts small (cache-resident:
+# most solves need a few thousand entries) and doubles while this solve's entries fill more
+# than half of it, up to 2^max_bits entries.
+cdef struct Table:
+    void* raw               # the allocation (entries start at the next 64-byte boundary)
+    TTEntry* e
+    u64 mask                # entry index mask, bucket-aligned
+    int bits, min_bits, max_bits
+    uint16_t gen
+    long long fresh         # entries of this generation
 
 
 cdef struct Search:
@@ -44,21 +66,30 @@ cdef struct Search:
     bint maximize           # the side maximizes its value
     long long nodes, limit  # limit 0: none
     bint aborted
-    TTEntry* tt
-    u64 tt_mask
-    int tt_shift
-    uint16_t gen
+    Table* tt
     u64 above[64]           # per card: cards of its effective suit with a higher power
     u64 geq[64]             # per card: cards of its effective suit with a power at least its own
     const int8_t* points
     u64 unmergeable
+    # partition keys (canonical): each effective suit's cards from the weakest up, the seat
+    # holding each card at the root, and per card the cards of equal power (copies)
+    int8_t owner[64]
+    int8_t pos[64]          # place in its effective suit, weakest first
+    u64 same[64]            # cards of equal power (Doppelkopf's copies)
+    u64 run[64]             # the cards just below, down to the first with other points or unmergeable
+    u64 upto[64]            # cards of its effective suit at most as strong
+    u64 held[G_SEATS]       # cards by the seat that held them at the root (or played them)
+    u64 mobile              # cards with a run
+    bint partition          # keys by canonical(); off: by the exact cards (tests compare both)
 
 
 cdef void search_init(Search* c, const GState* s, const GOpts* o, int side, int kind,
                       bint maximize, long long limit) noexcept nogil:
     """The per-solve tables: the card order in force (fixed for the card play) as masks."""
     cdef const Order* order = g_order(s)
-    cdef int a, b
+    cdef int a, b, su, n, k
+    cdef u64 m
+    cdef int8_t seq[64]
     c.o = o
     c.side = side
     c.kind = kind
@@ -80,55 +111,178 @@ cdef void search_init(Search* c, const GState* s, const GOpts* o, int side, int 
                     c.above[a] |= bit(b)
                 if order.power[b] >= order.power[a]:
                     c.geq[a] |= bit(b)
+    for a in range(64):
+        c.owner[a] = -1
+        c.same[a] = c.geq[a] & ~c.above[a]
+    for a in range(G_SEATS):
+        m = s.hand[a]
+        while m:
+            c.owner[lowest(m)] = <int8_t>a
+            m &= m - 1
+    for a in range(s.trick_no + 1):     # a card played before the root: the seat that played it
+        for b in range(s.n_in_trick if a == s.trick_no else G_SEATS):
+            c.owner[s.trick[a][b]] = <int8_t>((s.trick_leader[a] if a < s.trick_no else s.leader) + b) % G_SEATS
+    for a in range(G_SEATS):
+        c.held[a] = 0
+    for a in range(64):
+        if c.owner[a] >= 0:
+            c.held[c.owner[a]] |= bit(a)
+    c.mobile = 0
+    for su in range(5):
+        n = 0
+        for a in range(G_DECK):         # insertion by power, weakest first
+            if order.eff_suit[a] != su:
+                continue
+            b = n
+            while b > 0 and order.power[seq[b - 1]] > order.power[a]:
+                seq[b] = seq[b - 1]
+                b -= 1
+            seq[b] = <int8_t>a
+            n += 1
+        for b in range(n):
+            a = seq[b]
+            c.pos[a] = <int8_t>b
+            c.upto[a] = c.geq[seq[0]] & ~c.above[a]
+            c.run[a] = 0
+            if c.unmergeable >> a & 1:
+                continue
+            k = b - 1
+            while k >= 0 and c.points[seq[k]] == c.points[a] and not (c.unmergeable >> seq[k] & 1):
+                c.run[a] |= bit(seq[k])
+                k -= 1
+            if c.run[a]:
+                c.mobile |= bit(a)
 
 
-cdef inline u64 tt_key(const GState* s) noexcept nogil:
+cdef inline u64 canonical(const Search* c, u64 rem) noexcept nogil:
+    """The cards in play as a partition key: each card moved down its suit onto the lowest of
+    the played cards just below it (none in play between) that have its card points and that
+    the same seat held, so every card of the key keeps the root's owner. Positions that differ
+    only in which of such cards were played share the key: a card is interchangeable with a
+    played card of its suit and points when no card in play ranks between them. A card never
+    moves past a card in play, cards that must not merge neither move nor are passed, and a
+    copy moves only while its twin is out of play (no tie made or broken)."""
+    cdef u64 out = rem, m = rem & c.mobile, free, blk
+    cdef int card, t, u
+    while m:
+        card = lowest(m)
+        m &= m - 1
+        free = c.run[card] & ~rem
+        if not free or (c.same[card] & rem) != bit(card):
+            continue
+        blk = c.run[card] & rem
+        while blk:
+            free &= ~c.upto[lowest(blk)]
+            blk &= blk - 1
+        free &= c.held[c.owner[card]]
+        if not free:
+            continue
+        t = lowest(free)
+        free &= free - 1
+        while free:                     # the weakest of them
+            u = lowest(free)
+            free &= free - 1
+            if c.pos[u] < c.pos[t]:
+                t = u
+        out ^= bit(card) | bit(t)
+    return out
+
+
+cdef inline u64 tt_key(const Search* c, const GState* s) noexcept nogil:
+    """A trick boundary's key: the cards in play as a partition key, the leader and the rule
+    state that matters later."""
     cdef u64 rem = 0
     cdef int i
     for i in range(G_SEATS):
         rem |= s.hand[i]
+    if c.partition:
+        rem = canonical(c, rem)
     return rem | (<u64>s.to_act << 56) | (<u64>(g_rule_key(s) & 31) << 59)
+
+
+cdef inline TTEntry* tt_bucket(const Table* t, u64 key) noexcept nogil:
+    return t.e + (((key * <u64>0x9E3779B97F4A7C15ULL) >> (64 - t.bits)) & t.mask)
 
 
 cdef inline TTEntry* tt_probe(Search* c, u64 key) noexcept nogil:
     cdef TTEntry* b
     cdef int i
+    cdef uint16_t gen
     if c.tt == NULL:
         return NULL
-    b = c.tt + (((key * <u64>0x9E3779B97F4A7C15ULL) >> c.tt_shift) & c.tt_mask)
+    b = tt_bucket(c.tt, key)
+    gen = c.tt.gen
     for i in range(TT_BUCKET):
-        if b[i].gen == c.gen and b[i].key == key:
+        if b[i].key == key and b[i].gen == gen:
             return &b[i]
     return NULL
 
 
-cdef inline void tt_store(Search* c, u64 key, int lo, int hi, int best, int depth) noexcept nogil:
-    cdef TTEntry* b
+cdef inline bint table_alloc(Table* t, int bits) noexcept nogil:
+    """A zeroed table of 2^bits entries, 64-byte aligned (False when out of memory)."""
+    cdef size_t size = sizeof(TTEntry) << bits
+    cdef void* raw = malloc(size + 64)
+    if raw == NULL:
+        return False
+    t.raw = raw
+    t.e = <TTEntry*>((<size_t>raw + 63) & ~(<size_t>63))
+    memset(t.e, 0, size)
+    t.bits = bits
+    t.mask = ((<u64>1 << bits) - 1) & ~(<u64>(TT_BUCKET - 1))
+    return True
+
+
+cdef inline TTEntry* tt_slot(Table* t, u64 key) noexcept nogil:
+    """The entry to (over)write for key: its own, else a free one (of an earlier solve), else
+    the shallowest of the bucket."""
+    cdef TTEntry* b = tt_bucket(t, key)
     cdef TTEntry* v = NULL
     cdef int i
-    if c.tt == NULL:
-        return
-    b = c.tt + (((key * <u64>0x9E3779B97F4A7C15ULL) >> c.tt_shift) & c.tt_mask)
     for i in range(TT_BUCKET):
-        if b[i].gen == c.gen and b[i].key == key:
+        if b[i].key == key and b[i].gen == t.gen:
+            return &b[i]
+    for i in range(TT_BUCKET):
+        if b[i].gen != t.gen:
+            t.fresh += 1
+            return &b[i]
+    v = &b[0]
+    for i in range(1, TT_BUCKET):
+        if b[i].depth < v.depth:
             v = &b[i]
-            break
-    if v == NULL:
-        for i in range(TT_BUCKET):
-            if b[i].gen != c.gen:
-                v = &b[i]
-                break
-    if v == NULL:
-        v = &b[0]
-        for i in range(1, TT_BUCKET):
-            if b[i].depth < v.depth:
-                v = &b[i]
+    return v
+
+
+cdef void table_grow(Table* t) noexcept nogil:
+    """Double the table, keeping this solve's entries (unchanged when memory runs out)."""
+    cdef Table old = t[0]
+    cdef size_t i, n = <size_t>1 << old.bits
+    cdef TTEntry* v
+    if not table_alloc(t, old.bits + 1):
+        t[0] = old
+        t.max_bits = old.bits
+        return
+    t.fresh = 0
+    for i in range(n):
+        if old.e[i].gen == t.gen:
+            v = tt_slot(t, old.e[i].key)
+            v[0] = old.e[i]
+    free(old.raw)
+
+
+cdef inline void tt_store(Search* c, u64 key, int lo, int hi, int best, int depth) noexcept nogil:
+    cdef TTEntry* v
+    cdef Table* t = c.tt
+    if t == NULL:
+        return
+    v = tt_slot(t, key)
     v.key = key
-    v.gen = c.gen
+    v.gen = t.gen
     v.lo = <int16_t>lo
     v.hi = <int16_t>hi
     v.best = <int8_t>best
     v.depth = <int8_t>depth
+    if t.fresh * 2 > (<long long>1 << t.bits) and t.bits < t.max_bits:
+        table_grow(t)
 
 
 cdef inline bint equivalent(const Search* c, const Order* order, u64 others, int a, int b) noexcept nogil:
@@ -284,6 +438,28 @@ cdef inline void value_range(const Search* c, const GState* s, int v, int* lo, i
     hi[0] = v + f
 
 
+cdef inline void prefetch_children(const Search* c, const GState* s, const int* moves, int n) noexcept nogil:
+    """The last card of a trick: start loading the table bucket of every child (the next
+    trick's first probe), so the probes that follow find them in cache. The key assumes the
+    rule state unchanged (a wrong guess only costs the prefetch)."""
+    cdef const Order* order = g_order(s)
+    cdef int led = order.eff_suit[s.trick[s.trick_no][0]], best_v = -1, win_pos = 0, k, v, i, leader
+    cdef u64 rem = 0, key, rule = <u64>(g_rule_key(s) & 31) << 59
+    for k in range(G_SEATS):
+        rem |= s.hand[k]
+    for k in range(s.n_in_trick):
+        v = card_strength(order, s.trick[s.trick_no][k], led)
+        if v > best_v:
+            best_v = v
+            win_pos = k
+    for i in range(n):
+        leader = s.to_act if card_strength(order, moves[i], led) > best_v else (s.leader + win_pos) % G_SEATS
+        key = rem & ~bit(moves[i])
+        if c.partition:
+            key = canonical(c, key)
+        stich_prefetch(tt_bucket(c.tt, key | (<u64>leader << 56) | rule))
+
+
 cdef int search(Search* c, const GState* s, int pts, int alpha, int beta) noexcept nogil:
     """Alpha-beta (fail-soft) over the card play: the objective side's final total. `pts` is the
     side's total at the start of the current trick."""
@@ -311,7 +487,7 @@ cdef int search(Search* c, const GState* s, int pts, int alpha, int beta) noexce
         return value_of(c, &child)
     if boundary:
         value_range(c, s, pts, &lo, &hi)
-        key = tt_key(s)
+        key = tt_key(c, s)
         e = tt_probe(c, key)
         if e != NULL:
             have = True
@@ -330,6 +506,8 @@ cdef int search(Search* c, const GState* s, int pts, int alpha, int beta) noexce
     beta0 = beta
     legal = reduce_equivalent(c, s, seat, g_legal_cards(s, c.o))
     n = order_moves(c, s, seat, legal, hint, moves)
+    if s.n_in_trick == G_SEATS - 1 and c.tt != NULL and popcount(s.hand[seat]) > 2:
+        prefetch_children(c, s, moves, n)
     maxi = ((c.side >> seat) & 1) == c.maximize
     best = -INF_VALUE if maxi else INF_VALUE
     best_move = moves[0] if n else -1
@@ -400,35 +578,47 @@ cdef void solve_bounds(Search* c, const GState* s, Bounds* out) noexcept nogil:
 
 cdef class Solver:
     """A transposition table and the search over it: reuse one per thread (generations keep
-    entries of earlier solves apart without clearing the table)."""
-    cdef TTEntry* tt
-    cdef u64 tt_mask
-    cdef uint16_t gen
+    entries of earlier solves apart without clearing the table). Each solve starts on a
+    cache-resident table of 2^min_bits entries that grows with the solve, up to 2^tt_bits."""
+    cdef Table t
     cdef readonly int tt_bits
+    cdef readonly bint partition
 
-    def __cinit__(self, int tt_bits=20):
+    def __cinit__(self, int tt_bits=22, int min_bits=14, bint partition=False):
         if not 10 <= tt_bits <= 26:
             raise ValueError("tt_bits must be 10..26")
+        if not 10 <= min_bits <= tt_bits:
+            raise ValueError("min_bits must be 10..tt_bits")
         self.tt_bits = tt_bits
-        self.tt = <TTEntry*>malloc(sizeof(TTEntry) << tt_bits)
-        if self.tt == NULL:
+        self.partition = partition
+        self.t.raw = NULL
+        if not table_alloc(&self.t, min_bits):
             raise MemoryError()
-        memset(self.tt, 0, sizeof(TTEntry) << tt_bits)
-        self.tt_mask = ((<u64>1 << tt_bits) - 1) & ~(<u64>(TT_BUCKET - 1))
-        self.gen = 0
+        self.t.min_bits = min_bits
+        self.t.max_bits = tt_bits
+        self.t.gen = 0
+        self.t.fresh = 0
 
     def __dealloc__(self):
-        free(self.tt)
+        free(self.t.raw)
 
     cdef void start(self, Search* c) noexcept nogil:
-        self.gen += 1
-        if self.gen == 0:
-            memset(self.tt, 0, sizeof(TTEntry) << self.tt_bits)
-            self.gen = 1
-        c.tt = self.tt
-        c.tt_mask = self.tt_mask
-        c.tt_shift = 64 - self.tt_bits
-        c.gen = self.gen
+        """A new generation on a table of the starting size."""
+        cdef Table* t = &self.t
+        t.gen += 1
+        if t.bits != t.min_bits or t.gen == 0:
+            free(t.raw)
+            t.raw = NULL
+            if not table_alloc(t, t.min_bits):
+                t.bits = 0
+                c.tt = NULL         # out of memory: search without a table (slower, still exact)
+                c.partition = self.partition
+                return
+            t.gen = 1
+        t.max_bits = self.tt_bits
+        t.fresh = 0
+        c.tt = t
+        c.partition = self.partition
 
 
 cdef int check_solvable(Core core) except -1:
