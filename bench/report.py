@@ -586,7 +586,7 @@ def solver_rows(table, args):
                 table.add("ratio." + key, f"stich / probe median time ({what})", med / rmed, None, "x",
                           "target <= 1.5" if key == "solver.ruf.exact" else "")
         for start in (6, 4):
-            states = list(probe_deals.doko_states(n if start == 6 else max(10, n // 5), start))
+            states = list(probe_deals.doko_states(n if start == 6 else max(1, n // 5), start))
             ours = timed_solves(states, solver.solve)
             med, p90, top = _stats(ours["ms"])
             key = f"solver.doppelkopf.trick{start}"
