@@ -19,6 +19,7 @@ def bench_report_runs(capsys):
     for row in ("schafkopf batch playouts, bids=uniform", "schafkopf batch playouts, bids=cheapest",
                 "schafkopf step API from Python", "schafkopf batch.evaluate",
                 "schafkopf CLI evaluate line path", "OpenSpiel",
+                "schafkopf evaluate process / orjson-only process", "evaluate process / orjson-only process (doppelkopf)",
                 "gRPC Play round trip p50 (schafkopf, 1 human + 3 bots)",
                 "gRPC Play round trip p99 (schafkopf, 4 human seats)",
                 "gRPC EvaluateRecords (schafkopf, complete deals)", "gRPC Simulate (schafkopf)",
@@ -45,3 +46,5 @@ def bench_report_with_c_reference(capsys):
                         "--skip", "solver_rows", "--skip", "grpc_rows", "--skip", "node_rows"]) == 0
     out = capsys.readouterr().out
     assert "C yardstick schafkopf_ruf_dealplay" in out and "stich / C deals/s" in out
+    assert "C / stich CPU ns per card, deal + card play (schafkopf, bids=cheapest)" in out
+    assert "schafkopf ns per deal: deal / calls / play / scoring, bids=cheapest" in out

@@ -81,6 +81,19 @@ def playout_rate(game, threads, seconds, bids):
     return st["deals_per_s"], st["ns_per_card"], st["cards"] / st["n"]
 
 
+def playout_cpu(game, bids, seconds):
+    """One thread, CPU time: (ns per card of the whole deal, the timed run's phase split in ns
+    per deal, its ns per card of the deal and the card play alone)."""
+    probe = batch.playouts(game, None, 20_000, seed=1, bids=bids)
+    n = max(20_000, int(probe["deals_per_s"] * seconds))
+    c0 = time.process_time()
+    st = batch.playouts(game, None, n, seed=3, bids=bids)
+    whole = (time.process_time() - c0) * 1e9 / st["cards"]
+    timed = batch.playouts(game, None, n, seed=3, bids=bids, timed=True)
+    phase = timed["phase_ns_per_deal"]
+    return whole, phase, (phase["deal"] + phase["play"]) * timed["n"] / timed["cards"]
+
+
 # How the Python loops pick a random legal action: "choice" = random.choice (the usual idiom,
 # a Python-level function costing ~0.3 µs itself); "bits" = legal[getrandbits(32) * len >> 32]
 # (multiply-shift on one C call: the loop then measures mostly the engine and its binding).
@@ -90,7 +103,8 @@ CHOOSERS = ("choice", "bits")
 
 def step_api_rate(game_name, seconds, chooser="choice"):
     """Random deals driven from Python through the step API, `legal = core.advance(pick(legal))`
-    until the deal is over: µs per step (the loop only; dealing is not a step here)."""
+    until the deal is over: CPU µs per step (the loop only, from the dealt position: every step
+    is a decision, dealing is not timed)."""
     game = games.get(game_name)
     rng = random.Random(1)
     choice, bits = rng.choice, rng.getrandbits
@@ -99,7 +113,7 @@ def step_api_rate(game_name, seconds, chooser="choice"):
     t_end = time.perf_counter() + seconds
     while time.perf_counter() < t_end:
         core = game.deal(rng.getrandbits(63), deals % game.seats).core
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         legal = core.legal_list()
         if chooser == "choice":
             while legal:
@@ -109,7 +123,7 @@ def step_api_rate(game_name, seconds, chooser="choice"):
             while legal:
                 legal = core.advance(legal[bits(32) * len(legal) >> 32])
                 steps += 1
-        step_time += time.perf_counter() - t0
+        step_time += time.process_time() - t0
         deals += 1
     return step_time / steps * 1e6
 
@@ -177,46 +191,103 @@ def evaluate_rates(game_name, seconds):
     return dicts, cli_lines, parse_only
 
 
+ORJSON_ONLY = """
+import sys, orjson
+with open(sys.argv[1], "rb") as f:
+    for line in f:
+        if line.strip():
+            orjson.loads(line)
+"""
+
+
+def process_cpu(argv) -> float:
+    """CPU seconds (user + system) of a child process run to its end, its output discarded."""
+    import resource
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def evaluate_process_rows(table, reps, secs):
+    """`python -m engine_core evaluate FILE` as a whole process (startup, reading, numbering,
+    evaluating, writing) beside a process that only parses the same file's lines with orjson:
+    records per CPU second of each child, interleaved, best of reps."""
+    with tempfile.TemporaryDirectory(prefix="stich-evaluate-") as tmp:
+        for game in games.available():
+            path = Path(str(RANDOM_LINES).format(game=game))
+            if not path.exists():
+                continue
+            with path.open(encoding="utf-8") as f:
+                lines = [json.dumps(json.loads(line)["record"], separators=(",", ":")) for line in f if line.strip()]
+            n = max(2000, int(40_000 * secs))
+            data = os.path.join(tmp, f"{game}.jsonl")
+            with open(data, "w", encoding="utf-8") as f:
+                f.write("\n".join((lines * (n // len(lines) + 1))[:n]) + "\n")
+            ours, ref = [], []
+            for _ in range(reps):
+                ours.append(process_cpu([sys.executable, "-m", "engine_core", "evaluate", data]))
+                ref.append(process_cpu([sys.executable, "-c", ORJSON_ONLY, data]))
+            table.add(f"{game}.evaluate_process", f"{game} evaluate process / orjson-only process",
+                      n / min(ours), n / min(ref), "records/s",
+                      f"{n} lines, CPU time of each whole process (2nd column: orjson only)")
+            table.add(f"ratio.{game}.evaluate_process", f"evaluate process / orjson-only process ({game})",
+                      min(ref) / min(ours), None, "x", "records per CPU second; target >= 0.9")
+
+
 # ---- references --------------------------------------------------------------------------------
 def openspiel_rate(name, seconds, chooser="choice"):
-    """OpenSpiel random playouts driven from Python: (µs per step, playouts/s); every
-    apply_action counts as a step, chance (dealing) included."""
+    """OpenSpiel random playouts driven from Python, like for like with step_api_rate: the
+    deal (OpenSpiel's chance steps) is played untimed, then every decision is a step and only
+    the decisions are timed (CPU time): (µs per decision, playouts/s with the deal included,
+    µs per apply_action counting the chance steps too, as this row used to)."""
     import pyspiel
     game = pyspiel.load_game(name)
     rng = random.Random(1)
     choice, bits = rng.choice, rng.getrandbits
-    steps = deals = 0
+    steps = chance = deals = 0
+    step_time = 0.0
     t0 = time.perf_counter()
+    c0 = time.process_time()
     while time.perf_counter() - t0 < seconds:
         state = game.new_initial_state()
+        while state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[bits(32) * len(outcomes) >> 32][0])
+            chance += 1
+        s0 = time.process_time()
         if chooser == "choice":
             while not state.is_terminal():
-                if state.is_chance_node():
-                    state.apply_action(choice(state.chance_outcomes())[0])
-                else:
-                    state.apply_action(choice(state.legal_actions()))
+                state.apply_action(choice(state.legal_actions()))
                 steps += 1
         else:
             while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    state.apply_action(outcomes[bits(32) * len(outcomes) >> 32][0])
-                else:
-                    legal = state.legal_actions()
-                    state.apply_action(legal[bits(32) * len(legal) >> 32])
+                legal = state.legal_actions()
+                state.apply_action(legal[bits(32) * len(legal) >> 32])
                 steps += 1
+        step_time += time.process_time() - s0
         deals += 1
-    dt = time.perf_counter() - t0
-    return dt / steps * 1e6, deals / dt
+    cpu = time.process_time() - c0
+    return step_time / steps * 1e6, deals / cpu, cpu / (steps + chance) * 1e6
 
 
 class CReference:
-    """The C yardstick compiled with gcc -O2 in a temporary directory."""
+    """The C yardstick compiled with gcc -O2 in a temporary directory: as it is (its own
+    harness, wall-clock rates) and under bench/c_yardstick_cpu.c (the same source unchanged,
+    timed in CPU time like the stich rows, for the ratios on a shared machine)."""
 
     def __init__(self, source: str):
         self.dir = tempfile.mkdtemp(prefix="stich-cref-")
         self.exe = os.path.join(self.dir, "playout_limit")
+        self.cpu_exe = os.path.join(self.dir, "yardstick_cpu")
         subprocess.run(["gcc", "-O2", "-o", self.exe, source, "-lpthread"], check=True)
+        subprocess.run(["gcc", "-O2", f"-DYARDSTICK=\"{os.path.abspath(source)}\"", "-o", self.cpu_exe,
+                        str(ROOT / "bench" / "c_yardstick_cpu.c"), "-lpthread"], check=True)
+
+    def run_cpu(self, deals) -> dict:
+        """CPU ns per card of each deal+play mode, `deals` deals each."""
+        out = subprocess.run([self.cpu_exe, str(deals)], check=True, capture_output=True, text=True).stdout
+        return {r["mode"]: r["ns_per_card"] for r in json.loads(out)["results"]}
 
     def run(self, millis=300, threads=2) -> dict:
         out = subprocess.run([self.exe, "1", str(millis), str(threads)], check=True,
@@ -238,7 +309,9 @@ C_TARGETS = {("schafkopf", "cheapest"): 0.7, ("doppelkopf", "cheapest"): 0.7}
 
 def playout_rows(table, reps, secs, cref):
     """Batch playouts of every game and bids mode, on 1 and 2 threads, interleaved with the C
-    yardstick's runs; best of reps each."""
+    yardstick's runs; best of reps each. Then, per card in CPU time (one thread), the games
+    the yardstick plays beside it, interleaved: the whole deal, and the deal with the card play
+    alone, its auction and scoring shown apart (a timed run's phase split)."""
     runs = [(game, bids) for game in batch_games() for bids in games.get(game).rules.BIDS]
     ours = {run: ([], []) for run in runs}
     cres = []
@@ -272,6 +345,42 @@ def playout_rows(table, reps, secs, cref):
                   f"target >= {target}" if target else "no target")
         table.add(f"ratio.{game}.ns_per_card{suffix}", f"C / stich ns per card ({game}, bids={bids})",
                   cb1["ns_per_card"] / b1[1], cb2["ns_per_card"] / b2[1], "x", "per card, same work measure")
+    if cref:
+        cpu_rows(table, reps, secs, cref)
+
+
+def cpu_rows(table, reps, secs, cref):
+    """Per card in CPU time, one thread, interleaved with the C yardstick under the CPU driver:
+    the whole deal (auction and scoring included), and the deal with the card play alone (the
+    yardstick's work: it has no auction and no scoring), the phases shown apart."""
+    runs = [run for run in C_MODES if run[0] in batch_games()]
+    ours = {run: [] for run in runs}
+    cres = []
+    for _ in range(reps):
+        cres.append(cref.run_cpu(max(20_000, int(300_000 * secs))))
+        for run in runs:
+            ours[run].append(playout_cpu(run[0], run[1], secs))
+    for game, bids in runs:
+        mode = C_MODES[(game, bids)][0]
+        c = min(r[mode] for r in cres)
+        whole = min(r[0] for r in ours[(game, bids)])
+        play = min(r[2] for r in ours[(game, bids)])
+        phase = min(ours[(game, bids)], key=lambda r: r[2])[1]
+        if f"c.cpu.{mode}" not in table.figures:
+            table.add(f"c.cpu.{mode}", f"C yardstick {mode}, CPU ns per card", c, None, "ns",
+                      "bench/c_yardstick_cpu.c over the unchanged source; deal + card play")
+        table.add(f"{game}.cpu_ns_per_card.{bids}", f"{game} CPU ns per card, whole deal, bids={bids}",
+                  whole, None, "ns", "deal, auction, card play, scoring, statistics")
+        table.add(f"{game}.play_ns_per_card.{bids}", f"{game} CPU ns per card, deal + card play, bids={bids}",
+                  play, None, "ns", "timed run: (deal + card play) / cards")
+        table.add(f"{game}.phase_ns.{bids}", f"{game} ns per deal: deal / calls / play / scoring, bids={bids}",
+                  " / ".join(f"{phase[k]:.0f}" for k in batch.PHASES), None, "ns",
+                  "timed run (clock reads taken off); calls = auction and announcements before the first card")
+        table.add(f"ratio.{game}.cpu_card.{bids}", f"C / stich CPU ns per card, whole deal ({game}, bids={bids})",
+                  c / whole, None, "x", "target >= 0.85")
+        table.add(f"ratio.{game}.cpu_play_card.{bids}",
+                  f"C / stich CPU ns per card, deal + card play ({game}, bids={bids})",
+                  c / play, None, "x", "the yardstick's own work; target >= 0.85")
 
 
 def node_rows(table, args):
@@ -340,6 +449,7 @@ def report(args) -> Table:
                 table.add(f"{game}.parse_only", f"{game} parse only, orjson / msgspec (reference)",
                           parsed["orjson"], parsed["msgspec"], "records/s",
                           "the same lines parsed to Python objects, nothing else (2nd column: msgspec)")
+        evaluate_process_rows(table, reps, secs)
         for provider in ROWS:
             if provider.__name__ in args.skip:
                 continue
@@ -388,14 +498,18 @@ def step_rows(table, game_names, reps, secs):
     for name in names:
         for c in CHOOSERS:
             table.add(f"openspiel.{name}.step_us.{c}", f"OpenSpiel {name} from Python ({c})",
-                      min(refs[(name, c)])[0], None, "µs/step", "chance (dealing) steps included")
+                      min(refs[(name, c)])[0], None, "µs/step",
+                      "decisions only, from a dealt position (CPU); the deal's chance steps untimed")
+            table.add(f"openspiel.{name}.apply_us.{c}", f"OpenSpiel {name} per apply_action, chance steps counted ({c})",
+                      min(r[2] for r in refs[(name, c)]), None, "µs/step",
+                      "the old (flattering) count: dealing steps are cheap and many")
         table.add(f"openspiel.{name}.playouts", f"OpenSpiel {name} playouts from Python",
                   max(r[1] for r in refs[(name, "choice")]), None, "deals/s", "random.choice")
     for game in game_names:
         for c in CHOOSERS:
             table.add(f"ratio.step.{game}.{c}", f"OpenSpiel Skat µs/step / {game} µs/step ({c})",
                       table.figures[f"openspiel.skat.step_us.{c}"]["1"] / table.figures[f"{game}.step_us.{c}"]["1"],
-                      None, "x", "target >= 3")
+                      None, "x", "like for like: decisions only, both from a dealt position; target >= 3.5")
 
 
 # ---- the gRPC service over loopback -----------------------------------------------------------

@@ -10,7 +10,7 @@ from engine_core.errors import OptionError
 from conftest import GAMES
 
 TIMING = {"seconds", "thread_seconds", "deals_per_s", "ns_per_card", "ns_per_card_per_thread",
-          "threads"}
+          "threads", "phase_ns_per_deal", "play_ns_per_card", "clock_read_ns", "timed_deals"}
 # a few option sets per game that change what the playouts do (a game not listed: its defaults)
 OPTIONS = {
     "schafkopf": [{}, {"kontra": True}, {"ramsch": True, "schneider_rule": "official"}],
@@ -40,6 +40,19 @@ def test_playouts_deterministic_across_thread_counts(game):
         three = batch.playouts(game, n=3000, seed=7, threads=3, bids=bids)
         assert figures(one) == figures(two) == figures(three)
         assert figures(batch.playouts(game, n=3000, seed=8, bids=bids)) != figures(one)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_timed_playouts_play_the_same_deals(game):
+    """timed=True only reads a clock at the phase boundaries: the same figures, plus a split
+    of the time into the four phases (no figure of it is asserted: timings are not)."""
+    for bids in bids_of(game):
+        plain = batch.playouts(game, n=2000, seed=5, bids=bids)
+        timed = batch.playouts(game, n=2000, seed=5, bids=bids, timed=True)
+        assert figures(plain) == figures(timed) and "phase_ns_per_deal" not in plain
+        assert list(timed["phase_ns_per_deal"]) == list(batch.PHASES)
+        assert all(v >= 0 for v in timed["phase_ns_per_deal"].values())
+        assert timed["play_ns_per_card"] >= 0 and 0 < timed["timed_deals"] <= 2000
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -169,3 +169,34 @@ def test_a_malformed_action_of_a_seat_not_to_act_does_not_show_the_legal_actions
     with pytest.raises(InvalidActionError) as err:
         state.apply({"seat": 0, "type": "bid", "call": "pass", "note": 1})
     assert err.value.legal and "legal:" in err.value.reason
+
+
+def test_evaluate_blocks_number_every_line_exactly():
+    """The CLI cuts and numbers its input in the codec (_codec.evaluate_block, in chunks that
+    cut_lines makes): blank lines count, CR LF ends are dropped, a bad line answers alone, the
+    last line may lack its newline, and however the input is cut the bytes are those of
+    evaluate_line_bytes line by line."""
+    from engine_core import _codec, cli
+    rec = json.dumps(W2["record"])
+    lines = [rec, "", "  \t", "{bad json", json.dumps({"id": 2**70, "record": W2["record"]}) + "\r",
+             json.dumps({"id": "x", "record": {"game": "schafkopf"}}), rec + "\r\r", "[1,", rec]
+    data = "\n".join(lines).encode()
+    expected = b"".join(cli.evaluate_line_bytes(line.rstrip("\r").encode(), number) + b"\n"
+                        for number, line in enumerate(lines, 1) if line.strip())
+    assert b'"id":1180591620717411303424,' in expected
+    assert _codec.evaluate_block(data, 1) == expected
+    for size in (1, 2, 3, 100):
+        out, pos, number = b"", 0, 1
+        while True:
+            end, count = _codec.cut_lines(data, pos, size)
+            if not count:
+                break
+            out += cli.evaluate_chunk((number, data[pos:end]))
+            number, pos = number + count, end
+        out += cli.evaluate_chunk((number, data[pos:]))
+        assert out == expected, size
+    answers = [json.loads(x) for x in expected.splitlines()]
+    assert [a["id"] for a in answers] == [1, 4, 2**70, "x", 7, 8, 9]
+    assert answers[1]["error"]["reason_id"] == "MALFORMED_JSON" and answers[5]["error"]["reason_id"] == "MALFORMED_JSON"
+    proc = run_cli("evaluate", "-", stdin=data.decode())
+    assert proc.returncode == 0 and proc.stdout.encode() == expected

@@ -14,7 +14,7 @@ whole path: hence one hand-written scanner, driven by each game's declared table
 Output lines are UTF-8 JSON (orjson): non-ASCII text in ids and reasons is written as is.
 """
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.string cimport memset
+from libc.string cimport memset, memchr
 from ._bits cimport u64, i64, int8_t, bit, popcount
 from ._game cimport GameHooks, Result, CALL_BASE, EXCHANGE_BASE, MAX_CALLS, MAX_EXCHANGES, exchange_code
 from ._result cimport Names, render
@@ -602,13 +602,7 @@ cpdef object fast_line(line, number):
     """The answer dict of one input line through the scanner, None when it must take the
     generic path."""
     cdef const char* text
-    cdef Py_ssize_t size, ka, kn, ida = -1, idn = 0, start
-    cdef long long id_value = 0
-    cdef int id_kind = 0                # 0 absent, 1 int, 2 string
-    cdef bint has_record = False
-    cdef Scan sc
-    cdef Rec rec
-    cdef Tables t
+    cdef Py_ssize_t size
     if type(line) is str:
         text = PyUnicode_AsUTF8AndSize(line, &size)
     elif type(line) is bytes:
@@ -616,6 +610,18 @@ cpdef object fast_line(line, number):
         size = len(<bytes>line)
     else:
         return None
+    return fast_text(text, size, number)
+
+
+cdef object fast_text(const char* text, Py_ssize_t size, number):
+    """fast_line over the line's UTF-8 bytes."""
+    cdef Py_ssize_t ka, kn, ida = -1, idn = 0, start
+    cdef long long id_value = 0
+    cdef int id_kind = 0                # 0 absent, 1 int, 2 string
+    cdef bint has_record = False
+    cdef Scan sc
+    cdef Rec rec
+    cdef Tables t
     sc.p = <const unsigned char*>text
     sc.n = size
     sc.i = 0
@@ -699,6 +705,103 @@ def evaluate_line_bytes(line, number, bint with_legal=False):
     """evaluate_line as one UTF-8 JSON line (no newline): what `python -m engine_core evaluate`
     writes for that input line."""
     return orjson.dumps(evaluate_line(line, number, with_legal))
+
+
+_ID_HEAD = b'{"id":'
+
+
+def exact_id(line, bytes answer):
+    """The answer line with the input's integer id exactly as given: orjson reads an integer
+    beyond 64 bits as a float (and cannot write it back), so such an id is read again with
+    the standard library and its digits put in place of the float."""
+    if not answer.startswith(_ID_HEAD):
+        return answer
+    end = answer.find(b",", len(_ID_HEAD))
+    if end < 0 or not any(c in answer[len(_ID_HEAD):end] for c in b".eE"):
+        return answer
+    import json
+    try:
+        ident = json.loads(line).get("id")
+    except (ValueError, AttributeError, RecursionError):
+        return answer
+    if type(ident) is not int:
+        return answer
+    return _ID_HEAD + str(ident).encode() + answer[end:]
+
+
+cdef inline bint is_blank(const unsigned char* p, Py_ssize_t n) noexcept nogil:
+    """Only ASCII whitespace (bytes.strip() would leave nothing)."""
+    cdef Py_ssize_t i
+    for i in range(n):
+        if not (p[i] == 32 or 9 <= p[i] <= 13):
+            return False
+    return True
+
+
+def evaluate_block(bytes block, long long number, bint with_legal=False):
+    """The output block of `python -m engine_core evaluate` for whole input lines: `block` holds
+    lines ended by \\n (the last one may lack it), the first being line `number` (1-based);
+    blank lines get no answer but are counted, and each line's trailing \\r\\n are not
+    part of it. One answer line per other line, each as cli.evaluate_line_bytes gives it: the
+    lines are cut and numbered here, in C, and only a line the scanner does not take is made a
+    Python object (for the generic path)."""
+    cdef const unsigned char* p = <const unsigned char*><const char*>block
+    cdef Py_ssize_t n = len(block), a = 0, b, e
+    cdef list out = []
+    cdef object ans
+    cdef const unsigned char* hit
+    while a < n:
+        hit = <const unsigned char*>memchr(p + a, 10, n - a)
+        b = n if hit == NULL else hit - p
+        e = b
+        while e > a and (p[e - 1] == 10 or p[e - 1] == 13):
+            e -= 1
+        if not is_blank(p + a, b - a):
+            ans = None if with_legal else fast_text(<const char*>p + a, e - a, number)
+            if ans is not None:
+                text = orjson.dumps(ans)
+                if id_head_float(text):
+                    text = exact_id(block[a:e], text)
+            else:
+                line = block[a:e]
+                text = exact_id(line, orjson.dumps(generic_line(line, number, with_legal)))
+            out.append(text)
+        number += 1
+        a = b + 1
+    if not out:
+        return b""
+    out.append(b"")
+    return b"\n".join(out)
+
+
+cdef inline bint id_head_float(bytes text):
+    """Whether exact_id may change the answer (its id written as a float)."""
+    cdef const unsigned char* p = <const unsigned char*><const char*>text
+    cdef Py_ssize_t n = len(text), i
+    if n < 6 or p[0] != 123 or p[1] != 34 or p[2] != 105 or p[3] != 100 or p[4] != 34 or p[5] != 58:
+        return False
+    for i in range(6, n):
+        if p[i] == 44:
+            return False
+        if p[i] == 46 or p[i] == 101 or p[i] == 69:
+            return True
+    return False
+
+
+def cut_lines(bytes buf, Py_ssize_t start, Py_ssize_t max_lines):
+    """(end, count): the offset just after the `count`-th newline from `start`, count <=
+    max_lines as many as there are (end = start, count = 0 when none)."""
+    cdef const char* p = <const char*>buf
+    cdef Py_ssize_t n = len(buf), i = start, end = start, count = 0
+    cdef const char* hit
+    while count < max_lines and i < n:
+        hit = <const char*>memchr(p + i, 10, n - i)
+        if hit == NULL:
+            break
+        i = hit - p + 1
+        end = i
+        count += 1
+    return end, count
 
 
 def evaluate_record(record, bint with_legal=False):

@@ -25,7 +25,8 @@ from engine_core._order cimport Order, TRUMP
 from engine_core._game cimport (CALL_BASE, EXCHANGE_BASE, exchange_code, exchange_call, exchange_mask, MAX_LEGAL, MAX_SEATS, A_BID,
                                 A_EXCHANGE, A_ANNOUNCE, A_PLAY, Score, Result, PlayoutStats,
                                 GameHooks, book, BIDS_UNIFORM, TRACE_HANDS, TRACE_COUNT,
-                                TRACE_CODES, TRACE_SIZE, DealPlan, TO_BLIND, MAX_PACKETS)
+                                TRACE_CODES, TRACE_SIZE, DealPlan, TO_BLIND, MAX_PACKETS,
+                                clock_ns, PH_DEAL, PH_CALLS, PH_PLAY, PH_SCORE, N_PHASES, TIMED_MAX_NS)
 from engine_core._rng cimport shuffle_deck
 from engine_core._result cimport Names, render
 
@@ -113,16 +114,27 @@ cdef int g_replay(GState* s, const GOpts* o, const int8_t* seats, const i64* cod
 cdef void g_playout(Rng* r, int dealer, int bids, const void* vo, PlayoutStats* st,
                     i64* trace) noexcept nogil:
     """Deal, random legal actions (`bids`: BIDS_*) to the end, score; add the deal to `st`.
-    With a `trace` (TRACE_* layout), record the hands and every action code."""
+    With a `trace` (TRACE_* layout), record the hands and every action code. With st.timed,
+    add the time of each phase (PH_*) to st.phase_ns: the same loop, a clock read per phase
+    (a deal that took over TIMED_MAX_NS lost the core to another process and is left out)."""
     cdef const GOpts* o = <const GOpts*>vo
     cdef GState s
     cdef Score sc
     cdef u64 hands[MAX_SEATS]
     cdef u64 blind = 0
-    cdef i64 code
+    cdef i64 code, t0 = 0, t1
+    cdef i64 ph[N_PHASES]
     cdef int i, cards = 0, calls = 0
+    cdef bint timed = st.timed
+    if timed:
+        t0 = clock_ns()
     deal_cards(r, dealer, &o.deal, hands, &blind)
     g_init(&s, o, hands, blind, dealer)
+    if timed:
+        t1 = clock_ns()
+        ph[PH_DEAL] = t1 - t0
+        ph[PH_CALLS] = ph[PH_PLAY] = 0
+        t0 = t1
     if trace != NULL:
         for i in range(G_SEATS):
             trace[TRACE_HANDS + i] = <i64>hands[i]
@@ -134,14 +146,30 @@ cdef void g_playout(Rng* r, int dealer, int bids, const void* vo, PlayoutStats* 
             trace[TRACE_CODES + trace[TRACE_COUNT]] = code
             trace[TRACE_COUNT] += 1
         if code < CALL_BASE:
+            if timed and cards == 0:
+                t1 = clock_ns()
+                ph[PH_CALLS] = t1 - t0
+                t0 = t1
             cards += 1
         else:
             calls += 1
         g_apply(&s, o, code)
+    if timed:
+        t1 = clock_ns()
+        ph[PH_PLAY if cards else PH_CALLS] = t1 - t0
+        t0 = t1
     st.cards += cards
     st.calls += calls
     g_score(&s, o, &sc)
     book(st, &sc, g_stat_contract(&s, &sc), G_SEATS)
+    if timed:
+        ph[PH_SCORE] = clock_ns() - t0
+        if ph[PH_DEAL] + ph[PH_CALLS] + ph[PH_PLAY] + ph[PH_SCORE] < TIMED_MAX_NS:
+            for i in range(N_PHASES):
+                st.phase_ns[i] += ph[i]
+            st.timed_deals += 1
+            st.timed_played += cards > 0
+            st.timed_cards += cards
 
 
 cdef int random_finish(const GState* start, const GOpts* o, int n, u64 seed, i64* sums,

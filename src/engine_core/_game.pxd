@@ -3,6 +3,7 @@
 # Declarations only (and inline helpers); the contract of each hook is in docs/adding-a-game.md.
 from ._bits cimport u64, i64, int8_t, int16_t
 from ._rng cimport Rng
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 # ---- action codes: one int64 for every action of every game (the layout, declared once;
 # engine_core._codes gives the same numbers and helpers to Python) ----
@@ -172,7 +173,22 @@ cdef enum:
     TRACE_CODES = 7
     TRACE_SIZE = 7 + 512
 
+# phases of a timed playout (PlayoutStats.phase_ns): the deal, the calls before the first card
+# (auction, announcements, exchanges), the card play from the first card on (calls during it
+# included), scoring and booking
+cdef enum:
+    PH_DEAL = 0
+    PH_CALLS = 1
+    PH_PLAY = 2
+    PH_SCORE = 3
+    N_PHASES = 4
+
+    TIMED_MAX_NS = 200000   # a timed deal longer than this was preempted: left out of the split
+
 cdef struct PlayoutStats:
+    bint timed              # read a monotonic clock at the phase boundaries (bench rows only)
+    i64 phase_ns[N_PHASES]  # summed nanoseconds per phase of the timed deals kept
+    i64 timed_deals, timed_played, timed_cards     # the timed deals kept, with cards, their cards
     i64 deals               # deals finished
     i64 played              # deals with card play (not thrown in, not ended in the auction)
     i64 cards               # cards played
@@ -183,6 +199,13 @@ cdef struct PlayoutStats:
     i64 score_sum[MAX_SEATS]
     i64 seat_points[HIST_BINS]      # each seat's card points, per played deal
     i64 side_points[HIST_BINS]      # the declaring side's card points, per played deal
+
+
+cdef inline i64 clock_ns() noexcept nogil:
+    """A monotonic clock in nanoseconds (the phase split of a timed playout)."""
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <i64>ts.tv_sec * 1000000000 + ts.tv_nsec
 
 
 cdef inline void add_points(i64* hist, int points) noexcept nogil:

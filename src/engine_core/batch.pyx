@@ -21,7 +21,8 @@ from libc.string cimport memset, memcpy
 from ._bits cimport u64, i64
 from ._rng cimport Rng, deal_seed_u64
 from ._game cimport (GameHooks, PlayoutStats, MAX_CONTRACTS, MAX_SEATS, HIST_BINS, TRACE_HANDS,
-                     TRACE_COUNT, TRACE_CODES, TRACE_SIZE, BIDS_UNIFORM, BIDS_CHEAPEST)
+                     TRACE_COUNT, TRACE_CODES, TRACE_SIZE, BIDS_UNIFORM, BIDS_CHEAPEST, N_PHASES,
+                     clock_ns)
 
 from . import games
 from ._rng import deal_seed
@@ -104,7 +105,26 @@ def _check(game, n, seed, threads, dealer, bids):
         raise ValueError(f"bids must be one of {', '.join(BIDS)}, got {bids!r}")
 
 
-def playouts(game, options=None, n=100_000, seed=0, threads=1, dealer=None, bids="uniform"):
+PHASES = ("deal", "calls", "play", "scoring")     # index = PH_* of _game.pxd
+
+
+cdef double clock_read_ns():
+    """What one clock_ns() read adds to a timed phase: the least mean of 50 runs of 200
+    back-to-back reads (a run during which the process lost its core does not count)."""
+    cdef i64 t0, t1, best = -1
+    cdef int i, k
+    with nogil:
+        for k in range(50):
+            t0 = clock_ns()
+            for i in range(200):
+                t1 = clock_ns()
+            if best < 0 or t1 - t0 < best:
+                best = t1 - t0
+    return <double>best / 200
+
+
+def playouts(game, options=None, n=100_000, seed=0, threads=1, dealer=None, bids="uniform",
+             bint timed=False):
     """Play n random complete deals of `game` with `options`, split over `threads` threads;
     return the statistics (a dict): deals/s and ns per card, contract counts, mean and summed
     scores per seat, the declaring side's win rate, and card-point histograms (per seat, and
@@ -115,7 +135,14 @@ def playouts(game, options=None, n=100_000, seed=0, threads=1, dealer=None, bids
     bids: "uniform" = every legal action equally likely; "cheapest" (Schafkopf, Doppelkopf) =
     each speaker passes or names the cheapest contract open to it, 50:50, every other action
     still uniform. The declaring side is the declarer's (Schafkopf), Re (Doppelkopf), the
-    picker's team (Sheepshead) and the trump maker's team (Klaverjas)."""
+    picker's team (Sheepshead) and the trump maker's team (Klaverjas).
+
+    timed: also split the time by phase (`phase_ns_per_deal`: the deal, the calls before the
+    first card, the card play from the first card on, scoring; `play_ns_per_card`): the same
+    loop reads a monotonic clock at each boundary (what a read costs is taken off), so a timed
+    run is a little slower and its totals are not the figures to quote. A deal that lost the
+    core to another process meanwhile (over TIMED_MAX_NS) is left out of the split
+    (`timed_deals`: the deals it averages)."""
     g = games.get(game, options)
     _check(g, n, seed, threads, dealer, bids)
     cdef Plan plan
@@ -128,6 +155,7 @@ def playouts(game, options=None, n=100_000, seed=0, threads=1, dealer=None, bids
         job = _Job()
         job.plan = plan
         memset(&job.st, 0, sizeof(PlayoutStats))
+        job.st.timed = timed
         job.seed = seed
         job.start = n * t // threads
         job.stop = n * (t + 1) // threads
@@ -153,6 +181,11 @@ def playouts(game, options=None, n=100_000, seed=0, threads=1, dealer=None, bids
         total.calls += job.st.calls
         total.with_declarer += job.st.with_declarer
         total.declarer_won += job.st.declarer_won
+        for i in range(N_PHASES):
+            total.phase_ns[i] += job.st.phase_ns[i]
+        total.timed_deals += job.st.timed_deals
+        total.timed_played += job.st.timed_played
+        total.timed_cards += job.st.timed_cards
         for i in range(MAX_CONTRACTS):
             total.contracts[i] += job.st.contracts[i]
         for i in range(MAX_SEATS):
@@ -163,7 +196,7 @@ def playouts(game, options=None, n=100_000, seed=0, threads=1, dealer=None, bids
     names = g.spec.stat_contracts or g.spec.contracts
     seats = g.seats
     rate = <double>total.deals / wall if wall > 0 else float("inf")
-    return {
+    out = {
         "game": g.name,
         "options": g.options.as_dict(),
         "n": total.deals,
@@ -186,6 +219,17 @@ def playouts(game, options=None, n=100_000, seed=0, threads=1, dealer=None, bids
         "card_points_hist": _trim(total.seat_points),
         "side_points_hist": _trim(total.side_points),
     }
+    if timed and total.timed_deals:
+        read = clock_read_ns()
+        # intervals per deal: deal, calls and scoring in every deal, play in those with cards
+        spans = (total.timed_deals, total.timed_deals, total.timed_played, total.timed_deals)
+        phase = [max(0.0, (total.phase_ns[i] - read * spans[i]) / total.timed_deals) for i in range(N_PHASES)]
+        out["phase_ns_per_deal"] = dict(zip(PHASES, phase))
+        out["play_ns_per_card"] = (phase[2] * total.timed_deals / total.timed_cards
+                                   if total.timed_cards else None)
+        out["clock_read_ns"] = read
+        out["timed_deals"] = total.timed_deals
+    return out
 
 
 def playout_record(game, options=None, seed=0, k=0, dealer=None, bids="uniform"):

@@ -74,39 +74,54 @@ def evaluate_line_bytes(line: str | bytes, number: int, with_legal: bool = False
     return exact_id(line, _codec.evaluate_line_bytes(line, number, with_legal))
 
 
-_ID_HEAD = b'{"id":'
+exact_id = _codec.exact_id
 
 
-def exact_id(line: str | bytes, answer: bytes) -> bytes:
-    """The answer line with the input's integer id exactly as given: orjson reads an integer
-    beyond 64 bits as a float (and cannot write it back), so such an id is read again with
-    the standard library and its digits put in place of the float."""
-    if not answer.startswith(_ID_HEAD):
-        return answer
-    end = answer.find(b",", len(_ID_HEAD))
-    if end < 0 or not any(c in answer[len(_ID_HEAD):end] for c in b".eE"):
-        return answer
-    try:
-        ident = json.loads(line).get("id")
-    except (ValueError, AttributeError, RecursionError):
-        return answer
-    if type(ident) is not int:
-        return answer
-    return _ID_HEAD + str(ident).encode() + answer[end:]
-
-
-def evaluate_chunk(lines: list[tuple[int, bytes]], with_legal: bool = False) -> bytes:
-    """The output block (one line each) for numbered input lines: the unit of work of the local
-    loop and of a Ray task alike (engine_core.distributed), so both write the same bytes."""
-    if not lines:
-        return b""
-    return b"\n".join([evaluate_line_bytes(line, number, with_legal) for number, line in lines]) + b"\n"
+def evaluate_chunk(chunk: tuple[int, bytes], with_legal: bool = False) -> bytes:
+    """The output block (one line each) for a chunk of whole input lines, (number of its first
+    line, the lines' bytes): the unit of work of the local loop and of a Ray task alike
+    (engine_core.distributed), so both write the same bytes. The lines are cut, numbered and
+    answered in the codec (_codec.evaluate_block), each as evaluate_line_bytes answers it."""
+    number, block = chunk
+    return _codec.evaluate_block(block, number, with_legal)
 
 
 def cmd_evaluate(args) -> int:
     stream = _open_input(args.file)
-    lines = ((number, line.rstrip(b"\r\n")) for number, line in _numbered(stream, args.file))
-    return _run_chunks(args, "evaluate", evaluate_chunk, lines, (args.legal,))
+    local, ray = CHUNK_LINES["evaluate"]
+    blocks = _line_blocks(stream, args.file, local if args.ray is None else ray)
+    return _run_chunks(args, "evaluate", evaluate_chunk, blocks, (args.legal,), chunked=True)
+
+
+READ_BYTES = 1 << 20        # evaluate reads its input in blocks of up to this many bytes
+
+
+def _line_blocks(stream, path: str, max_lines: int):
+    """(number of the first line, bytes of up to `max_lines` whole lines) for the whole input,
+    read in large blocks (read1: what a pipe has at hand, so a slow writer still streams) and
+    cut at newlines in C; the last line may lack its newline. A read error ends it as Usage
+    after the chunks read before it."""
+    number, rest = 1, b""
+    with stream:
+        while True:
+            try:
+                data = stream.read1(READ_BYTES)
+            except OSError as err:
+                raise Usage(f"cannot read {path}: {err.strerror or err}") from None
+            if not data:
+                break
+            buf = rest + data if rest else data
+            pos = 0
+            while True:
+                end, count = _codec.cut_lines(buf, pos, max_lines)
+                if not count:
+                    break
+                yield number, buf[pos:end]
+                number += count
+                pos = end
+            rest = buf[pos:]
+    if rest:
+        yield number, rest
 
 
 def _open_input(path: str):
@@ -148,24 +163,26 @@ def _chunks(items, size: int):
 
 
 # Input lines per chunk, (here, per Ray task). evaluate answers a line in microseconds: here one
-# write per 256 lines, on Ray tasks big enough to outweigh a task's cost (about a millisecond).
+# write per 4096 lines (the input is read in blocks of up to READ_BYTES anyway), on Ray tasks big
+# enough to outweigh a task's cost (about a millisecond).
 # solve and analyze take milliseconds to seconds a line: each answer is written as it comes, and
 # one line per task spreads them best over the cluster.
-CHUNK_LINES = {"evaluate": (256, 2048), "solve": (1, 1), "analyze": (1, 1)}
+CHUNK_LINES = {"evaluate": (4096, 2048), "solve": (1, 1), "analyze": (1, 1)}
 
 
-def _run_chunks(args, command: str, fn, items, params: tuple) -> int:
-    """Write fn(chunk, *params) for every chunk of the items, in order: here, or with --ray as
-    Ray tasks (engine_core.distributed). The same function either way, so the same output."""
+def _run_chunks(args, command: str, fn, items, params: tuple, chunked: bool = False) -> int:
+    """Write fn(chunk, *params) for every chunk of the items (`chunked`: the items are the
+    chunks already), in order: here, or with --ray as Ray tasks (engine_core.distributed).
+    The same function either way, so the same output."""
     out = sys.stdout.buffer
     local, ray = CHUNK_LINES[command]
     if args.ray is None:
-        for chunk in _chunks(items, local):
+        for chunk in (items if chunked else _chunks(items, local)):
             out.write(fn(chunk, *params))
             out.flush()
         return 0
     with distributed.cluster(args.ray):
-        blocks = distributed.ordered_map(fn, _chunks(items, ray), *params)
+        blocks = distributed.ordered_map(fn, items if chunked else _chunks(items, ray), *params)
         try:
             for block in blocks:
                 out.write(block)

@@ -15,9 +15,9 @@ or the official 91/90) and schwarz; Tout doubles base and Laufende; Sie = 4 x so
 Ramsch: most points pays, Jungfrau doubles, Durchmarsch takes the solo tariff.
 """
 from libc.string cimport memset
-from engine_core._bits cimport append_bits, u64, i64, int8_t, int16_t, popcount, lowest, bit
+from engine_core._bits cimport append_bits, u64, i64, int8_t, int16_t, uint8_t, popcount, lowest, bit
 from engine_core._rng cimport Rng, rng_below, pick_bit
-from engine_core._order cimport (Order, TRUMP, trick_winner_pos, mask_points, order_init,
+from engine_core._order cimport (Order, TRUMP, mask_points, order_init,
                                  order_add_trumps, order_add_plain)
 from engine_core._game cimport (CALL_BASE, A_BID, A_ANNOUNCE, A_PLAY, BIDS_CHEAPEST, Score, Result,
                                 DealPlan, add_item, contract_field, extra_field, IF_COUNT, IF_VALUE,
@@ -124,6 +124,8 @@ cdef struct SkState:
     int8_t contract, suit, declarer, partner, order
     int8_t kontra, re, called_led
     int8_t trick_no, n_in_trick, leader
+    int8_t led                  # effective suit of the trick in play's lead, -1 before it
+    u64 follow                  # the led suit's cards (all cards before the lead): set once a trick
     int8_t trick[8][4]
     int8_t trick_leader[8]
     int8_t trick_winner[8]
@@ -148,6 +150,10 @@ cdef int8_t POINTS[32]
 cdef int16_t BYTE_POINTS[256]      # card points of a suit's byte of a mask (rank bits A T K Q J 9 8 7)
 cdef u64 OBERS_UNTERS = 0
 cdef Order ORDERS[5]
+# KEY[order][led][card]: how the card bids for a trick led in that effective suit (64 + power
+# for a trump, the power for the led suit, 0 for a card that cannot win), ORDERS as one table
+# lookup so that the trick winner is a branch-free maximum
+cdef uint8_t KEY[5][5][32]
 
 
 cdef inline int card(int rank, int suit) noexcept nogil:
@@ -194,6 +200,15 @@ cdef void _build_tables():
         for i in range(7):
             plain[i] = card(ranks_wenz[i], s)
         order_add_plain(&ORDERS[O_WENZ], s, plain, 7)
+    for t in range(5):
+        for s in range(5):
+            for i in range(32):
+                if ORDERS[t].eff_suit[i] == TRUMP:
+                    KEY[t][s][i] = 64 + ORDERS[t].power[i]
+                elif ORDERS[t].eff_suit[i] == s:
+                    KEY[t][s][i] = ORDERS[t].power[i]
+                else:
+                    KEY[t][s][i] = 0
 
 _build_tables()
 
@@ -273,6 +288,8 @@ cdef void g_init(SkState* s, const SkOpts* o, const u64* hands, u64 blind, int d
     s.kontra = -1
     s.re = -1
     s.leader = s.to_act
+    s.led = -1
+    s.follow = <u64>-1
 
 
 cdef inline int g_kinds(const SkState* s) noexcept nogil:
@@ -290,56 +307,66 @@ cdef inline const Order* g_order(const SkState* s) noexcept nogil:
 
 
 cdef inline u64 g_legal_cards(const SkState* s, const SkOpts* o) noexcept nogil:
-    """Legal cards of the seat to act (rules 4.3); 0 outside the play phase."""
-    cdef int seat = s.to_act
-    cdef u64 hand, ace, called, m
-    cdef const Order* order
-    cdef int led
-    cdef bint b
+    """Legal cards of the seat to act (rules 4.3); 0 outside the play phase. Follow the led
+    suit if you can (s.follow is every card before the lead); the bound partner's duties on top."""
+    cdef u64 hand, m
     if s.phase != P_PLAY:
         return 0
-    hand = s.hand[seat]
-    order = &ORDERS[s.order]
-    b = bound(s, seat)
-    if b:
-        ace = bit(card(ACE, s.suit))
-        called = order.suit_mask[s.suit]
+    hand = s.hand[s.to_act]
+    m = hand & s.follow
+    m |= hand & (<u64>0 - <u64>(m == 0))          # follow if you can, else anything
+    if bound(s, s.to_act):
+        return bound_cards(s, hand, m)
+    return m
+
+
+cdef u64 bound_cards(const SkState* s, u64 hand, u64 m) noexcept nogil:
+    """The Rufspiel partner's legal cards while bound (rules 4.3), `m` = the follow rule's:
+    lead the called suit only with the ace (fewer than 4 of it), play the ace when the suit is
+    first led, keep it to the last trick otherwise."""
+    cdef u64 ace = bit(card(ACE, s.suit))
+    cdef u64 called = ORDERS[s.order].suit_mask[s.suit]
     if s.n_in_trick == 0:
-        if b and popcount(hand & called) < 4:
+        if popcount(hand & called) < 4:
             return hand & ~(called & ~ace)
         return hand
-    led = order.eff_suit[s.trick[s.trick_no][0]]
-    m = hand & order.suit_mask[led]
-    if m:
-        if b and led == s.suit:
-            return ace
-        return m
-    if b and s.trick_no < 7:
+    if hand & s.follow:
+        return ace if s.led == s.suit else m
+    if s.trick_no < 7:
         return hand & ~ace
     return hand
 
 
+cdef int auction_calls(const SkState* s, i64* out, bint cheapest) noexcept nogil:
+    """The legal codes of the speaker in the auction: pass, then every call that outbids the
+    best so far, ascending; `cheapest`: only those of the lowest contract open to him."""
+    cdef int n = 1, call, rank = K_NONE
+    cdef u64 hand = s.hand[s.to_act]
+    out[0] = CALL_BASE + BID_PASS
+    # calls are numbered by rank: start at the first one that outbids the best so far
+    call = FIRST_CALL_ABOVE[call_rank(s.best_call) if s.best_call >= 0 else K_NONE]
+    while call <= BID_SIE:
+        if cheapest and n > 1 and call_rank(call) != rank:
+            break
+        if call < BID_WENZ:
+            if not can_call_ace(hand, call - BID_RUFSPIEL_C):
+                call += 1
+                continue
+        elif call == BID_SIE and (hand & OBERS_UNTERS) != OBERS_UNTERS:
+            break
+        rank = call_rank(call)
+        out[n] = CALL_BASE + call
+        n += 1
+        call += 1
+    return n
+
+
 cdef int g_legal(const SkState* s, const SkOpts* o, i64* out) noexcept nogil:
-    cdef int n = 0, call, seat = s.to_act
-    cdef u64 m, hand
+    cdef int n = 0, seat = s.to_act
     if s.phase == P_PLAY:
         n = append_bits(g_legal_cards(s, o), out, n)
     elif s.phase == P_AUCTION:
-        out[0] = CALL_BASE + BID_PASS
-        n = 1
-        hand = s.hand[seat]
-        # calls are numbered by rank: start at the first one that outbids the best so far
-        call = FIRST_CALL_ABOVE[call_rank(s.best_call) if s.best_call >= 0 else K_NONE]
-        while call <= BID_SIE:
-            if call < BID_WENZ:
-                if not can_call_ace(hand, call - BID_RUFSPIEL_C):
-                    call += 1
-                    continue
-            elif call == BID_SIE and (hand & OBERS_UNTERS) != OBERS_UNTERS:
-                break
-            out[n] = CALL_BASE + call
-            n += 1
-            call += 1
+        n = auction_calls(s, out, False)
     elif s.phase == P_KONTRA:
         out[0] = CALL_BASE + ANNOUNCE_PASS
         n = 1
@@ -360,6 +387,8 @@ cdef inline void start_play(SkState* s) noexcept nogil:
     s.to_act = (s.dealer + 1) % 4
     s.leader = s.to_act
     s.n_spoken = 0
+    s.led = -1
+    s.follow = <u64>-1
 
 
 cdef void settle_auction(SkState* s, const SkOpts* o) noexcept nogil:
@@ -395,27 +424,43 @@ cdef void settle_auction(SkState* s, const SkOpts* o) noexcept nogil:
         start_play(s)
 
 
+cdef inline int trick_winner_pos(const SkState* s) noexcept nogil:
+    """Position (0..3) of the winning card of the full trick in play: the highest KEY."""
+    cdef const int8_t* cards = s.trick[s.trick_no]
+    cdef const uint8_t* key = KEY[s.order][s.led]
+    cdef int best = 0, best_v = key[cards[0]]
+    cdef int i, v
+    for i in range(1, 4):          # branch-free: strictly higher wins
+        v = key[cards[i]]
+        best = i if v > best_v else best
+        best_v = v if v > best_v else best_v
+    return best
+
+
 cdef inline void play_card(SkState* s, int c) noexcept nogil:
-    cdef int seat = s.to_act, pos, winner
-    cdef const Order* order
+    cdef int seat = s.to_act, n = s.n_in_trick, winner
+    cdef const int8_t* cards
     s.hand[seat] &= ~bit(c)
-    s.trick[s.trick_no][s.n_in_trick] = <int8_t>c
-    s.n_in_trick += 1
-    if s.n_in_trick < 4:
-        s.to_act = (seat + 1) % 4
+    s.trick[s.trick_no][n] = <int8_t>c
+    if n == 0:                     # the lead sets the suit to follow
+        s.led = ORDERS[s.order].eff_suit[c]
+        s.follow = ORDERS[s.order].suit_mask[s.led]
+    s.n_in_trick = n + 1
+    if n < 3:
+        s.to_act = (seat + 1) & 3
         return
-    order = &ORDERS[s.order]
-    pos = trick_winner_pos(order, s.trick[s.trick_no], 4)
-    winner = (s.leader + pos) % 4
+    cards = s.trick[s.trick_no]
+    winner = (s.leader + trick_winner_pos(s)) & 3
     s.trick_leader[s.trick_no] = s.leader
     s.trick_winner[s.trick_no] = winner
-    for pos in range(4):
-        s.won[winner] |= bit(s.trick[s.trick_no][pos])
+    s.won[winner] |= bit(cards[0]) | bit(cards[1]) | bit(cards[2]) | bit(cards[3])
     s.n_won[winner] += 1
-    if s.contract == K_RUFSPIEL and order.eff_suit[s.trick[s.trick_no][0]] == s.suit:
+    if s.contract == K_RUFSPIEL and s.led == s.suit:
         s.called_led = 1
     s.trick_no += 1
     s.n_in_trick = 0
+    s.led = -1
+    s.follow = <u64>-1
     s.leader = winner
     s.to_act = winner
     if s.trick_no == 8 or (is_tout(s.contract) and winner != s.declarer):
@@ -463,18 +508,17 @@ cdef inline i64 g_random(const SkState* s, const SkOpts* o, Rng* r, int bids) no
     """A random legal action: cards uniformly; with BIDS_CHEAPEST a speaker in the auction
     passes or (50:50) names one of the cheapest contracts open to him."""
     cdef i64 buf[64]
-    cdef int n, i, rank
+    cdef int n
     if s.phase == P_PLAY:
         return pick_bit(r, g_legal_cards(s, o))
+    if bids == BIDS_CHEAPEST and s.phase == P_AUCTION:
+        n = auction_calls(s, buf, True)          # pass, then the cheapest contract's calls
+        if n > 1:
+            if rng_below(r, 2) == 0:
+                return buf[0]
+            return buf[1 + rng_below(r, n - 1)] if n > 2 else buf[1]
+        return buf[0]
     n = g_legal(s, o, buf)
-    if bids == BIDS_CHEAPEST and s.phase == P_AUCTION and n > 1:
-        if rng_below(r, 2) == 0:
-            return buf[0]
-        rank = call_rank(<int>(buf[1] - CALL_BASE))      # codes ascend with the rank
-        i = 2
-        while i < n and call_rank(<int>(buf[i] - CALL_BASE)) == rank:
-            i += 1
-        return buf[1 + rng_below(r, i - 1)] if i > 2 else buf[1]
     return buf[rng_below(r, n)] if n > 1 else buf[0]
 
 
