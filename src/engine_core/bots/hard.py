@@ -104,12 +104,13 @@ class HardBot(Bot):
         return inf.states(n, seed)
 
     def _choose(self, view, legal):
-        evals = self._evaluate(view, legal)
+        evals = self._evaluate(view, legal, complete=False)
         best = max(evals, key=lambda e: e["utility"])
         return best["action"]
 
-    def _evaluate(self, view, legal):
-        """Every legal action with its value and the utility the choice maximizes."""
+    def _evaluate(self, view, legal, complete=True):
+        """Every legal action with its value and the utility the choice maximizes (`complete`:
+        also the exchanges the choice never considers, as evaluate lists every legal action)."""
         plays = [a for a in legal if a["type"] == "play"]
         others = [a for a in legal if a["type"] != "play"]
         out = []
@@ -129,7 +130,7 @@ class HardBot(Bot):
                 out.append({"action": a, "expected": expected, "win": win,
                             "utility": 1e9 if good else -1e9})
         elif others:
-            out += self._rollouts(view, others)
+            out += self._rollouts(view, others, complete=complete)
         return out
 
     def _solve_cards(self, view, plays):
@@ -213,7 +214,7 @@ class HardBot(Bot):
                 per_card[a["card"]].append(value)
         return per_card
 
-    def _rollouts(self, view, actions, states=None):
+    def _rollouts(self, view, actions, states=None, complete=True):
         """Bids, calls, exchanges, Kontra/Re, cracking, the trump choice: each candidate judged
         in the same `rollout_worlds` sampled worlds (_playout_scores). The normal level's choice
         stands unless another candidate beats it by more than the noise (_lower_bound). Many
@@ -227,6 +228,23 @@ class HardBot(Bot):
         favourite = self._normal._choose(view, actions)
         candidates = actions
         dropped = []
+        if len([a for a in actions if a["type"] == "exchange"]) > 6:
+            # a bury or an Armut return (up to hundreds of candidates): the choice is among the
+            # easy level's favourite and five others; `evaluate` (complete) lists the rest with
+            # the value of random playouts on the screening worlds (the contract is fixed, so
+            # random defenders favour no candidate)
+            candidates = self._normal._choose_ranked_exchanges(view, actions)[:6]
+            if favourite not in candidates:
+                favourite = candidates[0]
+            rest = [a for a in actions if a not in candidates]
+            if complete and rest:
+                screen = self._playout_scores(view, states[:self.screen_worlds], rest, seat,
+                                              playouts=self.rollout_playouts or 8)
+                for i, a in enumerate(rest):
+                    pairs = screen[i]
+                    dropped.append({"action": a, "expected": sum(p[1] for p in pairs) / len(pairs),
+                                    "utility": -1e8, "edge": sum(p[0] for p in pairs) / len(pairs),
+                                    "win": sum(1 for p in pairs if p[0] > 0) / len(pairs)})
         if len(candidates) > 6 and len(states) > self.screen_worlds:
             screen = self._playout_scores(view, states[:self.screen_worlds], candidates, seat)
             means = [sum(p[0] for p in screen[i]) / len(screen[i]) for i in range(len(candidates))]
@@ -252,7 +270,7 @@ class HardBot(Bot):
                             "edge": edge, "win": sum(1 for p in pairs if p[0] > 0) / len(pairs)})
         return results + dropped
 
-    def _playout_scores(self, view, states, candidates, seat, start=None):
+    def _playout_scores(self, view, states, candidates, seat, start=None, playouts=None):
         """Per candidate, (relative score, score) of the seat in each world: the action is
         taken, the rest of the auction (every call before the first card) is played by the
         normal level, and the card play by `rollout_playouts` random playouts (the engine's C
@@ -264,7 +282,8 @@ class HardBot(Bot):
         for k, state in enumerate(states):
             if self.seconds is not None and start is not None and k >= 2 and time.perf_counter() - start > self.seconds:
                 break
-            world_seeds = [seeds.getrandbits(64) for _ in range(self.rollout_playouts)] or [None]
+            count = self.rollout_playouts if playouts is None else playouts
+            world_seeds = [seeds.getrandbits(64) for _ in range(count)] or [None]
             for i, a in enumerate(candidates):
                 st = state.copy()
                 st.apply(a)
@@ -305,7 +324,7 @@ class HardBot(Bot):
             return max(evals, key=lambda e: e["utility"])["action"]
         # bids and calls: the hard level's judgement with the true deal as every world
         view = state.view(seat)
-        evals = self._rollouts(view, legal, states=[state] * self.rollout_worlds)
+        evals = self._rollouts(view, legal, states=[state] * self.rollout_worlds, complete=False)
         return max(evals, key=lambda e: e["utility"])["action"]
 
 
