@@ -66,6 +66,8 @@ RANDOM_BID_PLAYOUTS = {"klaverjas": 8}
 
 class HardBot(Bot):
     level = "hard"
+    # more exchanges than this (a Doppelkopf Armut return) are not all screened
+    screen_limit = 32
     # bids, calls and exchanges: keep the normal level's choice unless a candidate beats it in
     # the same sampled worlds by more than the noise (see _lower_bound)
     paired = True
@@ -228,11 +230,11 @@ class HardBot(Bot):
         favourite = self._normal._choose(view, actions)
         candidates = actions
         dropped = []
-        if len([a for a in actions if a["type"] == "exchange"]) > 6:
-            # a bury or an Armut return (up to hundreds of candidates): the choice is among the
-            # easy level's favourite and five others; `evaluate` (complete) lists the rest with
-            # the value of random playouts on the screening worlds (the contract is fixed, so
-            # random defenders favour no candidate)
+        if len([a for a in actions if a["type"] == "exchange"]) > self.screen_limit:
+            # an Armut return (hundreds of candidates; screening them all by normal-level
+            # rollouts took 6 s): the choice is among the easy level's favourite and five
+            # others; `evaluate` (complete) lists the rest with the value of random playouts on
+            # the screening worlds (the contract is fixed, so random defenders favour no one)
             candidates = self._normal._choose_ranked_exchanges(view, actions)[:6]
             if favourite not in candidates:
                 favourite = candidates[0]
