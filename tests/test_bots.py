@@ -22,7 +22,7 @@ OPTION_SETS = {
     "klaverjas": [{}, {"ruleset": "rotterdam"}, {"ruleset": "utrecht", "roem": False}],
 }
 CASES = [(g, o) for g in GAMES for o in OPTION_SETS.get(g, [{}])]
-FAST = {"worlds": 3, "rollout_worlds": 2, "nodes": 2000}
+FAST = {"worlds": 3, "rollout_worlds": 2, "nodes": 2000, "playout_worlds": 3, "playouts": 4, "rollout_playouts": 2}
 
 
 def play(game, levels, seed, dealer, **budget):
@@ -235,6 +235,58 @@ def test_hard_evaluates_every_legal_action():
     assert sorted(e["action"]["card"] for e in evals) == sorted(a["card"] for a in view["legal"])
     for e in evals:
         assert isinstance(e["expected"], float) and (e["win"] is None or 0 <= e["win"] <= 1)
+
+
+def _first_decision(game_name, seed, when):
+    """The first decision of a deal (normal bots at every seat) whose view satisfies `when`."""
+    game = games.get(game_name)
+    state = game.deal(seed)
+    players = [bots.get(game_name, "normal", seed=s) for s in range(game.seats)]
+    while not state.is_over():
+        seat = state.to_act()
+        view = state.view(seat)
+        if when(view):
+            return view
+        state.apply(players[seat].choose(view))
+    raise AssertionError("no such decision in this deal")
+
+
+def test_hard_lists_every_legal_bury_with_a_value():
+    # the Hint shows every legal action: all 28 Sheepshead buries, not only those searched
+    view = _first_decision("sheepshead", 0, lambda v: sum(a["type"] == "exchange" for a in v["legal"]) > 6)
+    evals = bots.get("sheepshead", "hard", **FAST).evaluate(view)
+    key = lambda a: (a["type"], a.get("call"), sorted(a.get("cards", [])))  # noqa: E731
+    assert sorted(key(e["action"]) for e in evals) == sorted(key(a) for a in view["legal"])
+    assert len(evals) == 28
+    for e in evals:
+        assert isinstance(e["expected"], float) and 0 <= e["win"] <= 1
+
+
+def test_hard_expected_lies_within_the_worlds_exact_values():
+    # Klaverjas, six cards each: searches of 5,000 nodes stop with bounds. The midpoint of
+    # bounds once reported 0.0 for cards worth -182..-6 in every world; now each world's value
+    # is an estimate kept within that world's proven bounds
+    from engine_core import solver
+    from engine_core.bots.hard import HardBot, objective_for
+    view = _first_decision("klaverjas", 27, lambda v: len(v["hand"]) == 6 and len(v["legal"]) > 1)
+    bot = HardBot("klaverjas", seed=0, worlds=4, playout_worlds=4, nodes=5000)
+    exact = {}
+    for world in bot._states(view, 4):
+        for e in solver.values(world, objective_for(world, view["seat"])):
+            for card in {e["action"]["card"], *e["equivalent"]}:
+                exact.setdefault(card, []).append(e["value"])
+    evals = bot.evaluate(view)
+    assert not all(e.get("finished", True) for e in bot._evaluate(view, view["legal"]))
+    for e in evals:
+        values = exact[e["action"]["card"]]
+        assert min(values) <= e["expected"] <= max(values), (e, values)
+
+
+def test_hard_budget_knobs_are_checked():
+    for bad in ({"playouts": 0}, {"playout_worlds": -1}, {"rollout_worlds": 0}, {"rollout_playouts": -1},
+                {"screen_worlds": 0}, {"playouts": 2.5}, {"worlds": True}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            bots.get("klaverjas", "hard", **bad)
 
 
 def test_fair_analysis_uses_only_the_seats_view():

@@ -8,7 +8,8 @@ Levels (LEVELS, weakest first):
 - easy:   the rules of thumb a casual player uses (bidding thresholds, high to win, low else);
 - normal: per-game heuristics with card counting and partner signals (< 5 ms a decision);
 - hard:   determinized search: worlds sampled from the inference (engine_core.bots.inference),
-          each legal action solved with engine_core.solver on each world, best mean.
+          each legal card solved with engine_core.solver on each world, best mean; where the
+          searches are cut off (the first tricks), random playouts judge the cards.
 """
 from __future__ import annotations
 

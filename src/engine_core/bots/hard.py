@@ -1,34 +1,39 @@
 """The hard level: determinized search over worlds from the inference.
 
-Card play: sample up to `worlds` hidden worlds consistent with the view (bots.inference),
-and in each solve every legal card with engine_core.solver for the seat's side in that world
-(count "margin": the side's total minus the others'; in a Ramsch or a leaster the seat's own
-points, as few as possible). The card with the best mean wins. Where a search runs out of
-its node budget (`nodes`, e.g. in Doppelkopf's first tricks) the solver returns proven bounds
-only; their midpoint is no evaluation, so the bounds prune instead (a card whose mean upper
-bound lies below another card's mean lower bound is dropped) and among the cards left the
-normal level's counting heuristics choose: that is the heuristic evaluation at the leaves of
-an unfinished search.
+Card play: sample `worlds` hidden worlds consistent with the view (bots.inference) and in
+each solve every legal card with engine_core.solver for the seat's side (count "margin": the
+side's total minus the others'; in a Ramsch or a leaster the seat's own points, as few as
+possible), `nodes` per world. Where every search finishes, a card is worth the mean of its
+exact values. Where the budget runs out (the first tricks; the solver then proves bounds
+only) a card is judged by flat Monte Carlo instead: `playouts` random playouts after it in
+each of `playout_worlds` worlds (the engine's C playout, GIL released), the world's mean
+margin kept within the bounds the solver proved for that world; a card whose mean upper bound
+lies below another card's mean lower bound is never played. (The normal level's heuristics
+decided there before: flat Monte Carlo over every early card beat them, issue 25.)
 
-Every other decision (bids, calls, bury, Armut, Kontra/Re, cracking, trump): for each
-candidate action, in each of `rollout_worlds` sampled worlds, the action is taken and the
-deal played out by the normal level for every seat; a candidate's worth is the seat's score
-minus the mean of the other seats' scores (Klaverjas: both teams score, so only the
-difference says who gained). The normal level's choice stands unless another candidate beats
-it in the same worlds by more than one standard error of the paired differences: the best of
-a few noisy means is biased upwards, and without that test the bot bid hopeless solos that
-one lucky rollout had made look good. A Doppelkopf Re or Kontra during the play is made when
-the side wins in 75% of the worlds whose searches finished; before they finish (the first
-tricks) the easy level's hand rule decides. `expected` is the seat's mean score, `win` the share
-of worlds in which the seat scored more than the others on average. Exchanges with
-many candidates are first narrowed to the easy level's favourite and five others; more than six
-bids are screened on one world and the four best (plus the normal level's choice) go on.
+Every other decision (bids, calls, bury, Armut, Kontra/Re, cracking, trump): each candidate
+is taken in each of `rollout_worlds` sampled worlds, the rest of the auction played by the
+normal level, and the card play either by `rollout_playouts` random playouts (Klaverjas,
+where every trump choice is the same game) or by the normal level (where contracts differ in
+kind and stakes: random defenders make any solo look good). A candidate's worth is the
+seat's score minus the mean of the other seats' scores (Klaverjas: both teams score, so only
+the difference says who gained). The normal level's choice stands unless another candidate
+beats it in the same worlds by more than one standard error of the paired differences: the
+best of a few noisy means is biased upwards (the winner's curse). More than six candidates
+are screened on `screen_worlds` worlds first, and the four best plus the normal level's
+choice go on; the others are listed by `evaluate` with their screening value. A Doppelkopf
+Re or Kontra during the play is made when the side wins in 75% of the worlds whose searches
+finished; before they finish the easy level's hand rule decides.
 
-Budget: `worlds` (default 16), `rollout_worlds` (8) and `nodes` per solve (20000) fix the
-work of a decision, so a bot is deterministic per seed; the defaults keep the median under
-0.5 s on one core (docs/bots.md has the measurements). `seconds` (default None) adds a time
-limit: worlds stop being added once it is spent (at least 2 are used), which bounds the
-worst case on a slow machine at the price of determinism.
+`evaluate`: every legal action with `expected` (card play: the mean over the worlds of each
+world's value; bids: the seat's mean score) and `win` (the share of worlds won).
+
+Budget: `worlds` (16), `nodes` per solve (20000), `playout_worlds` (16), `playouts` (64),
+`rollout_worlds` (48 with random playouts, else 8), `rollout_playouts` (8 in Klaverjas, else 0:
+the normal level plays) and `screen_worlds` (8, or 1 with normal-level rollouts) fix the work
+of a decision, so a bot is deterministic per seed (docs/bots.md has the times). `seconds`
+(default None) adds a time limit: worlds stop being added once it is spent (at least 2 are
+used), which bounds the worst case on a slow machine at the price of determinism.
 """
 from __future__ import annotations
 
@@ -52,8 +57,17 @@ def objective_for(state, seat: int) -> dict:
     return {"side": side, "count": "margin"}
 
 
+# Bids by random playouts of the card play where that judges contracts fairly: in Klaverjas
+# every trump choice is the same game, and the flat Monte Carlo of issue 25 chose trumps this
+# way; where contracts differ in kind and stakes (solos, Wenz, going alone) random defenders
+# make every solo look good, so there the normal level plays the rollouts (docs/bots.md).
+RANDOM_BID_PLAYOUTS = {"klaverjas": 8}
+
+
 class HardBot(Bot):
     level = "hard"
+    # more exchanges than this (a Doppelkopf Armut return) are not all screened
+    screen_limit = 32
     # bids, calls and exchanges: keep the normal level's choice unless a candidate beats it in
     # the same sampled worlds by more than the noise (see _lower_bound)
     paired = True
@@ -61,15 +75,28 @@ class HardBot(Bot):
     # a card search whose bounds are wider than this (in card points) counts as unfinished
     open_width = 10
 
-    def __init__(self, game, seed=0, options=None, worlds: int = 16, rollout_worlds: int = 8,
-                 nodes: int = 20000, seconds: float | None = None):
+    def __init__(self, game, seed=0, options=None, worlds: int = 16, rollout_worlds: int | None = None,
+                 nodes: int = 20000, playout_worlds: int = 16, playouts: int = 64,
+                 rollout_playouts: int | None = None, screen_worlds: int | None = None,
+                 seconds: float | None = None):
         super().__init__(game, seed, options)
-        for name, value, low in (("worlds", worlds, 1), ("rollout_worlds", rollout_worlds, 1), ("nodes", nodes, 100)):
+        if rollout_playouts is None:
+            rollout_playouts = RANDOM_BID_PLAYOUTS.get(game, 0)
+        if rollout_worlds is None:
+            rollout_worlds = 48 if rollout_playouts else 8
+        if screen_worlds is None:
+            screen_worlds = 8 if rollout_playouts else 1
+        for name, value, low in (("worlds", worlds, 1), ("rollout_worlds", rollout_worlds, 1), ("nodes", nodes, 100),
+                                 ("playout_worlds", playout_worlds, 1), ("playouts", playouts, 1),
+                                 ("rollout_playouts", rollout_playouts, 0),
+                                 ("screen_worlds", screen_worlds, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
         if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds <= 0):
             raise ValueError(f"seconds must be a positive number or None, got {seconds!r}")
         self.worlds, self.rollout_worlds, self.nodes, self.seconds = worlds, rollout_worlds, nodes, seconds
+        self.playout_worlds, self.playouts = playout_worlds, playouts
+        self.rollout_playouts, self.screen_worlds = rollout_playouts, screen_worlds
         self._normal = NormalBot(game, seed, options)
 
     # -- worlds --
@@ -79,11 +106,13 @@ class HardBot(Bot):
         return inf.states(n, seed)
 
     def _choose(self, view, legal):
-        evals = self._evaluate(view, legal)
+        evals = self._evaluate(view, legal, complete=False)
         best = max(evals, key=lambda e: e["utility"])
         return best["action"]
 
-    def _evaluate(self, view, legal):
+    def _evaluate(self, view, legal, complete=True):
+        """Every legal action with its value and the utility the choice maximizes (`complete`:
+        also the exchanges the choice never considers, as evaluate lists every legal action)."""
         plays = [a for a in legal if a["type"] == "play"]
         others = [a for a in legal if a["type"] != "play"]
         out = []
@@ -103,137 +132,183 @@ class HardBot(Bot):
                 out.append({"action": a, "expected": expected, "win": win,
                             "utility": 1e9 if good else -1e9})
         elif others:
-            out += self._rollouts(view, others)
+            out += self._rollouts(view, others, complete=complete)
         return out
 
     def _solve_cards(self, view, plays):
-        seat = view["seat"]
+        states = self._states(view, max(self.worlds, self.playout_worlds))
+        return self._card_values(states, plays, view["seat"], rng_for(self.seed, view, "playouts"),
+                                 self.worlds, self.nodes, self.playout_worlds, self.playouts)
+
+    def _card_values(self, states, plays, seat, seeds, solve, nodes, playout_worlds, playouts):
+        """Each legal card's value over the worlds `states`: exact solver values where the
+        searches of the first `solve` worlds finish in `nodes` each; otherwise (the first
+        tricks) the mean margin of `playouts` random playouts after the card in each of the
+        first `playout_worlds` worlds (flat Monte Carlo), each world's value kept within the
+        bounds the solver proved for it. `expected` is the mean over the worlds, so it lies
+        within the worlds' values (the Hint shows it); `win` the share of worlds won."""
         start = time.perf_counter()
-        states = self._states(view, self.worlds)
-        sums = {a["card"]: 0.0 for a in plays}
-        lows = {a["card"]: 0.0 for a in plays}
-        highs = {a["card"]: 0.0 for a in plays}
-        wins = {a["card"]: 0 for a in plays}
-        widths = []
-        used = 0
-        minimize = False
+        if not states:                 # no consistent world (cannot happen for a real view)
+            return [{"action": a, "expected": 0.0, "win": None, "utility": 0.0} for a in plays]
+        minimize = objective_for(states[0], seat).get("maximize") is False
+        sign = -1 if minimize else 1
+        exact = {a["card"]: [] for a in plays}
+        bounds = []                    # per solved world: {card: (lo, hi)}
+        for k, state in enumerate(states[:solve]):
+            if self.seconds is not None and k >= 2 and time.perf_counter() - start > self.seconds:
+                break
+            found = {}
+            for e in solver.values(state, objective_for(state, seat), budget=nodes):
+                lo, hi = (e["value"], e["value"]) if e["value"] is not None else (e["lower"], e["upper"])
+                # two copies of a card share a code (Doppelkopf): each card counts once
+                for card in {e["action"]["card"], *e["equivalent"]}:
+                    if card in exact:
+                        found[card] = (lo, hi)
+            bounds.append(found)
+            for card, (lo, hi) in found.items():
+                exact[card].append((lo + hi) / 2)
+        finished = all(hi - lo <= self.open_width for b in bounds for lo, hi in b.values())
+        if finished:
+            per_card = exact
+        else:
+            per_card = self._playout_cards(states[:playout_worlds], plays, seat, bounds, seeds, playouts, start)
+        # the proven bounds prune: a card whose mean upper bound (for the seat) lies below
+        # another card's mean lower bound is worse in the searched worlds, whatever the playouts say
+        low = {c: sum(sorted((sign * b[c][0], sign * b[c][1]))[0] for b in bounds) for c in exact}
+        high = {c: sum(sorted((sign * b[c][0], sign * b[c][1]))[1] for b in bounds) for c in exact}
+        floor = max(low.values())
+        out = []
+        for a in plays:
+            vals = per_card[a["card"]]
+            mean = sum(vals) / len(vals)
+            utility = sign * mean - (1e6 if high[a["card"]] < floor else 0)
+            out.append({"action": a, "expected": mean, "utility": utility, "finished": finished,
+                        "win": None if minimize else sum(1 for v in vals if v > 0) / len(vals)})
+        return out
+
+    def _playout_cards(self, states, plays, seat, bounds, seeds, playouts, start):
+        """Per card, its value in each world: the mean margin of `playouts` random playouts
+        after it (the engine's C playout, GIL released), clamped to the world's proven solver
+        bounds where the world was searched, so no estimate leaves what search has proved.
+        The cards of a world share the playout seeds (their differences are paired)."""
+        per_card = {a["card"]: [] for a in plays}
         for k, state in enumerate(states):
             if self.seconds is not None and k >= 2 and time.perf_counter() - start > self.seconds:
                 break
-            obj = objective_for(state, seat)
-            minimize = obj.get("maximize") is False
-            for e in solver.values(state, obj, budget=self.nodes):
-                lo, hi = (e["value"], e["value"]) if e["value"] is not None else (e["lower"], e["upper"])
-                mid = (lo + hi) / 2
-                widths.append(hi - lo)
-                for card in [e["action"]["card"], *e["equivalent"]]:
-                    if card in sums:
-                        sums[card] += mid
-                        lows[card] += lo
-                        highs[card] += hi
-                        wins[card] += (mid > 0) if not minimize else 0
-            used += 1
-        if not used:                   # no consistent world (cannot happen for a real view)
-            return [{"action": a, "expected": 0.0, "win": None, "utility": 0.0} for a in plays]
-        mean = {c: s / used for c, s in sums.items()}
-        sign = -1 if minimize else 1
-        best = max(sign * v for v in mean.values())
-        util = {c: sign * v for c, v in mean.items()}
-        if widths and max(widths) > self.open_width:
-            # searches cut off by the node budget (Doppelkopf's early tricks): their midpoints
-            # are no evaluation. The bounds still prune: a card whose mean upper bound is below
-            # another's mean lower bound is worse in the sampled worlds; among the cards left,
-            # the normal level's counting heuristics (the leaf knowledge) choose.
-            sign_lo = {c: (-highs[c] if minimize else lows[c]) / used for c in mean}
-            sign_hi = {c: (-lows[c] if minimize else highs[c]) / used for c in mean}
-            floor = max(sign_lo.values())
-            left = [c for c in mean if sign_hi[c] >= floor]
-            pick = self._normal._card(view, left)
-            util[pick] = max(util.values()) + 1.0
-        finished = not widths or max(widths) <= self.open_width
-        return [{"action": a, "expected": mean[a["card"]], "utility": util[a["card"]], "finished": finished,
-                 "win": None if minimize else wins[a["card"]] / used} for a in plays]
+            obj = solver.objective_of(state, objective_for(state, seat))
+            rules = state.game.rules
+            search = solver._solver_for(rules)
+            kind = solver.COUNTS[obj.count]
+            proved = bounds[k] if k < len(bounds) else {}
+            world_seeds = [seeds.getrandbits(64) for _ in range(playouts)]
+            for a in plays:
+                child = state.core.copy()
+                child.apply(state.encode(a))
+                total = 0
+                for r in world_seeds:
+                    end = child.copy()
+                    end.random_playout(r)
+                    total += rules.solve_core(end, search, obj.mask, kind, obj.maximize, 0)[0]
+                value = total / playouts
+                if a["card"] in proved:
+                    lo, hi = proved[a["card"]]
+                    value = min(max(value, lo), hi)
+                per_card[a["card"]].append(value)
+        return per_card
 
-    def _rollouts(self, view, actions, extra=False):
+    def _rollouts(self, view, actions, states=None, complete=True):
+        """Bids, calls, exchanges, Kontra/Re, cracking, the trump choice: each candidate judged
+        in the same `rollout_worlds` sampled worlds (_playout_scores). The normal level's choice
+        stands unless another candidate beats it by more than the noise (_lower_bound). Many
+        candidates (a Schafkopf auction, a Sheepshead bury) are screened on `screen_worlds`
+        of the worlds first, and the four best plus the normal level's choice go on; the others
+        are listed with their screening value (evaluate lists every legal action)."""
         seat = view["seat"]
-        candidates = actions
-        if len([a for a in actions if a["type"] == "exchange"]) > 6:
-            ranked = self._normal._choose_ranked_exchanges(view, actions)
-            candidates = ranked[:6]
-        states = self._states(view, self.rollout_worlds)
-        dropped = []
-        if len(candidates) > 6 and len(states) > 1 and not extra:
-            # many bids: one world screens them all, the four best and the easy choice go on
-            screen = self._rollout_scores(states[:1], candidates, seat, extra)
-            keep = sorted(range(len(candidates)), key=lambda i: -screen[i][0][0])[:4]
-            favourite = self._normal._choose(view, candidates)
-            kept = [candidates[i] for i in sorted(keep)] + \
-                [favourite] * (favourite not in [candidates[i] for i in keep])
-            for i, a in enumerate(candidates):
-                if a not in kept:         # judged on the screening world only, never chosen
-                    edge, score = screen[i][0]
-                    dropped.append({"action": a, "expected": score, "utility": -1e8, "edge": edge,
-                                    "win": 1.0 if edge > 0 else 0.0})
-            candidates = kept
         start = time.perf_counter()
+        if states is None:
+            states = self._states(view, self.rollout_worlds)
+        favourite = self._normal._choose(view, actions)
+        candidates = actions
+        dropped = []
+        if len([a for a in actions if a["type"] == "exchange"]) > self.screen_limit:
+            # an Armut return (hundreds of candidates; screening them all by normal-level
+            # rollouts took 6 s): the choice is among the easy level's favourite and five
+            # others; `evaluate` (complete) lists the rest with the value of random playouts on
+            # the screening worlds (the contract is fixed, so random defenders favour no one)
+            candidates = self._normal._choose_ranked_exchanges(view, actions)[:6]
+            if favourite not in candidates:
+                favourite = candidates[0]
+            rest = [a for a in actions if a not in candidates]
+            if complete and rest:
+                screen = self._playout_scores(view, states[:self.screen_worlds], rest, seat,
+                                              playouts=self.rollout_playouts or 8)
+                for i, a in enumerate(rest):
+                    pairs = screen[i]
+                    dropped.append({"action": a, "expected": sum(p[1] for p in pairs) / len(pairs),
+                                    "utility": -1e8, "edge": sum(p[0] for p in pairs) / len(pairs),
+                                    "win": sum(1 for p in pairs if p[0] > 0) / len(pairs)})
+        if len(candidates) > 6 and len(states) > self.screen_worlds:
+            screen = self._playout_scores(view, states[:self.screen_worlds], candidates, seat)
+            means = [sum(p[0] for p in screen[i]) / len(screen[i]) for i in range(len(candidates))]
+            keep = set(sorted(range(len(candidates)), key=lambda i: -means[i])[:4])
+            keep.add(candidates.index(favourite))
+            for i, a in enumerate(candidates):
+                if i not in keep:         # judged on the screening worlds only, never chosen
+                    pairs = screen[i]
+                    dropped.append({"action": a, "expected": sum(p[1] for p in pairs) / len(pairs),
+                                    "utility": -1e8, "edge": means[i],
+                                    "win": sum(1 for p in pairs if p[0] > 0) / len(pairs)})
+            candidates = [candidates[i] for i in sorted(keep)]
+        totals = self._playout_scores(view, states, candidates, seat, start)
+        fav = candidates.index(favourite)
         results = []
-        totals = self._rollout_scores(states, candidates, seat, extra, start)
-        favourite = None if extra else self._normal._choose(view, candidates)
-        fav = candidates.index(favourite) if favourite in candidates else None
         for i, a in enumerate(candidates):
             pairs = totals[i] or [(0, 0)]
-            mean = sum(p[1] for p in pairs) / len(pairs)
             edge = sum(p[0] for p in pairs) / len(pairs)
-            utility = edge if not extra else edge - 1e9
-            if fav is not None and self.paired:
+            utility = edge
+            if self.paired:
                 utility = 0.0 if i == fav else _lower_bound(pairs, totals[fav], self.deviation_z)
-            results.append({"action": a, "expected": mean, "utility": utility,
+            results.append({"action": a, "expected": sum(p[1] for p in pairs) / len(pairs), "utility": utility,
                             "edge": edge, "win": sum(1 for p in pairs if p[0] > 0) / len(pairs)})
-        if extra:
-            # an announcement during the play: made when it pays more than playing silently,
-            # compared with the silent rollouts of the same worlds
-            return self._announce_vs_silent(view, results, states)
         return results + dropped
 
-    def _rollout_scores(self, states, candidates, seat, extra, start=None):
-        """Per candidate, (relative score, score) of the seat in each world's rollout."""
+    def _playout_scores(self, view, states, candidates, seat, start=None, playouts=None):
+        """Per candidate, (relative score, score) of the seat in each world: the action is
+        taken, the rest of the auction (every call before the first card) is played by the
+        normal level, and the card play by `rollout_playouts` random playouts (the engine's C
+        playout), averaged. Every candidate of a world meets the same auction policy and
+        playout seeds, so their differences are paired."""
         policy = [NormalBot(self.game, self.seed + s, self.options) for s in range(8)]
+        seeds = rng_for(self.seed, view, "bids")
         totals = {i: [] for i in range(len(candidates))}
         for k, state in enumerate(states):
             if self.seconds is not None and start is not None and k >= 2 and time.perf_counter() - start > self.seconds:
                 break
+            count = self.rollout_playouts if playouts is None else playouts
+            world_seeds = [seeds.getrandbits(64) for _ in range(count)] or [None]
             for i, a in enumerate(candidates):
                 st = state.copy()
                 st.apply(a)
                 while not st.is_over():
+                    legal = st.legal_actions()
+                    if any(x["type"] == "play" for x in legal):
+                        break
                     s = st.to_act()
-                    v = st.view(s)
-                    act = policy[s].choose(v) if len(v["legal"]) > 1 else v["legal"][0]
-                    if extra and s == seat and act["type"] != "play":
-                        act = next((x for x in v["legal"] if x["type"] == "play"), act)
-                    st.apply(act)
-                totals[i].append(_relative(st.result()["scores"], seat))
+                    st.apply(policy[s].choose(st.view(s)) if len(legal) > 1 else legal[0])
+                if world_seeds == [None]:     # no playouts: the normal level plays the cards too
+                    while not st.is_over():
+                        s = st.to_act()
+                        v = st.view(s)
+                        st.apply(policy[s].choose(v) if len(v["legal"]) > 1 else v["legal"][0])
+                rel = own = 0.0
+                for r in world_seeds:
+                    end = st.core.copy()
+                    scores = end.random_playout(r) if r is not None else end.scores()
+                    gain, score = _relative(scores, seat)
+                    rel += gain
+                    own += score
+                totals[i].append((rel / len(world_seeds), own / len(world_seeds)))
         return totals
-
-    def _announce_vs_silent(self, view, results, states):
-        seat = view["seat"]
-        policy = [NormalBot(self.game, self.seed + s, self.options) for s in range(8)]
-        silent = []
-        for state in states:
-            st = state.copy()
-            while not st.is_over():
-                s = st.to_act()
-                v = st.view(s)
-                act = policy[s].choose(v)
-                if s == seat and act["type"] != "play":
-                    act = next(x for x in v["legal"] if x["type"] == "play")
-                st.apply(act)
-            silent.append(_relative(st.result()["scores"], seat)[0])
-        base = sum(silent) / max(1, len(silent))
-        for r in results:
-            # utility above every card (1e9) only when announcing beats staying silent
-            r["utility"] = 1e9 + r["edge"] if r["edge"] > base + 1e-9 and r["win"] >= 0.6 else -1e9
-        return results
 
     def _choose_open(self, state):
         """The tournament's `cheat` level: the same search on the true deal, every hand open
@@ -243,42 +318,16 @@ class HardBot(Bot):
         legal = state.legal_actions()
         plays = [a for a in legal if a["type"] == "play"]
         if plays:
-            obj = objective_for(state, seat)
-            sign = -1 if obj.get("maximize") is False else 1
-            bounds = {}
-            for e in solver.values(state, obj, budget=self.nodes * self.worlds):
-                lo, hi = (e["value"], e["value"]) if e["value"] is not None else (e["lower"], e["upper"])
-                lo, hi = sorted((sign * lo, sign * hi))
-                for card in [e["action"]["card"], *e["equivalent"]]:
-                    bounds[card] = (lo, hi)
-            floor = max(lo for lo, _ in bounds.values())
-            best = max(bounds, key=lambda c: (bounds[c][0], bounds[c][1]))
-            if bounds[best][1] - bounds[best][0] > self.open_width:
-                # cut off by the budget: the bounds prune, the normal level chooses (as in hard)
-                left = [c for c, (_, hi) in bounds.items() if hi >= floor]
-                best = self._normal._card(state.view(seat), left)
-            return next(a for a in plays if a["card"] == best)
-        # bids and calls: rollouts of the true deal by the normal level, under `rollout_worlds`
-        # different policy seeds, with the same paired test against the normal level's choice as
-        # the hard level (one rollout per candidate overbid: a lucky playout made a solo look good)
-        favourite = self._normal.choose(state.view(seat))
-        candidates = legal if len(legal) <= 8 else legal[:8]
-        if favourite not in candidates:
-            candidates = [*candidates, favourite]
-        scores = {i: [] for i in range(len(candidates))}
-        for r in range(self.rollout_worlds):
-            policy = [NormalBot(self.game, self.seed + 8 * r + s, self.options) for s in range(8)]
-            for i, a in enumerate(candidates):
-                st = state.copy()
-                st.apply(a)
-                while not st.is_over():
-                    s = st.to_act()
-                    st.apply(policy[s].choose(st.view(s)))
-                scores[i].append(_relative(st.result()["scores"], seat))
-        fav = candidates.index(favourite)
-        utility = [0.0 if i == fav else _lower_bound(scores[i], scores[fav], self.deviation_z)
-                   for i in range(len(candidates))]
-        return candidates[max(range(len(candidates)), key=lambda i: utility[i])]
+            # the true deal is the only world: one search with the budget of all the worlds,
+            # the playouts of all the worlds where it does not finish
+            seeds = rng_for(self.seed, state.view(seat), "playouts")
+            evals = self._card_values([state], plays, seat, seeds, 1, self.nodes * self.worlds, 1,
+                                      self.playouts * self.playout_worlds)
+            return max(evals, key=lambda e: e["utility"])["action"]
+        # bids and calls: the hard level's judgement with the true deal as every world
+        view = state.view(seat)
+        evals = self._rollouts(view, legal, states=[state] * self.rollout_worlds, complete=False)
+        return max(evals, key=lambda e: e["utility"])["action"]
 
 
 def _lower_bound(pairs: list, favourite: list, z: float = 1.0) -> float:
