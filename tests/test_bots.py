@@ -209,7 +209,6 @@ def test_worlds_are_uniform_on_a_small_case():
     # exact enumeration: every split of the unseen cards that replays legally
     played = {a["card"] for a in view["actions"] if a["type"] == "play"}
     unseen = [c for c in game.deck.faces if c not in played and c not in view["hand"]]
-    others = [s for s in range(4) if s != seat]
     consistent = 0
     for split in itertools.permutations(unseen):
         if any(list(split[2 * i:2 * i + 2]) != sorted(split[2 * i:2 * i + 2], key=unseen.index) for i in range(3)):
@@ -225,7 +224,6 @@ def test_worlds_are_uniform_on_a_small_case():
 def test_hard_evaluates_every_legal_action():
     game = games.get("schafkopf")
     state = game.deal(4)
-    easy = bots.get("schafkopf", "easy")
     while state.phase() != "play" and not state.is_over():
         state.apply(bots.get("schafkopf", "easy", seed=state.to_act()).choose(state.view(state.to_act())))
     if state.is_over():

@@ -13,7 +13,7 @@ good club player does.
 Each decision reads only the view and takes well under 5 ms."""
 from __future__ import annotations
 
-from .knowledge import Order, current_trick, legal_cards, played_cards, sides, spec_of, voids
+from .knowledge import Order, current_trick, played_cards, sides, spec_of, voids
 from .simple import EasyBot, _declaring
 
 
