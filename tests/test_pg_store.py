@@ -584,3 +584,23 @@ def test_a_database_that_goes_away_is_unavailable_then_served_again():
             assert "Traceback" not in srv.output
     finally:
         own.stop()
+
+
+def test_the_several_server_flags_reach_the_store_and_the_manager(pg_url):
+    """--lease-seconds, --pool-size, --sweep-seconds and --conflict-retries are used, not only parsed."""
+    from service import config
+    from service.server import Server
+
+    cfg = config.parse(["--database", pg_url, "--address", "127.0.0.1:0", "--no-http", "--lease-seconds", "7.5",
+                        "--pool-size", "3", "--sweep-seconds", "0.25", "--conflict-retries", "2"])
+
+    async def main():
+        server = await Server(cfg).start()
+        try:
+            assert (server.store.lease_seconds, server.store.pool_size) == (7.5, 3)
+            assert (server.manager.sweep_seconds, server.manager.conflict_retries) == (0.25, 2)
+        finally:
+            await server.stop()
+    run(main())
+    defaults = config.parse(["--memory"])
+    assert (defaults.lease_seconds, defaults.sweep_seconds, defaults.pool_size, defaults.conflict_retries) == (3.0, 1.0, 8, 8)

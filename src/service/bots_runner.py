@@ -13,7 +13,6 @@ from .store import Commit, Conflict, StoreError
 from .tables import DealLog, Table, bot_action, bot_to_act_in, entry_after
 
 log = logging.getLogger("stich.service")
-SWEEP_SECONDS = 1.0         # how often a server of a shared store looks for orphaned bot turns
 SWEEP_BATCH = 32
 
 
@@ -119,11 +118,11 @@ class BotRunner:
         table.notify()
 
     async def _sweep(self) -> None:
-        """Every SWEEP_SECONDS: bot turns whose lease expired (their server died, or gave them
+        """Every `sweep_seconds` of the manager: bot turns whose lease expired (their server died, or gave them
         up) are taken and played here."""
         m = self.manager
         while not m.closing:
-            await asyncio.sleep(SWEEP_SECONDS)
+            await asyncio.sleep(m.sweep_seconds)
             try:
                 for table_id in await m.store.due_bot_tables(SWEEP_BATCH):
                     if m.closing:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from engine_core.errors import ActionError
 
 from . import errors
-from .freshness import CONFLICT_RETRIES
 from .request_ids import answered, check_request_id, fingerprint
 from .sections import locked
 from .store import Commit, Conflict
@@ -58,7 +57,7 @@ class Changes:
         fp = fingerprint(kind, seat, fields) if request_id else ""
 
         async def section():
-            for _ in range(CONFLICT_RETRIES):
+            for _ in range(m.conflict_retries):
                 try:
                     if expected_version is not None and expected_version != table.version and store.shared:
                         await m.freshness.catch_up(table)   # the client may have seen another server

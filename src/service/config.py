@@ -41,6 +41,11 @@ class Config:
     http_max_connections_per_peer: int = 128
     http_max_connections: int = 4096        # in all; at most the fd limit less fd_reserve
     fd_reserve: int = 256                   # descriptors kept from HTTP connections: gRPC, the store
+    # several servers on one store (PostgreSQL)
+    lease_seconds: float = 3.0              # a bot turn's lease: renewed every third of it
+    sweep_seconds: float = 1.0              # how often a server looks for bot turns nobody plays
+    pool_size: int = 8                      # PostgreSQL connections of the server's pool
+    conflict_retries: int = 8               # reloads after another server wrote first
 
     @property
     def max_send_bytes(self) -> int:
@@ -77,6 +82,12 @@ HELP = {
     "evaluate_slice_lines": "records per unit of EvaluateRecords work",
     "response_bytes": "EvaluateRecords answers per response message, in bytes",
     "live_tables": "tables kept in memory",
+    "lease_seconds": "seconds a server holds a table's bot turn (PostgreSQL); renewed every third of it while "
+                     "the bot thinks, then another server's sweep takes an expired one",
+    "sweep_seconds": "seconds between a server's looks for bot turns whose lease expired (PostgreSQL)",
+    "pool_size": "connections of the server's PostgreSQL pool (the LISTEN connection besides)",
+    "conflict_retries": "times a request is judged again on the fresh table after another server committed "
+                        "first, before it is answered ABORTED (CONFLICT)",
 }
 
 
@@ -99,6 +110,10 @@ RANGES = {
     "evaluate_slice_lines": (1, 1_000_000),
     "response_bytes": (1024, 256 * MIB),
     "live_tables": (1, INT32),
+    "lease_seconds": (0.1, 3600.0),
+    "sweep_seconds": (0.05, 3600.0),
+    "pool_size": (1, 1024),
+    "conflict_retries": (1, 1000),
 }
 
 

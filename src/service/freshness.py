@@ -11,7 +11,6 @@ from .store import StoreError
 from .tables import Table
 
 log = logging.getLogger("stich.service")
-CONFLICT_RETRIES = 8        # reloads after a Conflict before a request is answered CONFLICT
 
 
 class Freshness:

@@ -33,6 +33,7 @@ from typing import Callable
 from . import errors
 from .bots_runner import BotRunner
 from .changes import Changes
+from .config import Config
 from .daily import Daily, utc_today
 from .freshness import Freshness
 from .ids import TABLE_ID
@@ -49,12 +50,15 @@ class TableManager:
     """All tables of this server; persistence through `store`, table work in `executor`."""
 
     def __init__(self, store: Store, executor: Executor, live_tables: int = 10_000,
-                 clock: Callable[[], str] = utc_today, analysis: Analysis | None = None):
+                 clock: Callable[[], str] = utc_today, analysis: Analysis | None = None,
+                 sweep_seconds: float = Config.sweep_seconds, conflict_retries: int = Config.conflict_retries):
         self.clock = clock             # today's date (UTC, YYYY-MM-DD): the daily deal's
         self.store = store
         self.executor = executor
         self.analysis = analysis or Analysis()     # Hint (and the door's Analyze): never `executor`
         self.live_tables = live_tables
+        self.sweep_seconds = sweep_seconds          # a shared store: the bots' sweep (bots_runner)
+        self.conflict_retries = conflict_retries    # judged again after another writer (changes, rooms)
         self.live: collections.OrderedDict[str, Table] = collections.OrderedDict()
         self.loading: dict[str, asyncio.Future] = {}
         self.closing = False

@@ -22,6 +22,7 @@ from contextlib import asynccontextmanager
 
 import orjson
 
+from .config import Config
 from .store import (MIGRATIONS, SCHEMA_VERSION, SCHEMA_VERSION_TABLE, Commit, DailyEntry, Damaged,
                     Conflict, Exists, NicknameTaken, Store, StoreError, StoredDeal, StoredTable, Unavailable, _loads,
                     newer_schema)
@@ -37,8 +38,6 @@ log = logging.getLogger("stich.service")
 CHANNEL = "stich_tables"
 MIGRATION_LOCK = 0x5717C4             # pg_advisory_xact_lock key: one server migrates at a time
 CONNECT_SECONDS = 5
-LEASE_SECONDS = 3.0
-POOL_SIZE = 8
 _END = 2 ** 31 - 1
 
 
@@ -94,8 +93,8 @@ class PostgresStore(Store):
 
     shared = True
 
-    def __init__(self, url: str, server_id: str | None = None, lease_seconds: float = LEASE_SECONDS,
-                 pool_size: int = POOL_SIZE):
+    def __init__(self, url: str, server_id: str | None = None, lease_seconds: float = Config.lease_seconds,
+                 pool_size: int = Config.pool_size):
         check_available()
         self.url = url
         self.path = display_url(url)

@@ -11,7 +11,6 @@ from engine_core.errors import OptionError
 from engine_core.match import MAX_DEALS_PER_MATCH, Match
 
 from . import errors
-from .freshness import CONFLICT_RETRIES
 from .ids import INVITE
 from .sections import locked
 from .store import Conflict, Exists
@@ -111,7 +110,7 @@ class Rooms:
         token = new_secret("st_", table.id)
 
         async def section():
-            for _ in range(CONFLICT_RETRIES):
+            for _ in range(m.conflict_retries):
                 if seat in table.claims:
                     raise used(seat)
                 try:

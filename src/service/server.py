@@ -117,7 +117,7 @@ def make_store(config: Config) -> Store:
     if config.database:
         from .pgstore import PostgresStore
         try:
-            return PostgresStore(config.database)
+            return PostgresStore(config.database, lease_seconds=config.lease_seconds, pool_size=config.pool_size)
         except StoreError as err:
             raise StartError(str(err)) from None
     if config.data_dir is None:
@@ -183,7 +183,8 @@ class Server:
         self.table_threads = ThreadPoolExecutor(cfg.table_threads, thread_name_prefix="stich-table")
         self.work = Work(cfg)
         self.manager = TableManager(self.store, self.table_threads, cfg.live_tables,
-                                    analysis=self.work.analysis)
+                                    analysis=self.work.analysis, sweep_seconds=cfg.sweep_seconds,
+                                    conflict_retries=cfg.conflict_retries)
         self.manager.start()
         self.servicer = StichServicer(self.manager, self.work, cfg)
         self.grpc.add_generic_rpc_handlers((self.servicer.handler(),))
