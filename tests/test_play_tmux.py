@@ -37,23 +37,35 @@ def server():
     srv.stop()
 
 
+# a tmux server of this test run alone (its own socket), so no other tmux user meets it
+TMUX = ["tmux", "-L", f"stich-test-{os.getpid()}"]
+
+
 class Terminal:
     """One tmux session running one command, 80 columns wide."""
 
     def __init__(self, command: str):
         self.name = f"stich-test-{uuid.uuid4().hex[:8]}"
-        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", "80", "-y", "50",
-                        f"{command}; echo STICH-EXIT=$?; sleep 60"], check=True,
-                       env=dict(os.environ, TERM="xterm-256color"))
-        subprocess.run(["tmux", "set-option", "-t", self.name, "history-limit", "20000"], check=True)
+        for attempt in range(3):
+            # the previous test's kill-session ends the tmux server when it held the last
+            # session; a new-session racing that exit fails with "server exited unexpectedly"
+            started = subprocess.run([*TMUX, "new-session", "-d", "-s", self.name, "-x", "80", "-y", "50",
+                                      f"{command}; echo STICH-EXIT=$?; sleep 60"], capture_output=True,
+                                     text=True, env=dict(os.environ, TERM="xterm-256color"))
+            if started.returncode == 0:
+                break
+            time.sleep(0.5)
+        else:
+            raise AssertionError(f"tmux could not start a session: {started.stderr.strip()}")
+        subprocess.run([*TMUX, "set-option", "-t", self.name, "history-limit", "20000"], check=True)
 
     def screen(self, history: bool = False) -> str:
-        argv = ["tmux", "capture-pane", "-p", "-t", self.name] + (["-J", "-S", "-"] if history else [])
+        argv = [*TMUX, "capture-pane", "-p", "-t", self.name] + (["-J", "-S", "-"] if history else [])
         return subprocess.run(argv, capture_output=True, text=True, check=True).stdout
 
     def send(self, text: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.name, "-l", text], check=True)
-        subprocess.run(["tmux", "send-keys", "-t", self.name, "Enter"], check=True)
+        subprocess.run([*TMUX, "send-keys", "-t", self.name, "-l", text], check=True)
+        subprocess.run([*TMUX, "send-keys", "-t", self.name, "Enter"], check=True)
 
     def wait(self, old: str, timeout: float = 20.0) -> str:
         """The screen once it changed from `old` and ends in a prompt or the exit line."""
@@ -67,7 +79,7 @@ class Terminal:
         raise AssertionError(f"the terminal did not answer:\n{self.screen()}")
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        subprocess.run([*TMUX, "kill-session", "-t", self.name], capture_output=True)
 
 
 def choices(screen: str) -> tuple[list[int], list[int]]:
