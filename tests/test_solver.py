@@ -2,7 +2,8 @@
 game and contract kind: exact values, values of every card, null-window answers, and budgets
 that return bounds containing the exact value; partition keys (transposition entries shared by
 positions that differ only in which equivalent cards were played) against exact-card keys on
-deeper random endgames, and the growing table against a small fixed one."""
+deeper random endgames, and the growing table against a small fixed one; enhanced transposition
+cutoffs against the search without them."""
 import random
 
 import pytest
@@ -192,6 +193,51 @@ def test_partition_keys_give_the_values_of_exact_keys(game, which, seed, tricks_
     assert rules.solve_core(state.core, partition, mask, 1, True, 0)[:2] == tricks
     if tricks_left == 3:        # small enough for plain minimax
         assert lo == minimax(state, state.core.copy(), solver.objective_of(state).side)
+
+
+@settings(max_examples=40, deadline=None)
+@given(game=st.sampled_from(GAMES), which=st.integers(0, 2), seed=st.integers(0, 10**6),
+       tricks_left=st.integers(3, 5), partition=st.booleans())
+def test_transposition_cutoffs_give_the_plain_values(game, which, seed, tricks_left, partition):
+    """Enhanced transposition cutoffs (a trick's last card looks its children up before
+    searching any) never change a value or a null-window answer: the same as without them, in
+    points and in tricks, and as plain minimax on the smallest endgames."""
+    options = option_sets(game)[which % len(option_sets(game))]
+    state = one_position(game, options, tricks_left, seed)
+    if state is None:
+        return
+    rules = state.game.rules
+    mask = solver.objective_of(state).mask
+    plain = rules.Solver(etc=False, partition=partition)
+    cutoffs = rules.Solver(etc=True, partition=partition, min_bits=10)
+    assert cutoffs.etc and not plain.etc
+    lo, hi, _ = rules.solve_core(state.core, plain, mask, 0, True, 0)
+    assert lo == hi
+    assert rules.solve_core(state.core, cutoffs, mask, 0, True, 0)[:2] == (lo, hi)
+    for target in (lo - 1, lo, lo + 1):
+        assert rules.reaches_core(state.core, cutoffs, mask, 0, True, target, 0)[0] == (lo >= target)
+    low = rules.solve_core(state.core, plain, mask, 0, False, 0)[:2]
+    assert rules.solve_core(state.core, cutoffs, mask, 0, False, 0)[:2] == low
+    tricks = rules.solve_core(state.core, plain, mask, 1, True, 0)[:2]
+    assert rules.solve_core(state.core, cutoffs, mask, 1, True, 0)[:2] == tricks
+    if tricks_left == 3:        # small enough for plain minimax
+        assert lo == minimax(state, state.core.copy(), solver.objective_of(state).side)
+
+
+def test_transposition_cutoffs_save_nodes():
+    """The cutoffs do happen: deeper positions of every game need fewer nodes in all with them
+    (so the test above compares two different searches), for the same values."""
+    for game in GAMES:
+        on_nodes = off_nodes = 0
+        for state in positions(game, {}, 6, 3, seed=13):
+            rules = state.game.rules
+            mask = solver.objective_of(state).mask
+            on = rules.solve_core(state.core, rules.Solver(etc=True), mask, 0, True, 0)
+            off = rules.solve_core(state.core, rules.Solver(etc=False), mask, 0, True, 0)
+            assert on[:2] == off[:2]
+            on_nodes += on[2]
+            off_nodes += off[2]
+        assert on_nodes < off_nodes, game
 
 
 def test_partition_keys_merge_positions():

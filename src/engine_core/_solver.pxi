@@ -33,6 +33,7 @@ cdef enum:
     TT_BUCKET = 4
     MAX_MOVES = 16
     INF_VALUE = 1 << 20
+    NO_CUTOFF = 1 << 21
 
 # what the value counts (Search.kind)
 cdef enum:
@@ -81,6 +82,7 @@ cdef struct Search:
     u64 held[G_SEATS]       # cards by the seat that held them at the root (or played them)
     u64 mobile              # cards with a run
     bint partition          # keys by canonical(); off: by the exact cards (tests compare both)
+    bint etc                # enhanced transposition cutoffs at a trick's last card (tests compare)
 
 
 cdef void search_init(Search* c, const GState* s, const GOpts* o, int side, int kind,
@@ -460,6 +462,33 @@ cdef inline void prefetch_children(const Search* c, const GState* s, const int* 
         stich_prefetch(tt_bucket(c.tt, key | (<u64>leader << 56) | rule))
 
 
+cdef int transposition_cutoff(Search* c, const GState* s, const int* moves, int n, bint maxi,
+                              int alpha, int beta) noexcept nogil:
+    """Enhanced transposition cutoff at a trick's last card: before searching any child, look
+    every child (the next trick's boundary) up in the table; one whose stored bound already
+    refutes the window (a lower bound >= beta for the maximizer, an upper bound <= alpha for the
+    minimizer) is a cutoff without a search. Returns that bound, else NO_CUTOFF. Cheap after
+    prefetch_children (the buckets are on their way) and often a whole subtree saved when a
+    transposition is found through another move order."""
+    cdef GState child
+    cdef TTEntry* e
+    cdef int i, cp
+    for i in range(n):
+        child = s[0]
+        g_apply(&child, c.o, moves[i])
+        if g_to_act(&child) < 0:
+            continue
+        e = tt_probe(c, tt_key(c, &child))
+        if e == NULL:
+            continue
+        cp = value_of(c, &child)
+        if maxi and cp + e.lo >= beta:
+            return cp + e.lo
+        if not maxi and cp + e.hi <= alpha:
+            return cp + e.hi
+    return NO_CUTOFF
+
+
 cdef int search(Search* c, const GState* s, int pts, int alpha, int beta) noexcept nogil:
     """Alpha-beta (fail-soft) over the card play: the objective side's final total. `pts` is the
     side's total at the start of the current trick."""
@@ -506,9 +535,13 @@ cdef int search(Search* c, const GState* s, int pts, int alpha, int beta) noexce
     beta0 = beta
     legal = reduce_equivalent(c, s, seat, g_legal_cards(s, c.o))
     n = order_moves(c, s, seat, legal, hint, moves)
+    maxi = ((c.side >> seat) & 1) == c.maximize
     if s.n_in_trick == G_SEATS - 1 and c.tt != NULL and popcount(s.hand[seat]) > 2:
         prefetch_children(c, s, moves, n)
-    maxi = ((c.side >> seat) & 1) == c.maximize
+        if c.etc:
+            v = transposition_cutoff(c, s, moves, n, maxi, alpha, beta)
+            if v != NO_CUTOFF:
+                return v
     best = -INF_VALUE if maxi else INF_VALUE
     best_move = moves[0] if n else -1
     for i in range(n):
@@ -583,14 +616,16 @@ cdef class Solver:
     cdef Table t
     cdef readonly int tt_bits
     cdef readonly bint partition
+    cdef readonly bint etc
 
-    def __cinit__(self, int tt_bits=22, int min_bits=14, bint partition=False):
+    def __cinit__(self, int tt_bits=22, int min_bits=14, bint partition=False, bint etc=True):
         if not 10 <= tt_bits <= 26:
             raise ValueError("tt_bits must be 10..26")
         if not 10 <= min_bits <= tt_bits:
             raise ValueError("min_bits must be 10..tt_bits")
         self.tt_bits = tt_bits
         self.partition = partition
+        self.etc = etc
         self.t.raw = NULL
         if not table_alloc(&self.t, min_bits):
             raise MemoryError()
@@ -613,12 +648,14 @@ cdef class Solver:
                 t.bits = 0
                 c.tt = NULL         # out of memory: search without a table (slower, still exact)
                 c.partition = self.partition
+                c.etc = self.etc
                 return
             t.gen = 1
         t.max_bits = self.tt_bits
         t.fresh = 0
         c.tt = t
         c.partition = self.partition
+        c.etc = self.etc
 
 
 cdef int check_solvable(Core core) except -1:
