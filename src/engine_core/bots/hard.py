@@ -28,12 +28,10 @@ finished; before they finish the easy level's hand rule decides.
 `evaluate`: every legal action with `expected` (card play: the mean over the worlds of each
 world's value; bids: the seat's mean score) and `win` (the share of worlds won).
 
-Budget: `worlds`, `nodes` per solve (20000), `playout_worlds`, `playouts`, `rollout_worlds`,
-`rollout_playouts` (8 in Klaverjas, else 0: the normal level plays) and `screen_worlds` (8, or
-1 with normal-level rollouts) fix the work of a decision, so a bot is deterministic per seed.
-The defaults are per game (BUDGETS), sized to the time a decision may take (docs/bots.md has
-the times): Klaverjas 128 worlds, 48 x 192 playouts, 256 bid worlds; Schafkopf and Sheepshead
-128, 48 x 192, 16; Doppelkopf 64, 32 x 128, 8; another game 16, 16 x 64, 8. `seconds`
+Budget: `worlds` (16), `nodes` per solve (20000), `playout_worlds` (16), `playouts` (64),
+`rollout_worlds` (48 with random playouts, else 8), `rollout_playouts` (8 in Klaverjas, else 0:
+the normal level plays) and `screen_worlds` (8, or 1 with normal-level rollouts) fix the work
+of a decision, so a bot is deterministic per seed (docs/bots.md has the times). `seconds`
 (default None) adds a time limit: worlds stop being added once it is spent (at least 2 are
 used), which bounds the worst case on a slow machine at the price of determinism.
 """
@@ -65,19 +63,6 @@ def objective_for(state, seat: int) -> dict:
 # make every solo look good, so there the normal level plays the rollouts (docs/bots.md).
 RANDOM_BID_PLAYOUTS = {"klaverjas": 8}
 
-# The default budget of each game, sized so a decision takes a median of about 0.2 to 0.3 s of
-# CPU and at most about 2 s on one core (docs/bots.md has the measured times): more worlds is
-# where a determinized search gains (issue 25: 64 worlds instead of 16 made up a quarter of
-# Klaverjas's deficit to flat Monte Carlo). A game not listed (a registered variant) gets the
-# smallest one.
-BUDGETS = {
-    "klaverjas": {"worlds": 128, "playout_worlds": 48, "playouts": 192, "rollout_worlds": 256},
-    "schafkopf": {"worlds": 128, "playout_worlds": 48, "playouts": 192, "rollout_worlds": 16},
-    "sheepshead": {"worlds": 128, "playout_worlds": 48, "playouts": 192, "rollout_worlds": 16},
-    "doppelkopf": {"worlds": 64, "playout_worlds": 32, "playouts": 128, "rollout_worlds": 8},
-}
-SMALLEST = {"worlds": 16, "playout_worlds": 16, "playouts": 64}
-
 
 class HardBot(Bot):
     level = "hard"
@@ -90,22 +75,15 @@ class HardBot(Bot):
     # a card search whose bounds are wider than this (in card points) counts as unfinished
     open_width = 10
 
-    def __init__(self, game, seed=0, options=None, worlds: int | None = None, rollout_worlds: int | None = None,
-                 nodes: int = 20000, playout_worlds: int | None = None, playouts: int | None = None,
+    def __init__(self, game, seed=0, options=None, worlds: int = 16, rollout_worlds: int | None = None,
+                 nodes: int = 20000, playout_worlds: int = 16, playouts: int = 64,
                  rollout_playouts: int | None = None, screen_worlds: int | None = None,
                  seconds: float | None = None):
         super().__init__(game, seed, options)
-        budget = BUDGETS.get(game, SMALLEST)
-        if worlds is None:
-            worlds = budget["worlds"]
-        if playout_worlds is None:
-            playout_worlds = budget["playout_worlds"]
-        if playouts is None:
-            playouts = budget["playouts"]
         if rollout_playouts is None:
             rollout_playouts = RANDOM_BID_PLAYOUTS.get(game, 0)
         if rollout_worlds is None:
-            rollout_worlds = budget.get("rollout_worlds", 48 if rollout_playouts else 8)
+            rollout_worlds = 48 if rollout_playouts else 8
         if screen_worlds is None:
             screen_worlds = 8 if rollout_playouts else 1
         for name, value, low in (("worlds", worlds, 1), ("rollout_worlds", rollout_worlds, 1), ("nodes", nodes, 100),
