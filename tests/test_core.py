@@ -1,5 +1,7 @@
 """The shared core: deal function (golden), daily seeds, cards and CardSet, options."""
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine_core import CardSet, _rng, games
 from engine_core.cards import DOPPELKOPF, PIQUET
@@ -128,3 +130,12 @@ def test_bad_hands_name_the_field(hands, field):
 def test_blind_refused_where_there_is_none():
     with pytest.raises(InvalidRecordError, match="blind"):
         games.get("schafkopf").new_deal(GOLDEN[0], 0, ["QC", "QS"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([PIQUET, DOPPELKOPF]), st.data())
+def test_deck_codes_reads_a_mask_bit_by_bit(deck, data):
+    """Deck.codes (a byte-table read) lists the codes of a mask's cards, lowest index first,
+    as reading the mask one bit at a time does."""
+    mask = data.draw(st.integers(0, deck.full_mask))
+    assert deck.codes(mask) == [deck.code(i) for i in range(deck.size) if mask >> i & 1]

@@ -255,3 +255,47 @@ def test_partition_keys_merge_positions():
             on_nodes += on[2]
             off_nodes += off[2]
         assert on_nodes < off_nodes, game
+
+
+@settings(max_examples=40, deadline=None)
+@given(game=st.sampled_from(GAMES), which=st.integers(0, 2), seed=st.integers(0, 10**6),
+       tricks_left=st.integers(2, 8), n=st.integers(1, 5), playout_seed=st.integers(0, 2**64 - 1),
+       count=st.sampled_from(["points", "margin", "tricks"]))
+def test_playout_values_are_the_sum_of_the_playouts_replayed(game, which, seed, tricks_left, n,
+                                                             playout_seed, count):
+    """The hard level's flat Monte Carlo in C (playout_values): after each legal card, the sum
+    over n random playouts (playout k seeded with seed + k, the same streams as Core.playouts
+    and random_actions) of the side's final value as the solver counts it at the end of the
+    deal: replayed here action by action and counted by solving the finished deal."""
+    options = option_sets(game)[which % len(option_sets(game))]
+    state = one_position(game, options, tricks_left, seed)
+    if state is None:
+        return
+    rules = state.game.rules
+    obj = solver.objective_of(state, {"count": count})
+    kind = solver.COUNTS[obj.count]
+    codes = [c for c in state.core.legal_list() if c < 64]
+    before = state.core.legal_list(), state.core.to_act()
+    sums = rules.playout_values(state.core, codes, n, playout_seed, obj.mask, kind, obj.maximize)
+    assert (state.core.legal_list(), state.core.to_act()) == before      # unchanged
+    for code, total in zip(codes, sums):
+        expected = 0
+        for k in range(n):
+            end = state.core.copy()
+            end.apply(code)
+            for step in end.random_actions((playout_seed + k) % 2**64):
+                end.apply(step)
+            assert end.is_over()
+            expected += rules.solve_core(end, rules.Solver(), obj.mask, kind, obj.maximize, 0)[0]
+        assert total == expected, (code, k)
+
+
+def test_playout_values_refuse_what_is_not_a_legal_card():
+    state = one_position("schafkopf", {}, 4, 3)
+    rules = state.game.rules
+    mask = solver.objective_of(state).mask
+    illegal = next(c for c in range(32) if not state.core.is_legal(c))
+    with pytest.raises(ValueError, match=f"action code {illegal} is not legal here"):
+        rules.playout_values(state.core, [illegal], 4, 1, mask, 0, True)
+    with pytest.raises(ValueError, match="positive number of playouts"):
+        rules.playout_values(state.core, state.core.legal_list()[:1], 0, 1, mask, 0, True)

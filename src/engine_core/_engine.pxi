@@ -172,6 +172,21 @@ cdef void g_playout(Rng* r, int dealer, int bids, const void* vo, PlayoutStats* 
             st.timed_cards += cards
 
 
+cdef inline int finish_random(GState* s, const GOpts* o, Rng* r, i64* codes, int cap) noexcept nogil:
+    """Finish the deal in `s` with uniformly random legal actions (g_random, BIDS_UNIFORM):
+    the one random-playout loop of a position (playouts, random_actions and the hard level's
+    playout_values). With `codes`, the first `cap` action codes are written; returns how many."""
+    cdef i64 code
+    cdef int count = 0
+    while g_to_act(s) >= 0:
+        code = g_random(s, o, r, BIDS_UNIFORM)
+        if codes != NULL and count < cap:
+            codes[count] = code
+            count += 1
+        g_apply(s, o, code)
+    return count
+
+
 cdef int random_finish(const GState* start, const GOpts* o, int n, u64 seed, i64* sums,
                        i64* codes, int cap) noexcept nogil:
     """n uniformly random playouts from `start` (playout k seeded with seed + k), their
@@ -180,17 +195,14 @@ cdef int random_finish(const GState* start, const GOpts* o, int n, u64 seed, i64
     cdef GState s
     cdef Score sc
     cdef Rng r
-    cdef i64 code
     cdef int k, i, count = 0
     for k in range(n):
         s = start[0]
         r.s = seed + <u64>k
-        while g_to_act(&s) >= 0:
-            code = g_random(&s, o, &r, BIDS_UNIFORM)
-            if codes != NULL and k == 0 and count < cap:
-                codes[count] = code
-                count += 1
-            g_apply(&s, o, code)
+        if k == 0:
+            count = finish_random(&s, o, &r, codes, cap)
+        else:
+            finish_random(&s, o, &r, NULL, 0)
         g_score(&s, o, &sc)
         for i in range(G_SEATS):
             sums[i] += sc.scores[i]
@@ -404,20 +416,6 @@ cdef class Core:
             return None
         g_score(&self.s, &self.o, &sc)
         return [sc.scores[i] for i in range(G_SEATS)]
-
-    cpdef list random_playout(self, u64 seed):
-        """Finish the deal with uniformly random legal actions (SplitMix64 seeded with `seed`),
-        entirely in C; returns the per-seat scores. The moves are undoable one by one."""
-        cdef Rng r
-        cdef i64 code
-        r.s = seed
-        with nogil:
-            while g_to_act(&self.s) >= 0 and self.n_hist < G_MAX_ACTIONS:
-                code = g_random(&self.s, &self.o, &r, BIDS_UNIFORM)
-                self.hist[self.n_hist] = self.s
-                self.n_hist += 1
-                g_apply(&self.s, &self.o, code)
-        return self.scores()
 
     def playouts(self, int n, u64 seed):
         """Per-seat sums of the scores of `n` uniformly random playouts from this position

@@ -235,22 +235,30 @@ class Inference:
                         if faces >> f & 1:
                             cards += [deck.code(f)] * (2 if twice >> f & 1 else 1)
                     fill[i] = cards
-            out.append({"hands": [[deck.code(b) for b in range(deck.size) if h >> b & 1] for h in hands],
-                        "masks": hands, "blind": [deck.code(b) for b in range(deck.size) if blind >> b & 1],
-                        "blind_mask": blind, "hidden": fill})
+            out.append({"hands": [deck.codes(h) for h in hands],
+                        "masks": hands, "blind": deck.codes(blind),
+                        "blind_mask": blind, "hidden": fill, "hidden_codes": hidden})
         return out
 
     def state_of(self, world: dict):
-        """The world as a State at the view's position (every action replayed)."""
+        """The world as a State at the view's position: the actions replayed by the engine's
+        compiled replay (Core.replay, the loop the sampler checked the world with), so a world
+        costs no Python per action but the record's action objects, which are shared with the
+        view where nothing was hidden (recorded actions are never mutated)."""
         state = self.game._state(list(world["masks"]), self.view["dealer"], world["blind_mask"])
+        acts, hidden = self._acts, world["hidden_codes"]
+        codes = [hidden[i][0] if i in hidden else a[1] for i, a in enumerate(acts)]
+        twice = [hidden[i][1] if i in hidden else a[4] for i, a in enumerate(acts)]
+        applied = state.core.replay([a[0] for a in acts], codes, twice)
+        if applied != len(acts):       # the sampler replayed the same codes: cannot happen
+            raise InferenceError(f"a sampled world does not replay at action {applied}")
+        actions = []
         for i, a in enumerate(self.view["actions"]):
             if i in world["hidden"]:
                 a = dict(a)
-                if a["type"] == "play":
-                    a["card"] = world["hidden"][i]
-                else:
-                    a["cards"] = world["hidden"][i]
-            state.apply(a)
+                a["card" if a["type"] == "play" else "cards"] = world["hidden"][i]
+            actions.append(a)
+        state.actions = actions
         return state
 
     def states(self, n: int, seed: int = 0, max_tries: int = 0) -> list:
