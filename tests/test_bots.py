@@ -355,3 +355,28 @@ def test_tournament_seatings_put_each_bot_in_each_position():
         for seat in range(n):
             assert {p[seat] for p in plays} == {0, 1}
     assert seatings(4) == [[0, 1, 0, 1], [1, 0, 1, 0]]       # Klaverjas pairs 0+2, 1+3 stay together
+
+
+def test_the_hard_budget_is_the_games_declaration():
+    """The hard level's defaults come from the game's declaration (GameSpec.hard_budget), not
+    from its name: a registered copy of a game with its own budget gets that budget, keyword
+    arguments override it, and a declaration naming no budget knob is refused by name."""
+    import dataclasses
+    from engine_core.bots.hard import BUDGET
+    base = games.spec_of("schafkopf")
+    small = dataclasses.replace(base, name="budgetprobe", hard_budget={"worlds": 3, "rollout_playouts": 2})
+    wrong = dataclasses.replace(base, name="budgetwrong", hard_budget={"world": 3})
+    games.register(small)
+    games.register(wrong)
+    try:
+        bot = bots.get("budgetprobe", "hard")
+        assert (bot.worlds, bot.rollout_playouts, bot.rollout_worlds) == (3, 2, 48)
+        assert bot.playouts == BUDGET["playouts"]
+        assert bots.get("budgetprobe", "hard", worlds=5).worlds == 5
+        declared = bots.get("schafkopf", "hard")
+        assert declared.worlds == base.hard_budget["worlds"] and declared.rollout_playouts == 0
+        with pytest.raises(ValueError, match="hard_budget names world; a budget names worlds"):
+            bots.get("budgetwrong", "hard")
+    finally:
+        games.unregister("budgetprobe")
+        games.unregister("budgetwrong")

@@ -28,10 +28,11 @@ finished; before they finish the easy level's hand rule decides.
 `evaluate`: every legal action with `expected` (card play: the mean over the worlds of each
 world's value; bids: the seat's mean score) and `win` (the share of worlds won).
 
-Budget: `worlds` (16), `nodes` per solve (20000), `playout_worlds` (16), `playouts` (64),
-`rollout_worlds` (48 with random playouts, else 8), `rollout_playouts` (8 in Klaverjas, else 0:
-the normal level plays) and `screen_worlds` (8, or 1 with normal-level rollouts) fix the work
-of a decision, so a bot is deterministic per seed (docs/bots.md has the times). `seconds`
+Budget: `worlds`, `nodes` per solve (20000), `playout_worlds`, `playouts`, `rollout_worlds`,
+`rollout_playouts` (0: the normal level plays the bid rollouts) and `screen_worlds` fix the
+work of a decision, so a bot is deterministic per seed. Each game declares its defaults
+(GameSpec.hard_budget), sized to what its searches cost in the time a decision may take
+(docs/bots.md has the times); a game that declares none gets BUDGET. `seconds`
 (default None) adds a time limit: worlds stop being added once it is spent (at least 2 are
 used), which bounds the worst case on a slow machine at the price of determinism.
 """
@@ -57,11 +58,24 @@ def objective_for(state, seat: int) -> dict:
     return {"side": side, "count": "margin"}
 
 
-# Bids by random playouts of the card play where that judges contracts fairly: in Klaverjas
-# every trump choice is the same game, and the flat Monte Carlo of issue 25 chose trumps this
-# way; where contracts differ in kind and stakes (solos, Wenz, going alone) random defenders
-# make every solo look good, so there the normal level plays the rollouts (docs/bots.md).
-RANDOM_BID_PLAYOUTS = {"klaverjas": 8}
+# The budget of a game that declares none (GameSpec.hard_budget): 16 worlds, flat Monte Carlo
+# by 16 x 64 playouts, the bids judged by the normal level's play in 8 worlds. Bids go by
+# random playouts of the card play (rollout_playouts > 0) only where a game declares it: where
+# contracts differ in kind and stakes (solos, Wenz, going alone) random defenders make every
+# solo look good (docs/bots.md).
+BUDGET = {"worlds": 16, "playout_worlds": 16, "playouts": 64, "rollout_playouts": 0}
+BUDGET_NAMES = ("worlds", "playout_worlds", "playouts", "rollout_worlds", "rollout_playouts", "screen_worlds")
+
+
+def declared_budget(game: str) -> dict:
+    """BUDGET with what the game declares (GameSpec.hard_budget) over it."""
+    from ..games import spec_of
+    declared = dict(spec_of(game).hard_budget)
+    unknown = sorted(set(declared) - set(BUDGET_NAMES))
+    if unknown:
+        raise ValueError(f"{game}'s hard_budget names {', '.join(unknown)}; "
+                         f"a budget names {', '.join(BUDGET_NAMES)}")
+    return {**BUDGET, **declared}
 
 
 class HardBot(Bot):
@@ -75,17 +89,19 @@ class HardBot(Bot):
     # a card search whose bounds are wider than this (in card points) counts as unfinished
     open_width = 10
 
-    def __init__(self, game, seed=0, options=None, worlds: int = 16, rollout_worlds: int | None = None,
-                 nodes: int = 20000, playout_worlds: int = 16, playouts: int = 64,
+    def __init__(self, game, seed=0, options=None, worlds: int | None = None, rollout_worlds: int | None = None,
+                 nodes: int = 20000, playout_worlds: int | None = None, playouts: int | None = None,
                  rollout_playouts: int | None = None, screen_worlds: int | None = None,
                  seconds: float | None = None):
         super().__init__(game, seed, options)
-        if rollout_playouts is None:
-            rollout_playouts = RANDOM_BID_PLAYOUTS.get(game, 0)
-        if rollout_worlds is None:
-            rollout_worlds = 48 if rollout_playouts else 8
-        if screen_worlds is None:
-            screen_worlds = 8 if rollout_playouts else 1
+        given = {"worlds": worlds, "playout_worlds": playout_worlds, "playouts": playouts,
+                 "rollout_worlds": rollout_worlds, "rollout_playouts": rollout_playouts,
+                 "screen_worlds": screen_worlds}
+        budget = {**declared_budget(game), **{k: v for k, v in given.items() if v is not None}}
+        worlds, playout_worlds, playouts = budget["worlds"], budget["playout_worlds"], budget["playouts"]
+        rollout_playouts = budget["rollout_playouts"]
+        rollout_worlds = budget.get("rollout_worlds", 48 if rollout_playouts else 8)
+        screen_worlds = budget.get("screen_worlds", 8 if rollout_playouts else 1)
         for name, value, low in (("worlds", worlds, 1), ("rollout_worlds", rollout_worlds, 1), ("nodes", nodes, 100),
                                  ("playout_worlds", playout_worlds, 1), ("playouts", playouts, 1),
                                  ("rollout_playouts", rollout_playouts, 0),

@@ -80,6 +80,11 @@ class GameSpec:
     # the key of the view's "teams" that names the declaring side when the contract names no
     # declarer (Doppelkopf's normal game: "re", the club queens' team); None: the declarer's side
     declaring_team: str | None = None
+    # the hard level's default budget in this game (engine_core.bots.hard: the HardBot keyword
+    # arguments worlds, playout_worlds, playouts, rollout_worlds, rollout_playouts,
+    # screen_worlds), sized to what the game's searches cost in the time a decision may take;
+    # rollout_playouts > 0 where random playouts judge the bids fairly (docs/bots.md)
+    hard_budget: Mapping[str, int] = field(default_factory=dict)
 
     # the sizes, declared once as the rules module's G_* constants
     @property

@@ -43,4 +43,7 @@ GAME = GameSpec(
     description="Doppelkopf: normal game, silent solo, Hochzeit, Armut and seven solos; "
                 "re/kontra and no_90 .. schwarz announcements",
     words=WORDS,
+    # twelve tricks: each search costs more, so fewer worlds; the normal level plays the bid
+    # rollouts (solos, Hochzeit and Armut differ in kind)
+    hard_budget={"worlds": 64, "playout_worlds": 32, "playouts": 128, "rollout_worlds": 8},
 )

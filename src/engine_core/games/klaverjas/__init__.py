@@ -72,4 +72,8 @@ GAME = GameSpec(
     trump_points={"J": 20, "9": 14},
     description="Dutch Klaverjas: Amsterdam, Rotterdam or Utrecht rules; roem, pit and nat",
     words=WORDS,
+    # every trump choice is the same game, so random playouts judge the bids (issue 25's flat
+    # Monte Carlo chose trumps this way); the searches are cheap: many worlds
+    hard_budget={"worlds": 128, "playout_worlds": 48, "playouts": 192, "rollout_worlds": 256,
+                 "rollout_playouts": 8},
 )

@@ -40,4 +40,7 @@ GAME = GameSpec(
     targets={"win": Target(61), "schneider": Target(91), "schwarz": Target(None, "tricks")},
     description="Bavarian Schafkopf: Rufspiel, Wenz, Farbsolo, Tout, Sie; optional Ramsch and Kontra/Re",
     words=WORDS,
+    # contracts differ in kind and stakes, so the normal level plays the bid rollouts (random
+    # defenders make every solo look good); many worlds for the card play
+    hard_budget={"worlds": 128, "playout_worlds": 48, "playouts": 192, "rollout_worlds": 16},
 )

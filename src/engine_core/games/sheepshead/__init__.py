@@ -70,4 +70,6 @@ GAME = GameSpec(
     description="Five-handed Milwaukee Sheepshead: pick, bury, call an ace (ten, unknown) or go alone; "
                 "leaster, doubler or forced pick; optional cracking",
     words=WORDS,
+    # as Schafkopf: the normal level plays the bid rollouts; many worlds for the card play
+    hard_budget={"worlds": 128, "playout_worlds": 48, "playouts": 192, "rollout_worlds": 16},
 )
