@@ -147,3 +147,25 @@ def test_a_service_match_with_three_bots(scratch, tmp_path):
         await m.close()
         await store.close()
     asyncio.run(main())
+
+
+def test_no_layer_above_the_engine_names_a_game():
+    """The rule the scratch game relies on, read off the sources: no file of the layers above
+    the engine holds a built-in game's name as a string literal (what one game needs is
+    declared in its GameSpec and read from there)."""
+    import pathlib
+    import re
+    root = pathlib.Path(__file__).resolve().parents[1]
+    layers = [root / "src/engine_core/bots", root / "src/engine_core/solver.py",
+              root / "src/engine_core/analysis.py", root / "src/engine_core/demo.py", root / "src/service",
+              root / "clients/python/stich_client", root / "clients/web/src"]
+    literal = re.compile(r"""["'](%s)["']""" % "|".join(games.GAMES))
+    found = []
+    for layer in layers:
+        files = [layer] if layer.is_file() else sorted(p for p in layer.rglob("*")
+                                                       if p.suffix in (".py", ".ts", ".js") and "gen" not in p.parts)
+        for path in files:
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if literal.search(line):
+                    found.append(f"{path.relative_to(root)}:{n}: {line.strip()}")
+    assert not found, "\n".join(found)
