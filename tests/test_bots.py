@@ -380,3 +380,48 @@ def test_the_hard_budget_is_the_games_declaration():
     finally:
         games.unregister("budgetprobe")
         games.unregister("budgetwrong")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_win_threshold_is_where_the_scoring_says_a_side_wins(game):
+    """The hard level weighs a card by its chance of winning the deal (win_threshold: the
+    game's "win" target as a margin for the seat's side). On random finished deals the default
+    side's margin reaches its threshold exactly when the scoring pays that side, and the other
+    side's margin reaches its own exactly when it does not (contracts whose win the target does
+    not describe, a Tout or an announcement that moves it, are left out)."""
+    from engine_core import batch, records, solver
+    from engine_core.bots.hard import win_threshold
+    rules = games.get(game).rules
+    bids = "cheapest" if "cheapest" in rules.BIDS else "uniform"
+    checked = 0
+    for k in range(300):
+        record = batch.playout_record(game, {}, seed=11, k=k, bids=bids)
+        state = records.new_state(record)
+        for action in record["actions"]:
+            state.apply(action)
+        result = state.core.result()
+        contract = result["contract"] or {}
+        if "tout" in str(contract.get("type")) or result.get("announcements") or contract.get("kontra"):
+            continue
+        side = rules.default_side(state.core)
+        if not side:                   # a Ramsch: no declarers
+            continue
+        other = next(s for s in range(state.game.seats) if s not in side)
+        at = win_threshold(state, side[0])
+        if "winners" in result:        # who won, as the result says it (else the score's sign)
+            declarers_won = side[0] in result["winners"]
+        elif "winner" in result:
+            if result["winner"] is None:
+                continue
+            declarers_won = result["winner"] == "re"
+        elif result["scores"][side[0]] == 0 and result["scores"][other] == 0:
+            continue
+        else:
+            declarers_won = result["scores"][side[0]] > result["scores"][other]
+        if at is None:
+            continue
+        margin = solver.solve(state, {"side": side, "count": "margin"}).value
+        assert (margin >= at) == declarers_won, (record, margin, at)
+        assert (-margin >= win_threshold(state, other)) == (not declarers_won)
+        checked += 1
+    assert checked >= 50

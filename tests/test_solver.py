@@ -266,7 +266,8 @@ def test_playout_values_are_the_sum_of_the_playouts_replayed(game, which, seed, 
     """The hard level's flat Monte Carlo in C (playout_values): after each legal card, the sum
     over n random playouts (playout k seeded with seed + k, the same streams as Core.playouts
     and random_actions) of the side's final value as the solver counts it at the end of the
-    deal: replayed here action by action and counted by solving the finished deal."""
+    deal, and how many reached `win_at`: replayed here action by action and counted by solving
+    the finished deal."""
     options = option_sets(game)[which % len(option_sets(game))]
     state = one_position(game, options, tricks_left, seed)
     if state is None:
@@ -276,18 +277,21 @@ def test_playout_values_are_the_sum_of_the_playouts_replayed(game, which, seed, 
     kind = solver.COUNTS[obj.count]
     codes = [c for c in state.core.legal_list() if c < 64]
     before = state.core.legal_list(), state.core.to_act()
-    sums = rules.playout_values(state.core, codes, n, playout_seed, obj.mask, kind, obj.maximize)
+    win_at = random.Random(seed).randrange(-40, 60)
+    sums = rules.playout_values(state.core, codes, n, playout_seed, obj.mask, kind, obj.maximize, win_at)
     assert (state.core.legal_list(), state.core.to_act()) == before      # unchanged
-    for code, total in zip(codes, sums):
-        expected = 0
+    for code, (total, wins) in zip(codes, sums):
+        expected = reached = 0
         for k in range(n):
             end = state.core.copy()
             end.apply(code)
             for step in end.random_actions((playout_seed + k) % 2**64):
                 end.apply(step)
             assert end.is_over()
-            expected += rules.solve_core(end, rules.Solver(), obj.mask, kind, obj.maximize, 0)[0]
-        assert total == expected, (code, k)
+            value = rules.solve_core(end, rules.Solver(), obj.mask, kind, obj.maximize, 0)[0]
+            expected += value
+            reached += value >= win_at
+        assert (total, wins) == (expected, reached), code
 
 
 def test_playout_values_refuse_what_is_not_a_legal_card():
@@ -296,6 +300,6 @@ def test_playout_values_refuse_what_is_not_a_legal_card():
     mask = solver.objective_of(state).mask
     illegal = next(c for c in range(32) if not state.core.is_legal(c))
     with pytest.raises(ValueError, match=f"action code {illegal} is not legal here"):
-        rules.playout_values(state.core, [illegal], 4, 1, mask, 0, True)
+        rules.playout_values(state.core, [illegal], 4, 1, mask, 0, True, 61)
     with pytest.raises(ValueError, match="positive number of playouts"):
-        rules.playout_values(state.core, state.core.legal_list()[:1], 0, 1, mask, 0, True)
+        rules.playout_values(state.core, state.core.legal_list()[:1], 0, 1, mask, 0, True, 61)

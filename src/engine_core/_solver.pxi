@@ -742,17 +742,20 @@ def action_values(Core core, Solver solver, int side, int kind, bint maximize, l
     return out, nodes
 
 
-def playout_values(Core core, list codes, int n, u64 seed, int side, int kind, bint maximize):
-    """Per action code, the sum over `n` uniformly random playouts after it of the side's final
-    value as the solver counts it (`kind`, `side`): the hard level's flat Monte Carlo where the
-    searches are cut off, in C without the GIL. Playout k after every code is seeded with
-    seed + k, so the codes' sums are paired (the same random streams). The state is unchanged."""
+def playout_values(Core core, list codes, int n, u64 seed, int side, int kind, bint maximize,
+                   int win_at):
+    """Per action code, (the sum over `n` uniformly random playouts after it of the side's final
+    value as the solver counts it (`kind`, `side`), the number of those playouts whose value
+    reached `win_at`): the hard level's flat Monte Carlo where the searches are cut off, in C
+    without the GIL. Playout k after every code is seeded with seed + k, so the codes' sums are
+    paired (the same random streams). The state is unchanged."""
     cdef Search c
     cdef GState child, s
     cdef Rng r
-    cdef int i, k, m = len(codes)
+    cdef int i, k, v, m = len(codes)
     cdef i64 cs[G_MAX_ACTIONS]
     cdef i64 sums[G_MAX_ACTIONS]
+    cdef i64 wins[G_MAX_ACTIONS]
     check_solvable(core)
     if n < 1:
         raise ValueError(f"n must be a positive number of playouts, got {n}")
@@ -770,9 +773,12 @@ def playout_values(Core core, list codes, int n, u64 seed, int side, int kind, b
             child = core.s
             g_apply(&child, &core.o, cs[i])
             sums[i] = 0
+            wins[i] = 0
             for k in range(n):
                 s = child
                 r.s = seed + <u64>k
                 finish_random(&s, &core.o, &r, NULL, 0)
-                sums[i] += value_of(&c, &s)
-    return [sums[i] for i in range(m)]
+                v = value_of(&c, &s)
+                sums[i] += v
+                wins[i] += v >= win_at
+    return [(sums[i], wins[i]) for i in range(m)]

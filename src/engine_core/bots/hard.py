@@ -92,7 +92,7 @@ class HardBot(Bot):
     def __init__(self, game, seed=0, options=None, worlds: int | None = None, rollout_worlds: int | None = None,
                  nodes: int = 20000, playout_worlds: int | None = None, playouts: int | None = None,
                  rollout_playouts: int | None = None, screen_worlds: int | None = None,
-                 seconds: float | None = None):
+                 seconds: float | None = None, win_weight: int | None = None):
         super().__init__(game, seed, options)
         given = {"worlds": worlds, "playout_worlds": playout_worlds, "playouts": playouts,
                  "rollout_worlds": rollout_worlds, "rollout_playouts": rollout_playouts,
@@ -108,6 +108,9 @@ class HardBot(Bot):
                                  ("screen_worlds", screen_worlds, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+        if win_weight is not None and (isinstance(win_weight, bool) or not isinstance(win_weight, int) or win_weight < 0):
+            raise ValueError(f"win_weight must be an integer >= 0 or None, got {win_weight!r}")
+        self.win_weight = win_weight
         if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds <= 0):
             raise ValueError(f"seconds must be a positive number or None, got {seconds!r}")
         self.worlds, self.rollout_worlds, self.nodes, self.seconds = worlds, rollout_worlds, nodes, seconds
@@ -161,18 +164,24 @@ class HardBot(Bot):
         searches of the first `solve` worlds finish in `nodes` each; otherwise (the first
         tricks) the mean margin of `playouts` random playouts after the card in each of the
         first `playout_worlds` worlds (flat Monte Carlo), each world's value kept within the
-        bounds the solver proved for it. `expected` is the mean over the worlds, so it lies
-        within the worlds' values (the Hint shows it); `win` the share of worlds won."""
+        bounds the solver proved for it. `expected` is the mean margin over the worlds, so it
+        lies within the worlds' values (the Hint shows it); `win` the mean chance of winning
+        the deal. The card maximizes the mean of margin + win_weight x chance of winning: a
+        deal's score is a step at the game's win target, not a line in the card points."""
         start = time.perf_counter()
         if not states:                 # no consistent world (cannot happen for a real view)
             return [{"action": a, "expected": 0.0, "win": None, "utility": 0.0} for a in plays]
         minimize = objective_for(states[0], seat).get("maximize") is False
         sign = -1 if minimize else 1
+        weight = self._win_weight(states[0]) if win_threshold(states[0], seat) is not None else 0
         exact = {a["card"]: [] for a in plays}
         bounds = []                    # per solved world: {card: (lo, hi)}
+        thresholds = []                # per world: the margin from which the seat's side wins
         for k, state in enumerate(states[:solve]):
             if self.seconds is not None and k >= 2 and time.perf_counter() - start > self.seconds:
                 break
+            at = win_threshold(state, seat)
+            thresholds.append(at)
             found = {}
             for e in solver.values(state, objective_for(state, seat), budget=nodes):
                 lo, hi = (e["value"], e["value"]) if e["value"] is not None else (e["lower"], e["upper"])
@@ -182,46 +191,68 @@ class HardBot(Bot):
                         found[card] = (lo, hi)
             bounds.append(found)
             for card, (lo, hi) in found.items():
-                exact[card].append((lo + hi) / 2)
+                value = (lo + hi) / 2
+                exact[card].append((value, _won(value, at)))
         finished = all(hi - lo <= self.open_width for b in bounds for lo, hi in b.values())
         if finished:
             per_card = exact
         else:
             per_card = self._playout_cards(states[:playout_worlds], plays, seat, bounds, seeds, playouts, start)
+
+        def worth(v, at):             # a value's utility for the seat, monotone in the value
+            return sign * v + weight * _won(v, at) if at is not None else sign * v
+
         # the proven bounds prune: a card whose mean upper bound (for the seat) lies below
         # another card's mean lower bound is worse in the searched worlds, whatever the playouts say
-        low = {c: sum(sorted((sign * b[c][0], sign * b[c][1]))[0] for b in bounds) for c in exact}
-        high = {c: sum(sorted((sign * b[c][0], sign * b[c][1]))[1] for b in bounds) for c in exact}
+        low = {c: sum(min(worth(b[c][0], at), worth(b[c][1], at)) for b, at in zip(bounds, thresholds))
+               for c in exact}
+        high = {c: sum(max(worth(b[c][0], at), worth(b[c][1], at)) for b, at in zip(bounds, thresholds))
+                for c in exact}
         floor = max(low.values())
         out = []
         for a in plays:
             vals = per_card[a["card"]]
-            mean = sum(vals) / len(vals)
-            utility = sign * mean - (1e6 if high[a["card"]] < floor else 0)
+            mean = sum(v for v, _ in vals) / len(vals)
+            win = sum(w for _, w in vals) / len(vals)
+            utility = sign * mean + weight * win - (1e6 if high[a["card"]] < floor else 0)
             out.append({"action": a, "expected": mean, "utility": utility, "finished": finished,
-                        "win": None if minimize else sum(1 for v in vals if v > 0) / len(vals)})
+                        "win": None if minimize else win})
         return out
 
+    def _win_weight(self, state) -> float:
+        """What winning the deal is worth against card points: `win_weight`, by default the
+        deck's card points (a won deal outweighs any margin of half the deck's points: in
+        Schafkopf the score hardly depends on the points beyond 61, in Klaverjas a contract lost
+        hands the other team every point); 0 where no win target applies."""
+        if self.win_weight is not None:
+            return self.win_weight
+        return sum(state.core.card_points()) * state.game.deck.copies
+
     def _playout_cards(self, states, plays, seat, bounds, seeds, playouts, start):
-        """Per card, its value in each world: the mean margin of `playouts` random playouts
-        after it (the engine's C playout, GIL released), clamped to the world's proven solver
-        bounds where the world was searched, so no estimate leaves what search has proved.
-        The cards of a world share the playout seeds (their differences are paired)."""
+        """Per card, (its value, its chance of winning) in each world: the mean margin of
+        `playouts` random playouts after it and the share of them that reach the win target
+        (the engine's C playouts, GIL released), clamped to the world's proven solver bounds
+        where the world was searched, so no estimate leaves what search has proved. The cards
+        of a world share the playout seeds (their differences are paired)."""
         per_card = {a["card"]: [] for a in plays}
         for k, state in enumerate(states):
             if self.seconds is not None and k >= 2 and time.perf_counter() - start > self.seconds:
                 break
             obj = solver.objective_of(state, objective_for(state, seat))
+            at = win_threshold(state, seat)
             proved = bounds[k] if k < len(bounds) else {}
             sums = state.game.rules.playout_values(state.core, [state.encode(a) for a in plays], playouts,
                                                    seeds.getrandbits(64), obj.mask,
-                                                   solver.COUNTS[obj.count], obj.maximize)
-            for a, total in zip(plays, sums):
-                value = total / playouts
+                                                   solver.COUNTS[obj.count], obj.maximize,
+                                                   NO_TARGET if at is None else at)
+            for a, (total, wins) in zip(plays, sums):
+                value, win = total / playouts, wins / playouts
                 if a["card"] in proved:
                     lo, hi = proved[a["card"]]
                     value = min(max(value, lo), hi)
-                per_card[a["card"]].append(value)
+                    if at is not None:     # what search proved about winning stands
+                        win = 1.0 if lo >= at else 0.0 if hi < at else win
+                per_card[a["card"]].append((value, win if at is not None else _won(value, None)))
         return per_card
 
     def _rollouts(self, view, actions, states=None, complete=True):
@@ -334,6 +365,33 @@ class HardBot(Bot):
         view = state.view(seat)
         evals = self._rollouts(view, legal, states=[state] * self.rollout_worlds, complete=False)
         return max(evals, key=lambda e: e["utility"])["action"]
+
+
+NO_TARGET = 1 << 30          # a win threshold no value reaches (playout_values counts no wins)
+
+
+def win_threshold(state, seat: int) -> int | None:
+    """The margin (in the solver's "margin" count for the seat's side, as objective_for sets
+    it) from which the seat's side wins the deal: the game's declared "win" target for the
+    default side, turned around for the other side (the declarers fail below it). None where
+    none applies: no such target, one counted in tricks, or a contract of one's own points
+    (a Ramsch, a leaster)."""
+    target = state.game.spec.targets.get("win")
+    objective = objective_for(state, seat)
+    if target is None or target.value is None or target.count == "tricks" or "side" not in objective:
+        return None
+    if target.count == "margin":
+        declarers = target.value
+    else:                          # points p of a deck of T points: margin 2p - T
+        declarers = 2 * target.value - sum(state.core.card_points()) * state.game.deck.copies
+    if seat in state.game.rules.default_side(state.core):
+        return declarers
+    return 1 - declarers
+
+
+def _won(value: float, at: int | None) -> float:
+    """1.0 when a side's value reaches its win threshold (no threshold: a positive margin)."""
+    return 1.0 if (value >= at if at is not None else value > 0) else 0.0
 
 
 def _lower_bound(pairs: list, favourite: list, z: float = 1.0) -> float:
