@@ -3,13 +3,15 @@
 Card play: sample `worlds` hidden worlds consistent with the view (bots.inference) and in
 each solve every legal card with engine_core.solver for the seat's side (count "margin": the
 side's total minus the others'; in a Ramsch or a leaster the seat's own points, as few as
-possible), `nodes` per world. Where every search finishes, a card is worth the mean of its
-exact values. Where the budget runs out (the first tricks; the solver then proves bounds
-only) a card is judged by flat Monte Carlo instead: `playouts` random playouts after it in
-each of `playout_worlds` worlds (the engine's C playout, GIL released), the world's mean
-margin kept within the bounds the solver proved for that world; a card whose mean upper bound
-lies below another card's mean lower bound is never played. (The normal level's heuristics
-decided there before: flat Monte Carlo over every early card beat them, issue 25.)
+possible), `nodes` per world. Where the budget runs out (the first tricks; the solver then
+proves bounds only) a card is judged by flat Monte Carlo instead: `playouts` random playouts
+after it in each of `playout_worlds` worlds (the engine's C playouts, GIL released), the
+world's mean margin kept within the bounds the solver proved for that world. A card is worth
+its mean margin plus `win_weight` times its chance of winning the deal (the game's declared
+win target as a margin for the seat's side: win_threshold), since a deal's score steps at the
+target; a card whose upper bound of that worth lies below another card's lower bound is never
+played. (The normal level's heuristics decided the first tricks before: flat Monte Carlo over
+every early card beat them, issue 25.)
 
 Every other decision (bids, calls, bury, Armut, Kontra/Re, cracking, trump): each candidate
 is taken in each of `rollout_worlds` sampled worlds, the rest of the auction played by the
