@@ -616,7 +616,8 @@ export type HiddenPile = Message<"stich.v1.HiddenPile"> & {
   action?: number | undefined;
 
   /**
-   * The cards they must be among (e.g. the Armut's trumps); empty: any card not seen.
+   * The cards they must be among, where a rule restricts the pile to some faces; empty: any
+   * card not seen.
    *
    * @generated from field: repeated string among = 6;
    */
