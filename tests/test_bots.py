@@ -425,3 +425,24 @@ def test_the_win_threshold_is_where_the_scoring_says_a_side_wins(game):
         assert (-margin >= win_threshold(state, other)) == (not declarers_won)
         checked += 1
     assert checked >= 50
+
+
+def test_a_farbsolo_needs_seven_trumps_or_six_with_side_tricks():
+    """The easy and normal levels' Farbsolo rule (tools/schafkopf_solo_table.py has the table
+    behind it): the old rule's six trumps with three Ober and Unter and one side ace is no solo."""
+    from engine_core.bots.simple import solo_worth_playing
+
+    def judge(hand, suit):
+        obers = sum(c[0] == "Q" for c in hand)
+        unters = sum(c[0] == "J" for c in hand)
+        trumps = sum(c[0] in "QJ" or c[1] == suit for c in hand)
+        return solo_worth_playing(hand, suit, trumps, obers, unters)
+    # seven trumps: always
+    assert judge(["QC", "JD", "AH", "TH", "KH", "9H", "8H", "7S"], "H")
+    # six trumps with three Ober and Unter, no side ace, one void: once a solo, now not
+    assert not judge(["QC", "QS", "JD", "AH", "KH", "9H", "8S", "7C"], "H")
+    # Ober-Ober-Unter, a side ace and a void (two side tricks): 2 x 2 + 1 + 2 = 7, not
+    assert not judge(["QC", "QS", "JD", "AH", "KH", "9H", "AS", "7C"], "H")
+    # the ace with its small card in the same suit (two voids: three side tricks): 8
+    assert judge(["QC", "QS", "JD", "AH", "KH", "9H", "AS", "7S"], "H")
+    assert judge(["QC", "QS", "QH", "AH", "KH", "9H", "AS", "7S"], "H")
