@@ -604,3 +604,121 @@ def test_the_several_server_flags_reach_the_store_and_the_manager(pg_url):
     run(main())
     defaults = config.parse(["--memory"])
     assert (defaults.lease_seconds, defaults.sweep_seconds, defaults.pool_size, defaults.conflict_retries) == (3.0, 1.0, 8, 8)
+
+
+# ---- round trips and the listening connection ------------------------------------------------------
+def _trips(m):
+    return m.store.round_trips
+
+
+def _onward(table):
+    """A turn that keeps the deal going: a Wenz bid where one may be bid, else the first legal."""
+    state = table.match.current
+    legal = state.legal_actions()
+    chosen = next((a for a in legal if a.get("call") == "wenz"), legal[0])
+    return state.to_act(), *_fields(chosen)
+
+
+def test_an_action_is_one_round_trip_and_a_read_one(pg_url):
+    """A Deal, a card with a request id and a bot's reply each cost the store one round trip
+    (one statement): no freshness read before an action, the notices keep the table current."""
+    async def main():
+        a, b = await _managers(pg_url)
+        try:
+            view, tokens, _, _ = await a.create("schafkopf", {}, 1, [], seed=5)
+            tid = view["table_id"]
+            before = _trips(a)
+            await a.deal(tid, tokens[0], 1, "rid-deal")
+            assert _trips(a) - before == 1
+            for i in range(6):
+                table = await a.table(tid)
+                seat, kind, fields = _onward(table)
+                before = _trips(a)
+                await a.act(tid, tokens[seat], kind, fields, table.version, f"rid-{i}")
+                assert _trips(a) - before == 1, i
+            before = _trips(a)
+            assert (await a.view(tid, tokens[0]))["version"] == 8
+            assert _trips(a) - before == 1                        # a read asks the store once
+            # b holds the table, a moves it: b hears the notice and judges on the fresh table
+            await b.table(tid)
+            seat, kind, fields = _onward(await a.table(tid))
+            await a.act(tid, tokens[seat], kind, fields, None)
+            assert await _until(lambda: b.freshness.heard.get(tid) == 9)
+            seat, kind, fields = _onward(await a.table(tid))
+            assert (await b.act(tid, tokens[seat], kind, fields, None))["version"] == 10
+        finally:
+            await _close([a, b])
+    run(main())
+
+
+async def _until(predicate, seconds: float = 10.0) -> bool:
+    for _ in range(int(seconds / 0.02)):
+        if predicate():
+            return True
+        await asyncio.sleep(0.02)
+    return predicate()
+
+
+async def _terminate_listener(m) -> None:
+    """pg_terminate_backend of the manager's LISTEN connection (an operator's or a network's doing)."""
+    row = await m.store._one("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                             "WHERE application_name=%s", (m.store.listener_name,))
+    assert row[0] == 1
+
+
+def test_a_lost_listen_connection_is_caught_up(pg_url):
+    """b's LISTEN connection is terminated and a commits while b hears nothing: b's copy stays
+    behind, and b takes every held table for possibly behind. Once b listens again its watched
+    table catches up at once, and the other is read from the store before its next action (no
+    commit of b meets a newer version)."""
+    async def main():
+        a, b = await _managers(pg_url)
+        b.store.reconnect_seconds = 1.0           # a deaf spell long enough for a's commits
+        conflicts = []
+        commit = b.store.commit
+
+        async def counting(table_id, c):
+            try:
+                return await commit(table_id, c)
+            except Conflict:
+                conflicts.append(c.base_version)
+                raise
+        b.store.commit = counting
+        try:
+            assert await _until(lambda: a.store.listening and b.store.listening)
+            view, tokens, _, _ = await a.create("schafkopf", {}, 1, [], seed=9)
+            wview, wtokens, wspectator, _ = await a.create("schafkopf", {}, 1, [], seed=10)
+            tid, wid = view["table_id"], wview["table_id"]
+            await a.deal(tid, tokens[0], 1)
+            await a.deal(wid, wtokens[0], 1)
+            held = await b.table(tid)
+            assert held.version == 2 and not b.freshness.behind(held)
+            events = []
+
+            async def watch():
+                async for e in await b.watch(wid, wspectator, 0):
+                    events.append(e["version"])
+                    if e["version"] >= 3:
+                        return
+            watcher = asyncio.ensure_future(watch())
+            assert await _until(lambda: events == [1, 2])
+
+            await _terminate_listener(b)
+            assert await _until(lambda: not b.store.listening)
+            for t, toks in ((tid, tokens), (wid, wtokens)):
+                seat, kind, fields = _onward(await a.table(t))
+                assert (await a.act(t, toks[seat], kind, fields, 2))["version"] == 3
+            await asyncio.sleep(0.1)
+            assert not b.store.listening and b.live[tid].version == 2 and tid not in b.freshness.heard
+            assert b.freshness.behind(held) and events == [1, 2]        # deaf: asks before acting
+
+            assert await _until(lambda: b.store.listening)
+            await asyncio.wait_for(watcher, 10)                          # watched: caught up at once
+            assert events == [1, 2, 3]
+            assert b.live[tid].version == 2 and b.freshness.behind(held)  # held: before its next action
+            seat, kind, fields = _onward(await a.table(tid))
+            assert (await b.act(tid, tokens[seat], kind, fields, None, "rid-b"))["version"] == 4
+            assert conflicts == [] and not b.freshness.behind(held)
+        finally:
+            await _close([a, b])
+    run(main())

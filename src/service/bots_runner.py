@@ -92,7 +92,7 @@ class BotRunner:
 
     async def _step(self, table: Table) -> None:
         m = self.manager
-        if m.store.shared:
+        if m.store.shared and m.freshness.behind(table):
             await m.freshness.catch_up(table)     # the bot may have acted on another server already
         seat = table.bot_to_act()
         if seat is None:
