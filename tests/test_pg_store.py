@@ -592,18 +592,24 @@ def test_the_several_server_flags_reach_the_store_and_the_manager(pg_url):
     from service.server import Server
 
     cfg = config.parse(["--database", pg_url, "--address", "127.0.0.1:0", "--no-http", "--lease-seconds", "7.5",
-                        "--pool-size", "3", "--sweep-seconds", "0.25", "--conflict-retries", "2"])
+                        "--pool-size", "3", "--sweep-seconds", "0.25", "--conflict-retries", "2",
+                        "--synchronous-commit", "off"])
 
     async def main():
         server = await Server(cfg).start()
         try:
             assert (server.store.lease_seconds, server.store.pool_size) == (7.5, 3)
             assert (server.manager.sweep_seconds, server.manager.conflict_retries) == (0.25, 2)
+            assert (await server.store._one("SHOW synchronous_commit"))[0] == "off"
         finally:
             await server.stop()
     run(main())
     defaults = config.parse(["--memory"])
     assert (defaults.lease_seconds, defaults.sweep_seconds, defaults.pool_size, defaults.conflict_retries) == (3.0, 1.0, 8, 8)
+    assert defaults.synchronous_commit == ""                   # the database's own setting
+    bad = subprocess.run([sys.executable, "-m", "service", "--memory", "--synchronous-commit", "maybe"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--synchronous-commit: must be one of on, off, local" in bad.stderr
 
 
 # ---- round trips and the listening connection ------------------------------------------------------

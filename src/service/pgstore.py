@@ -166,13 +166,14 @@ class PostgresStore(Store):
     shared = True
 
     def __init__(self, url: str, server_id: str | None = None, lease_seconds: float = Config.lease_seconds,
-                 pool_size: int = Config.pool_size):
+                 pool_size: int = Config.pool_size, synchronous_commit: str = Config.synchronous_commit):
         check_available()
         self.url = url
         self.path = display_url(url)
         self.server_id = server_id or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.lease_seconds = lease_seconds
         self.pool_size = pool_size
+        self.synchronous_commit = synchronous_commit   # "": the database's setting (config.py)
         self._pool: AsyncConnectionPool | None = None
         self._listener: asyncio.Task | None = None
         self._callback = None
@@ -196,6 +197,8 @@ class PostgresStore(Store):
             raise StoreError(f"cannot migrate {self.path}: {one_line(err)}") from None
         async def configure(conn) -> None:
             conn.store = self
+            if self.synchronous_commit:          # once per connection, not per commit
+                await conn.execute(f"SET synchronous_commit = {self.synchronous_commit}")
 
         pool = AsyncConnectionPool(self.url, min_size=1, max_size=self.pool_size, open=False,
                                    connection_class=_CountingConnection, configure=configure,

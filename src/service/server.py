@@ -117,7 +117,8 @@ def make_store(config: Config) -> Store:
     if config.database:
         from .pgstore import PostgresStore
         try:
-            return PostgresStore(config.database, lease_seconds=config.lease_seconds, pool_size=config.pool_size)
+            return PostgresStore(config.database, lease_seconds=config.lease_seconds, pool_size=config.pool_size,
+                                 synchronous_commit=config.synchronous_commit)
         except StoreError as err:
             raise StartError(str(err)) from None
     if config.data_dir is None:
