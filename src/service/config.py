@@ -47,6 +47,7 @@ class Config:
     pool_size: int = 8                      # PostgreSQL connections of the server's pool
     conflict_retries: int = 8               # reloads after another server wrote first
     synchronous_commit: str = ""            # PostgreSQL's, for the server's writes; "": the database's
+    workers: int = 1                        # server processes sharing the ports (workers.py)
 
     @property
     def max_send_bytes(self) -> int:
@@ -93,6 +94,8 @@ HELP = {
                           "nothing, a crash of PostgreSQL may lose its last fraction of a second of actions, "
                           "the database stays consistent), local, remote_write, remote_apply (replicas); "
                           "\"\": as the database is configured",
+    "workers": "server processes on this machine sharing the ports and the PostgreSQL store (SO_REUSEPORT: "
+               "the kernel spreads connections over them); more than 1 needs --database",
     "conflict_retries": "times a request is judged again on the fresh table after another server committed "
                         "first, before it is answered ABORTED (CONFLICT)",
 }
@@ -121,6 +124,7 @@ RANGES = {
     "sweep_seconds": (0.05, 3600.0),
     "pool_size": (1, 1024),
     "conflict_retries": (1, 1000),
+    "workers": (1, 256),
 }
 
 
@@ -262,6 +266,10 @@ def parse(argv: list[str] | None = None) -> Config:
         parser.error(f"--http-address {values['address']} is the gRPC address; the two doors need two ports")
     if args.memory and values["database"]:
         parser.error("--memory and --database exclude each other (the database keeps everything)")
+    if values["workers"] > 1 and not values["database"]:
+        store = "the memory store (--memory)" if args.memory else f"SQLite (--data-dir {values['data_dir']})"
+        parser.error(f"--workers {values['workers']} needs --database postgresql://...: {store} belongs to one "
+                     "process (the workers would hold different tables, or not hear each other's actions)")
     if args.memory:
         values["data_dir"] = None
     elif not values["data_dir"]:
