@@ -82,6 +82,15 @@ def rss_mb(pid: int, field: str = "VmRSS") -> float:
     raise RuntimeError(f"no {field} in /proc/{pid}/status")
 
 
+def process_tree(pid: int) -> list[int]:
+    """`pid` and its child processes (a server started with --workers and its workers)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [pid, *(int(p) for p in f.read().split())]
+    except OSError:
+        return [pid]
+
+
 def percentile(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return float("nan")
@@ -97,6 +106,7 @@ class Servers:
         self._dirs = []
         self._exit = contextlib.ExitStack()
         self.database = database
+        self.workers = "--workers" in extra
         if addresses:
             self.addresses = addresses
             return
@@ -118,15 +128,20 @@ class Servers:
         self.addresses = [c.address for c in self.children]
 
     def rss(self) -> list[float]:
-        return [rss_mb(c.proc.pid) for c in self.children]
+        """Each started server's RSS (with --workers: its workers' together)."""
+        return [sum(rss_mb(p) for p in process_tree(c.proc.pid)) for c in self.children]
 
     def cpu_seconds(self) -> list[float]:
-        """User + system CPU time of each started server (/proc/<pid>/stat)."""
+        """User + system CPU time of each started server (/proc/<pid>/stat; with --workers:
+        its workers' together)."""
         out = []
         for c in self.children:
-            with open(f"/proc/{c.proc.pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            out.append((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+            total = 0.0
+            for pid in process_tree(c.proc.pid):
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            out.append(total)
         return out
 
     def metric(self, index: int, name: str) -> float | None:
@@ -139,8 +154,9 @@ class Servers:
         return sum(values) if values else None
 
     def round_trips(self) -> float | None:
-        """The started servers' store round trips so far (PostgreSQL only), None elsewhere."""
-        if not self.database:
+        """The started servers' store round trips so far (PostgreSQL only), None elsewhere (and
+        with --workers: /metrics is one worker's, whichever the connection lands on)."""
+        if not self.database or self.workers:
             return None
         return sum(self.metric(i, "stich_store_round_trips_total") or 0 for i in range(len(self.children)))
 
@@ -260,10 +276,13 @@ async def bots_table(stub, load: Load, game: str, seed: int, timeout: float, lev
 
 async def play(args, servers: Servers) -> dict:
     load = Load()
-    channels = [grpc.aio.insecure_channel(a, options=CHANNEL_OPTIONS) for a in servers.addresses]
+    # several connections to each server (--workers: the kernel gives each connection to one worker)
+    channels = [grpc.aio.insecure_channel(a, options=[*CHANNEL_OPTIONS, ("stich.load.connection", i)])
+                for i in range(args.connections) for a in servers.addresses]
     stubs = [pb_grpc.StichServiceStub(ch) for ch in channels]
     before = servers.rss()
     trips_before = servers.round_trips()
+    cpu_before = servers.cpu_seconds()
     warm_at = max(1, args.matches // 10)
     warm: dict = {}
     next_index = 0
@@ -301,6 +320,9 @@ async def play(args, servers: Servers) -> dict:
            "p50_ms": round(percentile(lat, 0.50) * 1000, 2), "p99_ms": round(percentile(lat, 0.99) * 1000, 2),
            "play_p50_ms": round(percentile(sorted(load.by_method["Play"]), 0.50) * 1000, 2),
            "errors": dict(load.errors)}
+    if servers.children:
+        cpu = sum(servers.cpu_seconds()) - sum(cpu_before)
+        out["server_cpu_ms_per_call"] = round(1000 * cpu / max(1, load.calls), 3)
     if trips_before is not None:
         out["store_round_trips_per_call"] = round((servers.round_trips() - trips_before) / max(1, load.calls), 3)
     if servers.children:
@@ -460,12 +482,16 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         p.add_argument("--seed", type=int, default=1)
         p.add_argument("--timeout", type=float, default=30.0, help="deadline of each call, seconds")
         p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+        p.add_argument("--workers", type=int, default=1, help="started servers run this many worker "
+                       "processes each (--workers of the server; needs --database)")
         p.add_argument("--database", default="", help="started servers share this PostgreSQL database "
                        "(a URL, or `fresh`: a new one on the test PostgreSQL, dropped afterwards)")
         if name in ("play", "stores"):
             p.add_argument("--tables", type=int, default=200, help="tables in play at once")
             p.add_argument("--matches", type=int, default=2000, help="one-deal matches to finish in all")
             p.add_argument("--bots", action="store_true", help="one human and three easy bots a table")
+            p.add_argument("--connections", type=int, default=8, help="connections to each server (the "
+                           "tables use them in turn; with --workers each lands on one worker)")
             p.add_argument("--settle", type=float, default=1.0, help="seconds before the final RSS")
         else:
             p.add_argument("--streams", type=int, default=10_000)
@@ -476,7 +502,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                            help="streams per HTTP/2 connection (the server allows --max-connection-streams)")
     args = parser.parse_args(argv)
     for name in ("tables", "matches", "streams", "servers", "watchers_per_table", "open_concurrency",
-                 "per_connection"):
+                 "per_connection", "workers", "connections"):
         if getattr(args, name, 1) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     return args
@@ -485,10 +511,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     nofile = raise_open_files()
-    extra: tuple[str, ...] = ()
+    extra: tuple[str, ...] = ("--workers", str(args.workers)) if args.workers > 1 else ()
     if args.mode == "streams":                  # room for every stream of this one peer
         limit = str(args.streams + 100)
-        extra = ("--max-streams-per-peer", limit, "--max-streams", limit)
+        extra = (*extra, "--max-streams-per-peer", limit, "--max-streams", limit)
     addresses = [a.strip() for a in args.address.split(",") if a.strip()]
     if args.mode == "stores":
         out, codes = stores(args, extra), []

@@ -81,6 +81,8 @@ class Freshness:
         if table_id is None:
             self.unsure = set(m.live)
             self.heard.clear()
+            for loading_id, pending in m.loading.items():     # their reads may be older than this
+                pending.add_done_callback(lambda _, t=loading_id: self.unsure.add(t))
             for t in list(m.live.values()):
                 if t.watchers:
                     self.refresh_soon(t.id)

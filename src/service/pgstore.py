@@ -46,6 +46,8 @@ log = logging.getLogger("stich.service")
 CHANNEL = "stich_tables"
 MIGRATION_LOCK = 0x5717C4             # pg_advisory_xact_lock key: one server migrates at a time
 CONNECT_SECONDS = 5
+# libpq's TCP keepalives of the LISTEN connection: silence for 10 s, then 3 probes 5 s apart
+LISTEN_KEEPALIVE = {"keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 5, "keepalives_count": 3}
 _END = 2 ** 31 - 1
 ROUND_TRIPS = Counter("stich_store_round_trips", "Round trips to PostgreSQL: statements sent, and a "
                       "transaction's BEGIN and COMMIT (an action is one)", registry=REGISTRY)
@@ -195,6 +197,7 @@ class PostgresStore(Store):
                 await migrate(conn)
         except psycopg.Error as err:
             raise StoreError(f"cannot migrate {self.path}: {one_line(err)}") from None
+
         async def configure(conn) -> None:
             conn.store = self
             if self.synchronous_commit:          # once per connection, not per commit
@@ -417,9 +420,12 @@ class PostgresStore(Store):
         pause = self.reconnect_seconds
         while True:
             try:
+                # TCP keepalives: a connection that died silently (a network partition) is
+                # found out within about 25 s (LISTEN_KEEPALIVE), not never
                 conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True,
                                                              connect_timeout=CONNECT_SECONDS,
-                                                             application_name=self.listener_name)
+                                                             application_name=self.listener_name,
+                                                             **LISTEN_KEEPALIVE)
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     pause = self.reconnect_seconds
