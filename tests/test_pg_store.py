@@ -728,3 +728,36 @@ def test_a_lost_listen_connection_is_caught_up(pg_url):
         finally:
             await _close([a, b])
     run(main())
+
+
+def test_lost_pool_connections_are_unavailable_once_then_replaced(pg_url):
+    """Every pooled connection of b is terminated (PostgreSQL restarted them, a proxy dropped
+    them): a call on a dead one is UNAVAILABLE (the client retries with its request id), the
+    pool replaces it, and the retry is answered once, at the right version."""
+    from service import errors
+    from service.store import Unavailable
+
+    async def main():
+        a, b = await _managers(pg_url)
+        try:
+            view, tokens, _, _ = await a.create("schafkopf", {}, 1, [], seed=12)
+            tid = view["table_id"]
+            await b.deal(tid, tokens[0], 1, "rid-deal")
+            row = await a.store._one("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                     "WHERE application_name=%s", (b.store.pool_name,))
+            assert row[0] >= 1
+            seat, kind, fields = _onward(b.live[tid])                   # held: no read
+            answers, unavailable = [], 0
+            for _ in range(b.store.pool_size + 2):
+                try:
+                    answers.append(await b.act(tid, tokens[seat], kind, fields, 2, "rid-1"))
+                    break
+                except (Unavailable, errors.ServiceError) as err:
+                    assert isinstance(err, Unavailable) or err.reason == "STORE_UNAVAILABLE", err
+                    unavailable += 1
+            assert answers and answers[0]["version"] == 3 and unavailable >= 1
+            again = await b.act(tid, tokens[seat], kind, fields, 2, "rid-1")      # answered once
+            assert again["version"] == 3 and await a.store.last_version(tid) == 3
+        finally:
+            await _close([a, b])
+    run(main())

@@ -181,8 +181,9 @@ class PostgresStore(Store):
         self._callback = None
         self.listening = False     # the LISTEN connection is up: every commit since is heard
         self.reconnect_seconds = 0.2  # the first pause before listening again (doubled up to 5 s)
-        # its pg_stat_activity.application_name (which server's, for an operator)
+        # pg_stat_activity.application_name of its connections (which server's, for an operator)
         self.listener_name = f"stich listen {self.server_id}"[:63]
+        self.pool_name = f"stich {self.server_id}"[:63]
         self.round_trips = 0       # sent through the pool (see the module)
 
     # ---- connections ------------------------------------------------------------------------
@@ -205,7 +206,8 @@ class PostgresStore(Store):
 
         pool = AsyncConnectionPool(self.url, min_size=1, max_size=self.pool_size, open=False,
                                    connection_class=_CountingConnection, configure=configure,
-                                   kwargs={"autocommit": True, "connect_timeout": CONNECT_SECONDS},
+                                   kwargs={"autocommit": True, "connect_timeout": CONNECT_SECONDS,
+                                           "application_name": self.pool_name},
                                    timeout=CONNECT_SECONDS * 2, name="stich")
         try:
             await pool.open(wait=True, timeout=CONNECT_SECONDS * 2)
