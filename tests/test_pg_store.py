@@ -761,3 +761,41 @@ def test_lost_pool_connections_are_unavailable_once_then_replaced(pg_url):
         finally:
             await _close([a, b])
     run(main())
+
+
+def test_a_bots_action_is_one_round_trip(pg_url):
+    """Bots answering a person: the lease is taken once, then each bot's commit (which keeps
+    the lease this server's while a bot is to act) is the bot's only round trip."""
+    from service.pgstore import PostgresStore
+
+    async def main():
+        s = PostgresStore(pg_url, "solo", lease_seconds=5.0)
+        await s.open()
+        m = TableManager(s, ThreadPoolExecutor(2), sweep_seconds=3600)     # no sweep in the count
+        m.start()
+        try:
+            assert await _until(lambda: s.listening)           # else every action asks first
+            seats = ["human", "bot:easy", "bot:easy", "bot:easy"]
+            view, tokens, _, _ = await m.create("schafkopf", {}, 1, seats, seed=6)
+            tid = view["table_id"]
+            table = await m.table(tid)
+            before, version = s.round_trips, table.version
+            await m.deal(tid, tokens[0], 1)
+            humans, runs = 1, 0                                # the Deal, the person's actions; bots' runs
+            for _ in range(40):
+                if table.bots is not None and not table.bots.done() or table.bot_to_act() is not None:
+                    runs += 1
+                    await table.bots
+                if table.match.current.is_over():
+                    break
+                seat, kind, fields = _onward(table)
+                await m.act(tid, tokens[0], kind, fields, None)
+                humans += 1
+            bot_actions = table.version - version - humans
+            assert bot_actions >= 6 and runs >= 2
+            # one round trip a person's action and a bot's, and one lease a run of bots
+            assert s.round_trips - before == humans + bot_actions + runs
+        finally:
+            await m.close()
+            await s.close()
+    run(main())
