@@ -37,3 +37,19 @@ def bench_load_holds_watch_streams(capsys):
     assert out["opened"] == 60 and out["still_open_after_hold"] == 60 and out["errors"] == {}
     assert out["server_counts_open"] == 60 and out["server_counts_after_close"] == 0
     assert out["server_exit_codes"] == [0]
+
+
+def bench_load_counts_the_round_trips_on_postgres(capsys):
+    import pytest
+    from service.testing.postgres import find_admin
+    try:
+        _, own = find_admin()
+    except RuntimeError as err:
+        pytest.skip(f"no PostgreSQL: {err}")
+    if own is not None:
+        own.stop()
+    out = _run(capsys, ["play", "--tables", "4", "--matches", "8", "--database", "fresh", "--settle", "0.2"])
+    assert out["finished"] == 8 and out["errors"] == {} and out["server_exit_codes"] == [0]
+    # a match: its CreateTable a transaction (four round trips), its Deal and every action one;
+    # besides them only the bots' sweep, once a second
+    assert 1.0 < out["store_round_trips_per_call"] <= 1.2, out

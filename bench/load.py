@@ -5,7 +5,9 @@ loop, so thousands of tables and streams cost the generator no thread each.
     python bench/load.py play --tables 50 --matches 500 --servers 2
     python bench/load.py play --tables 20 --matches 100 --bots     # 1 human + 3 easy bots a table
     python bench/load.py play --address 127.0.0.1:50051,127.0.0.1:50052 --tables 100 --matches 1000
+    python bench/load.py play --tables 64 --matches 640 --servers 2 --database fresh   # 2 servers, one PostgreSQL
     python bench/load.py streams --streams 10000                   # open WatchTable streams on one server
+    python bench/load.py stores --tables 1 --matches 20            # Play p50: memory, SQLite, PostgreSQL
 
 `play` keeps `--tables` tables in play at once, `--matches` in all (each a one-deal match),
 through the servers round-robin. With every seat human the generator plays all four seats: its
@@ -22,8 +24,17 @@ some, which end CANCELLED before reaching a handler), each reading its first eve
 `--hold` seconds and reports how many stayed open, the server's count of them (/metrics) and
 its RSS.
 
+`stores` runs `play` once on each store, in one run, with the same sizes and seeds: one server
+in memory, on SQLite, on PostgreSQL with its default disk flush per commit and without it
+(`--synchronous-commit off`), and reports each one's figures and the ratios of the Play p50
+(PostgreSQL/SQLite, PostgreSQL/memory).
+
 Servers the generator starts itself are `python -m service` children (service.process) on free
-loopback ports, with a temporary data directory (SQLite on disk, as deployed; `--memory`: none).
+loopback ports, with a temporary data directory (SQLite on disk, as deployed; `--memory`: none;
+`--database URL`: all of them on that PostgreSQL database, `fresh`: a new database on the test
+PostgreSQL, service.testing.postgres, dropped afterwards). On PostgreSQL the figures include the
+store's round trips per call (the servers' stich_store_round_trips over the calls: a match's
+CreateTable is a transaction of four, every Deal and action one).
 The open-file limit is raised to its hard limit first; the children inherit it.
 """
 from __future__ import annotations
@@ -31,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextlib
 import json
 import os
 import random
@@ -70,6 +82,15 @@ def rss_mb(pid: int, field: str = "VmRSS") -> float:
     raise RuntimeError(f"no {field} in /proc/{pid}/status")
 
 
+def process_tree(pid: int) -> list[int]:
+    """`pid` and its child processes (a server started with --workers and its workers)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [pid, *(int(p) for p in f.read().split())]
+    except OSError:
+        return [pid]
+
+
 def percentile(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return float("nan")
@@ -79,31 +100,48 @@ def percentile(sorted_values: list[float], q: float) -> float:
 class Servers:
     """The servers under load: started here (their pids known, so RSS can be read) or given."""
 
-    def __init__(self, addresses: list[str], count: int, memory: bool, extra: tuple[str, ...] = ()):
+    def __init__(self, addresses: list[str], count: int, memory: bool, extra: tuple[str, ...] = (),
+                 database: str = ""):
         self.children = []
         self._dirs = []
+        self._exit = contextlib.ExitStack()
+        self.database = database
+        self.workers = "--workers" in extra
         if addresses:
             self.addresses = addresses
             return
         from service.testing import ServerProcess
+        if database == "fresh":
+            from service.testing.postgres import find_admin, fresh_database
+            admin, own = find_admin()
+            if own is not None:
+                self._exit.callback(own.stop)
+            database = self._exit.enter_context(fresh_database(admin))
         for _ in range(count):
             data = None
-            if not memory:
+            if database:
+                extra = (*extra, "--database", database)
+            elif not memory:
                 self._dirs.append(tempfile.TemporaryDirectory(prefix="stich-load-"))
                 data = self._dirs[-1].name
             self.children.append(ServerProcess(data, *extra))
         self.addresses = [c.address for c in self.children]
 
     def rss(self) -> list[float]:
-        return [rss_mb(c.proc.pid) for c in self.children]
+        """Each started server's RSS (with --workers: its workers' together)."""
+        return [sum(rss_mb(p) for p in process_tree(c.proc.pid)) for c in self.children]
 
     def cpu_seconds(self) -> list[float]:
-        """User + system CPU time of each started server (/proc/<pid>/stat)."""
+        """User + system CPU time of each started server (/proc/<pid>/stat; with --workers:
+        its workers' together)."""
         out = []
         for c in self.children:
-            with open(f"/proc/{c.proc.pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            out.append((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+            total = 0.0
+            for pid in process_tree(c.proc.pid):
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            out.append(total)
         return out
 
     def metric(self, index: int, name: str) -> float | None:
@@ -115,10 +153,18 @@ class Servers:
                   if line.startswith(name + "{") or line.startswith(name + " ")]
         return sum(values) if values else None
 
+    def round_trips(self) -> float | None:
+        """The started servers' store round trips so far (PostgreSQL only), None elsewhere (and
+        with --workers: /metrics is one worker's, whichever the connection lands on)."""
+        if not self.database or self.workers:
+            return None
+        return sum(self.metric(i, "stich_store_round_trips_total") or 0 for i in range(len(self.children)))
+
     def stop(self) -> list[int | None]:
         codes = [c.stop() for c in self.children]
         for d in self._dirs:
             d.cleanup()
+        self._exit.close()
         return codes
 
 
@@ -127,12 +173,13 @@ class Load:
 
     def __init__(self):
         self.latencies: list[float] = []
+        self.by_method: dict[str, list[float]] = collections.defaultdict(list)
         self.errors: collections.Counter = collections.Counter()
         self.calls = 0
         self.finished = 0
         self.abandoned = 0
 
-    async def call(self, method, request, timeout: float, action: bool = True):
+    async def call(self, method, request, timeout: float, action: bool = True, name: str = ""):
         """One unary call; UNAVAILABLE and DEADLINE_EXCEEDED are retried (the request id makes
         a retried action safe), any other error is counted and raised."""
         for attempt in range(4):
@@ -148,6 +195,7 @@ class Load:
             self.calls += 1
             if action:
                 self.latencies.append(time.perf_counter() - started)
+                self.by_method[name].append(self.latencies[-1])
             return answer
         raise AssertionError("unreachable")
 
@@ -189,7 +237,7 @@ async def humans_table(stub, load: Load, game: str, seed: int, timeout: float) -
     while not match.current.is_over():
         action = choose(rng, match.current.legal_actions())
         name, request = action_request(table_id, tokens[action["seat"]], action)
-        answer = await load.call(getattr(stub, name), request, timeout)
+        answer = await load.call(getattr(stub, name), request, timeout, name=name)
         match.apply(action)
         if answer.view.version != 2 + len(match.current.actions):
             raise AssertionError(f"table {table_id}: version {answer.view.version} after "
@@ -213,7 +261,7 @@ async def bots_table(stub, load: Load, game: str, seed: int, timeout: float, lev
             return
         if view["to_act"] == view["seat"]:
             name, request = action_request(table_id, token, choose(rng, view["legal"]))
-            await load.call(getattr(stub, name), request, timeout)
+            await load.call(getattr(stub, name), request, timeout, name=name)
             continue
         stream = stub.WatchTable(pb.WatchTableRequest(table_id=table_id, token=token, from_version=view["version"]),
                                  timeout=60)
@@ -228,9 +276,13 @@ async def bots_table(stub, load: Load, game: str, seed: int, timeout: float, lev
 
 async def play(args, servers: Servers) -> dict:
     load = Load()
-    channels = [grpc.aio.insecure_channel(a, options=CHANNEL_OPTIONS) for a in servers.addresses]
+    # several connections to each server (--workers: the kernel gives each connection to one worker)
+    channels = [grpc.aio.insecure_channel(a, options=[*CHANNEL_OPTIONS, ("stich.load.connection", i)])
+                for i in range(args.connections) for a in servers.addresses]
     stubs = [pb_grpc.StichServiceStub(ch) for ch in channels]
     before = servers.rss()
+    trips_before = servers.round_trips()
+    cpu_before = servers.cpu_seconds()
     warm_at = max(1, args.matches // 10)
     warm: dict = {}
     next_index = 0
@@ -266,7 +318,13 @@ async def play(args, servers: Servers) -> dict:
            "seconds": round(seconds, 2), "actions": len(lat), "calls": load.calls,
            "actions_per_s": round(len(lat) / seconds, 1), "calls_per_s": round(load.calls / seconds, 1),
            "p50_ms": round(percentile(lat, 0.50) * 1000, 2), "p99_ms": round(percentile(lat, 0.99) * 1000, 2),
+           "play_p50_ms": round(percentile(sorted(load.by_method["Play"]), 0.50) * 1000, 2),
            "errors": dict(load.errors)}
+    if servers.children:
+        cpu = sum(servers.cpu_seconds()) - sum(cpu_before)
+        out["server_cpu_ms_per_call"] = round(1000 * cpu / max(1, load.calls), 3)
+    if trips_before is not None:
+        out["store_round_trips_per_call"] = round((servers.round_trips() - trips_before) / max(1, load.calls), 3)
     if servers.children:
         out["rss_mb_before"] = [round(x, 1) for x in before]
         out["rss_mb_after"] = [round(x, 1) for x in after]
@@ -278,6 +336,30 @@ async def play(args, servers: Servers) -> dict:
             out["rss_change_after_warmup_pct"] = [round(100 * c, 1) for c in change]
             out["rss_flat_within_10pct"] = all(abs(c) <= 0.10 for c in change)
         out["open_tables_after"] = [servers.metric(i, "stich_open_tables") for i in range(len(servers.children))]
+    return out
+
+
+# (name, in memory, database, more server flags): PostgreSQL with a disk flush per commit (its
+# default) and without one (the durability of SQLite's synchronous=NORMAL; docs/service.md)
+STORES = (("memory", True, "", ()), ("sqlite", False, "", ()),
+          ("postgres", False, "fresh", ("--synchronous-commit", "on")),
+          ("postgres_no_flush", False, "fresh", ("--synchronous-commit", "off")))
+
+
+def stores(args, extra: tuple[str, ...]) -> dict:
+    """`play` on one server in memory, on SQLite and on PostgreSQL, one after the other."""
+    out = {"mode": "stores"}
+    for store, memory, database, flags in STORES:
+        servers = Servers([], 1, memory, (*extra, *flags), database=database)
+        try:
+            figures = asyncio.run(play(args, servers))
+        finally:
+            codes = servers.stop()
+        out[store] = {**figures, "server_exit_codes": codes}
+    for pg in ("postgres", "postgres_no_flush"):
+        for key in ("play_p50_ms", "p50_ms"):
+            out[f"{key}_{pg}_over_sqlite"] = round(out[pg][key] / out["sqlite"][key], 2)
+            out[f"{key}_{pg}_over_memory"] = round(out[pg][key] / out["memory"][key], 2)
     return out
 
 
@@ -390,7 +472,7 @@ async def streams(args, servers: Servers) -> dict:
 def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="bench/load.py", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="mode", required=True)
-    for name in ("play", "streams"):
+    for name in ("play", "streams", "stores"):
         p = sub.add_parser(name)
         p.add_argument("--address", default="", help="comma-separated host:port of running servers "
                        "(default: start --servers children here)")
@@ -400,10 +482,16 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         p.add_argument("--seed", type=int, default=1)
         p.add_argument("--timeout", type=float, default=30.0, help="deadline of each call, seconds")
         p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-        if name == "play":
+        p.add_argument("--workers", type=int, default=1, help="started servers run this many worker "
+                       "processes each (--workers of the server; needs --database)")
+        p.add_argument("--database", default="", help="started servers share this PostgreSQL database "
+                       "(a URL, or `fresh`: a new one on the test PostgreSQL, dropped afterwards)")
+        if name in ("play", "stores"):
             p.add_argument("--tables", type=int, default=200, help="tables in play at once")
             p.add_argument("--matches", type=int, default=2000, help="one-deal matches to finish in all")
             p.add_argument("--bots", action="store_true", help="one human and three easy bots a table")
+            p.add_argument("--connections", type=int, default=8, help="connections to each server (the "
+                           "tables use them in turn; with --workers each lands on one worker)")
             p.add_argument("--settle", type=float, default=1.0, help="seconds before the final RSS")
         else:
             p.add_argument("--streams", type=int, default=10_000)
@@ -414,7 +502,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                            help="streams per HTTP/2 connection (the server allows --max-connection-streams)")
     args = parser.parse_args(argv)
     for name in ("tables", "matches", "streams", "servers", "watchers_per_table", "open_concurrency",
-                 "per_connection"):
+                 "per_connection", "workers", "connections"):
         if getattr(args, name, 1) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     return args
@@ -423,16 +511,19 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     nofile = raise_open_files()
-    extra: tuple[str, ...] = ()
+    extra: tuple[str, ...] = ("--workers", str(args.workers)) if args.workers > 1 else ()
     if args.mode == "streams":                  # room for every stream of this one peer
         limit = str(args.streams + 100)
-        extra = ("--max-streams-per-peer", limit, "--max-streams", limit)
+        extra = (*extra, "--max-streams-per-peer", limit, "--max-streams", limit)
     addresses = [a.strip() for a in args.address.split(",") if a.strip()]
-    servers = Servers(addresses, args.servers, args.memory, extra)
-    try:
-        out = asyncio.run(play(args, servers) if args.mode == "play" else streams(args, servers))
-    finally:
-        codes = servers.stop()
+    if args.mode == "stores":
+        out, codes = stores(args, extra), []
+    else:
+        servers = Servers(addresses, args.servers, args.memory, extra, args.database)
+        try:
+            out = asyncio.run(play(args, servers) if args.mode == "play" else streams(args, servers))
+        finally:
+            codes = servers.stop()
     out["open_file_limit"] = nofile[0]
     if codes:
         out["server_exit_codes"] = codes

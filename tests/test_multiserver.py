@@ -53,3 +53,45 @@ def test_one_sqlite_server_under_sigkill(tmp_path):
     _clean(figures, problems)
     assert figures["kills"] == 5 and figures["acknowledged"] > 50
     assert figures["tables_checked"] == figures["tables_played"] and figures["bot_tables_finished"] >= 1
+
+
+def test_two_workers_share_the_ports_and_the_tables(pg_url):
+    """--workers 2: two processes on one address (gRPC and HTTP) and one database; a match
+    played with every call on a new connection lands on both, reads never go back, and SIGTERM
+    stops both (exit 0). Without --database the flag is refused."""
+    import re
+    import subprocess
+    import sys
+    import urllib.request
+
+    from service.testing import ServerProcess, wait_until
+    from stich_client import StichClient
+
+    with ServerProcess(None, "--database", pg_url, "--workers", "2", "--evaluate-processes", "0") as srv:
+        assert wait_until(lambda: srv.output.count(f"listening on {srv.address}") == 2, 60), srv.output
+        assert urllib.request.urlopen(f"http://{srv.http_address}/metrics", timeout=10).status == 200
+        with StichClient(srv.address) as c:
+            t = c.create_table("schafkopf", {}, 1, seed=4)
+        rng = random.Random(4)
+        seen = 1
+        for _ in range(200):
+            with StichClient(srv.address) as c:                 # a new connection: either worker
+                v = c.view(t.table_id, t.spectator_id)
+            assert v["version"] >= seen, (v["version"], seen)
+            seen = v["version"]
+            if v["status"] == "match_over":
+                break
+            with StichClient(srv.address) as c:
+                if v["status"] == "waiting_for_deal":
+                    seen = c.deal(t.table_id, t.tokens[0], v["version"])["version"]
+                    continue
+                token = t.tokens[v["to_act"]]
+                legal = c.view(t.table_id, token)["legal"]
+                seen = c.act(t.table_id, token, rng.choice(legal), expected_version=v["version"])["version"]
+        assert v["status"] == "match_over"
+        served = {w for w in ("0", "1") if re.search(rf"worker={w} rpc door=grpc method=(Play|Bid)", srv.output)}
+        assert served == {"0", "1"}, srv.output[-2000:]
+        assert srv.stop() == 0
+    refused = subprocess.run([sys.executable, "-m", "service", "--memory", "--workers", "2"],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "--workers 2 needs --database" in refused.stderr

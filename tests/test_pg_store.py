@@ -592,15 +592,210 @@ def test_the_several_server_flags_reach_the_store_and_the_manager(pg_url):
     from service.server import Server
 
     cfg = config.parse(["--database", pg_url, "--address", "127.0.0.1:0", "--no-http", "--lease-seconds", "7.5",
-                        "--pool-size", "3", "--sweep-seconds", "0.25", "--conflict-retries", "2"])
+                        "--pool-size", "3", "--sweep-seconds", "0.25", "--conflict-retries", "2",
+                        "--synchronous-commit", "off"])
 
     async def main():
         server = await Server(cfg).start()
         try:
             assert (server.store.lease_seconds, server.store.pool_size) == (7.5, 3)
             assert (server.manager.sweep_seconds, server.manager.conflict_retries) == (0.25, 2)
+            assert (await server.store._one("SHOW synchronous_commit"))[0] == "off"
         finally:
             await server.stop()
     run(main())
     defaults = config.parse(["--memory"])
     assert (defaults.lease_seconds, defaults.sweep_seconds, defaults.pool_size, defaults.conflict_retries) == (3.0, 1.0, 8, 8)
+    assert defaults.synchronous_commit == ""                   # the database's own setting
+    bad = subprocess.run([sys.executable, "-m", "service", "--memory", "--synchronous-commit", "maybe"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--synchronous-commit: must be one of on, off, local" in bad.stderr
+
+
+# ---- round trips and the listening connection ------------------------------------------------------
+def _trips(m):
+    return m.store.round_trips
+
+
+def _onward(table):
+    """A turn that keeps the deal going: a Wenz bid where one may be bid, else the first legal."""
+    state = table.match.current
+    legal = state.legal_actions()
+    chosen = next((a for a in legal if a.get("call") == "wenz"), legal[0])
+    return state.to_act(), *_fields(chosen)
+
+
+def test_an_action_is_one_round_trip_and_a_read_one(pg_url):
+    """A Deal, a card with a request id and a bot's reply each cost the store one round trip
+    (one statement): no freshness read before an action, the notices keep the table current."""
+    async def main():
+        a, b = await _managers(pg_url)
+        try:
+            view, tokens, _, _ = await a.create("schafkopf", {}, 1, [], seed=5)
+            tid = view["table_id"]
+            before = _trips(a)
+            await a.deal(tid, tokens[0], 1, "rid-deal")
+            assert _trips(a) - before == 1
+            for i in range(6):
+                table = await a.table(tid)
+                seat, kind, fields = _onward(table)
+                before = _trips(a)
+                await a.act(tid, tokens[seat], kind, fields, table.version, f"rid-{i}")
+                assert _trips(a) - before == 1, i
+            before = _trips(a)
+            assert (await a.view(tid, tokens[0]))["version"] == 8
+            assert _trips(a) - before == 1                        # a read asks the store once
+            # b holds the table, a moves it: b hears the notice and judges on the fresh table
+            await b.table(tid)
+            seat, kind, fields = _onward(await a.table(tid))
+            await a.act(tid, tokens[seat], kind, fields, None)
+            assert await _until(lambda: b.freshness.heard.get(tid) == 9)
+            seat, kind, fields = _onward(await a.table(tid))
+            assert (await b.act(tid, tokens[seat], kind, fields, None))["version"] == 10
+        finally:
+            await _close([a, b])
+    run(main())
+
+
+async def _until(predicate, seconds: float = 10.0) -> bool:
+    for _ in range(int(seconds / 0.02)):
+        if predicate():
+            return True
+        await asyncio.sleep(0.02)
+    return predicate()
+
+
+async def _terminate_listener(m) -> None:
+    """pg_terminate_backend of the manager's LISTEN connection (an operator's or a network's doing)."""
+    row = await m.store._one("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                             "WHERE application_name=%s", (m.store.listener_name,))
+    assert row[0] == 1
+
+
+def test_a_lost_listen_connection_is_caught_up(pg_url):
+    """b's LISTEN connection is terminated and a commits while b hears nothing: b's copy stays
+    behind, and b takes every held table for possibly behind. Once b listens again its watched
+    table catches up at once, and the other is read from the store before its next action (no
+    commit of b meets a newer version)."""
+    async def main():
+        a, b = await _managers(pg_url)
+        b.store.reconnect_seconds = 1.0           # a deaf spell long enough for a's commits
+        conflicts = []
+        commit = b.store.commit
+
+        async def counting(table_id, c):
+            try:
+                return await commit(table_id, c)
+            except Conflict:
+                conflicts.append(c.base_version)
+                raise
+        b.store.commit = counting
+        try:
+            assert await _until(lambda: a.store.listening and b.store.listening)
+            view, tokens, _, _ = await a.create("schafkopf", {}, 1, [], seed=9)
+            wview, wtokens, wspectator, _ = await a.create("schafkopf", {}, 1, [], seed=10)
+            tid, wid = view["table_id"], wview["table_id"]
+            await a.deal(tid, tokens[0], 1)
+            await a.deal(wid, wtokens[0], 1)
+            held = await b.table(tid)
+            assert held.version == 2 and not b.freshness.behind(held)
+            events = []
+
+            async def watch():
+                async for e in await b.watch(wid, wspectator, 0):
+                    events.append(e["version"])
+                    if e["version"] >= 3:
+                        return
+            watcher = asyncio.ensure_future(watch())
+            assert await _until(lambda: events == [1, 2])
+
+            await _terminate_listener(b)
+            assert await _until(lambda: not b.store.listening)
+            for t, toks in ((tid, tokens), (wid, wtokens)):
+                seat, kind, fields = _onward(await a.table(t))
+                assert (await a.act(t, toks[seat], kind, fields, 2))["version"] == 3
+            await asyncio.sleep(0.1)
+            assert not b.store.listening and b.live[tid].version == 2 and tid not in b.freshness.heard
+            assert b.freshness.behind(held) and events == [1, 2]        # deaf: asks before acting
+
+            assert await _until(lambda: b.store.listening)
+            await asyncio.wait_for(watcher, 10)                          # watched: caught up at once
+            assert events == [1, 2, 3]
+            assert b.live[tid].version == 2 and b.freshness.behind(held)  # held: before its next action
+            seat, kind, fields = _onward(await a.table(tid))
+            assert (await b.act(tid, tokens[seat], kind, fields, None, "rid-b"))["version"] == 4
+            assert conflicts == [] and not b.freshness.behind(held)
+        finally:
+            await _close([a, b])
+    run(main())
+
+
+def test_lost_pool_connections_are_unavailable_once_then_replaced(pg_url):
+    """Every pooled connection of b is terminated (PostgreSQL restarted them, a proxy dropped
+    them): a call on a dead one is UNAVAILABLE (the client retries with its request id), the
+    pool replaces it, and the retry is answered once, at the right version."""
+    from service import errors
+    from service.store import Unavailable
+
+    async def main():
+        a, b = await _managers(pg_url)
+        try:
+            view, tokens, _, _ = await a.create("schafkopf", {}, 1, [], seed=12)
+            tid = view["table_id"]
+            await b.deal(tid, tokens[0], 1, "rid-deal")
+            row = await a.store._one("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                     "WHERE application_name=%s", (b.store.pool_name,))
+            assert row[0] >= 1
+            seat, kind, fields = _onward(b.live[tid])                   # held: no read
+            answers, unavailable = [], 0
+            for _ in range(b.store.pool_size + 2):
+                try:
+                    answers.append(await b.act(tid, tokens[seat], kind, fields, 2, "rid-1"))
+                    break
+                except (Unavailable, errors.ServiceError) as err:
+                    assert isinstance(err, Unavailable) or err.reason == "STORE_UNAVAILABLE", err
+                    unavailable += 1
+            assert answers and answers[0]["version"] == 3 and unavailable >= 1
+            again = await b.act(tid, tokens[seat], kind, fields, 2, "rid-1")      # answered once
+            assert again["version"] == 3 and await a.store.last_version(tid) == 3
+        finally:
+            await _close([a, b])
+    run(main())
+
+
+def test_a_bots_action_is_one_round_trip(pg_url):
+    """Bots answering a person: the lease is taken once, then each bot's commit (which keeps
+    the lease this server's while a bot is to act) is the bot's only round trip."""
+    from service.pgstore import PostgresStore
+
+    async def main():
+        s = PostgresStore(pg_url, "solo", lease_seconds=5.0)
+        await s.open()
+        m = TableManager(s, ThreadPoolExecutor(2), sweep_seconds=3600)     # no sweep in the count
+        m.start()
+        try:
+            assert await _until(lambda: s.listening)           # else every action asks first
+            seats = ["human", "bot:easy", "bot:easy", "bot:easy"]
+            view, tokens, _, _ = await m.create("schafkopf", {}, 1, seats, seed=6)
+            tid = view["table_id"]
+            table = await m.table(tid)
+            before, version = s.round_trips, table.version
+            await m.deal(tid, tokens[0], 1)
+            humans, runs = 1, 0                                # the Deal, the person's actions; bots' runs
+            for _ in range(40):
+                if table.bots is not None and not table.bots.done() or table.bot_to_act() is not None:
+                    runs += 1
+                    await table.bots
+                if table.match.current.is_over():
+                    break
+                seat, kind, fields = _onward(table)
+                await m.act(tid, tokens[0], kind, fields, None)
+                humans += 1
+            bot_actions = table.version - version - humans
+            assert bot_actions >= 6 and runs >= 2
+            # one round trip a person's action and a bot's, and one lease a run of bots
+            assert s.round_trips - before == humans + bot_actions + runs
+        finally:
+            await m.close()
+            await s.close()
+    run(main())

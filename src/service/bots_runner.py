@@ -43,17 +43,18 @@ class BotRunner:
         m = self.manager
         delay = table.spec.settings.get("bot_delay_ms", 0) / 1000
         shared = m.store.shared
-        leased = False
+        leased = renewed = False
         try:
             while not m.closing and table.bot_to_act() is not None and m.live.get(table.id) is table:
-                if shared:
-                    # the lease first: exactly one server plays a table's bots
+                if shared and not renewed:
+                    # the lease first: exactly one server plays a table's bots (a bot's commit
+                    # here that left the turn to a bot renewed it already: one round trip less)
                     leased = await m.store.take_bot_lease(table.id)
                     if not leased:
                         return
                 if delay:
                     await self._keeping_lease(table, asyncio.sleep(delay))
-                await locked(table, lambda: self._step(table))
+                renewed = await locked(table, lambda: self._step(table))
             leased = False          # the last bot's commit removed the row (or kept it ours)
         except asyncio.CancelledError:
             raise
@@ -90,13 +91,15 @@ class BotRunner:
         finally:
             keeper.cancel()
 
-    async def _step(self, table: Table) -> None:
+    async def _step(self, table: Table) -> bool:
+        """One bot's action; True if it was committed and a bot is to act next (the commit
+        made the lease this server's, for lease_seconds from now)."""
         m = self.manager
-        if m.store.shared:
+        if m.store.shared and m.freshness.behind(table):
             await m.freshness.catch_up(table)     # the bot may have acted on another server already
         seat = table.bot_to_act()
         if seat is None:
-            return
+            return False
 
         def job():
             work = table.match.copy()
@@ -113,9 +116,10 @@ class BotRunner:
             await m.store.commit(table.id, commit)
         except Conflict:
             await m.freshness.catch_up(table)     # another server played it: the loop looks again
-            return
+            return False
         table.match, table.deal, table.version = work, dlog, commit.rows[-1][0]
         table.notify()
+        return commit.bot_turn
 
     async def _sweep(self) -> None:
         """Every `sweep_seconds` of the manager: bot turns whose lease expired (their server died, or gave them

@@ -28,7 +28,7 @@ class Changes:
                    request_id: str = "") -> dict:
         """Start the next deal (bots that act first act); the caller's view."""
         request_id = check_request_id(request_id)
-        table = await self.manager.table(table_id)
+        table = await self.manager.table(table_id, to_act=True)
         if any(k in (HUMAN, OPEN) for k in table.spec.seats) or token:
             seat = table.seat_of(token)
         else:
@@ -43,7 +43,7 @@ class Changes:
         """One action of the token's seat (a records.md action without its seat), then
         whatever bots follow; the seat's view after them."""
         request_id = check_request_id(request_id)
-        table = await self.manager.table(table_id)
+        table = await self.manager.table(table_id, to_act=True)
         seat = table.seat_of(token)
         return await self._change(table, seat, kind, fields, expected_version, request_id, _act_job)
 
@@ -57,14 +57,20 @@ class Changes:
         fp = fingerprint(kind, seat, fields) if request_id else ""
 
         async def section():
+            asked = False               # the store, whether another server moved the table
             for _ in range(m.conflict_retries):
                 try:
                     if expected_version is not None and expected_version != table.version and store.shared:
+                        asked = True
                         await m.freshness.catch_up(table)   # the client may have seen another server
                     if expected_version is not None and expected_version != table.version:
                         raise errors.stale(expected_version, table.version)
                     match, dlog, commit, answer = job(table, seat, kind, fields)
                 except (errors.ServiceError, errors.Refused):
+                    if store.shared and not asked:
+                        asked = True    # judged on a table another server may have moved: on the store's
+                        if await m.freshness.catch_up(table):
+                            continue
                     if (known := await answered(store, table.id, request_id, fp)) is not None:
                         return known[1]
                     raise

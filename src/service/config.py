@@ -46,6 +46,8 @@ class Config:
     sweep_seconds: float = 1.0              # how often a server looks for bot turns nobody plays
     pool_size: int = 8                      # PostgreSQL connections of the server's pool
     conflict_retries: int = 8               # reloads after another server wrote first
+    synchronous_commit: str = ""            # PostgreSQL's, for the server's writes; "": the database's
+    workers: int = 1                        # server processes sharing the ports (workers.py)
 
     @property
     def max_send_bytes(self) -> int:
@@ -86,6 +88,14 @@ HELP = {
                      "the bot thinks, then another server's sweep takes an expired one",
     "sweep_seconds": "seconds between a server's looks for bot turns whose lease expired (PostgreSQL)",
     "pool_size": "connections of the server's PostgreSQL pool (the LISTEN connection besides)",
+    "synchronous_commit": "PostgreSQL's synchronous_commit for the server's writes: on (a commit waits for its "
+                          "disk flush: an acknowledged action survives a crash of PostgreSQL's machine), off "
+                          "(no flush per commit, as SQLite's synchronous=NORMAL: a killed stich server loses "
+                          "nothing, a crash of PostgreSQL may lose its last fraction of a second of actions, "
+                          "the database stays consistent), local, remote_write, remote_apply (replicas); "
+                          "\"\": as the database is configured",
+    "workers": "server processes on this machine sharing the ports and the PostgreSQL store (SO_REUSEPORT: "
+               "the kernel spreads connections over them); more than 1 needs --database",
     "conflict_retries": "times a request is judged again on the fresh table after another server committed "
                         "first, before it is answered ABORTED (CONFLICT)",
 }
@@ -114,6 +124,7 @@ RANGES = {
     "sweep_seconds": (0.05, 3600.0),
     "pool_size": (1, 1024),
     "conflict_retries": (1, 1000),
+    "workers": (1, 256),
 }
 
 
@@ -185,6 +196,17 @@ def database_arg(text: str) -> str:
     return text
 
 
+SYNCHRONOUS_COMMIT = ("on", "off", "local", "remote_write", "remote_apply")
+
+
+def synchronous_commit_arg(text: str) -> str:
+    """One of PostgreSQL's synchronous_commit levels, or "" (the database's own)."""
+    if text not in ("", *SYNCHRONOUS_COMMIT):
+        raise argparse.ArgumentTypeError(f"must be one of {', '.join(SYNCHRONOUS_COMMIT)} (or \"\": the "
+                                         f"database's setting), got {text[:40]!r}")
+    return text
+
+
 def number_arg(name: str):
     kind = type(RANGES[name][0])
     low, high = RANGES[name]
@@ -224,6 +246,7 @@ def parse(argv: list[str] | None = None) -> Config:
                 else hosts_arg if f.name == "allowed_hosts"
                 else networks_arg if f.name == "metrics_from"
                 else database_arg if f.name == "database"
+                else synchronous_commit_arg if f.name == "synchronous_commit"
                 else str if f.name in ("data_dir", "web_dir") else number_arg(f.name))
         env = os.environ.get(env_name(f.name))
         if env is not None:
@@ -243,6 +266,10 @@ def parse(argv: list[str] | None = None) -> Config:
         parser.error(f"--http-address {values['address']} is the gRPC address; the two doors need two ports")
     if args.memory and values["database"]:
         parser.error("--memory and --database exclude each other (the database keeps everything)")
+    if values["workers"] > 1 and not values["database"]:
+        store = "the memory store (--memory)" if args.memory else f"SQLite (--data-dir {values['data_dir']})"
+        parser.error(f"--workers {values['workers']} needs --database postgresql://...: {store} belongs to one "
+                     "process (the workers would hold different tables, or not hear each other's actions)")
     if args.memory:
         values["data_dir"] = None
     elif not values["data_dir"]:

@@ -1,7 +1,18 @@
 """Several servers on one shared store (`store.shared`): a table held in memory here may be
-behind the store. Every call first compares its version with the store's last one (one indexed
-read) and catches up; the store's notifications of other servers' commits wake the watched
-tables held here (docs/service.md, "Several servers")."""
+behind the store. Every commit is announced (the store's `listen`: PostgreSQL's NOTIFY, heard
+on one connection per server), so a server knows which tables another server moved without
+asking (docs/service.md, "Several servers"):
+
+- an action asks the store nothing first: its commit is written only if the table is still at
+  the version it was judged on (the log's key), and a commit that meets a newer version
+  catches up and judges again. It catches up first only when the notices say the table is
+  behind, or when notices may have been missed (the listening connection is down, or was down
+  since the table was last read);
+- a read compares the table's version with the store's last one (one indexed read) and catches
+  up first, so that a client moving between servers never reads a version older than one it
+  was answered elsewhere (a notice may still be on its way);
+- watched tables catch up as soon as a notice comes, and all of them after listening was lost.
+"""
 from __future__ import annotations
 
 import logging
@@ -19,9 +30,26 @@ class Freshness:
     def __init__(self, manager):
         self.manager = manager
         self._refreshing: dict[str, bool] = {}     # table id -> caught up again after this run
+        self.heard: dict[str, int] = {}            # table id -> the newest version announced
+        self.unsure: set[str] = set()              # held while notices may have been missed
+
+    def behind(self, table: Table) -> bool:
+        """The table may be behind the store as far as this server can tell without asking."""
+        if not self.manager.store.listening or table.id in self.unsure:
+            return True
+        heard = self.heard.get(table.id)
+        if heard is not None and heard <= table.version:
+            del self.heard[table.id]
+            return False
+        return heard is not None
+
+    async def before_action(self, table: Table) -> None:
+        """Catch up if the table is known or feared to be behind; otherwise no round trip."""
+        if self.behind(table):
+            await locked(table, lambda: self.catch_up(table))
 
     async def fresh(self, table: Table) -> None:
-        """Make a table held in memory current if another server moved it."""
+        """Before a read: make the table current if another server moved it (one indexed read)."""
         last = await self.manager.store.last_version(table.id)
         if last is not None and last != table.version:
             await locked(table, lambda: self.catch_up(table))
@@ -30,7 +58,13 @@ class Freshness:
         """(Holding the table's lock.) Reload the table from the store if the store is ahead,
         into the same Table object, so its watchers see the new events. True if it moved."""
         m = self.manager
-        last = await m.store.last_version(table.id)
+        # sure from this read on (a loss of listening meanwhile makes it unsure again)
+        self.unsure.discard(table.id)
+        try:
+            last = await m.store.last_version(table.id)
+        except BaseException:
+            self.unsure.add(table.id)
+            raise
         if last is None or last == table.version:
             return False
         fresh = await m.restorer.read(table.id, forget=lambda: m.live.pop(table.id, None))
@@ -39,12 +73,16 @@ class Freshness:
         return True
 
     def changed_elsewhere(self, table_id: str | None, version: int | None) -> None:
-        """The store's notification: a version was committed (by any server). Watched tables
-        held here catch up now; others when next used. (None, None): anything may have moved."""
+        """The store's notice: a version was committed (by any server). Watched tables held here
+        catch up now; others before their next action. (None, None): anything may have moved."""
         m = self.manager
         if m.closing:
             return
         if table_id is None:
+            self.unsure = set(m.live)
+            self.heard.clear()
+            for loading_id, pending in m.loading.items():     # their reads may be older than this
+                pending.add_done_callback(lambda _, t=loading_id: self.unsure.add(t))
             for t in list(m.live.values()):
                 if t.watchers:
                     self.refresh_soon(t.id)
@@ -54,7 +92,13 @@ class Freshness:
             pending.add_done_callback(lambda _: self.refresh_soon(table_id))
             return
         table = m.live.get(table_id)
-        if table is not None and table.watchers and version != table.version:
+        if table is None or version is None or version <= table.version:
+            return                      # not held (a load reads the store), or this server's own
+        if len(self.heard) > len(m.live) + 1000:     # tables that left memory since
+            self.heard = {k: v for k, v in self.heard.items() if k in m.live}
+            self.unsure &= set(m.live)
+        self.heard[table_id] = max(version, self.heard.get(table_id, 0))
+        if table.watchers:
             self.refresh_soon(table_id)
 
     def refresh_soon(self, table_id: str) -> None:

@@ -14,7 +14,7 @@ restoring it from the store on demand. Each other job is a room of its own, reac
 - bots_runner.py: the bots' turns, their leases and the sweep for orphaned ones;
 - daily.py: the daily deal and its leaderboard;
 - restore.py: tables and past deals back from the store (and damaged ones);
-- freshness.py: several servers on one shared store, catching up with it.
+- freshness.py: several servers on one shared store, catching up with it (its notices).
 
 A person's action is judged on the event loop itself; what takes longer (a bot's thinking,
 restoring a table by replay, a score) runs in worker threads (`executor`); a hint runs in the
@@ -129,8 +129,10 @@ class TableManager:
         return self.dailies.leaderboard(game, date, limit)
 
     # ---- finding a table --------------------------------------------------------------------
-    async def table(self, table_id: str) -> Table:
-        """The live table (restored from the store if it is not in memory)."""
+    async def table(self, table_id: str, to_act: bool = False) -> Table:
+        """The live table (restored from the store if it is not in memory). With a shared store
+        it is made current first; `to_act`: only if the store's notices say it may be behind
+        (an action's commit is refused on a stale table anyway: freshness.py)."""
         if not table_id:
             raise errors.invalid("table_id", "missing")
         table = self.live.get(table_id)
@@ -138,7 +140,12 @@ class TableManager:
             self.live.move_to_end(table_id)
             table.last_used = time.monotonic()
             if self.store.shared:
-                await self.freshness.fresh(table)
+                # a seat claimed elsewhere changes who may act before any commit: a table with
+                # open seats asks the store
+                if to_act and not table.open_seats():
+                    await self.freshness.before_action(table)
+                else:
+                    await self.freshness.fresh(table)
             return table
         if not TABLE_ID.match(table_id):
             raise errors.not_found("table", f"no table {errors.short(table_id)}")

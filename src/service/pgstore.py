@@ -2,12 +2,18 @@
 several servers (`--database postgresql://...`). What keeps them one truth:
 
 - a version is written once: the (table_id, version) key of `log` decides between two servers
-  committing the same version; the loser gets Conflict and reloads;
+  committing the same version; the loser gets Conflict and reloads (the versions of a table
+  follow each other, so a commit based on an old version always meets a row already there);
 - a commit NOTIFYs `stich_tables` with "table_id version" in its own transaction, so every
   server's listener learns of it when (and only if) it is committed;
 - a table whose turn is a bot's has a `bot_leases` row, written by the commit that made it so:
   the server holding the live lease plays the bots; an expired lease (its server died) is taken
   by another server's sweep.
+
+An action is one round trip: its log rows, its deal start, its request id, the lease change and
+the notification are one statement (a data-modifying WITH) in autocommit, that is one implicit
+transaction: all of it commits or none. `round_trips` counts what the store sends (statements,
+and a transaction's BEGIN and COMMIT), also as the metric stich_store_round_trips.
 
 psycopg 3, asynchronous, one pool per server plus one listening connection.
 """
@@ -21,8 +27,10 @@ import socket
 from contextlib import asynccontextmanager
 
 import orjson
+from prometheus_client import Counter
 
 from .config import Config
+from .observe import REGISTRY
 from .store import (MIGRATIONS, SCHEMA_VERSION, SCHEMA_VERSION_TABLE, Commit, DailyEntry, Damaged,
                     Conflict, Exists, NicknameTaken, Store, StoreError, StoredDeal, StoredTable, Unavailable, _loads,
                     newer_schema)
@@ -38,7 +46,73 @@ log = logging.getLogger("stich.service")
 CHANNEL = "stich_tables"
 MIGRATION_LOCK = 0x5717C4             # pg_advisory_xact_lock key: one server migrates at a time
 CONNECT_SECONDS = 5
+# libpq's TCP keepalives of the LISTEN connection: silence for 10 s, then 3 probes 5 s apart
+LISTEN_KEEPALIVE = {"keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 5, "keepalives_count": 3}
 _END = 2 ** 31 - 1
+ROUND_TRIPS = Counter("stich_store_round_trips", "Round trips to PostgreSQL: statements sent, and a "
+                      "transaction's BEGIN and COMMIT (an action is one)", registry=REGISTRY)
+
+# An accepted request in one statement (see the module). Every part of a WITH runs once and to
+# its end whether the final SELECT reads it or not, so each writes only if the log rows were
+# written (`l` returns them), and those only if the table is at the base version; a unique
+# violation anywhere rolls back all of it, the notification included (NOTIFY is delivered at
+# commit). The statement returns a row if it wrote. The log rows come as arrays (one row for a
+# person's action, more when bots begin a deal).
+_WROTE = "EXISTS (SELECT 1 FROM l)"
+_LOG_ROWS = ("INSERT INTO log SELECT %(t)s, * FROM unnest(%(versions)s::int[], %(deals)s::int[], "
+             "%(actions)s::text[]) WHERE EXISTS (SELECT 1 FROM log WHERE table_id=%(t)s AND version=%(base)s) "
+             "RETURNING 1")
+_DEAL = f"INSERT INTO deals SELECT %(t)s, %(number)s, %(first)s, %(start)s WHERE {_WROTE}"
+_REQUEST = f"INSERT INTO requests SELECT %(t)s, %(rid)s, %(fingerprint)s, %(answer)s WHERE {_WROTE}"
+_BOTS_LEASED = ("INSERT INTO bot_leases SELECT %(t)s, %(owner)s, clock_timestamp() + make_interval(secs => "
+                f"%(lease)s) WHERE {_WROTE} ON CONFLICT (table_id) DO UPDATE SET owner=EXCLUDED.owner, "
+                "expires_at=EXCLUDED.expires_at")
+_BOTS_DONE = f"DELETE FROM bot_leases WHERE table_id=%(t)s AND {_WROTE}"
+_NOTIFY = f"SELECT pg_notify('{CHANNEL}', %(note)s) WHERE {_WROTE}"
+
+
+def commit_statement(with_deal: bool, with_request: bool, bot_turn: bool) -> str:
+    """The one statement of a commit (eight variants, each prepared once per connection)."""
+    parts = [f"l AS ({_LOG_ROWS})"]
+    if with_deal:
+        parts.append(f"d AS ({_DEAL})")
+    if with_request:
+        parts.append(f"r AS ({_REQUEST})")
+    parts.append(f"b AS ({_BOTS_LEASED if bot_turn else _BOTS_DONE})")
+    return f"WITH {', '.join(parts)} {_NOTIFY}"
+
+
+if psycopg is not None:
+    class _CountingCursor(psycopg.AsyncCursor):
+        async def execute(self, *args, **kwargs):
+            _count(self.connection)
+            return await super().execute(*args, **kwargs)
+
+        async def executemany(self, *args, **kwargs):
+            _count(self.connection)
+            return await super().executemany(*args, **kwargs)
+
+    class _CountingConnection(psycopg.AsyncConnection):
+        """A connection that counts its round trips into its store (`store` is set by the pool's
+        configure): statements through its cursors, a transaction's BEGIN and COMMIT."""
+        store = None
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.cursor_factory = _CountingCursor
+
+        @asynccontextmanager
+        async def transaction(self, *args, **kwargs):
+            _count(self, 2)
+            async with super().transaction(*args, **kwargs) as tx:
+                yield tx
+
+
+def _count(conn, n: int = 1) -> None:
+    store = getattr(conn, "store", None)
+    if store is not None:
+        store.round_trips += n
+        ROUND_TRIPS.inc(n)
 
 
 def display_url(url: str) -> str:
@@ -94,16 +168,23 @@ class PostgresStore(Store):
     shared = True
 
     def __init__(self, url: str, server_id: str | None = None, lease_seconds: float = Config.lease_seconds,
-                 pool_size: int = Config.pool_size):
+                 pool_size: int = Config.pool_size, synchronous_commit: str = Config.synchronous_commit):
         check_available()
         self.url = url
         self.path = display_url(url)
         self.server_id = server_id or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.lease_seconds = lease_seconds
         self.pool_size = pool_size
+        self.synchronous_commit = synchronous_commit   # "": the database's setting (config.py)
         self._pool: AsyncConnectionPool | None = None
         self._listener: asyncio.Task | None = None
         self._callback = None
+        self.listening = False     # the LISTEN connection is up: every commit since is heard
+        self.reconnect_seconds = 0.2  # the first pause before listening again (doubled up to 5 s)
+        # pg_stat_activity.application_name of its connections (which server's, for an operator)
+        self.listener_name = f"stich listen {self.server_id}"[:63]
+        self.pool_name = f"stich {self.server_id}"[:63]
+        self.round_trips = 0       # sent through the pool (see the module)
 
     # ---- connections ------------------------------------------------------------------------
     async def open(self) -> None:
@@ -117,8 +198,16 @@ class PostgresStore(Store):
                 await migrate(conn)
         except psycopg.Error as err:
             raise StoreError(f"cannot migrate {self.path}: {one_line(err)}") from None
+
+        async def configure(conn) -> None:
+            conn.store = self
+            if self.synchronous_commit:          # once per connection, not per commit
+                await conn.execute(f"SET synchronous_commit = {self.synchronous_commit}")
+
         pool = AsyncConnectionPool(self.url, min_size=1, max_size=self.pool_size, open=False,
-                                   kwargs={"autocommit": True, "connect_timeout": CONNECT_SECONDS},
+                                   connection_class=_CountingConnection, configure=configure,
+                                   kwargs={"autocommit": True, "connect_timeout": CONNECT_SECONDS,
+                                           "application_name": self.pool_name},
                                    timeout=CONNECT_SECONDS * 2, name="stich")
         try:
             await pool.open(wait=True, timeout=CONNECT_SECONDS * 2)
@@ -217,41 +306,28 @@ class PostgresStore(Store):
     async def last_version(self, table_id: str) -> int | None:
         return (await self._one("SELECT max(version) FROM log WHERE table_id=%s", (table_id,)))[0]
 
-    async def _bots_row(self, conn, table_id: str, bot_turn: bool) -> None:
-        """The bot_leases row follows the table's turn: present (this server's lease) while a
-        bot is to act, gone otherwise."""
-        if bot_turn:
-            await conn.execute(
-                "INSERT INTO bot_leases VALUES (%s, %s, clock_timestamp() + make_interval(secs => %s)) "
-                "ON CONFLICT (table_id) DO UPDATE SET owner=EXCLUDED.owner, expires_at=EXCLUDED.expires_at",
-                (table_id, self.server_id, self.lease_seconds))
-        else:
-            await conn.execute("DELETE FROM bot_leases WHERE table_id=%s", (table_id,))
-
     async def commit(self, table_id: str, c: Commit) -> None:
+        args = {"t": table_id, "base": c.base_version, "versions": [v for v, _, _ in c.rows], "deals": [d for _, d, _ in c.rows],
+                "actions": [None if a is None else orjson.dumps(a).decode() for _, _, a in c.rows],
+                "note": f"{table_id} {c.rows[-1][0]}", "owner": self.server_id, "lease": self.lease_seconds}
+        if [v for v, _, _ in c.rows] != list(range(c.base_version + 1, c.base_version + 1 + len(c.rows))):
+            raise Conflict(f"table {table_id}: versions {[v for v, _, _ in c.rows]} do not follow {c.base_version}")
+        if c.deal_start is not None:
+            number, first, start = c.deal_start
+            args.update(number=number, first=first, start=orjson.dumps(start).decode())
+        if c.request is not None:
+            rid, fp, answer = c.request
+            args.update(rid=rid, fingerprint=fp, answer=orjson.dumps(answer))
+        sql = commit_statement(c.deal_start is not None, c.request is not None, c.bot_turn)
         try:
-            async with self._conn() as conn, conn.transaction():
-                cur = await conn.execute("SELECT max(version) FROM log WHERE table_id=%s", (table_id,))
-                last = (await cur.fetchone())[0]
-                if last is None or last != c.base_version:
-                    raise Conflict(f"table {table_id} is at version {last}, not {c.base_version}")
-                if c.deal_start is not None:
-                    number, first, start = c.deal_start
-                    await conn.execute("INSERT INTO deals VALUES (%s, %s, %s, %s)",
-                                       (table_id, number, first, orjson.dumps(start).decode()))
-                async with conn.cursor() as cur:
-                    await cur.executemany("INSERT INTO log VALUES (%s, %s, %s, %s)",
-                                          [(table_id, v, d, None if a is None else orjson.dumps(a).decode())
-                                           for v, d, a in c.rows])
-                if c.request is not None:
-                    rid, fingerprint, answer = c.request
-                    await conn.execute("INSERT INTO requests VALUES (%s, %s, %s, %s)",
-                                       (table_id, rid, fingerprint, orjson.dumps(answer)))
-                await self._bots_row(conn, table_id, c.bot_turn)
-                await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {c.rows[-1][0]}"))
+            async with self._conn() as conn:
+                wrote = await (await conn.execute(sql, args)).fetchone()
         except pg_errors.UniqueViolation:
-            # another server wrote this version (or this request id) first
+            # another server wrote this version (the table is past base_version), or this
+            # request id was answered
             raise Conflict(f"table {table_id} moved past version {c.base_version} meanwhile") from None
+        if wrote is None:
+            raise Conflict(f"table {table_id} has no version {c.base_version} to follow")
 
     async def find_request(self, table_id: str, request_id: str):
         row = await self._one("SELECT fingerprint, answer FROM requests WHERE table_id=%s AND request_id=%s",
@@ -262,24 +338,27 @@ class PostgresStore(Store):
 
     # ---- rooms and the daily leaderboard --------------------------------------------------------
     async def claim_seat(self, table_id: str, seat: int, token_hash: str, base_version: int) -> None:
+        # one statement, like a commit: the log's key decides between this join and any other
+        # change of the table, the claims key between racing joins of a seat. A claim that
+        # wrote nothing reads which it was (a claimed seat says so before a moved table).
+        version = base_version + 1
+        claimed = f"seat {seat} of table {table_id} is claimed"
         try:
-            async with self._conn() as conn, conn.transaction():
-                cur = await conn.execute("SELECT 1 FROM claims WHERE table_id=%s AND seat=%s", (table_id, seat))
-                if await cur.fetchone():
-                    raise Exists(f"seat {seat} of table {table_id} is claimed")
-                cur = await conn.execute("SELECT max(version) FROM log WHERE table_id=%s", (table_id,))
-                last = (await cur.fetchone())[0]
-                if last is None or last != base_version:
-                    raise Conflict(f"table {table_id} is at version {last}, not {base_version}")
-                version = base_version + 1
-                await conn.execute("INSERT INTO claims VALUES (%s, %s, %s, %s)", (table_id, seat, token_hash, version))
-                await conn.execute("INSERT INTO log VALUES (%s, %s, 0, %s)",
-                                   (table_id, version, orjson.dumps({"joined": seat}).decode()))
-                await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {version}"))
+            async with self._conn() as conn:
+                cur = await conn.execute(
+                    "WITH l AS (INSERT INTO log SELECT %(t)s, %(v)s, 0, %(action)s WHERE EXISTS (SELECT 1 FROM "
+                    "log WHERE table_id=%(t)s AND version=%(base)s) RETURNING 1), "
+                    f"c AS (INSERT INTO claims SELECT %(t)s, %(seat)s, %(hash)s, %(v)s WHERE {_WROTE}) {_NOTIFY}",
+                    {"t": table_id, "seat": seat, "hash": token_hash, "v": version, "base": base_version,
+                     "action": orjson.dumps({"joined": seat}).decode(), "note": f"{table_id} {version}"})
+                if await cur.fetchone() is not None:
+                    return
         except pg_errors.UniqueViolation as err:
             if getattr(err.diag, "table_name", None) == "claims":
-                raise Exists(f"seat {seat} of table {table_id} is claimed") from None
-            raise Conflict(f"table {table_id} moved past version {base_version} meanwhile") from None
+                raise Exists(claimed) from None
+        if await self._one("SELECT 1 FROM claims WHERE table_id=%s AND seat=%s", (table_id, seat)):
+            raise Exists(claimed)
+        raise Conflict(f"table {table_id} moved past version {base_version} meanwhile")
 
     async def add_daily_entry(self, e: DailyEntry) -> None:
         try:
@@ -340,24 +419,33 @@ class PostgresStore(Store):
 
     async def _listen(self) -> None:
         """One connection LISTENing for the whole server, reconnecting while the store is open."""
-        pause = 0.2
+        pause = self.reconnect_seconds
         while True:
             try:
+                # TCP keepalives: a connection that died silently (a network partition) is
+                # found out within about 25 s (LISTEN_KEEPALIVE), not never
                 conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True,
-                                                             connect_timeout=CONNECT_SECONDS)
+                                                             connect_timeout=CONNECT_SECONDS,
+                                                             application_name=self.listener_name,
+                                                             **LISTEN_KEEPALIVE)
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
-                    pause = 0.2
+                    pause = self.reconnect_seconds
+                    self.listening = True
                     self._callback(None, None)         # what was missed while not listening
                     async for note in conn.notifies():
                         table_id, _, version = note.payload.partition(" ")
                         if version.isdigit():
                             self._callback(table_id, int(version))
             except asyncio.CancelledError:
+                self.listening = False
                 raise
             except psycopg.Error as err:
                 log.warning("listening to %s: %s; again in %.1f s", self.path, one_line(err), pause)
             except Exception:  # noqa: BLE001 - a defect of the callback must not end the listener
                 log.exception("listener of %s", self.path)
+            if self.listening:                         # lost: until it is back, nothing is heard
+                self.listening = False
+                self._callback(None, None)
             await asyncio.sleep(pause)
             pause = min(pause * 2, 5.0)

@@ -46,9 +46,10 @@ class StartError(Exception):
     `python -m service` prints before it exits with status 1."""
 
 
-def why_not_listening(address: str) -> str | None:
+def why_not_listening(address: str, reuse_port: bool = False) -> str | None:
     """Why `address` cannot be listened on (None: it can), found out by binding a plain socket
-    there as gRPC will (SO_REUSEADDR: only a listening socket holds the port)."""
+    there as gRPC will (SO_REUSEADDR: only a listening socket holds the port; `reuse_port`:
+    SO_REUSEPORT too, as every worker of --workers binds it)."""
     host, _, port = address.rpartition(":")
     host = host.strip("[]")
     try:
@@ -60,6 +61,8 @@ def why_not_listening(address: str) -> str | None:
         with socket.socket(family, kind, proto) as probe:
             try:
                 probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if reuse_port:
+                    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
                 probe.bind(where)
                 return None
             except OSError as err:
@@ -117,7 +120,8 @@ def make_store(config: Config) -> Store:
     if config.database:
         from .pgstore import PostgresStore
         try:
-            return PostgresStore(config.database, lease_seconds=config.lease_seconds, pool_size=config.pool_size)
+            return PostgresStore(config.database, lease_seconds=config.lease_seconds, pool_size=config.pool_size,
+                                 synchronous_commit=config.synchronous_commit)
         except StoreError as err:
             raise StartError(str(err)) from None
     if config.data_dir is None:
@@ -143,14 +147,14 @@ class Server:
         asyncio.get_running_loop().set_exception_handler(loop_exception)
         ClientLeft.install()
         self.grpc = grpc.aio.server(options=[
-            ("grpc.so_reuseport", 0),
+            ("grpc.so_reuseport", int(cfg.workers > 1)),     # the workers share the port
             ("grpc.max_receive_message_length", cfg.max_message_bytes),
             ("grpc.max_send_message_length", cfg.max_send_bytes),
             ("grpc.max_concurrent_streams", cfg.max_connection_streams),
         ])
         # the port first, while nothing else is started; a plain socket tells why it cannot be
         # bound in words (gRPC only logs a line of its own and raises)
-        problem = why_not_listening(cfg.address)
+        problem = why_not_listening(cfg.address, cfg.workers > 1)
         if problem is None:
             try:
                 self.port = self.grpc.add_insecure_port(cfg.address)
@@ -164,7 +168,7 @@ class Server:
         if cfg.http_address is not None:
             from .http_door import HttpDoor
             self.http = HttpDoor(cfg)
-            problem = why_not_listening(cfg.http_address)
+            problem = why_not_listening(cfg.http_address, cfg.workers > 1)
             if problem is None:
                 try:
                     self.http.bind()
@@ -258,7 +262,12 @@ def main(argv: list[str] | None = None) -> int:
     """`python -m service` / `stich-server`: 0 after a graceful stop, 2 for a bad flag or
     variable, 1 when the server cannot start (one line on stderr, no traceback)."""
     config = configuration.parse(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    from . import workers
+    worker = workers.this_worker()
+    if config.workers > 1 and worker is None:
+        return workers.supervise(config, sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s "
+                        + ("" if worker is None else f"worker={worker} ") + "%(message)s")
     try:
         return asyncio.run(serve(config))
     except StartError as err:

@@ -24,7 +24,8 @@ What is stored, append-only:
 transaction, and only if the table is still at `base_version` and its request id is new
 (the key (table, request id) decides): a second writer of the same
 version gets `Conflict` (the primary key of `log` is the table and the version, so a version
-is written once even with several servers sharing one database). Loading a table reads its
+is written once even with several servers sharing one database; PostgreSQL checks nothing
+else, in one statement: pgstore.py). Loading a table reads its
 spec, its last deal's row and that deal's log rows: the cost of a load, like every other
 call, is the size of the current deal, never the table's history.
 """
@@ -223,6 +224,9 @@ class Store(abc.ABC):
     # several servers may share the store: tables in memory can be stale, bots need a lease
     shared: bool = False
     lease_seconds: float = 0.0
+    # a shared store: True while every commit is heard through `listen` (freshness.py trusts
+    # its notices then, and asks the store before an action otherwise)
+    listening: bool = False
 
     @abc.abstractmethod
     async def open(self) -> None: ...
@@ -298,8 +302,8 @@ class Store(abc.ABC):
         return []
 
     def listen(self, callback) -> None:
-        """Call callback(table_id, version) when another server commits a version; with
-        (None, None) when changes may have been missed (a reconnect)."""
+        """Call callback(table_id, version) when a version is committed (by any server); with
+        (None, None) when changes may have been missed (listening was lost, or is back)."""
 
 
 def _loads(text, what: str):
