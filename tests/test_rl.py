@@ -197,3 +197,17 @@ def test_bots_as_opponents():
     assert done > 0
     with pytest.raises(ValueError, match="both learners and bots"):
         rl.VecEnv("schafkopf", 1, learners=[0, 1], bots={1: "random"})
+
+
+def test_bench_smoke():
+    """bench/rl_bench.py at a tiny size: every row is measured (the bench is a command)."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "bench" / "rl_bench.py"
+    spec = importlib.util.spec_from_file_location("rl_bench", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rows = bench.run("schafkopf", seconds=0.02, reps=1, threads=2, sizes=(1, 8))
+    assert set(rows) >= {"vec.cards_only.n1", "vec.cards_only.n8", "vec.cards_only.n8.threads2",
+                         "vec.all_decisions.n64", "engine_playout.actions"}
+    assert all(rate is None or rate > 0 for rate in rows.values())
