@@ -7,7 +7,10 @@ its observation tensor and mask, and the PettingZoo and OpenSpiel paths of stich
 
     .venv/bin/python bench/rl_bench.py [--game schafkopf] [--seconds 1.5] [--threads 2]
 
-Rows are medians of `--reps` runs. The machine's other load counts against every row alike.
+Rows are medians of `--reps` runs, in steps per CPU second of the thread(s) doing the work (per
+core: a loaded machine does not inflate them), but the `.wall` row: the threads' throughput in
+steps per wall second. OpenSpiel and the Python paths count the decisions of the deal (chance
+steps untimed for Skat).
 """
 from __future__ import annotations
 
@@ -21,30 +24,33 @@ import time
 from engine_core import batch, games, rl
 
 
-def vec_rate(game, n, seconds, threads=1, cards_only=True):
-    """Steps/s of VecEnv.random_steps with n games (observations and masks written)."""
-    env = rl.VecEnv(game, n, seed=1, cards_only=cards_only)
+def vec_rate(game, n, seconds, threads=1, cards_only=True, wall=False, bids="uniform"):
+    """Steps per CPU second (per core) of VecEnv.random_steps with n games, observations and
+    masks written; wall=True: steps per wall second (the threads' throughput)."""
+    env = rl.VecEnv(game, n, seed=1, cards_only=cards_only, bids=bids)
     steps = max(1, int(200_000 // n))
-    total = wall = 0.0
+    total = spent = 0.0
     t_end = time.perf_counter() + seconds
     while time.perf_counter() < t_end:
         r = env.random_steps(steps, threads)
         total += r["steps"]
-        wall += r["seconds"]
+        spent += r["seconds"] if wall else r["cpu_seconds"]
         steps = max(1, min(steps * 2, int(4_000_000 // n)))
-    return total / wall
+    return total / spent
 
 
 def engine_rate(game, seconds):
-    """Actions/s (cards and calls) of the bare compiled playout, one thread (no tensors)."""
+    """Actions (cards and calls) per CPU second of the bare compiled playout, one thread (no
+    tensors, no masks): the engine's own loop."""
     n = 20_000
-    acts = wall = 0
+    acts = cpu = 0
     t_end = time.perf_counter() + seconds
     while time.perf_counter() < t_end:
+        c0 = time.thread_time()
         r = batch.playouts(game, n=n, seed=3)
+        cpu += time.thread_time() - c0
         acts += r["cards"] + r["calls"]
-        wall += r["seconds"]
-    return acts / wall
+    return acts / cpu
 
 
 def openspiel_skat(seconds, observe):
@@ -62,7 +68,7 @@ def openspiel_skat(seconds, observe):
         state = game.new_initial_state()
         while state.is_chance_node():
             state.apply_action(choice(state.chance_outcomes())[0])
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         while not state.is_terminal():
             if observe:
                 p = state.current_player()
@@ -70,7 +76,7 @@ def openspiel_skat(seconds, observe):
                 state.legal_actions_mask(p)
             state.apply_action(choice(state.legal_actions()))
             steps += 1
-        busy += time.perf_counter() - t0
+        busy += time.thread_time() - t0
     return steps / busy
 
 
@@ -82,7 +88,7 @@ def pettingzoo_rate(game, seconds):
     rng = random.Random(1)
     steps = 0
     e.reset(seed=1)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.thread_time()
     while time.perf_counter() - t0 < seconds:
         agent = e.agent_selection
         obs, _, term, trunc, _ = e.last()
@@ -94,7 +100,7 @@ def pettingzoo_rate(game, seconds):
         legal = [i for i, v in enumerate(obs["action_mask"]) if v]
         e.step(rng.choice(legal))
         steps += 1
-    return steps / (time.perf_counter() - t0)
+    return steps / (time.thread_time() - c0)
 
 
 def openspiel_stich(game, seconds):
@@ -106,7 +112,7 @@ def openspiel_stich(game, seconds):
     g = pyspiel.load_game(openspiel.short_name(game))
     rng = random.Random(1)
     steps = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.thread_time()
     while time.perf_counter() - t0 < seconds:
         state = g.new_initial_state()
         while state.is_chance_node():
@@ -117,7 +123,7 @@ def openspiel_stich(game, seconds):
             state.legal_actions_mask(p)
             state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
-    return steps / (time.perf_counter() - t0)
+    return steps / (time.thread_time() - c0)
 
 
 def run(game="schafkopf", seconds=1.5, reps=3, threads=2, sizes=(1, 64, 4096), others=True):
@@ -127,9 +133,13 @@ def run(game="schafkopf", seconds=1.5, reps=3, threads=2, sizes=(1, 64, 4096), o
     for n in sizes:
         rows[f"vec.cards_only.n{n}"] = med(vec_rate, game, n, seconds)
     rows["vec.all_decisions.n64"] = med(vec_rate, game, 64, seconds, cards_only=False)
+    if "cheapest" in games.get(game).rules.BIDS:
+        # random players that pass or name the cheapest contract: more deals reach the card play
+        rows["vec.cards_only.n64.bids_cheapest"] = med(vec_rate, game, 64, seconds, bids="cheapest")
     if threads > 1:
         n = max(sizes)
         rows[f"vec.cards_only.n{n}.threads{threads}"] = med(vec_rate, game, n, seconds, threads)
+        rows[f"vec.cards_only.n{n}.threads{threads}.wall"] = med(vec_rate, game, n, seconds, threads, wall=True)
     rows["engine_playout.actions"] = med(engine_rate, game, seconds)
     if others:
         try:

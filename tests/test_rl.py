@@ -150,8 +150,9 @@ def test_vec_env_agrees_with_the_step_api(name):
     assert finished >= 3
 
 
-def test_random_opponents_and_cards_only():
-    env = rl.VecEnv("schafkopf", 8, seed=3, learners=[2], cards_only=True)
+@pytest.mark.parametrize("bids", ["uniform", "cheapest"])
+def test_random_opponents_and_cards_only(bids):
+    env = rl.VecEnv("schafkopf", 8, seed=3, learners=[2], cards_only=True, bids=bids)
     lay = env.layout
     card_end = lay.actions["card"][1]
     for _ in range(40):
@@ -174,6 +175,8 @@ def test_illegal_action_changes_nothing():
     assert [env.history(i) for i in range(4)] == before and np.array_equal(obs, env.obs)
     with pytest.raises(ValueError, match="learners must be seats 0..3"):
         rl.VecEnv("klaverjas", 1, learners=[4])
+    with pytest.raises(ValueError, match="bids must be one of uniform for this game"):
+        rl.VecEnv("klaverjas", 1, bids="cheapest")
 
 
 def test_random_steps_do_not_depend_on_threads():

@@ -106,10 +106,12 @@ class VecEnv:
     `learners`: the seats the caller plays (default every seat: self-play); the others are
     played in C by uniformly random legal actions, or by stich's bots when `bots` maps seats
     to levels ("random", "easy", "normal", "hard") or Bot objects. Bots are called in Python,
-    one view per decision: that path is slow (milliseconds a step, not nanoseconds)."""
+    one view per decision: that path is slow (milliseconds a step, not nanoseconds). `bids`:
+    how the random players call ("uniform", or "cheapest" where the game defines it)."""
 
     def __init__(self, game: str, n: int = 1, seed: int = 0, options: Mapping[str, Any] | None = None,
-                 learners=None, cards_only: bool = False, bots: Mapping[int, Any] | None = None):
+                 learners=None, cards_only: bool = False, bots: Mapping[int, Any] | None = None,
+                 bids: str = "uniform"):
         self.game = games.get(game, options) if isinstance(game, str) else game
         self.layout = Layout(self.game)
         seats = self.game.seats
@@ -123,7 +125,7 @@ class VecEnv:
         self.learners = tuple(learners)
         # with bots, the C loop stops at every seat that is not randomly played here
         c_learners = tuple(sorted(set(learners) | set(self.bots))) if self.bots else learners
-        self._env = compiled(self.game).VecEnv(self.game, n, seed, c_learners, cards_only)
+        self._env = compiled(self.game).VecEnv(self.game, n, seed, c_learners, cards_only, bids)
         self.seed = seed
         self._mirrors: dict[int, tuple[int, Any]] = {}
         if self.bots:

@@ -121,7 +121,7 @@ cdef struct RlTrack:
 
 cdef void rl_track_init(RlTrack* t, const GOpts* o, const u64* hands, u64 blind, int dealer) noexcept nogil:
     cdef int i
-    memset(t, 0, sizeof(RlTrack))
+    memset(t, 0, <size_t>(<char*>&t.hist_seat[0] - <char*>t))     # the history is read up to n_hist
     g_init(&t.s, o, hands, blind, dealer)
     for i in range(G_SEATS):
         t.dealt[i] = hands[i]
@@ -436,6 +436,7 @@ cdef struct RlEnv:
     GOpts o
     int learners            # seat mask the caller plays; the other seats play here
     bint cards_only         # the caller plays only the card play (calls drawn here)
+    int bids                # how the random players call (BIDS_*: batch.BIDS)
     uint8_t* obs
     uint8_t* mask
     double* reward
@@ -476,7 +477,7 @@ cdef void rl_slot_settle(RlEnv* e, int i) noexcept nogil:
             continue
         if (e.learners >> p) & 1 and (not e.cards_only or g_kinds(&sl.t.s) & A_PLAY):
             break
-        code = g_random(&sl.t.s, &e.o, &sl.rng, BIDS_UNIFORM)
+        code = g_random(&sl.t.s, &e.o, &sl.rng, e.bids)
         e.cards += code < CALL_BASE
         rl_track_apply(&sl.t, &e.o, code)
     e.seat[i] = <int8_t>p
@@ -495,7 +496,7 @@ cdef void rl_env_random_range(RlEnv* e, int start, int stop, int steps) noexcept
             sl = &e.slots[i]
             e.done[i] = 0
             memset(e.reward + i * G_SEATS, 0, G_SEATS * sizeof(double))
-            code = g_random(&sl.t.s, &e.o, &sl.rng, BIDS_UNIFORM)
+            code = g_random(&sl.t.s, &e.o, &sl.rng, e.bids)
             e.cards += code < CALL_BASE
             rl_track_apply(&sl.t, &e.o, code)
             rl_slot_settle(e, i)
@@ -510,7 +511,9 @@ cdef class VecEnv:
     deal_seed(seed, k) with dealer k % seats; seats outside `learners` play uniformly random
     legal actions drawn from that deal's stream, and with `cards_only` so do the learners'
     calls (bids, announcements, exchanges): the caller then decides only in the card play.
-    Deterministic in (game, n, seed, learners, cards_only)."""
+    `bids` is how the random players call (engine_core.batch: "uniform", or "cheapest": pass or
+    name the cheapest contract open, 50:50, where the game defines it).
+    Deterministic in (game, n, seed, learners, cards_only, bids)."""
 
     cdef RlEnv e
     cdef readonly object game, obs, mask, reward, done, seat
@@ -519,7 +522,7 @@ cdef class VecEnv:
     def __cinit__(self):
         self.e.slots = NULL
 
-    def __init__(self, game, int n, seed=0, learners=None, bint cards_only=False):
+    def __init__(self, game, int n, seed=0, learners=None, bint cards_only=False, bids="uniform"):
         import numpy as np
         if n < 1:
             raise ValueError(f"n must be a positive number of games, got {n}")
@@ -538,6 +541,9 @@ cdef class VecEnv:
         self.e.n = n
         self.e.seed = seed
         self.e.cards_only = cards_only
+        if bids not in BIDS:
+            raise ValueError(f"bids must be one of {', '.join(BIDS)} for this game, got {bids!r}")
+        self.e.bids = ("uniform", "cheapest").index(bids)
         self.e.learners = sum(1 << s for s in self.learners)
         self.e.slots = <RlSlot*>calloc(n, sizeof(RlSlot))
         if self.e.slots == NULL:
@@ -624,7 +630,9 @@ cdef class VecEnv:
         """`steps` uniformly random legal actions in every game (the engine's g_random, drawn
         from each deal's stream), observations and masks written after each: the bench of the
         step loop. Games are split over `threads` threads that release the GIL (each writes
-        its own rows). Returns {"steps", "seconds", "steps_per_s", "cards", "deals"}."""
+        its own rows). Returns {"steps", "cards", "deals", "seconds" (wall), "cpu_seconds" (the
+        threads' CPU time: what a loaded machine does not inflate), "steps_per_s",
+        "steps_per_cpu_s"}."""
         if steps < 0 or not 1 <= threads <= 256:
             raise ValueError(f"steps must be >= 0 and threads 1..256, got {steps}, {threads}")
         threads = min(threads, self.e.n)
@@ -640,14 +648,16 @@ cdef class VecEnv:
             for w in workers:
                 w.join()
         wall = _time.perf_counter() - t0
-        total = {"steps": 0, "cards": 0, "deals": 0}
+        total = {"steps": 0, "cards": 0, "deals": 0, "cpu_seconds": 0.0}
         for p in parts:
             for key in total:
                 total[key] += p.counts[key]
         self.e.steps += total["steps"]
         self.e.deals += total["deals"]
         self.e.cards += total["cards"]
-        return {**total, "seconds": wall, "steps_per_s": total["steps"] / wall if wall > 0 else float("inf")}
+        cpu = total["cpu_seconds"]
+        return {**total, "seconds": wall, "steps_per_s": total["steps"] / wall if wall > 0 else float("inf"),
+                "steps_per_cpu_s": total["steps"] / cpu if cpu > 0 else float("inf")}
 
     def apply_code(self, int i, i64 code):
         """Apply a legal action code in game i for its seat to act, then settle it as step does
@@ -686,9 +696,11 @@ cdef class _Part:
     def run(self):
         cdef RlEnv e = self.env.e       # a copy: its own counters, the same slots and arrays
         e.steps = e.deals = e.cards = 0
+        c0 = _time.thread_time()
         with nogil:
             rl_env_random_range(&e, self.start, self.stop, self.steps)
-        self.counts = {"steps": e.steps, "deals": e.deals, "cards": e.cards}
+        self.counts = {"steps": e.steps, "deals": e.deals, "cards": e.cards,
+                       "cpu_seconds": _time.thread_time() - c0}
 
 
 cdef uint8_t* rl_bool_data(arr) except NULL:

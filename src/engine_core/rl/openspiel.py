@@ -12,7 +12,7 @@ import pyspiel
 
 from .. import games
 from ..bots.inference import Inference
-from . import Deal, Layout, compiled
+from . import Deal, Layout
 
 # no score of any game reaches 2^40 within its options' ranges (the games' declarations)
 SCORE_BOUND = float(2 ** 40)

@@ -13,7 +13,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .. import games
-from . import Deal, Layout, compiled
+from . import Deal, Layout
 
 
 def env(game: str, options: Mapping[str, Any] | None = None, render_mode: str | None = None) -> "StichEnv":
@@ -35,7 +35,6 @@ class StichEnv(AECEnv):
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"stich_{self.game.name}_v0"}
         self.layout = Layout(self.game)
-        self._mod = compiled(self.game)
         self.possible_agents = [f"seat_{i}" for i in range(self.game.seats)]
         self._obs_space = spaces.Dict({
             "observation": spaces.Box(0, 255, (self.layout.observation_size,), np.uint8),
