@@ -92,3 +92,21 @@ def test_openspiel_resample_keeps_the_information_state(name):
             assert world.legal_actions() == state.legal_actions() or state.current_player() != player
             changed += world.dealt != state.dealt
     assert changed > 0
+
+
+def test_openspiel_ismcts_runs_on_a_stich_game():
+    """OpenSpiel's IS-MCTS (Python) searches a decision of a stich game, its worlds drawn by
+    resample_from_infostate (stich's sampler)."""
+    from open_spiel.python.algorithms import ismcts, mcts
+    openspiel.register()
+    game = pyspiel.load_game(openspiel.short_name("klaverjas"))
+    rng = np.random.RandomState(3)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), uct_c=2.0, max_simulations=12,
+                           random_state=rng)
+    for _ in range(3):
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
