@@ -9,6 +9,7 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from engine_core import games, rl                                    # noqa: E402
+from engine_core._codes import CALL_BASE, EXCHANGE_BASE             # noqa: E402
 from engine_core._rng import deal_seed                               # noqa: E402
 from engine_core.bots.inference import Inference                     # noqa: E402
 
@@ -78,6 +79,80 @@ def test_hidden_hands_do_not_change_the_seats_tensors(name):
                     if k != seat and other.state.core.hand(k) != deal.state.core.hand(k):
                         differed += not np.array_equal(tensors(other, k)[0], tensors(deal, k)[0])
     assert checked >= 40 and differed > 0
+
+
+def _reaches_exchange(state, depth):
+    """Whether calls alone can lead to an exchange within `depth` actions."""
+    if any(c >= EXCHANGE_BASE for c in state.core.legal_codes()):
+        return True
+    if depth == 0 or state.is_over():
+        return False
+    for c in state.core.legal_codes():
+        if c < CALL_BASE:
+            return False
+        nxt = state.copy()
+        nxt.apply_code(c)
+        if _reaches_exchange(nxt, depth - 1):
+            return True
+    return False
+
+
+def _check_worlds(deal, seeds):
+    """Every seat's tensors are the same in worlds drawn from its view; returns the count."""
+    game = deal.game
+    checked = 0
+    for seat in range(game.seats):
+        view = deal.state.view(seat)
+        obs, info = tensors(deal, seat)
+        for w in Inference(view, game.options.as_dict()).sample(seeds, seed=seat):
+            other = rl.Deal.of_masks(game, w["masks"], w["blind_mask"], deal.state.dealer,
+                                     _filled(view["actions"], w["hidden"]))
+            o2, i2 = tensors(other, seat)
+            assert np.array_equal(obs, o2) and np.array_equal(info, i2), (seat, view["actions"])
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("name", [g for g in GAMES if games.spec_of(g).exchanges])
+def test_exchanged_cards_stay_hidden(name):
+    """Deals steered into the game's exchanges (Armut gift and return, bury, the unknown card
+    set aside and played face down), then played on: the tensors still hide what others
+    cannot see, at every later position checked."""
+    game = games.get(name)
+    deals = checked = twice = 0
+    for seed in range(300):
+        deal = rl.Deal.new(game, seed, seed % game.seats)
+        rng = random.Random(seed)
+        exchanged = 0
+        while deal.to_act() is not None:
+            legal = deal.state.core.legal_codes()
+            steer = [c for c in legal if c >= EXCHANGE_BASE]
+            if not steer:
+                steer = [c for c in legal if c >= CALL_BASE and _steered(deal.state, c)]
+            if exchanged and not steer:
+                break
+            code = rng.choice(steer or legal)
+            exchanged += code >= EXCHANGE_BASE
+            deal.apply_code(code)
+        if not exchanged or (deals >= 4 and exchanged < 2):
+            continue
+        deals += 1
+        twice += exchanged >= 2
+        while deal.to_act() is not None:       # to the end of the deal, checking on the way
+            checked += _check_worlds(deal, 2)
+            for _ in range(rng.randrange(1, 9)):
+                if deal.to_act() is not None:
+                    deal.apply_index(rng.choice(deal.legal_indices()))
+        if deals >= 4 and twice:
+            break
+    # two exchanges: Doppelkopf's Armut gift and return; Sheepshead's bury and the unknown card
+    assert deals >= 4 and twice and checked >= 30
+
+
+def _steered(state, code):
+    nxt = state.copy()
+    nxt.apply_code(code)
+    return _reaches_exchange(nxt, 3)
 
 
 def _filled(actions, hidden):

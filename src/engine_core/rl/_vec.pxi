@@ -104,7 +104,8 @@ cdef struct RlTrack:
     GState s
     u64 dealt[MAX_SEATS]
     u64 up[MAX_SEATS]               # cards each seat played face up
-    u64 down_set[MAX_SEATS]         # cards each seat exchanged: played later, they go face down
+    u64 exch_set[MAX_SEATS]         # cards each seat exchanged (gave, buried, set aside)
+    u64 down_set[MAX_SEATS]         # ... that stayed in its hand (set aside): played face down
     u64 down_played[MAX_SEATS]      # cards each seat played face down
     uint8_t n_down[MAX_SEATS]
     uint8_t calls[MAX_SEATS][RL_MAX_CALLS]
@@ -155,7 +156,8 @@ cdef void rl_track_apply(RlTrack* t, const GOpts* o, i64 code) noexcept nogil:
         t.calls[p][code - CALL_BASE] = 1
     else:
         t.n_exch[p] += 1
-        t.down_set[p] |= exchange_mask(code)
+        t.exch_set[p] |= exchange_mask(code)
+        t.down_set[p] |= exchange_mask(code) & t.s.hand[p]
     if t.n_hist < G_MAX_ACTIONS:
         t.hist_seat[t.n_hist] = p
         t.hist_code[t.n_hist] = code
@@ -201,7 +203,7 @@ cdef void rl_observe(const RlTrack* t, int me, uint8_t* out) noexcept nogil:
     cdef int to_act = g_to_act(&t.s)
     cdef u64 m
     rl_cards(t.s.hand[me], out + RLO_HAND)
-    rl_cards(t.down_set[me], out + RLO_MY_EXCH)
+    rl_cards(t.exch_set[me], out + RLO_MY_EXCH)
     memset(out + RLO_SMALL, 0, RL_OBS_SIZE_C - RLO_SMALL)
     for r in range(G_SEATS):
         p = (me + r) % G_SEATS
