@@ -9,7 +9,7 @@ STAMP   = $(VENV)/.installed
 
 # Create the virtualenv and install both packages for development: the client (clients/python,
 # with the generated gRPC code) and stich (building the Cython extensions) with dev extras.
-$(STAMP): pyproject.toml setup.py clients/python/pyproject.toml $(wildcard src/engine_core/*.pyx src/engine_core/*.pxd src/engine_core/*.pxi src/engine_core/*.py src/engine_core/games/*/*.pyx src/engine_core/games/*/*.py)
+$(STAMP): pyproject.toml setup.py clients/python/pyproject.toml $(wildcard src/engine_core/*.pyx src/engine_core/*.pxd src/engine_core/*.pxi src/engine_core/*.py src/engine_core/rl/*.pxi src/engine_core/rl/*.py src/engine_core/games/*/*.pyx src/engine_core/games/*/*.py)
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or PYTHON=...)"; exit 1; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip setuptools "Cython>=3.0.10"

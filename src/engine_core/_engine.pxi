@@ -648,3 +648,7 @@ cdef inline void start_result(Result* r) noexcept nogil:
 
 # ---- the perfect-information solver, over the same hooks ----
 include "_solver.pxi"
+
+
+# ---- tensors and the vectorised environment (engine_core.rl, docs/rl.md) ----
+include "rl/_vec.pxi"

@@ -3,13 +3,13 @@ information-state tensors with legal-action masks, a vectorised environment step
 PettingZoo AEC environment (`engine_core.rl.pettingzoo`) and OpenSpiel games
 (`engine_core.rl.openspiel`).
 
-The tensors and the step loop are compiled once per game over its rule hooks
-(`engine_core.rl._vec_<game>`, from `_vec.pxi`); their sizes come from the game's declaration.
+The tensors and the step loop are compiled into every game's rules module over its rule hooks
+(`_vec.pxi`, included by the engine), so a game registered in memory has them too; their sizes
+come from the game's declaration.
 numpy is needed here (the `rl` extra); nothing else in stich imports this package.
 """
 from __future__ import annotations
 
-import importlib
 from typing import Any, Mapping
 
 from .. import games
@@ -17,14 +17,10 @@ from .._rng import deal_seed
 
 
 def compiled(game) -> Any:
-    """The compiled tensors and step loop of a game (a Game, or a game's name)."""
+    """The compiled tensors and step loop of a game (a Game, or a game's name): its rules
+    module."""
     name = game if isinstance(game, str) else game.name
-    games.spec_of(name)     # OptionError for an unknown game
-    try:
-        return importlib.import_module(f"{__name__}._vec_{name}")
-    except ModuleNotFoundError:
-        raise ValueError(f"{name!r} has no compiled rl module (engine_core/rl/_vec_{name}.pyx: "
-                         f"games registered in memory have none)") from None
+    return games.spec_of(name).rules     # OptionError for an unknown game
 
 
 class Layout:

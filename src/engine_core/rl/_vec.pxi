@@ -1,8 +1,8 @@
 # Observation tensors, legal-action masks and the vectorised environment, written once over a
 # game's hooks (g_apply, g_legal, g_legal_cards, g_kinds, g_random, g_score) and the common
-# GState fields (hand[], to_act, phase, dealer, trick_no, trick_winner[]). Included after a
-# game's rules.pyx (engine_core/rl/_vec_<game>.pyx), so that the hooks inline here as they do
-# in the engine's playout: the step loop runs in C without the GIL. docs/rl.md describes the
+# GState fields (hand[], to_act, phase, dealer, trick_no, trick_winner[]). Included at the end
+# of the engine (_engine.pxi) in every game's rules module, so that the hooks inline here as
+# they do in the engine's playout: the step loop runs in C without the GIL. docs/rl.md describes the
 # tensors; everything in them is what the observing seat may see.
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset, memcpy
