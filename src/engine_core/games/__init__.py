@@ -80,6 +80,11 @@ class GameSpec:
     # the key of the view's "teams" that names the declaring side when the contract names no
     # declarer (Doppelkopf's normal game: "re", the club queens' team); None: the declarer's side
     declaring_team: str | None = None
+    # what each bid's contract asks of a hand, by call name, for the bots' auction rules: its
+    # trumps (`trump_ranks`, and `trump_suit`: a suit code, or "named" for the suit the bid
+    # names), whether it promises every trick (`tout`) or aims at taking none (`aim`:
+    # "no_trick"); a call not listed is never bid by the easy and normal levels
+    bid_families: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     # the sizes, declared once as the rules module's G_* constants
     @property
