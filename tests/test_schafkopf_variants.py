@@ -397,3 +397,20 @@ def test_club_illegal_actions_are_refused_and_explained(options, seed):
                 assert err.value.reason_id in spec.reasons or err.value.reason_id.isupper()
         assert state.view(seat) == view
         state.apply(rng.choice(legal))
+
+
+def test_shown_hand_crosses_the_typed_protocol_and_the_terminal():
+    """The Bettel ouvert hand travels in TableView.shown (a viewer's typed view) and the
+    terminal game prints it."""
+    from service.convert import view_msg
+    from stich_client.convert import view_dict
+    from stich_client.table_view import public_lines
+    state = deal({"bettel_ouvert": True}, OUVERT)
+    bids(state, "bettel_ouvert", "pass", "pass", "pass")
+    play(state, "7C 9C AC JC")
+    table = {"table_id": "t", "version": 1, "game": "schafkopf", "seats": ["human"] * 4, "status": "in_deal",
+             "deal_number": 1, "deals_counted": 0, "deals_per_match": 1, "match_scores": [0] * 4,
+             "options": {}, "seat": 1, "deal": state.view(1)}
+    back = view_dict(view_msg(table))
+    assert back["public"]["shown"] == {"seat": 0, "cards": ["8C", "9S", "8S", "7S", "7H", "8D", "7D"]}
+    assert any(line.startswith("Face up, seat 0: ") for line in public_lines(back))
