@@ -85,7 +85,7 @@ def test_own_illegal(line):
 
 def test_own_lines_cover_every_club_contract():
     kinds = {line["result"]["contract"]["type"] for line in conformance_lines("schafkopf", "own-scenarios")}
-    assert set(CLUB) <= kinds
+    assert set(CLUB) | {"leaster"} <= kinds
     ids = {line["id"] for line in conformance_lines("schafkopf", "own-illegal")}
     assert any("caller_keeps" in i for i in ids)
 
@@ -95,13 +95,15 @@ def test_own_lines_cover_every_club_contract():
 def test_club_options_are_declared_and_checked():
     spec = games.spec_of("schafkopf")
     by_name = {o.name: o for o in spec.options}
-    for name in CLUB + ("caller_keeps_called_suit",):
+    for name in CLUB + ("caller_keeps_called_suit", "leaster"):
         assert by_name[name].status == "supported" and by_name[name].default is False
         with pytest.raises(OptionError, match=f"options.{name}: must be true or false"):
             games.get("schafkopf", {name: 1})
-    for name in ("klopfen", "leaster"):                  # still listed only
-        with pytest.raises(OptionError, match=f"options.{name}: is listed by the rules"):
-            games.get("schafkopf", {name: True})
+    with pytest.raises(OptionError, match="options.klopfen: is listed by the rules"):   # not played
+        games.get("schafkopf", {"klopfen": True})
+    with pytest.raises(OptionError, match="options.leaster: needs ramsch"):
+        games.get("schafkopf", {"leaster": True})
+    assert games.get("schafkopf", {"leaster": True, "ramsch": True}).options.leaster is True
     assert games.get("schafkopf", games.preset("schafkopf", "club")).options.bettel_ouvert is True
     assert games.preset("schafkopf", "schafkopfschule") == {"kontra": True, "schneider_rule": "official"}
     with pytest.raises(OptionError, match="unknown preset"):
@@ -297,8 +299,8 @@ CLUB_OPTIONS = st.fixed_dictionaries({
     "schneider_rule": st.sampled_from(["seed", "official"]),
     "tariff_rufspiel": st.integers(1, 50), "tariff_solo": st.integers(1, 100),
     "tariff_increment": st.integers(1, 20),
-    **{name: st.booleans() for name in CLUB + ("caller_keeps_called_suit",)},
-})
+    **{name: st.booleans() for name in CLUB + ("caller_keeps_called_suit", "leaster")},
+}).map(lambda options: {**options, "leaster": options["leaster"] and options["ramsch"]})
 
 
 def random_deal(options, seed, dealer):
@@ -356,6 +358,15 @@ def test_club_deals_score_by_the_rules(options, seed, dealer):
         assert abs(result["scores"][declarer]) == 3 * items["total"]["value"]
     if kind in ("farbwenz", "farbgeier"):
         assert contract["suit"] in "CSHD"
+    assert (kind == "leaster") is (options["leaster"] and kind in ("ramsch", "leaster"))
+    if kind == "leaster":
+        took = {w for _, _, w in result["tricks"]}
+        fewest = min(result["card_points"][s] for s in took)
+        assert result["winners"] == sorted(s for s in took if result["card_points"][s] == fewest)
+        v = options["tariff_rufspiel"]
+        for s in range(4):
+            n_win = len(result["winners"])
+            assert result["scores"][s] == (v * (4 - n_win) if s in result["winners"] else -v * n_win)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -47,6 +47,7 @@ cpdef enum Contract:
     K_FARBGEIER
     K_BETTEL
     K_BETTEL_OUVERT
+    K_LEASTER           # option leaster: the Ramsch played for fewest points
 
 cpdef enum Phase:
     P_AUCTION
@@ -104,6 +105,7 @@ cpdef enum Item:
     I_TOTAL
     I_BETTEL
     I_OUVERT
+    I_LEASTER
 
 # the keys of the game's own contract and result fields
 cpdef enum Word:
@@ -135,7 +137,7 @@ cdef enum:
 cdef struct SkOpts:
     DealPlan deal
     i64 tariff_rufspiel, tariff_solo, tariff_increment
-    bint ramsch, kontra, schneider_official, caller_keeps
+    bint ramsch, kontra, schneider_official, caller_keeps, leaster
     u64 offered                 # bit per Contract that may be bid (the club ones by option)
 
 cdef struct SkState:
@@ -277,6 +279,7 @@ cdef int g_opts(options, SkOpts* out) except -1:
     out.kontra = options.kontra
     out.schneider_official = options.schneider_rule == "official"
     out.caller_keeps = options.caller_keeps_called_suit
+    out.leaster = options.leaster
     out.offered = SEED_CONTRACTS
     for k, name in CLUB_CONTRACTS.items():
         if getattr(options, name):
@@ -367,6 +370,11 @@ cdef inline bint is_tout(int contract) noexcept nogil:
 
 cdef inline bint is_bettel(int contract) noexcept nogil:
     return contract == K_BETTEL or contract == K_BETTEL_OUVERT
+
+
+cdef inline bint everyone_alone(int contract) noexcept nogil:
+    """A Ramsch or a Leaster: nobody declared, each plays for himself."""
+    return contract == K_RAMSCH or contract == K_LEASTER
 
 
 cdef inline bint on_playing_side(const SkState* s, int seat) noexcept nogil:
@@ -526,7 +534,7 @@ cdef void settle_auction(SkState* s, const SkOpts* o) noexcept nogil:
     cdef int call = s.best_call, i
     if call < 0:
         if o.ramsch:
-            s.contract = K_RAMSCH
+            s.contract = K_LEASTER if o.leaster else K_RAMSCH
             s.order = HEARTS
             start_play(s)
         else:
@@ -692,6 +700,9 @@ cdef void tally(const SkState* s, const SkOpts* o, Score* sc, SkTally* t) noexce
         sc.card_points[i] = points_of(s.won[i])
     if s.contract == K_THROWN_IN:
         return
+    if s.contract == K_LEASTER:
+        leaster(s, o, sc, t)
+        return
     if s.contract == K_RAMSCH:
         for i in range(4):
             if s.n_won[i] == 8:
@@ -765,6 +776,24 @@ cdef void tally(const SkState* s, const SkOpts* o, Score* sc, SkTally* t) noexce
             sc.scores[i] = 3 * v if i == s.declarer else -v
 
 
+cdef void leaster(const SkState* s, const SkOpts* o, Score* sc, SkTally* t) noexcept nogil:
+    """A Leaster (rules 7.8): the winners are the players with the fewest card points among
+    those who took a trick; every other player pays each winner `tariff_rufspiel`."""
+    cdef int i, fewest = 1000, n_winners = 0
+    for i in range(4):
+        if s.n_won[i] and sc.card_points[i] < fewest:
+            fewest = sc.card_points[i]
+    for i in range(4):
+        if s.n_won[i] and sc.card_points[i] == fewest:
+            n_winners += 1
+        else:
+            t.losers |= 1 << i
+    t.base = o.tariff_rufspiel
+    t.value = o.tariff_rufspiel
+    for i in range(4):
+        sc.scores[i] = -t.value * n_winners if t.losers >> i & 1 else t.value * (4 - n_winners)
+
+
 cdef inline void g_score(const SkState* s, const SkOpts* o, Score* sc) noexcept nogil:
     cdef SkTally t
     tally(s, o, sc, &t)
@@ -783,7 +812,7 @@ cdef void fill_contract(const SkState* s, Result* r, bint reveal_partner) noexce
         contract_field(r, W_SUIT, V_SUIT, s.suit)
     if k == K_RUFSPIEL:
         contract_field(r, W_PARTNER, V_OPT_INT, s.partner if reveal_partner else -1)
-    if k != K_SIE and k != K_RAMSCH and k != K_THROWN_IN:
+    if k != K_SIE and not everyone_alone(k) and k != K_THROWN_IN:
         contract_field(r, W_KONTRA, V_OPT_INT, s.kontra)
         contract_field(r, W_RE, V_OPT_INT, s.re)
 
@@ -797,7 +826,14 @@ cdef void g_result(const SkState* s, const SkOpts* o, Result* r) noexcept nogil:
     tally(s, o, &r.score, &t)
     fill_tricks(s, r)
     fill_contract(s, r, True)
-    if k == K_RAMSCH:
+    if k == K_LEASTER:
+        r.n_teams = 4
+        for i in range(4):
+            r.teams[i] = 1 << i
+        add_item(r, I_LEASTER, IF_VALUE | IF_LOSERS, 0, 0, 0, t.base, 0, t.losers)
+        add_item(r, I_TOTAL, IF_VALUE, 0, 0, 0, t.value, 0, 0)
+        winners = 15 & ~t.losers
+    elif k == K_RAMSCH:
         r.n_teams = 4
         for i in range(4):
             r.teams[i] = 1 << i
@@ -843,9 +879,9 @@ cdef inline int points_of(u64 m) noexcept nogil:
 
 
 cdef inline int g_side(const SkState* s, const SkOpts* o) noexcept nogil:
-    """The declaring side (declarer and partner); in a Ramsch the seat to act alone."""
+    """The declaring side (declarer and partner); in a Ramsch or Leaster the seat to act alone."""
     cdef int i, side = 0
-    if s.contract == K_RAMSCH:
+    if everyone_alone(s.contract):
         return 1 << (s.to_act if s.to_act >= 0 else 0)
     for i in range(4):
         if on_playing_side(s, i):
@@ -1035,7 +1071,7 @@ def sides(Core core, int seat):
     cdef SkState* s = &core.s
     cdef int me = 1 << seat, others = 15 & ~(1 << seat), dside
     cdef bint known, settled
-    if s.contract == K_RAMSCH:
+    if everyone_alone(s.contract):
         return me, others
     if s.contract == K_NONE or s.contract == K_THROWN_IN or s.declarer < 0:
         return me, 0

@@ -44,6 +44,7 @@ WORDS = {
             "farbgeier": "{suit:name}-Geier",
             "bettel": "Bettel",
             "bettel_ouvert": "Bettel ouvert",
+            "leaster": "Leaster",
         },
         "contract_fields": [
             {"field": "declarer", "text": "by {declarer:seat}", "join": " "},
@@ -56,7 +57,7 @@ WORDS = {
             "game": "game", "laufende": "laufende", "tout": "tout", "schneider": "schneider",
             "schwarz": "schwarz", "sie": "sie", "kontra": "kontra", "re": "re", "ramsch": "ramsch",
             "jungfrau": "jungfrau", "durchmarsch": "durchmarsch", "total": "total",
-            "bettel": "bettel", "ouvert": "ouvert",
+            "bettel": "bettel", "ouvert": "ouvert", "leaster": "leaster",
         },
         "phases": {"auction": "auction", "kontra": "kontra", "re": "re", "play": "play", "over": "over"},
     },
