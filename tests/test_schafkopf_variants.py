@@ -425,3 +425,35 @@ def test_shown_hand_crosses_the_typed_protocol_and_the_terminal():
     back = view_dict(view_msg(table))
     assert back["public"]["shown"] == {"seat": 0, "cards": ["8C", "9S", "8S", "7S", "7H", "8D", "7D"]}
     assert any(line.startswith("Face up, seat 0: ") for line in public_lines(back))
+
+
+# ---- the tools: smoke runs (the long runs are commands, docs/rules/schafkopf.md 3.1) ----
+
+def test_farbwenz_values_agree_with_the_reference_probe():
+    """The first OpenSchafkopf Eichel-Farbwenz deals, solved exactly: the declarer's card
+    points with best play are the values the independent C probe (../shared/reference/
+    solver_probe.c, `fwenz` mode) prints for them (71, 56, 68)."""
+    import importlib.util
+    from conftest import ROOT
+    spec = importlib.util.spec_from_file_location("fwenz_bench", ROOT / "bench" / "farbwenz_openschafkopf.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    if not bench.DEFAULT.exists():
+        pytest.skip("../shared/reference is not beside this checkout")
+    lines = bench.DEFAULT.read_text().splitlines()[:3]
+    values = [solver.solve(bench.position(bench.parse(line)[1])).value for line in lines]
+    assert values == [71, 56, 68]
+
+
+def test_contract_duel_smoke(capsys):
+    import importlib.util
+    import json
+    from conftest import ROOT
+    spec = importlib.util.spec_from_file_location("contract_duel", ROOT / "tools" / "contract_duel.py")
+    duel = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(duel)
+    assert duel.main(["--game", "schafkopf", "--options", '{"bettel": true}', "--call", "bettel",
+                      "--deals", "1", "--seed", "1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["deals"] == 1 and out["call"] == "bettel"
+    assert set(out["declarer_mean"]) == {"hard_vs_normal", "normal_vs_normal", "normal_vs_hard"}
