@@ -457,3 +457,17 @@ def test_contract_duel_smoke(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["deals"] == 1 and out["call"] == "bettel"
     assert set(out["declarer_mean"]) == {"hard_vs_normal", "normal_vs_normal", "normal_vs_hard"}
+
+
+def test_analysis_finds_the_decisive_mistake_of_a_bettel():
+    """With every hand open the defence beats this Bettel; seat 2's 7D in the second trick
+    lets the declarer through (analysis reads the Bettel aim through the solver hooks)."""
+    from engine_core import analysis
+    state = deal({"bettel": True}, BETTEL_WON)
+    bids(state, "bettel", "pass", "pass", "pass")
+    play(state, "7C 8C QC JC | 7D AD 9D TD | 7S 8S 9S JS | TH 9H 8H JH | TC AH KC 9C |"
+                " QH 7H KH JD | QD KD AC 8D | QS KS TS AS")
+    out = analysis.analyze(state.record())
+    assert out["side"] == [0] and out["target"] == 61 and out["perfect"] == 0 and out["won"] is True
+    mistake = out["first_decisive_mistake"]
+    assert (mistake["index"], mistake["seat"], mistake["action"]["card"]) == (8, 2, "7D")
