@@ -101,9 +101,10 @@ def test_club_options_are_declared_and_checked():
             games.get("schafkopf", {name: 1})
     with pytest.raises(OptionError, match="options.klopfen: is listed by the rules"):   # not played
         games.get("schafkopf", {"klopfen": True})
-    with pytest.raises(OptionError, match="options.leaster: needs ramsch"):
-        games.get("schafkopf", {"leaster": True})
-    assert games.get("schafkopf", {"leaster": True, "ramsch": True}).options.leaster is True
+    for ramsch in (False, True):                    # all pass: a Leaster, with or without ramsch
+        state = games.get("schafkopf", {"leaster": True, "ramsch": ramsch}).deal(1, 3)
+        bids(state, "pass", "pass", "pass", "pass")
+        assert state.view(None)["contract"]["type"] == "leaster"
     assert games.get("schafkopf", games.preset("schafkopf", "club")).options.bettel_ouvert is True
     assert games.preset("schafkopf", "schafkopfschule") == {"kontra": True, "schneider_rule": "official"}
     with pytest.raises(OptionError, match="unknown preset"):
@@ -300,7 +301,7 @@ CLUB_OPTIONS = st.fixed_dictionaries({
     "tariff_rufspiel": st.integers(1, 50), "tariff_solo": st.integers(1, 100),
     "tariff_increment": st.integers(1, 20),
     **{name: st.booleans() for name in CLUB + ("caller_keeps_called_suit", "leaster")},
-}).map(lambda options: {**options, "leaster": options["leaster"] and options["ramsch"]})
+})
 
 
 def random_deal(options, seed, dealer):
@@ -358,7 +359,8 @@ def test_club_deals_score_by_the_rules(options, seed, dealer):
         assert abs(result["scores"][declarer]) == 3 * items["total"]["value"]
     if kind in ("farbwenz", "farbgeier"):
         assert contract["suit"] in "CSHD"
-    assert (kind == "leaster") is (options["leaster"] and kind in ("ramsch", "leaster"))
+    assert kind != "ramsch" or not options["leaster"]
+    assert kind != "leaster" or options["leaster"]
     if kind == "leaster":
         took = {w for _, _, w in result["tricks"]}
         fewest = min(result["card_points"][s] for s in took)

@@ -1,6 +1,5 @@
 """Schafkopf (Bavarian): 4 players, 32 cards, 8 each. The declaration; the rules are the hooks
 of `rules.pyx` and are described in docs/rules/schafkopf.md."""
-from ...errors import OptionError
 from ...options import OptionSpec
 from .. import GameSpec, Target
 from . import rules
@@ -27,16 +26,9 @@ OPTIONS = (
                "offer the Bettel ouvert: a Bettel with the declarer's hand shown after the first trick, 2x"),
     OptionSpec("caller_keeps_called_suit", "bool", False,
                "the caller may not discard his last card of the called suit before it is led"),
-    OptionSpec("leaster", "bool", False, "with ramsch: the Ramsch is a Leaster, fewest card points wins"),
+    OptionSpec("leaster", "bool", False, "all pass: a Leaster (the Ramsch played for fewest card points)"),
     OptionSpec("klopfen", "bool", False, "doubling by knocking (not part of this ruleset)", status="listed_only"),
 )
-
-
-def validate(options):
-    """Cross-option rules: a Leaster is the Ramsch played for fewest points."""
-    if options.leaster and not options.ramsch:
-        raise OptionError("options.leaster", "needs ramsch: true (the Leaster is how the Ramsch is played)")
-    return options
 
 # well-known rule sets (games.preset("schafkopf", name)); docs/rules/schafkopf.md 11
 PRESETS = {
@@ -76,7 +68,6 @@ GAME = GameSpec(
     packets=packets,
     targets={"win": Target(61), "schneider": Target(91), "schwarz": Target(None, "tricks")},
     presets=PRESETS,
-    validate=validate,
     bid_families=BID_FAMILIES,
     description="Bavarian Schafkopf: Rufspiel, Wenz, Farbsolo, Tout, Sie; optional Ramsch, Kontra/Re, "
                 "Geier, Farbwenz, Farbgeier, Bettel and Bettel ouvert",

@@ -5,8 +5,8 @@
 Auction: one round from forehand, each seat passes or names a strictly higher complete
 contract (rufspiel < bettel < farbgeier < farbwenz < geier < wenz < farbsolo < bettel_ouvert
 < wenz_tout < solo_tout < sie; the club contracts Bettel, Geier, Farbwenz, Farbgeier and Bettel
-ouvert only where their options are on); a Sie ends the deal at once. All pass: thrown in, or
-Ramsch with option `ramsch`. Option `kontra` adds a Kontra round
+ouvert only where their options are on); a Sie ends the deal at once. All pass: thrown in, a
+Ramsch with option `ramsch`, or a Leaster (the Ramsch for fewest points) with option `leaster`. Option `kontra` adds a Kontra round
 (defenders) and, after a kontra, a Re round (playing side), each doubling.
 Play: follow the led effective suit, no duty to trump; a Rufspiel partner is bound by the
 called ace until its suit is first led (must play it then; may lead the suit without it only
@@ -533,7 +533,7 @@ cdef inline void start_play(SkState* s) noexcept nogil:
 cdef void settle_auction(SkState* s, const SkOpts* o) noexcept nogil:
     cdef int call = s.best_call, i
     if call < 0:
-        if o.ramsch:
+        if o.ramsch or o.leaster:
             s.contract = K_LEASTER if o.leaster else K_RAMSCH
             s.order = HEARTS
             start_play(s)
