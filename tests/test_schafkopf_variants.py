@@ -262,8 +262,8 @@ def test_bid_families_are_declared_for_every_bid():
 @pytest.mark.parametrize("hand,options,want", [
     ("QC QS QH QD AC AS AH 7D", {"geier": True}, "geier"),          # a Wenz hand with Obers
     ("JC JS JH JD AC AS AH 7D", {"geier": True}, "wenz"),
-    ("JC JS AC TC KC 9C 8C AS", {"farbwenz": True}, "farbwenz"),     # not a Farbsolo: 2 Unters
-    ("QC QS AD TD KD 9D 8D AS", {"farbgeier": True}, "farbgeier"),
+    ("JC JS AC TC KC 9C AS 7D", {"farbwenz": True}, "farbwenz"),     # six trumps: no Farbsolo
+    ("QC QS AD TD KD 9D AS 7C", {"farbgeier": True}, "farbgeier"),
     ("JC JS JH AC TC KC 9C 8C", {"farbwenz": True}, "farbsolo"),     # the higher contract first
     ("7C 8C 9C 7S 8S 7H 8H 7D", {"bettel": True}, "bettel"),        # very weak low cards
     ("7C 8C 9C 7S 8S 7H 8H 7D", {"bettel_ouvert": True, "bettel": True}, "bettel_ouvert"),

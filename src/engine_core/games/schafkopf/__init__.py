@@ -66,10 +66,10 @@ GAME = GameSpec(
     rules=rules,
     options=OPTIONS,
     packets=packets,
-    targets={"win": Target(61), "schneider": Target(91), "schwarz": Target(None, "tricks")},
     presets=PRESETS,
     bid_families=BID_FAMILIES,
-    description="Bavarian Schafkopf: Rufspiel, Wenz, Farbsolo, Tout, Sie; optional Ramsch, Kontra/Re, "
+    targets={"win": Target(61), "schneider": Target(91), "schwarz": Target(None, "tricks")},
+    description="Bavarian Schafkopf: Rufspiel, Wenz, Farbsolo, Tout, Sie; optional Ramsch, Leaster, Kontra/Re, "
                 "Geier, Farbwenz, Farbgeier, Bettel and Bettel ouvert",
     words=WORDS,
 )
