@@ -37,21 +37,6 @@ def family_trumps(hand, family, suit=None):
     return [c for c in hand if _rank(c) in ranks or (trump_suit is not None and _suit(c) == trump_suit)]
 
 
-def solo_worth_playing(hand, suit, trumps, obers, unters, trump_ranks="QJ"):
-    """A Schafkopf Farbsolo in `suit`: seven trumps, or six with two side tricks (side aces and
-    void suits, at most three) and 2 x Ober + Unter + side tricks >= 8. Played out by the normal
-    level, hands that pass won more than they lost in every class with a few dozen deals
-    (tools/schafkopf_solo_table.py, 6,000 deals); the rule it replaced (six trumps and three
-    Ober or Unter) won 19 of 70 six-trump solos against a PIMC player (issue 25). Read for any
-    declared family of two trump ranks and a named suit (`obers`, `unters`: the counts of its
-    higher and lower trump rank)."""
-    if trumps >= 7:
-        return True
-    side = [c for c in hand if _suit(c) != suit and _rank(c) not in trump_ranks]
-    tricks = min(3, sum(_rank(c) == "A" for c in side) + 3 - len({_suit(c) for c in side}))
-    return trumps == 6 and tricks >= 2 and 2 * obers + unters + tricks >= 8
-
-
 def misere_hand(hand, ouvert=False):
     """A hand for a contract that aims at taking no trick (a Bettel): no ace and no king, and
     a low card (7 or 8) in every suit it holds; shown (ouvert): nothing above the ten either."""
@@ -79,6 +64,19 @@ def misere_card(view, plays, order, trick):
     if ducks:
         return max(ducks, key=lambda c: (order.power.get(c, 0), c))
     return min(plays, key=lambda c: (order.strength(c, trick.led), c))
+
+
+def solo_worth_playing(hand, suit, trumps, obers, unters):
+    """A Schafkopf Farbsolo in `suit`: seven trumps, or six with two side tricks (side aces and
+    void suits, at most three) and 2 x Ober + Unter + side tricks >= 8. Played out by the normal
+    level, hands that pass won more than they lost in every class with a few dozen deals
+    (tools/schafkopf_solo_table.py, 6,000 deals); the rule it replaced (six trumps and three
+    Ober or Unter) won 19 of 70 six-trump solos against a PIMC player (issue 25)."""
+    if trumps >= 7:
+        return True
+    side = [c for c in hand if _suit(c) != suit and _rank(c) not in "QJ"]
+    tricks = min(3, sum(_rank(c) == "A" for c in side) + 3 - len({_suit(c) for c in side}))
+    return trumps == 6 and tricks >= 2 and 2 * obers + unters + tricks >= 8
 
 
 def default_trumps(view, cards):
@@ -230,7 +228,7 @@ class EasyBot(Bot):
                 n = len(family_trumps(hand, family, a["suit"]))
                 if len(ranks) > 1:
                     worth = solo_worth_playing(hand, a["suit"], n, top_rank,
-                                               sum(_rank(c) == ranks[1] for c in hand), ranks)
+                                               sum(_rank(c) == ranks[1] for c in hand))
                 else:
                     worth = n >= 6 and len(tops) >= 2
                 if worth and (best is None or n > best[0]):
