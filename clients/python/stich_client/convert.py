@@ -46,7 +46,7 @@ def struct(d: dict | None) -> struct_pb2.Struct:
 # view's game-specific keys that live in a grouped field (Auction) or under another name.
 VIEW_AUCTION_KEYS = ("bids", "passes", "picker")        # -> TableView.auction
 VIEW_PUBLIC_KEYS = ("tricks_won", "hand_sizes", "teams", "announcements", "levels", "armut",
-                    "blind", "buried", "unknown_card", "roem")
+                    "blind", "buried", "unknown_card", "roem", "shown")
 
 
 def fill(msg: Any, d: dict, where: str = "") -> Any:
@@ -190,6 +190,8 @@ def public_dict(msg: tables_pb2.TableView) -> dict:
                         "complete": msg.teams.complete}
     if msg.partnerships:
         out["teams"] = [list(t.seats) for t in msg.partnerships]
+    if msg.HasField("shown"):
+        out["shown"] = {"seat": msg.shown.seat, "cards": list(msg.shown.cards)}
     if msg.HasField("armut"):
         out["armut"] = {"poor": msg.armut.poor,
                         "acceptor": msg.armut.acceptor if msg.armut.HasField("acceptor") else None}

@@ -217,7 +217,7 @@ def contract_words(game: str, contract: dict | None, me: int | None) -> str:
 def public_lines(view: dict) -> list[str]:
     """What the table knows besides the trick, for whichever of these the view holds:
     announcements, the teams, the blind while the viewer chooses what to put down, its buried
-    cards, roem, tricks won."""
+    cards, roem, a hand laid face up, tricks won."""
     game, me, pub = view["game"], view.get("seat"), view.get("public") or {}
     words = words_of(game)
     lines: list[str] = []
@@ -241,6 +241,9 @@ def public_lines(view: dict) -> list[str]:
     if roem:
         lines.append("Roem: " + ", ".join(f"{words.item(r['item'])} {r['value']} "
                                          f"(trick {r.get('trick', 0) + 1})" for r in roem))
+    shown = pub.get("shown")
+    if shown:
+        lines.append(f"Face up, {seat_name(shown['seat'], me)}: " + cards_text(game, shown["cards"]))
     won = pub.get("tricks_won")
     if won and any(won):
         lines.append("Tricks won: " + ", ".join(f"{seat_name(s, me)} {n}" for s, n in enumerate(won)))

@@ -353,6 +353,7 @@ function render(seat: Seat, view: TableView): void {
     if (done.length) parts.push(h("section", { class: "last", id: "last-trick" }, h("h2", {}, `Last trick (won by seat ${done.at(-1)!.winner})`), trickEl(done.at(-1), view.seats.length)));
   }
   if (view.contract) parts.push(h("section", { id: "contract" }, `contract: ${contractText(view, view.contract)}`));
+  if (view.shown) parts.push(h("section", { id: "shown" }, `face up, seat ${view.shown.seat}: ${view.shown.cards.map(cardLabel).join(" ")}`));
   const said = callsText(view);
   if (said) parts.push(h("section", { id: "auction" }, `calls: ${said}`));
   if (mine && view.hand.length) parts.push(handEl(seat, view));

@@ -14,7 +14,7 @@ Each decision reads only the view and takes well under 5 ms."""
 from __future__ import annotations
 
 from .knowledge import Order, current_trick, played_cards, sides, spec_of, voids
-from .simple import EasyBot, _declaring
+from .simple import EasyBot, _declaring, misere_card
 
 
 class NormalBot(EasyBot):
@@ -26,6 +26,9 @@ class NormalBot(EasyBot):
         order = Order.of(view, self.options)
         me = view["seat"]
         trick = current_trick(view, order, n)
+        misere = misere_card(view, plays, order, trick)
+        if misere is not None:
+            return misere
         mine, theirs = sides(view)
         points = view["points"]
         pts = {c: points[c] for c in plays}

@@ -29,13 +29,41 @@ def _suit(card):
     return card[1]
 
 
-def sk_trumps(hand, kind, suit=None):
-    """Schafkopf trumps of a hand in a contract: Rufspiel/Farbsolo O, U and the trump suit;
-    Wenz only the Unter."""
-    if kind == "wenz":
-        return [c for c in hand if _rank(c) == "J"]
-    s = suit or "H"
-    return [c for c in hand if _rank(c) in "QJ" or _suit(c) == s]
+def family_trumps(hand, family, suit=None):
+    """The trumps of a hand in a bid's contract as the game declares it (GameSpec.bid_families:
+    the trump ranks, and the trump suit, fixed or the one the bid names)."""
+    ranks = family.get("trump_ranks", "")
+    trump_suit = suit if family.get("trump_suit") == "named" else family.get("trump_suit")
+    return [c for c in hand if _rank(c) in ranks or (trump_suit is not None and _suit(c) == trump_suit)]
+
+
+def misere_hand(hand, ouvert=False):
+    """A hand for a contract that aims at taking no trick (a Bettel): no ace and no king, and
+    a low card (7 or 8) in every suit it holds; shown (ouvert): nothing above the ten either."""
+    if any(_rank(c) in ("AK" if not ouvert else "AKQJ") for c in hand):
+        return False
+    return all(any(_rank(c) in "78" for c in hand if _suit(c) == s) for s in {_suit(c) for c in hand})
+
+
+def _family_of(view, kind):
+    return spec_of(view).bid_families.get(kind) or {}
+
+
+def misere_card(view, plays, order, trick):
+    """The card play of a contract that aims at taking no trick, if the contract in force is
+    one (None otherwise): the declarer ducks with the highest card that does not win the trick
+    (his lowest when he leads or cannot duck); a defender plays his lowest card, so that the
+    declarer's cards stay above the trick."""
+    contract = view.get("contract") or {}
+    if _family_of(view, contract.get("type")).get("aim") != "no_trick":
+        return None
+    if contract.get("declarer") != view["seat"] or not trick.cards:
+        return min(plays, key=lambda c: (order.strength(c, trick.led or order.suit_of[c]), c))
+    best = order.strength(trick.cards[trick.winner_pos], trick.led)
+    ducks = [c for c in plays if order.strength(c, trick.led) < best]
+    if ducks:
+        return max(ducks, key=lambda c: (order.power.get(c, 0), c))
+    return min(plays, key=lambda c: (order.strength(c, trick.led), c))
 
 
 def solo_worth_playing(hand, suit, trumps, obers, unters):
@@ -114,6 +142,9 @@ class EasyBot(Bot):
         n = spec_of(view).seats
         order = Order.of(view, self.options)
         trick = current_trick(view, order, n)
+        misere = misere_card(view, plays, order, trick)
+        if misere is not None:
+            return misere
         mine, theirs = sides(view)
         pts = {c: view["points"][c] for c in plays}
         low = min(plays, key=lambda c: (pts[c], order.is_trump(c), order.power.get(c, 0)))
@@ -150,34 +181,71 @@ class EasyBot(Bot):
         phase = view["phase"]
         if phase in ("kontra", "re"):
             contract = view.get("contract") or {}
-            kind = contract.get("type", "rufspiel")
-            trumps = sk_trumps(hand, "wenz" if "wenz" in kind else "suit", contract.get("suit"))
-            strong = len(trumps) >= (3 if "wenz" in kind else 5) and sum(_rank(c) == "Q" for c in hand) >= 2
+            family = _family_of(view, contract.get("type", "rufspiel"))
+            one_rank = len(family.get("trump_ranks", "")) == 1 and "trump_suit" not in family
+            trumps = family_trumps(hand, family, contract.get("suit"))
+            strong = (family.get("aim") != "no_trick" and len(trumps) >= (3 if one_rank else 5)
+                      and sum(_rank(c) == "Q" for c in hand) >= 2)
             for a in legal:
                 if a["call"] in ("kontra", "re") and strong:
                     return a
             return find(legal, "pass") or legal[0]
         if find(legal, "sie"):
             return find(legal, "sie")
-        obers = sum(_rank(c) == "Q" for c in hand)
-        unters = sum(_rank(c) == "J" for c in hand)
-        aces = [c for c in hand if _rank(c) == "A" and _suit(c) != "H"] + [c for c in hand if c == "AH"]
-        best_solo = None
-        for suit in "CSHD":
-            n = len(sk_trumps(hand, "suit", suit))
-            if solo_worth_playing(hand, suit, n, obers, unters) and find(legal, "farbsolo", suit):
-                if best_solo is None or n > best_solo[0]:
-                    best_solo = (n, find(legal, "farbsolo", suit))
-        if best_solo:
-            return best_solo[1]
-        if find(legal, "wenz") and unters >= 3 and ("JC" in hand or len(aces) >= 2) and unters + len(aces) >= 5:
-            return find(legal, "wenz")
-        calls = [a for a in legal if a["call"] == "rufspiel"]
-        trumps = sk_trumps(hand, "suit", "H")
-        if calls and (len(trumps) >= 5 or (len(trumps) >= 4 and obers >= 2)):
-            # call the ace of the suit in which the hand is shortest
-            return min(calls, key=lambda a: (sum(1 for c in hand if _suit(c) == a["suit"] and _rank(c) not in "QJ"), a["suit"]))
+        # the highest contract (the legal bids come in auction order) whose rule the hand meets
+        seen = set()
+        for a in reversed(legal):
+            kind = a.get("call")
+            if kind in seen or a["type"] != "bid":
+                continue
+            seen.add(kind)
+            pick = self._bid_family(view, legal, kind, _family_of(view, kind))
+            if pick is not None:
+                return pick
         return find(legal, "pass") or legal[0]
+
+    @staticmethod
+    def _bid_family(view, legal, kind, family):
+        """The easy level's rule for one contract, by what the game declares it asks of a hand:
+        a misère (no trick) on a hand of low cards; one trump rank (Wenz, Geier) on three of it
+        with the top one or two aces, five of it and aces together; one rank and a named suit
+        (Farbwenz, Farbgeier) on six trumps with two of the rank; two ranks and a named suit
+        (Farbsolo) by `solo_worth_playing`; the fixed-suit partnership call
+        (Rufspiel) on five trumps, or four with two of the top rank, calling the shortest
+        suit's ace. Touts are never bid."""
+        hand = view["hand"]
+        calls = [a for a in legal if a.get("call") == kind]
+        if not family or family.get("tout"):
+            return None
+        if family.get("aim") == "no_trick":
+            return calls[0] if misere_hand(hand, family.get("ouvert", False)) else None
+        ranks = family.get("trump_ranks", "")
+        tops = [c for c in hand if _rank(c) in ranks]
+        top_rank = sum(_rank(c) == ranks[0] for c in hand) if ranks else 0
+        if family.get("trump_suit") == "named":
+            best = None
+            for a in calls:
+                n = len(family_trumps(hand, family, a["suit"]))
+                if len(ranks) > 1:
+                    worth = solo_worth_playing(hand, a["suit"], n, top_rank,
+                                               sum(_rank(c) == ranks[1] for c in hand))
+                else:
+                    worth = n >= 6 and len(tops) >= 2
+                if worth and (best is None or n > best[0]):
+                    best = (n, a)
+            return best[1] if best else None
+        if family.get("trump_suit") is None:
+            aces = [c for c in hand if _rank(c) == "A"]
+            if (calls and len(tops) >= 3 and (ranks + "C" in hand or len(aces) >= 2)
+                    and len(tops) + len(aces) >= 5):
+                return calls[0]
+            return None
+        trumps = family_trumps(hand, family)
+        if calls and (len(trumps) >= 5 or (len(trumps) >= 4 and top_rank >= 2)):
+            # call the ace of the suit in which the hand is shortest
+            return min(calls, key=lambda a: (sum(1 for c in hand if _suit(c) == a["suit"] and _rank(c) not in ranks),
+                                              a["suit"]))
+        return None
 
     def _reservations(self, view, legal):
         """Doppelkopf's reservations and the Armut (offer, give, return)."""

@@ -70,6 +70,11 @@ class GameSpec:
     between_deals: Callable[[dict, int, Options], NextDeal] | None = None
     description: str = ""
     targets: Mapping[str, Target] = field(default_factory=dict)   # the solver's named targets
+    # what each bid's contract asks of a hand, by call name, for the bots' auction rules: its
+    # trumps (`trump_ranks`, and `trump_suit`: a suit code, or "named" for the suit the bid
+    # names), whether it promises every trick (`tout`) or aims at taking none (`aim`:
+    # "no_trick"); a call not listed is never bid by the easy and normal levels
+    bid_families: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     # what players read: suit and card names, calls, contracts, breakdown items and phases, by
     # language ({"en": {...}}, English required); ListGames serves them (games/words.py)
     words: Mapping[str, Any] = field(default_factory=dict)

@@ -3,13 +3,17 @@
 `_engine.pxi`, included at the end. The rules as implemented: docs/rules/schafkopf.md.
 
 Auction: one round from forehand, each seat passes or names a strictly higher complete
-contract (rufspiel < wenz < farbsolo < wenz_tout < solo_tout < sie); a Sie ends the deal at
-once. All pass: thrown in, or Ramsch with option `ramsch`. Option `kontra` adds a Kontra round
+contract (rufspiel < bettel < farbgeier < farbwenz < geier < wenz < farbsolo < bettel_ouvert
+< wenz_tout < solo_tout < sie; the club contracts Bettel, Geier, Farbwenz, Farbgeier and Bettel
+ouvert only where their options are on); a Sie ends the deal at once. All pass: thrown in, a
+Ramsch with option `ramsch`, or a Leaster (the Ramsch for fewest points) with option `leaster`. Option `kontra` adds a Kontra round
 (defenders) and, after a kontra, a Re round (playing side), each doubling.
 Play: follow the led effective suit, no duty to trump; a Rufspiel partner is bound by the
 called ace until its suit is first led (must play it then; may lead the suit without it only
 with 4+ cards; may not discard it before the 8th trick). A Tout ends at the first trick the
-declarer loses.
+declarer loses, a Bettel at the first trick he wins (Bettel ouvert: his hand is shown once the
+first trick is complete). Option `caller_keeps_called_suit`: the caller may not discard his
+last card of the called suit before it is led.
 Scoring: 61 wins (60:60 loses); Laufende from 3 (2 in Wenz) mit or ohne; schneider (<= 30,
 or the official 91/90) and schwarz; Tout doubles base and Laufende; Sie = 4 x solo tariff;
 Ramsch: most points pays, Jungfrau doubles, Durchmarsch takes the solo tariff.
@@ -38,6 +42,12 @@ cpdef enum Contract:
     K_SIE
     K_RAMSCH
     K_THROWN_IN
+    K_GEIER             # the club contracts (options), numbered after the seed's ones
+    K_FARBWENZ
+    K_FARBGEIER
+    K_BETTEL
+    K_BETTEL_OUVERT
+    K_LEASTER           # option leaster: the Ramsch played for fewest points
 
 cpdef enum Phase:
     P_AUCTION
@@ -46,7 +56,8 @@ cpdef enum Phase:
     P_PLAY
     P_OVER
 
-# bids ascend with the contract's rank in the auction (a call's code is CALL_BASE + value)
+# a call's code is CALL_BASE + value; the seed's bids are numbered by auction rank, the club
+# contracts' bids follow the announcements (RANKED_CALLS is the auction order of them all)
 cpdef enum Call:
     BID_PASS
     BID_RUFSPIEL_C
@@ -67,6 +78,17 @@ cpdef enum Call:
     ANNOUNCE_PASS
     ANNOUNCE_KONTRA
     ANNOUNCE_RE
+    BID_GEIER
+    BID_FARBWENZ_C
+    BID_FARBWENZ_S
+    BID_FARBWENZ_H
+    BID_FARBWENZ_D
+    BID_FARBGEIER_C
+    BID_FARBGEIER_S
+    BID_FARBGEIER_H
+    BID_FARBGEIER_D
+    BID_BETTEL
+    BID_BETTEL_OUVERT
 
 cpdef enum Item:
     I_GAME
@@ -81,6 +103,9 @@ cpdef enum Item:
     I_JUNGFRAU
     I_DURCHMARSCH
     I_TOTAL
+    I_BETTEL
+    I_OUVERT
+    I_LEASTER
 
 # the keys of the game's own contract and result fields
 cpdef enum Word:
@@ -112,7 +137,8 @@ cdef enum:
 cdef struct SkOpts:
     DealPlan deal
     i64 tariff_rufspiel, tariff_solo, tariff_increment
-    bint ramsch, kontra, schneider_official
+    bint ramsch, kontra, schneider_official, caller_keeps, leaster
+    u64 offered                 # bit per Contract that may be bid (the club ones by option)
 
 cdef struct SkState:
     u64 hand[4]
@@ -145,32 +171,58 @@ cdef enum:
     SEVEN = 7
     HEARTS = 2
     O_WENZ = 4       # ORDERS[0..3]: that suit trumps (hearts: Rufspiel, Ramsch); [4]: Wenz
+    O_GEIER = 5
+    O_FARBWENZ = 6   # [6..9]: the Unters and that suit trumps
+    O_FARBGEIER = 10 # [10..13]: the Obers and that suit trumps
+    O_BETTEL = 14    # no trumps, A K O U 10 9 8 7
+    N_ORDERS = 15
 
 cdef int8_t POINTS[32]
 cdef int16_t BYTE_POINTS[256]      # card points of a suit's byte of a mask (rank bits A T K Q J 9 8 7)
 cdef u64 OBERS_UNTERS = 0
-cdef Order ORDERS[5]
+cdef Order ORDERS[N_ORDERS]
 # KEY[order][led][card]: how the card bids for a trick led in that effective suit (64 + power
 # for a trump, the power for the led suit, 0 for a card that cannot win), ORDERS as one table
 # lookup so that the trick winner is a branch-free maximum
-cdef uint8_t KEY[5][5][32]
+cdef uint8_t KEY[N_ORDERS][5][32]
+cdef int8_t NO_POINTS[32]          # a Bettel's point table: card points do not count
 
 
 cdef inline int card(int rank, int suit) noexcept nogil:
     return rank + 8 * suit
 
 
+cdef void _one_rank_order(Order* o, int top, int suit):
+    """Wenz (top = Unter) and Geier (Ober): the four of that rank are the trumps, then with a
+    `suit` (Farbwenz, Farbgeier) that suit's other cards; every other card ranks in its suit
+    A 10 K O U 9 8 7 without the trump rank."""
+    cdef int8_t trumps[11]
+    cdef int8_t plain[7]
+    cdef int s, n = 0, m
+    ranks = [r for r in (ACE, TEN, KING, OBER, UNTER, NINE, EIGHT, SEVEN) if r != top]
+    order_init(o)
+    for s in range(4):
+        trumps[n] = card(top, s); n += 1
+    if suit >= 0:
+        for r in ranks:
+            trumps[n] = card(r, suit); n += 1
+    order_add_trumps(o, trumps, n)
+    for s in range(4):
+        if s != suit:
+            m = 0
+            for r in ranks:
+                plain[m] = card(r, s); m += 1
+            order_add_plain(o, s, plain, m)
+
+
 cdef void _build_tables():
     global OBERS_UNTERS
     cdef int8_t trumps[14]
-    cdef int8_t plain[7]
+    cdef int8_t plain[8]
     cdef int8_t ranks_plain[6]
-    cdef int8_t ranks_wenz[7]
     cdef int s, t, i, n
     for i, r in enumerate((ACE, TEN, KING, NINE, EIGHT, SEVEN)):
         ranks_plain[i] = r
-    for i, r in enumerate((ACE, TEN, KING, OBER, NINE, EIGHT, SEVEN)):
-        ranks_wenz[i] = r
     for i in range(32):
         POINTS[i] = (11, 10, 4, 3, 2, 0, 0, 0)[i % 8]
     for i in range(256):
@@ -192,15 +244,19 @@ cdef void _build_tables():
                 for i in range(6):
                     plain[i] = card(ranks_plain[i], s)
                 order_add_plain(&ORDERS[t], s, plain, 6)
-    order_init(&ORDERS[O_WENZ])
+    _one_rank_order(&ORDERS[O_WENZ], UNTER, -1)
+    _one_rank_order(&ORDERS[O_GEIER], OBER, -1)
+    for t in range(4):
+        _one_rank_order(&ORDERS[O_FARBWENZ + t], UNTER, t)
+        _one_rank_order(&ORDERS[O_FARBGEIER + t], OBER, t)
+    order_init(&ORDERS[O_BETTEL])
     for s in range(4):
-        trumps[s] = card(UNTER, s)
-    order_add_trumps(&ORDERS[O_WENZ], trumps, 4)
-    for s in range(4):
-        for i in range(7):
-            plain[i] = card(ranks_wenz[i], s)
-        order_add_plain(&ORDERS[O_WENZ], s, plain, 7)
-    for t in range(5):
+        for i, r in enumerate((ACE, KING, OBER, UNTER, TEN, NINE, EIGHT, SEVEN)):
+            plain[i] = card(r, s)
+        order_add_plain(&ORDERS[O_BETTEL], s, plain, 8)
+    for i in range(32):
+        NO_POINTS[i] = 0
+    for t in range(N_ORDERS):
         for s in range(5):
             for i in range(32):
                 if ORDERS[t].eff_suit[i] == TRUMP:
@@ -222,12 +278,25 @@ cdef int g_opts(options, SkOpts* out) except -1:
     out.ramsch = options.ramsch
     out.kontra = options.kontra
     out.schneider_official = options.schneider_rule == "official"
+    out.caller_keeps = options.caller_keeps_called_suit
+    out.leaster = options.leaster
+    out.offered = SEED_CONTRACTS
+    for k, name in CLUB_CONTRACTS.items():
+        if getattr(options, name):
+            out.offered |= bit(k)
     return 0
 
 
+# the contracts every table plays, and the club contracts with the option that offers each
+cdef u64 SEED_CONTRACTS = (bit(K_RUFSPIEL) | bit(K_WENZ) | bit(K_FARBSOLO) | bit(K_WENZ_TOUT)
+                           | bit(K_SOLO_TOUT) | bit(K_SIE))
+CLUB_CONTRACTS = {K_GEIER: "geier", K_FARBWENZ: "farbwenz", K_FARBGEIER: "farbgeier",
+                  K_BETTEL: "bettel", K_BETTEL_OUVERT: "bettel_ouvert"}
+
+
 # ---- the auction ----
-cdef inline int call_rank(int call) noexcept nogil:
-    """The contract a bid names (its rank in the auction), K_NONE for pass and announcements."""
+cdef inline int call_contract(int call) noexcept nogil:
+    """The contract a bid names, K_NONE for pass and announcements."""
     if call >= BID_RUFSPIEL_C and call < BID_WENZ:
         return K_RUFSPIEL
     if call == BID_WENZ:
@@ -240,17 +309,72 @@ cdef inline int call_rank(int call) noexcept nogil:
         return K_SOLO_TOUT
     if call == BID_SIE:
         return K_SIE
+    if call == BID_GEIER:
+        return K_GEIER
+    if call >= BID_FARBWENZ_C and call < BID_FARBGEIER_C:
+        return K_FARBWENZ
+    if call >= BID_FARBGEIER_C and call < BID_BETTEL:
+        return K_FARBGEIER
+    if call == BID_BETTEL:
+        return K_BETTEL
+    if call == BID_BETTEL_OUVERT:
+        return K_BETTEL_OUVERT
     return K_NONE
 
 
-# the first call of each auction rank above a contract: FIRST_CALL_ABOVE[best rank so far]
-cdef int FIRST_CALL_ABOVE[7]
-FIRST_CALL_ABOVE[:] = [BID_RUFSPIEL_C, BID_WENZ, BID_FARBSOLO_C, BID_WENZ_TOUT, BID_SOLO_TOUT_C,
-                       BID_SIE, BID_SIE + 1]
+cdef inline int call_suit(int call) noexcept nogil:
+    """The suit a bid names (0..3 = C S H D), -1 for none."""
+    cdef int k = call_contract(call)
+    if k == K_RUFSPIEL:
+        return call - BID_RUFSPIEL_C
+    if k == K_FARBSOLO:
+        return call - BID_FARBSOLO_C
+    if k == K_SOLO_TOUT:
+        return call - BID_SOLO_TOUT_C
+    if k == K_FARBWENZ:
+        return call - BID_FARBWENZ_C
+    if k == K_FARBGEIER:
+        return call - BID_FARBGEIER_C
+    return -1
+
+
+# the auction rank of each contract (docs/rules/schafkopf.md 3): higher outbids lower, equal
+# ranks keep the earlier seat; 0 for what is never bid
+cdef int RANK[16]
+RANK[:] = [0] * 16
+for _k, _r in ((K_RUFSPIEL, 1), (K_BETTEL, 2), (K_FARBGEIER, 3), (K_FARBWENZ, 4), (K_GEIER, 5),
+               (K_WENZ, 6), (K_FARBSOLO, 7), (K_BETTEL_OUVERT, 8), (K_WENZ_TOUT, 9),
+               (K_SOLO_TOUT, 10), (K_SIE, 11)):
+    RANK[_k] = _r
+
+# every bid in auction order (ascending rank; a rank's suits C S H D)
+cdef enum:
+    N_RANKED = 26
+cdef int RANKED_CALLS[N_RANKED]
+RANKED_CALLS[:] = [BID_RUFSPIEL_C, BID_RUFSPIEL_S, BID_RUFSPIEL_H, BID_RUFSPIEL_D, BID_BETTEL,
+                   BID_FARBGEIER_C, BID_FARBGEIER_S, BID_FARBGEIER_H, BID_FARBGEIER_D,
+                   BID_FARBWENZ_C, BID_FARBWENZ_S, BID_FARBWENZ_H, BID_FARBWENZ_D, BID_GEIER,
+                   BID_WENZ, BID_FARBSOLO_C, BID_FARBSOLO_S, BID_FARBSOLO_H, BID_FARBSOLO_D,
+                   BID_BETTEL_OUVERT, BID_WENZ_TOUT, BID_SOLO_TOUT_C, BID_SOLO_TOUT_S,
+                   BID_SOLO_TOUT_H, BID_SOLO_TOUT_D, BID_SIE]
+
+
+cdef inline int call_rank(int call) noexcept nogil:
+    """The auction rank of the contract a bid names (0 for pass and announcements)."""
+    return RANK[call_contract(call)]
 
 
 cdef inline bint is_tout(int contract) noexcept nogil:
     return contract == K_WENZ_TOUT or contract == K_SOLO_TOUT
+
+
+cdef inline bint is_bettel(int contract) noexcept nogil:
+    return contract == K_BETTEL or contract == K_BETTEL_OUVERT
+
+
+cdef inline bint everyone_alone(int contract) noexcept nogil:
+    """A Ramsch or a Leaster: nobody declared, each plays for himself."""
+    return contract == K_RAMSCH or contract == K_LEASTER
 
 
 cdef inline bint on_playing_side(const SkState* s, int seat) noexcept nogil:
@@ -317,7 +441,22 @@ cdef inline u64 g_legal_cards(const SkState* s, const SkOpts* o) noexcept nogil:
     m |= hand & (<u64>0 - <u64>(m == 0))          # follow if you can, else anything
     if bound(s, s.to_act):
         return bound_cards(s, hand, m)
+    if o.caller_keeps and keeps_called(s, s.to_act, hand):
+        return m & ~ORDERS[HEARTS].suit_mask[s.suit]
     return m
+
+
+cdef inline bint keeps_called(const SkState* s, int seat, u64 hand) noexcept nogil:
+    """Option `caller_keeps_called_suit`: the caller, void in the suit led before the called
+    suit has been led, may not discard his last card of the called suit (unless it is his only
+    card)."""
+    cdef u64 called
+    if s.contract != K_RUFSPIEL or seat != s.declarer or s.called_led or s.n_in_trick == 0:
+        return False
+    if hand & s.follow:
+        return False
+    called = hand & ORDERS[HEARTS].suit_mask[s.suit]
+    return popcount(called) == 1 and hand != called
 
 
 cdef u64 bound_cards(const SkState* s, u64 hand, u64 m) noexcept nogil:
@@ -337,27 +476,27 @@ cdef u64 bound_cards(const SkState* s, u64 hand, u64 m) noexcept nogil:
     return hand
 
 
-cdef int auction_calls(const SkState* s, i64* out, bint cheapest) noexcept nogil:
+cdef int auction_calls(const SkState* s, const SkOpts* o, i64* out, bint cheapest) noexcept nogil:
     """The legal codes of the speaker in the auction: pass, then every call that outbids the
-    best so far, ascending; `cheapest`: only those of the lowest contract open to him."""
-    cdef int n = 1, call, rank = K_NONE
+    best so far, in auction order; `cheapest`: only those of the lowest contract open to him."""
+    cdef int n = 1, i, call, k, rank = 0
+    cdef int best = call_rank(s.best_call) if s.best_call >= 0 else 0
     cdef u64 hand = s.hand[s.to_act]
     out[0] = CALL_BASE + BID_PASS
-    # calls are numbered by rank: start at the first one that outbids the best so far
-    call = FIRST_CALL_ABOVE[call_rank(s.best_call) if s.best_call >= 0 else K_NONE]
-    while call <= BID_SIE:
-        if cheapest and n > 1 and call_rank(call) != rank:
+    for i in range(N_RANKED):
+        call = RANKED_CALLS[i]
+        k = call_contract(call)
+        if RANK[k] <= best or not (o.offered >> k & 1):
+            continue
+        if cheapest and n > 1 and RANK[k] != rank:
             break
-        if call < BID_WENZ:
-            if not can_call_ace(hand, call - BID_RUFSPIEL_C):
-                call += 1
-                continue
-        elif call == BID_SIE and (hand & OBERS_UNTERS) != OBERS_UNTERS:
-            break
-        rank = call_rank(call)
+        if k == K_RUFSPIEL and not can_call_ace(hand, call - BID_RUFSPIEL_C):
+            continue
+        if k == K_SIE and (hand & OBERS_UNTERS) != OBERS_UNTERS:
+            continue
+        rank = RANK[k]
         out[n] = CALL_BASE + call
         n += 1
-        call += 1
     return n
 
 
@@ -366,7 +505,7 @@ cdef int g_legal(const SkState* s, const SkOpts* o, i64* out) noexcept nogil:
     if s.phase == P_PLAY:
         n = append_bits(g_legal_cards(s, o), out, n)
     elif s.phase == P_AUCTION:
-        n = auction_calls(s, out, False)
+        n = auction_calls(s, o, out, False)
     elif s.phase == P_KONTRA:
         out[0] = CALL_BASE + ANNOUNCE_PASS
         n = 1
@@ -394,8 +533,8 @@ cdef inline void start_play(SkState* s) noexcept nogil:
 cdef void settle_auction(SkState* s, const SkOpts* o) noexcept nogil:
     cdef int call = s.best_call, i
     if call < 0:
-        if o.ramsch:
-            s.contract = K_RAMSCH
+        if o.ramsch or o.leaster:
+            s.contract = K_LEASTER if o.leaster else K_RAMSCH
             s.order = HEARTS
             start_play(s)
         else:
@@ -403,17 +542,24 @@ cdef void settle_auction(SkState* s, const SkOpts* o) noexcept nogil:
             s.phase = P_OVER
             s.to_act = -1
         return
-    s.contract = call_rank(call)
+    s.contract = call_contract(call)
     s.declarer = s.best_seat
+    s.suit = call_suit(call)
     if s.contract == K_RUFSPIEL:
-        s.suit = call - BID_RUFSPIEL_C
         s.order = HEARTS
         for i in range(4):
             if s.dealt[i] & bit(card(ACE, s.suit)):
                 s.partner = i
     elif s.contract == K_FARBSOLO or s.contract == K_SOLO_TOUT:
-        s.suit = (call - BID_FARBSOLO_C) if s.contract == K_FARBSOLO else (call - BID_SOLO_TOUT_C)
         s.order = s.suit
+    elif s.contract == K_FARBWENZ:
+        s.order = O_FARBWENZ + s.suit
+    elif s.contract == K_FARBGEIER:
+        s.order = O_FARBGEIER + s.suit
+    elif s.contract == K_GEIER:
+        s.order = O_GEIER
+    elif is_bettel(s.contract):
+        s.order = O_BETTEL
     else:
         s.order = O_WENZ
     if o.kontra:
@@ -463,7 +609,8 @@ cdef inline void play_card(SkState* s, int c) noexcept nogil:
     s.follow = <u64>-1
     s.leader = winner
     s.to_act = winner
-    if s.trick_no == 8 or (is_tout(s.contract) and winner != s.declarer):
+    if (s.trick_no == 8 or (is_tout(s.contract) and winner != s.declarer)
+            or (is_bettel(s.contract) and winner == s.declarer)):
         s.phase = P_OVER
         s.to_act = -1
 
@@ -512,7 +659,7 @@ cdef inline i64 g_random(const SkState* s, const SkOpts* o, Rng* r, int bids) no
     if s.phase == P_PLAY:
         return pick_bit(r, g_legal_cards(s, o))
     if bids == BIDS_CHEAPEST and s.phase == P_AUCTION:
-        n = auction_calls(s, buf, True)          # pass, then the cheapest contract's calls
+        n = auction_calls(s, o, buf, True)       # pass, then the cheapest contract's calls
         if n > 1:
             if rng_below(r, 2) == 0:
                 return buf[0]
@@ -530,14 +677,14 @@ cdef int laufende(const SkState* s, u64 side) noexcept nogil:
     cdef int n = 0
     while n < order.n_trumps and ((side & bit(order.trump_seq[n])) != 0) == mit:
         n += 1
-    if n < (2 if s.order == O_WENZ else 3):
+    if n < (2 if s.order == O_WENZ or s.order == O_GEIER else 3):
         return 0
     return n
 
 
 cdef struct SkTally:          # the intermediate figures of scoring that the breakdown shows
     i64 base, value
-    int laufende, schneider, schwarz, tout
+    int laufende, schneider, schwarz, tout, ouvert
     int losers, jungfrauen, durchmarsch
 
 
@@ -552,6 +699,9 @@ cdef void tally(const SkState* s, const SkOpts* o, Score* sc, SkTally* t) noexce
     for i in range(4):
         sc.card_points[i] = points_of(s.won[i])
     if s.contract == K_THROWN_IN:
+        return
+    if s.contract == K_LEASTER:
+        leaster(s, o, sc, t)
         return
     if s.contract == K_RAMSCH:
         for i in range(4):
@@ -583,6 +733,12 @@ cdef void tally(const SkState* s, const SkOpts* o, Score* sc, SkTally* t) noexce
         t.base = o.tariff_solo
         sc.side_won = 1
         v = 4 * o.tariff_solo
+    elif is_bettel(s.contract):
+        t.base = o.tariff_solo
+        t.ouvert = s.contract == K_BETTEL_OUVERT
+        sc.side_points = sc.card_points[s.declarer]
+        sc.side_won = s.n_won[s.declarer] == 0
+        v = 2 * t.base if t.ouvert else t.base
     else:
         for i in range(4):
             if on_playing_side(s, i):
@@ -620,6 +776,24 @@ cdef void tally(const SkState* s, const SkOpts* o, Score* sc, SkTally* t) noexce
             sc.scores[i] = 3 * v if i == s.declarer else -v
 
 
+cdef void leaster(const SkState* s, const SkOpts* o, Score* sc, SkTally* t) noexcept nogil:
+    """A Leaster (rules 7.8): the winners are the players with the fewest card points among
+    those who took a trick; every other player pays each winner `tariff_rufspiel`."""
+    cdef int i, fewest = 1000, n_winners = 0
+    for i in range(4):
+        if s.n_won[i] and sc.card_points[i] < fewest:
+            fewest = sc.card_points[i]
+    for i in range(4):
+        if s.n_won[i] and sc.card_points[i] == fewest:
+            n_winners += 1
+        else:
+            t.losers |= 1 << i
+    t.base = o.tariff_rufspiel
+    t.value = o.tariff_rufspiel
+    for i in range(4):
+        sc.scores[i] = -t.value * n_winners if t.losers >> i & 1 else t.value * (4 - n_winners)
+
+
 cdef inline void g_score(const SkState* s, const SkOpts* o, Score* sc) noexcept nogil:
     cdef SkTally t
     tally(s, o, sc, &t)
@@ -634,11 +808,11 @@ cdef void fill_contract(const SkState* s, Result* r, bint reveal_partner) noexce
     cdef int k = s.contract
     r.score.contract = k
     r.score.declarer = s.declarer
-    if k == K_RUFSPIEL or k == K_FARBSOLO or k == K_SOLO_TOUT:
+    if s.suit >= 0:
         contract_field(r, W_SUIT, V_SUIT, s.suit)
     if k == K_RUFSPIEL:
         contract_field(r, W_PARTNER, V_OPT_INT, s.partner if reveal_partner else -1)
-    if k != K_SIE and k != K_RAMSCH and k != K_THROWN_IN:
+    if k != K_SIE and not everyone_alone(k) and k != K_THROWN_IN:
         contract_field(r, W_KONTRA, V_OPT_INT, s.kontra)
         contract_field(r, W_RE, V_OPT_INT, s.re)
 
@@ -652,7 +826,14 @@ cdef void g_result(const SkState* s, const SkOpts* o, Result* r) noexcept nogil:
     tally(s, o, &r.score, &t)
     fill_tricks(s, r)
     fill_contract(s, r, True)
-    if k == K_RAMSCH:
+    if k == K_LEASTER:
+        r.n_teams = 4
+        for i in range(4):
+            r.teams[i] = 1 << i
+        add_item(r, I_LEASTER, IF_VALUE | IF_LOSERS, 0, 0, 0, t.base, 0, t.losers)
+        add_item(r, I_TOTAL, IF_VALUE, 0, 0, 0, t.value, 0, 0)
+        winners = 15 & ~t.losers
+    elif k == K_RAMSCH:
         r.n_teams = 4
         for i in range(4):
             r.teams[i] = 1 << i
@@ -670,7 +851,9 @@ cdef void g_result(const SkState* s, const SkOpts* o, Result* r) noexcept nogil:
         r.teams[0] = r.score.side
         r.teams[1] = 15 & ~r.score.side
         winners = r.score.side if r.score.side_won else 15 & ~r.score.side
-        add_item(r, I_GAME, IF_VALUE, 0, 0, 0, t.base, 0, 0)
+        add_item(r, I_BETTEL if is_bettel(k) else I_GAME, IF_VALUE, 0, 0, 0, t.base, 0, 0)
+        if t.ouvert:
+            add_item(r, I_OUVERT, IF_FACTOR, 0, 0, 0, 0, 2, 0)
         if t.laufende:
             add_item(r, I_LAUFENDE, IF_COUNT | IF_VALUE, 0, 0, t.laufende, inc * t.laufende, 0, 0)
         if t.tout or k == K_SIE:
@@ -696,9 +879,9 @@ cdef inline int points_of(u64 m) noexcept nogil:
 
 
 cdef inline int g_side(const SkState* s, const SkOpts* o) noexcept nogil:
-    """The declaring side (declarer and partner); in a Ramsch the seat to act alone."""
+    """The declaring side (declarer and partner); in a Ramsch or Leaster the seat to act alone."""
     cdef int i, side = 0
-    if s.contract == K_RAMSCH:
+    if everyone_alone(s.contract):
         return 1 << (s.to_act if s.to_act >= 0 else 0)
     for i in range(4):
         if on_playing_side(s, i):
@@ -707,7 +890,13 @@ cdef inline int g_side(const SkState* s, const SkOpts* o) noexcept nogil:
 
 
 cdef inline int g_points(const SkState* s, const SkOpts* o, int side) noexcept nogil:
+    """The side's card points; in a Bettel 120 for the side that has made its aim (the
+    declarer: the deal is over and he took no trick; the defenders: he took one), else 0."""
     cdef int i, total = 0
+    if is_bettel(s.contract):
+        if side >> s.declarer & 1:
+            return 120 if s.phase == P_OVER and s.n_won[s.declarer] == 0 else 0
+        return 120 if s.n_won[s.declarer] else 0
     for i in range(4):
         if side >> i & 1:
             total += points_of(s.won[i])
@@ -715,10 +904,15 @@ cdef inline int g_points(const SkState* s, const SkOpts* o, int side) noexcept n
 
 
 cdef inline int g_future_max(const SkState* s, const SkOpts* o) noexcept nogil:
+    if is_bettel(s.contract):
+        return 0 if s.phase == P_OVER else 120
     return 120 - points_of(s.won[0] | s.won[1] | s.won[2] | s.won[3])
 
 
 cdef inline const int8_t* g_point_table(const SkState* s) noexcept nogil:
+    """Card points in the contract in force; none in a Bettel (only tricks count)."""
+    if is_bettel(s.contract):
+        return NO_POINTS
     return POINTS
 
 
@@ -747,6 +941,8 @@ REASONS = {
     "CALLED_ACE_MUST_PLAY": "the partner must play the called ace when its suit is first led",
     "CALLED_ACE_NO_DISCARD": "the called ace may not be discarded before the last trick while its suit has not been led",
     "MUST_FOLLOW_SUIT": "a player must follow the led suit (trump counts as one suit)",
+    "CONTRACT_NOT_OFFERED": "a club contract (Geier, Farbwenz, Farbgeier, Bettel, Bettel ouvert) is bid only where its option is on",
+    "CALLER_KEEPS_CALLED_SUIT": "with option caller_keeps_called_suit the caller may not discard his last card of the called suit before it is led",
     "NOT_ALLOWED_NOW": "the call is not open to this seat now",
 }
 
@@ -758,7 +954,7 @@ def explain(Core core, i64 code):
         return _explain_play(core, <int>code)
     call = <int>(code - CALL_BASE)
     name = CALL_TABLE[call][1]
-    if call >= ANNOUNCE_PASS:
+    if call >= ANNOUNCE_PASS and call <= ANNOUNCE_RE:
         if s.phase == P_KONTRA and call == ANNOUNCE_RE:
             return "RE_ONLY_AFTER_KONTRA", "re may be said only in the re round, after a kontra"
         if s.phase == P_RE and call == ANNOUNCE_KONTRA:
@@ -770,6 +966,9 @@ def explain(Core core, i64 code):
         if s.re >= 0:
             return "ALREADY_ANNOUNCED", f"seat {s.re} has already said re"
         return "RE_PLAYING_SIDE_ONLY", "only the playing side may say re; a defender may only pass"
+    if call_contract(call) != K_NONE and not (core.o.offered >> call_contract(call) & 1):
+        option = CLUB_CONTRACTS[call_contract(call)]
+        return "CONTRACT_NOT_OFFERED", f"{name} is not played at this table: option {option} is off"
     if s.best_call >= 0 and call_rank(call) <= call_rank(s.best_call):
         best = CALL_TABLE[s.best_call]
         return "MUST_OUTBID", (f"{name} does not outbid seat {s.best_seat}'s {best[1]}"
@@ -798,6 +997,9 @@ cdef object _explain_play(Core core, int c):
                                    f"you may lead that suit only with {ace}")
     led = order.eff_suit[s.trick[s.trick_no][0]]
     suit_name = "trump" if led == TRUMP else SUIT_NAMES[SUITS[led]]
+    if not bound(s, seat) and not (hand & order.suit_mask[led]):
+        return "CALLER_KEEPS_CALLED_SUIT", (f"you called the {SUIT_NAMES[SUITS[s.suit]]} ace: you may not discard "
+                                            f"your last {SUIT_NAMES[SUITS[s.suit]]} card before that suit is led")
     if hand & order.suit_mask[led]:
         if bound(s, seat) and led == s.suit:
             return "CALLED_ACE_MUST_PLAY", f"the called suit is led for the first time: you must play the called ace {ace}"
@@ -833,7 +1035,17 @@ def public(Core core, seat):
         "tricks": [[s.trick_leader[t], [PIQUET.code(s.trick[t][k]) for k in range(4)], s.trick_winner[t]]
                    for t in range(s.trick_no)],
         "tricks_won": [s.n_won[k] for k in range(4)],
+        "shown": shown_hand(core),
     }
+
+
+cdef object shown_hand(Core core):
+    """Bettel ouvert: the declarer's hand lies face up once the first trick is complete (rules
+    3, "Bettel ouvert"): {"seat", "cards"} as it is now, for every seat; None otherwise."""
+    cdef SkState* s = &core.s
+    if s.contract != K_BETTEL_OUVERT or s.trick_no == 0:
+        return None
+    return {"seat": s.declarer, "cards": [PIQUET.code(c) for c in core.sort_cards(s.hand[s.declarer])]}
 
 
 def hidden(Core core, seat):
@@ -859,7 +1071,7 @@ def sides(Core core, int seat):
     cdef SkState* s = &core.s
     cdef int me = 1 << seat, others = 15 & ~(1 << seat), dside
     cdef bint known, settled
-    if s.contract == K_RAMSCH:
+    if everyone_alone(s.contract):
         return me, others
     if s.contract == K_NONE or s.contract == K_THROWN_IN or s.declarer < 0:
         return me, 0

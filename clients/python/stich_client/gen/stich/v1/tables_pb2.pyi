@@ -120,7 +120,7 @@ class CardOrder(_message.Message):
     def __init__(self, trump: _Optional[_Iterable[str]] = ..., clubs: _Optional[_Iterable[str]] = ..., spades: _Optional[_Iterable[str]] = ..., hearts: _Optional[_Iterable[str]] = ..., diamonds: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class TableView(_message.Message):
-    __slots__ = ("table_id", "version", "game", "seat", "seats", "status", "deal_number", "deals_per_match", "dealer", "phase", "to_act", "hand", "legal", "actions", "trick", "tricks", "contract", "auction", "result", "match_scores", "options", "deals_counted", "tricks_won", "hand_sizes", "teams", "partnerships", "announcements", "levels", "armut", "blind", "buried", "unknown_card", "roem", "settings", "order", "points", "sides", "hidden")
+    __slots__ = ("table_id", "version", "game", "seat", "seats", "status", "deal_number", "deals_per_match", "dealer", "phase", "to_act", "hand", "legal", "actions", "trick", "tricks", "contract", "auction", "result", "match_scores", "options", "deals_counted", "tricks_won", "hand_sizes", "teams", "partnerships", "announcements", "levels", "armut", "blind", "buried", "unknown_card", "roem", "settings", "order", "points", "sides", "hidden", "shown")
     class PointsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -166,6 +166,7 @@ class TableView(_message.Message):
     POINTS_FIELD_NUMBER: _ClassVar[int]
     SIDES_FIELD_NUMBER: _ClassVar[int]
     HIDDEN_FIELD_NUMBER: _ClassVar[int]
+    SHOWN_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     version: int
     game: str
@@ -204,7 +205,16 @@ class TableView(_message.Message):
     points: _containers.ScalarMap[str, int]
     sides: Sides
     hidden: _containers.RepeatedCompositeFieldContainer[HiddenPile]
-    def __init__(self, table_id: _Optional[str] = ..., version: _Optional[int] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatKind, str]]] = ..., status: _Optional[_Union[TableStatus, str]] = ..., deal_number: _Optional[int] = ..., deals_per_match: _Optional[int] = ..., dealer: _Optional[int] = ..., phase: _Optional[str] = ..., to_act: _Optional[int] = ..., hand: _Optional[_Iterable[str]] = ..., legal: _Optional[_Iterable[_Union[_actions_pb2.Action, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[_actions_pb2.Action, _Mapping]]] = ..., trick: _Optional[_Union[_actions_pb2.Trick, _Mapping]] = ..., tricks: _Optional[_Iterable[_Union[_actions_pb2.Trick, _Mapping]]] = ..., contract: _Optional[_Union[_results_pb2.Contract, _Mapping]] = ..., auction: _Optional[_Union[Auction, _Mapping]] = ..., result: _Optional[_Union[_results_pb2.DealResult, _Mapping]] = ..., match_scores: _Optional[_Iterable[int]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., deals_counted: _Optional[int] = ..., tricks_won: _Optional[_Iterable[int]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., teams: _Optional[_Union[KnownTeams, _Mapping]] = ..., partnerships: _Optional[_Iterable[_Union[_results_pb2.Team, _Mapping]]] = ..., announcements: _Optional[_Iterable[_Union[_results_pb2.Announcement, _Mapping]]] = ..., levels: _Optional[_Union[_results_pb2.TeamPoints, _Mapping]] = ..., armut: _Optional[_Union[Armut, _Mapping]] = ..., blind: _Optional[_Iterable[str]] = ..., buried: _Optional[_Iterable[str]] = ..., unknown_card: _Optional[str] = ..., roem: _Optional[_Iterable[_Union[_results_pb2.BreakdownItem, _Mapping]]] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., order: _Optional[_Union[CardOrder, _Mapping]] = ..., points: _Optional[_Mapping[str, int]] = ..., sides: _Optional[_Union[Sides, _Mapping]] = ..., hidden: _Optional[_Iterable[_Union[HiddenPile, _Mapping]]] = ...) -> None: ...
+    shown: ShownHand
+    def __init__(self, table_id: _Optional[str] = ..., version: _Optional[int] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatKind, str]]] = ..., status: _Optional[_Union[TableStatus, str]] = ..., deal_number: _Optional[int] = ..., deals_per_match: _Optional[int] = ..., dealer: _Optional[int] = ..., phase: _Optional[str] = ..., to_act: _Optional[int] = ..., hand: _Optional[_Iterable[str]] = ..., legal: _Optional[_Iterable[_Union[_actions_pb2.Action, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[_actions_pb2.Action, _Mapping]]] = ..., trick: _Optional[_Union[_actions_pb2.Trick, _Mapping]] = ..., tricks: _Optional[_Iterable[_Union[_actions_pb2.Trick, _Mapping]]] = ..., contract: _Optional[_Union[_results_pb2.Contract, _Mapping]] = ..., auction: _Optional[_Union[Auction, _Mapping]] = ..., result: _Optional[_Union[_results_pb2.DealResult, _Mapping]] = ..., match_scores: _Optional[_Iterable[int]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., deals_counted: _Optional[int] = ..., tricks_won: _Optional[_Iterable[int]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., teams: _Optional[_Union[KnownTeams, _Mapping]] = ..., partnerships: _Optional[_Iterable[_Union[_results_pb2.Team, _Mapping]]] = ..., announcements: _Optional[_Iterable[_Union[_results_pb2.Announcement, _Mapping]]] = ..., levels: _Optional[_Union[_results_pb2.TeamPoints, _Mapping]] = ..., armut: _Optional[_Union[Armut, _Mapping]] = ..., blind: _Optional[_Iterable[str]] = ..., buried: _Optional[_Iterable[str]] = ..., unknown_card: _Optional[str] = ..., roem: _Optional[_Iterable[_Union[_results_pb2.BreakdownItem, _Mapping]]] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., order: _Optional[_Union[CardOrder, _Mapping]] = ..., points: _Optional[_Mapping[str, int]] = ..., sides: _Optional[_Union[Sides, _Mapping]] = ..., hidden: _Optional[_Iterable[_Union[HiddenPile, _Mapping]]] = ..., shown: _Optional[_Union[ShownHand, _Mapping]] = ...) -> None: ...
+
+class ShownHand(_message.Message):
+    __slots__ = ("seat", "cards")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Sides(_message.Message):
     __slots__ = ("partners", "opponents")
