@@ -195,6 +195,24 @@ def test_bettel_ouvert_hand_is_public_after_the_first_trick():
     assert other.view(1)["shown"] is None
 
 
+def test_the_shown_hand_is_every_sampled_worlds_hand():
+    """The bots' worlds hold a Bettel ouvert declarer's shown hand exactly (it is public
+    information once shown), and a defender's own hand; before it is shown, worlds differ."""
+    from engine_core.bots.inference import Inference
+    state = deal({"bettel_ouvert": True}, OUVERT)
+    bids(state, "bettel_ouvert", "pass", "pass", "pass")
+    play(state, "7C 9C AC")
+    early = Inference(state.view(2), {"bettel_ouvert": True}).sample(20, 1)
+    assert len({tuple(w["hands"][0]) for w in early}) > 1
+    play(state, "JC")
+    view = state.view(2)
+    worlds = Inference(view, {"bettel_ouvert": True}).sample(20, 1)
+    assert len(worlds) == 20
+    for w in worlds:
+        assert sorted(w["hands"][0]) == sorted(view["shown"]["cards"] + ["7C"])
+        assert sorted(w["hands"][2]) == sorted(view["hand"] + ["AC"])
+
+
 def test_caller_keeps_called_suit_only_with_the_option():
     hands = ["QC QS JC JS AH TH 9S 7D", "AD AC TC 8S KS QH 7H 8H", "8D KC AS TS QD JD 9H KH",
              "9D 7C 8C 9C TD KD JH 7S"]

@@ -112,6 +112,12 @@ class Inference:
             if s != me:
                 known_init[s] += _sub(played[s], known_held[s])
                 known_held[s] = _sub(known_held[s], played[s])
+        shown = view.get("shown")                # a hand laid face up (Bettel ouvert): all known
+        if shown and shown["seat"] != me:
+            s = shown["seat"]
+            extra = _sub(Counter(shown["cards"]), known_held[s])
+            known_init[s] += extra
+            known_held[s] += extra
         counts = _holdings(view, spec, played, hidden_plays, piles)
         known_blind = Counter()
         for p in piles:
