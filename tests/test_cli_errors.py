@@ -136,7 +136,7 @@ def test_server_environment_mistakes(variable, value):
 
 
 def test_stich_server_names_itself():
-    line = one_line_error([BIN / "stich-server", "--workers", "0"])
+    line = one_line_error([BIN / "stich-server", "--no-such-flag", "0"])
     assert line.startswith("stich-server: unrecognized arguments"), line
 
 

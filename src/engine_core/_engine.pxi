@@ -417,6 +417,25 @@ cdef class Core:
         g_score(&self.s, &self.o, &sc)
         return [sc.scores[i] for i in range(G_SEATS)]
 
+    cpdef list random_playout(self, u64 seed):
+        """Finish the deal with uniformly random legal actions (SplitMix64 seeded with `seed`):
+        the actions playouts(1, seed) takes (finish_random, the one loop), applied here so that
+        each is undoable; returns the per-seat scores."""
+        cdef GState s = self.s
+        cdef Rng r
+        cdef i64 codes[G_MAX_ACTIONS]
+        cdef int i, count
+        r.s = seed
+        with nogil:
+            count = finish_random(&s, &self.o, &r, codes, G_MAX_ACTIONS)
+            for i in range(count):
+                if self.n_hist >= G_MAX_ACTIONS:
+                    break
+                self.hist[self.n_hist] = self.s
+                self.n_hist += 1
+                g_apply(&self.s, &self.o, codes[i])
+        return self.scores()
+
     def playouts(self, int n, u64 seed):
         """Per-seat sums of the scores of `n` uniformly random playouts from this position
         (every remaining decision, the auction included, drawn by the game's g_random with
