@@ -6,10 +6,10 @@ side's total minus the others'; in a Ramsch or a leaster the seat's own points, 
 possible), `nodes` per world. Where the budget runs out (the first tricks; the solver then
 proves bounds only) a card is judged by flat Monte Carlo instead: `playouts` random playouts
 after it in each of `playout_worlds` worlds (the engine's C playouts, GIL released), the
-world's mean margin kept within the bounds the solver proved for that world. A card is worth
-its mean margin plus `win_weight` times its chance of winning the deal (the game's declared
-win target as a margin for the seat's side: win_threshold), since a deal's score steps at the
-target; a card whose upper bound of that worth lies below another card's lower bound is never
+world's mean margin kept within the bounds the solver proved for that world. Once the searches
+finish, a card is worth its mean margin plus `win_weight` times its chance of winning the deal
+(the game's declared win target as a margin for the seat's side: win_threshold), since a
+deal's score steps at the target; a card whose upper bound of that worth lies below another card's lower bound is never
 played. (The normal level's heuristics decided the first tricks before: flat Monte Carlo over
 every early card beat them, issue 25.)
 
@@ -168,8 +168,9 @@ class HardBot(Bot):
         first `playout_worlds` worlds (flat Monte Carlo), each world's value kept within the
         bounds the solver proved for it. `expected` is the mean margin over the worlds, so it
         lies within the worlds' values (the Hint shows it); `win` the mean chance of winning
-        the deal. The card maximizes the mean of margin + win_weight x chance of winning: a
-        deal's score is a step at the game's win target, not a line in the card points."""
+        the deal. Once the searches finish, the card maximizes the mean of margin + win_weight x
+        chance of winning: a deal's score is a step at the game's win target, not a line in the
+        card points (before, random playouts' win shares would mislead: the mean margin decides)."""
         start = time.perf_counter()
         if not states:                 # no consistent world (cannot happen for a real view)
             return [{"action": a, "expected": 0.0, "win": None, "utility": 0.0} for a in plays]
@@ -216,7 +217,9 @@ class HardBot(Bot):
             vals = per_card[a["card"]]
             mean = sum(v for v, _ in vals) / len(vals)
             win = sum(w for _, w in vals) / len(vals)
-            utility = sign * mean + weight * win - (1e6 if high[a["card"]] < floor else 0)
+            # the win chance counts where the searches finished: random playouts say little
+            # about who wins a deal played well (they misjudged the defence of a Wenz)
+            utility = sign * mean + (weight * win if finished else 0) - (1e6 if high[a["card"]] < floor else 0)
             out.append({"action": a, "expected": mean, "utility": utility, "finished": finished,
                         "win": None if minimize else win})
         return out
