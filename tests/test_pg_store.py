@@ -395,21 +395,28 @@ def test_two_managers_one_truth(pg_url):
     run(main())
 
 
+
+def _count_conflicts(store) -> list:
+    """The base versions of `store`'s commits that met a Conflict, in order (the store's commit
+    is wrapped; the Conflict still reaches the caller)."""
+    conflicts: list = []
+    commit = store.commit
+
+    async def counting(table_id, c):
+        try:
+            return await commit(table_id, c)
+        except Conflict:
+            conflicts.append(c.base_version)
+            raise
+    store.commit = counting
+    return conflicts
+
 def test_a_lost_commit_is_judged_again_on_the_fresh_table(pg_url):
     """b's copy is behind and its freshness check misses a's commit (it lands in between):
     b's commit conflicts, b reloads and judges again: refused by the rules, or STALE_VERSION."""
     async def main():
         a, b = await _managers(pg_url)
-        conflicts = []
-        commit = b.store.commit
-
-        async def counting(table_id, c):
-            try:
-                return await commit(table_id, c)
-            except Conflict:
-                conflicts.append(c.base_version)
-                raise
-        b.store.commit = counting
+        conflicts = _count_conflicts(b.store)
         try:
             view, tokens, _, _ = await a.create("schafkopf", {}, 1, [], seed=3)
             tid = view["table_id"]
@@ -680,16 +687,7 @@ def test_a_lost_listen_connection_is_caught_up(pg_url):
     async def main():
         a, b = await _managers(pg_url)
         b.store.reconnect_seconds = 1.0           # a deaf spell long enough for a's commits
-        conflicts = []
-        commit = b.store.commit
-
-        async def counting(table_id, c):
-            try:
-                return await commit(table_id, c)
-            except Conflict:
-                conflicts.append(c.base_version)
-                raise
-        b.store.commit = counting
+        conflicts = _count_conflicts(b.store)
         try:
             assert await _until(lambda: a.store.listening and b.store.listening)
             view, tokens, _, _ = await a.create("schafkopf", {}, 1, [], seed=9)

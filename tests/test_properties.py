@@ -10,12 +10,14 @@ SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 GAMES = st.sampled_from(games.available())
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-SCHAFKOPF_OPTIONS = st.fixed_dictionaries({
+# the seed ruleset's Schafkopf options (test_schafkopf_variants adds the club contracts)
+SCHAFKOPF_FIELDS = {
     "ramsch": st.booleans(), "kontra": st.booleans(),
     "schneider_rule": st.sampled_from(["seed", "official"]),
     "tariff_rufspiel": st.integers(1, 50), "tariff_solo": st.integers(1, 100),
     "tariff_increment": st.integers(1, 20),
-})
+}
+SCHAFKOPF_OPTIONS = st.fixed_dictionaries(SCHAFKOPF_FIELDS)
 
 
 def play_out(state, rng):

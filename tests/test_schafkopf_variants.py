@@ -14,6 +14,7 @@ from engine_core.errors import ActionError, OptionError
 
 from conftest import conformance_lines
 from test_conformance import _canon, common
+from test_properties import SCHAFKOPF_FIELDS
 
 CLUB = ("geier", "farbwenz", "farbgeier", "bettel", "bettel_ouvert")
 GEIER = ["QC QS QH AC TC AS AH 7D", "QD TH 8D AD JD JH TS 7S", "8S KS KC JS JC KD 7H KH",
@@ -314,10 +315,7 @@ def test_bettel_card_play_of_the_normal_bot():
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CLUB_OPTIONS = st.fixed_dictionaries({
-    "ramsch": st.booleans(), "kontra": st.booleans(),
-    "schneider_rule": st.sampled_from(["seed", "official"]),
-    "tariff_rufspiel": st.integers(1, 50), "tariff_solo": st.integers(1, 100),
-    "tariff_increment": st.integers(1, 20),
+    **SCHAFKOPF_FIELDS,
     **{name: st.booleans() for name in CLUB + ("caller_keeps_called_suit", "leaster")},
 })
 
