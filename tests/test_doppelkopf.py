@@ -758,6 +758,72 @@ def test_winner_table_s18_s19(lr, lk, re_points, re_tricks, winner):
     assert rules.winner_of(lr, lk, re_points, re_tricks) == winner
 
 
+@pytest.mark.parametrize("calls,re_needs,kontra_needs", [
+    ({}, 121, 120),                                       # the base targets
+    ({(1, 1): ("kontra",)}, 120, 121),                    # only Kontra announced (S19)
+    ({(1, 0): ("re",), (1, 1): ("kontra",)}, 121, 120),
+    ({(1, 0): ("re", "no_90")}, 151, 90),                 # S18: Re needs 151, Kontra wins from 90
+    ({(1, 1): ("kontra", "no_90")}, 90, 151),             # S19: Re wins with 90
+    ({(1, 0): ("re", "no_90", "no_60"), (1, 1): ("kontra", "no_90")}, 181, 151),   # S19 (170:70 nobody)
+    ({(1, 0): ("re", "no_90", "no_60", "no_30", "schwarz")}, 240, 1),
+])
+def test_win_points_follow_the_announcements(calls, re_needs, kontra_needs):
+    """The points each team needs to win as the announcements stand (what the hard level plays
+    for): the winner table of rules 5.2 read off the scoring's own function. L1's Re team is
+    seats 0 and 2."""
+    state = new(L1)
+    bid(state, "healthy", "healthy", "healthy", "healthy")
+
+    def before(state, trick, seat):
+        announce(state, *calls.get((trick, seat), ()))
+    play_layout(state, L1, before, upto=1)
+    assert [rules.win_points(state.core, s) for s in range(4)] == [re_needs, kontra_needs, re_needs, kontra_needs]
+    levels = (len(calls.get((1, 0), ())), len(calls.get((1, 1), ())))
+
+    def winner(re_points):                 # a team without points is taken to have no trick
+        return rules.winner_of(*levels, re_points, 0 if re_points == 0 else 12 if re_points == 240 else 6)
+    for s in range(4):                     # the least such points: one fewer does not win
+        team = "re" if s % 2 == 0 else "kontra"
+        p = rules.win_points(state.core, s)
+        assert winner(p if team == "re" else 240 - p) == team
+        assert winner(p - 1 if team == "re" else 241 - p) != team
+
+
+def _turn_of(rows, calls, tricks, seat):
+    """A normal game on the layout: the calls announced at (trick, seat), `tricks` tricks
+    played, then the layout's cards until `seat` is to play."""
+    state = new(rows)
+    bid(state, "healthy", "healthy", "healthy", "healthy")
+    play_layout(state, rows, lambda state, trick, s: announce(state, *calls.get((trick, s), ())), upto=tricks)
+    while state.to_act() != seat:
+        trick, s = len(state.core.public(0)["tricks"]), state.to_act()
+        state.apply({"seat": s, "type": "play", "card": rows[trick][s]})
+    return state
+
+
+def test_hard_announces_by_the_share_of_worlds_its_side_reaches_its_target():
+    """The hard level announces when its side reaches its target, as the targets stand after
+    the announcement, in at least announce_share of the searched worlds. L6: Kontra (seats 0
+    and 2) wins 180:60 after Re's re. Seat 0 may reply kontra with 10 cards; Re's seat 1 may
+    promise no 90, which no world lets it keep."""
+    from engine_core import bots
+    state = _turn_of(L6, {(1, 1): ("re",)}, 2, 0)
+    bot = bots.get("doppelkopf", "hard", seed=1)
+    [kontra] = [e for e in bot.evaluate(state.view(0)) if e["action"]["type"] == "announce"]
+    share = kontra["win"]
+    assert kontra["action"]["call"] == "kontra" and 0 < share < 1
+    assert (share * bot.announce_worlds).is_integer()       # counted over the searched worlds
+    bot.announce_share = share
+    assert bot.choose(state.view(0)) == kontra["action"]
+    bot.announce_share = share + 1 / bot.announce_worlds
+    assert bot.choose(state.view(0))["type"] == "play"
+    state = _turn_of(L6, {(1, 1): ("re",)}, 2, 1)
+    bot = bots.get("doppelkopf", "hard", seed=1)
+    [no_90] = [e for e in bot.evaluate(state.view(1)) if e["action"]["type"] == "announce"]
+    assert no_90["action"]["call"] == "no_90" and no_90["win"] == 0.0
+    assert bot.choose(state.view(1))["type"] == "play"
+
+
 def test_breakdown_explains_every_point():
     for rows, ann in ((L1, {(1, 0): ("re", "no_90")}), (L6, {(1, 1): ("re", "no_90")}), (L1C, None)):
         r = scored(rows, announcements=ann)

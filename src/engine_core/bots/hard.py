@@ -90,6 +90,12 @@ class HardBot(Bot):
     deviation_z = 1.0
     # a card search whose bounds are wider than this (in card points) counts as unfinished
     open_width = 10
+    # an announcement is made where the side wins in this share of the searched worlds, and it
+    # costs at most `announce_cost` of the worlds won without it (see _announcements)
+    announce_share = 0.75
+    announce_cost = 0.05
+    announce_worlds = 16
+    announce_nodes = 100_000
 
     def __init__(self, game, seed=0, options=None, worlds: int | None = None, rollout_worlds: int | None = None,
                  nodes: int = 20000, playout_worlds: int | None = None, playouts: int | None = None,
@@ -138,28 +144,62 @@ class HardBot(Bot):
         others = [a for a in legal if a["type"] != "play"]
         out = []
         if plays:
-            out += self._solve_cards(view, plays)
+            states = self._states(view, max(self.worlds, self.playout_worlds))
+            out += self._card_values(states, plays, view["seat"], rng_for(self.seed, view, "playouts"),
+                                     self.worlds, self.nodes, self.playout_worlds, self.playouts)
         if others and plays:
-            # an announcement during the play (Doppelkopf): Re/Kontra when the side wins in at
-            # least 75% of the solved worlds with its best card; the higher ones are not made
-            win = max(e["win"] or 0.0 for e in out)
-            expected = max(e["expected"] for e in out)
-            # unfinished searches (the first tricks) say nothing about winning: the easy
-            # level's hand rule decides there
-            finished = all(e.get("finished", True) for e in out)
-            rule = self._normal._announce(view, others) if not finished else None
-            for a in others:
-                good = a.get("call") in ("re", "kontra") and (win >= 0.75 if finished else a == rule)
-                out.append({"action": a, "expected": expected, "win": win,
-                            "utility": 1e9 if good else -1e9})
+            out += self._announcements(view, others, out, states)
         elif others:
             out += self._rollouts(view, others, complete=complete)
         return out
 
-    def _solve_cards(self, view, plays):
-        states = self._states(view, max(self.worlds, self.playout_worlds))
-        return self._card_values(states, plays, view["seat"], rng_for(self.seed, view, "playouts"),
-                                 self.worlds, self.nodes, self.playout_worlds, self.playouts)
+    def _announcements(self, view, others, cards, states):
+        """An announcement during the play (Doppelkopf's re/kontra, no 90 .. schwarz), judged
+        by null-window searches in `announce_worlds` of the sampled worlds: does the side reach
+        its win target, as the targets stand after the announcement, with best play? It is
+        made when the side does in at least `announce_share` of the worlds and the announcement
+        costs at most `announce_cost` of the worlds the side wins without it (a promise raises
+        the side's own target: a no 90 that fails loses a deal that 121 points would have won,
+        and hands the other team two more). A world whose search runs out of its
+        `announce_nodes` counts as not reached; where most do (the first tricks) the searches
+        say nothing, and the easy level's hand rule decides."""
+        seat = view["seat"]
+        chosen = max(cards, key=lambda e: e["utility"])
+        worlds = states[:self.announce_worlds]
+        rule = self._normal._announce(view, others)
+        out = []
+        for a in others:
+            after = self._share_reaching(worlds, seat, a)
+            if after is None:
+                good, win = a == rule, chosen["win"]
+            else:
+                win = after
+                good = after >= self.announce_share
+                if good:
+                    before = self._share_reaching(worlds, seat, None)
+                    good = before is not None and after >= before - self.announce_cost
+            out.append({"action": a, "expected": chosen["expected"], "win": win,
+                        "utility": 1e9 if good else -1e9})
+        return out
+
+    def _share_reaching(self, worlds, seat, action):
+        """The share of `worlds` in which the seat's side reaches its win target with best play
+        (after `action`, when given); None when no target applies or the searches of most
+        worlds run out of nodes (the first two failing stops the rest)."""
+        reached = unanswered = 0
+        for k, world in enumerate(worlds):
+            if action is not None:
+                world = world.copy()
+                world.apply(action)
+            at = win_threshold(world, seat)
+            if at is None:
+                return None
+            answer = solver.reaches(world, at, objective_for(world, seat), budget=self.announce_nodes)
+            unanswered += answer is None
+            reached += answer is True
+            if unanswered * 2 > len(worlds) or unanswered == k + 1 == 2:
+                return None
+        return reached / max(1, len(worlds))
 
     def _card_values(self, states, plays, seat, seeds, solve, nodes, playout_worlds, playouts):
         """Each legal card's value over the worlds `states`: exact solver values where the
@@ -389,6 +429,9 @@ def win_threshold(state, seat: int) -> int | None:
         declarers = target.value
     else:                          # points p of a deck of T points: margin 2p - T
         declarers = 2 * target.value - sum(state.core.card_points()) * state.game.deck.copies
+    if state.game.spec.win_points is not None and target.count == "points":
+        points = state.game.spec.win_points(state.core, seat)      # as the announcements stand
+        return None if points is None else 2 * points - sum(state.core.card_points()) * state.game.deck.copies
     if seat in state.game.rules.default_side(state.core):
         return declarers
     return 1 - declarers

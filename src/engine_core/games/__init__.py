@@ -90,6 +90,9 @@ class GameSpec:
     # screen_worlds), sized to what the game's searches cost in the time a decision may take;
     # rollout_playouts > 0 where random playouts judge the bids fairly (docs/bots.md)
     hard_budget: Mapping[str, int] = field(default_factory=dict)
+    # the card points a seat's side needs to win the deal as the position stands, where that
+    # moves during the deal (Doppelkopf's announcements); None: the declared "win" target holds
+    win_points: Callable[[Any, int], int | None] | None = None
 
     # the sizes, declared once as the rules module's G_* constants
     @property

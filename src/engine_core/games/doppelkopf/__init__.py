@@ -40,6 +40,7 @@ GAME = GameSpec(
              "schwarz": Target(None, "tricks")},
     between_deals=between_deals,
     declaring_team="re",
+    win_points=rules.win_points,
     description="Doppelkopf: normal game, silent solo, Hochzeit, Armut and seven solos; "
                 "re/kontra and no_90 .. schwarz announcements",
     words=WORDS,

@@ -854,6 +854,24 @@ def winner_of(int level_re, int level_kontra, int re_points, int re_tricks):
     return TEAM_NAMES[w] if w >= 0 else None
 
 
+def win_points(Core core, int seat):
+    """The fewest card points with which the seat's team wins the deal if no more
+    announcements come (rules 5.2 with the levels so far: only Kontra announced moves Re's
+    target to 120, a promise to 151/181/211/every trick, an opponent's broken promise lets a
+    team win below its target). Read off dk_winner itself, so the rule is written once: the
+    bots weigh a card, and an announcement, by the target it plays for. The points count, so a
+    team's points of none are read as no trick (schwarz)."""
+    cdef const DkState* s = &core.s
+    cdef int team = team_of(s, seat)
+    cdef int p, re_points, re_tricks
+    for p in range(241):
+        re_points = p if team == 0 else 240 - p
+        re_tricks = 0 if re_points == 0 else (12 if re_points == 240 else 6)
+        if dk_winner(s.level[0], s.level[1], re_points, re_tricks) == team:
+            return p
+    return None
+
+
 cdef struct DkTally:          # the intermediate figures of scoring that the result shows
     int team_points[2]        # Re, Kontra
     int team_tricks[2]
