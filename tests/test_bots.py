@@ -167,6 +167,75 @@ def test_every_sampled_world_reproduces_the_view(game_name):
     assert checked >= 60
 
 
+@pytest.mark.parametrize("game_name", GAMES)
+def test_a_world_before_each_action_is_what_its_seat_saw(game_name):
+    """Inference.before (what the hard level weighs a world's bids with): the world replayed
+    to just before action i has that action's seat to act, the action legal, and the history
+    so far; the view it gives that seat shows the view's public actions up to i."""
+    game = games.get(game_name)
+    checked = 0
+    for seed in range(40):
+        state = game.deal(seed, seed % game.seats)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(4, 40)):
+            if state.is_over():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_over():
+            continue
+        seat = state.to_act()
+        view = state.view(seat)
+        inf = Inference(view)
+        indices = [i for i, a in enumerate(view["actions"]) if a.get("seat") not in (None, seat)]
+        for world in inf.sample(4, seed):
+            for i, before in zip(indices, inf.before(world, indices)):
+                action = view["actions"][i]
+                assert before.to_act() == action["seat"] and len(before.actions) == i
+                if action["type"] != "exchange":        # a hidden exchange: the world's cards
+                    assert before.why_illegal(action) is None, (seed, i, action)
+                    assert before.view(seat)["actions"] == view["actions"][:i]
+                checked += 1
+    assert checked >= 100
+
+
+def test_hard_keeps_the_worlds_its_model_of_the_others_bids_finds_likely():
+    """With inference_pool 2 the hard level draws twice the worlds and keeps the ones in which
+    the normal level would have bid as the others did: over Schafkopf auctions that others
+    passed or bid, the kept worlds agree with the model more often than uniform ones."""
+    import statistics
+    from engine_core.bots.hard import HardBot
+    pooled, uniform = HardBot("schafkopf", seed=1), HardBot("schafkopf", seed=1, inference_pool=1)
+    shares = {"pooled": [], "uniform": []}
+    game = games.get("schafkopf")
+    for seed in range(12):
+        state = game.deal(seed, 0)
+        normal = [bots.get("schafkopf", "normal", seed=s) for s in range(4)]
+        while not state.is_over() and state.phase() != "play":
+            state.apply(normal[state.to_act()].choose(state.view(state.to_act())))
+        if state.is_over():
+            continue
+        view = state.view(state.to_act())
+        for name, bot in (("pooled", pooled), ("uniform", uniform)):
+            worlds = bot._states(view, 32)
+            shares[name].append(statistics.mean(_agrees_with_normal(w, view["seat"]) for w in worlds))
+    assert statistics.mean(shares["pooled"]) > statistics.mean(shares["uniform"]) + 0.05, shares
+
+
+def _agrees_with_normal(world, me) -> bool:
+    """Whether the normal level, holding the world's hands, would have made every bid the
+    other seats made."""
+    from engine_core import records
+    record = world.record()
+    state = records.new_state({**record, "actions": []})
+    normal = bots.get(record["game"], "normal", seed=1)
+    for action in record["actions"]:
+        if action["seat"] != me and action["type"] != "play":
+            if state.encode(normal.choose(state.view(action["seat"]))) != state.encode(action):
+                return False
+        state.apply(action)
+    return True
+
+
 def test_a_real_deal_is_among_the_worlds_and_voids_hold():
     """Late in a Klaverjas deal: the true hands are a possible world, and a seat that did not
     follow a suit never gets a card of it."""
@@ -339,7 +408,15 @@ def test_tournament_command_prints_the_table_and_json():
     for bot in report["bots"]:
         assert bot["ci95"][0] <= bot["mean"] <= bot["ci95"][1]
         assert bot["decisions"] > 0 and 0 < bot["time_median"] <= bot["time_p99"] <= bot["time_max"]
+    # a level against itself, labelled: the same bot in every seat of both seatings plays the
+    # same deal, so the difference is exactly zero; a labelled budget reaches only its bot
+    out = run("--game", "schafkopf", "--bots", "normal@a,normal@b", "--deals", "2", "--json")
+    report = json.loads(out.stdout)
+    assert [b["bot"] for b in report["bots"]] == ["normal@a", "normal@b"] and report["difference"]["mean"] == 0
+    out = run("--game", "schafkopf", "--bots", "normal@a,normal@b", "--budget", "normal@b.worlds=3")
+    assert out.returncode == 2 and "worlds" in out.stderr, out.stderr
     for args, message in ((["--game", "schafkopf", "--bots", "hard"], "two bots"),
+                          (["--game", "schafkopf", "--bots", "hard,hard"], "two different names"),
                           (["--game", "schafkopf", "--bots", "easy,expert"], "two bots"),
                           (["--game", "skat", "--bots", "easy,random"], "invalid choice"),
                           (["--game", "klaverjas", "--bots", "easy,random", "--options", "{"], "not JSON"),

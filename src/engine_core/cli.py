@@ -377,11 +377,13 @@ def cmd_analyze(args) -> int:
 
 def bots_arg(text: str) -> list[str]:
     """--bots: two levels, comma-separated (the tournament's `cheat` sees every hand)."""
-    from .bots.tournament import BOT_NAMES
+    from .bots.tournament import BOT_NAMES, level_of
     names = [t.strip() for t in text.split(",")]
-    if len(names) != 2 or any(n not in BOT_NAMES for n in names):
-        raise argparse.ArgumentTypeError(f"must be two bots separated by a comma, each one of "
-                                         f"{', '.join(BOT_NAMES)}, e.g. hard,normal; got {text[:40]!r}")
+    if len(names) != 2 or any(level_of(n) not in BOT_NAMES or "." in n for n in names) or names[0] == names[1]:
+        raise argparse.ArgumentTypeError(f"must be two bots separated by a comma, two different names, each one of "
+                                         f"{', '.join(BOT_NAMES)}, optionally labelled (hard@a,hard@b: "
+                                         f"a level against itself with other --budget), e.g. hard,normal; "
+                                         f"got {text[:40]!r}")
     return names
 
 
@@ -403,7 +405,7 @@ def cmd_tournament(args) -> int:
         budgets.setdefault(name, {})[key] = value
     for name, b in budgets.items():
         try:
-            bots_get(args.game, name, options=options, **b)
+            bots_get(args.game, tournament.level_of(name), options=options, **b)
         except ValueError as err:
             raise Usage(f"--budget: {err}") from None
     run = lambda mapper, per_task: tournament.run(

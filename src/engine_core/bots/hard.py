@@ -96,11 +96,15 @@ class HardBot(Bot):
     announce_cost = 0.05
     announce_worlds = 16
     announce_nodes = 100_000
+    # the worlds of a decision are drawn from this many times as many and weighed by the other
+    # seats' bids (see _states); a world in which the normal level would have bid otherwise
+    # counts this much per such bid
+    inference_miss = 0.35
 
     def __init__(self, game, seed=0, options=None, worlds: int | None = None, rollout_worlds: int | None = None,
                  nodes: int = 20000, playout_worlds: int | None = None, playouts: int | None = None,
                  rollout_playouts: int | None = None, screen_worlds: int | None = None,
-                 seconds: float | None = None, win_weight: int | None = None):
+                 seconds: float | None = None, win_weight: int | None = None, inference_pool: int = 2):
         super().__init__(game, seed, options)
         given = {"worlds": worlds, "playout_worlds": playout_worlds, "playouts": playouts,
                  "rollout_worlds": rollout_worlds, "rollout_playouts": rollout_playouts,
@@ -116,6 +120,9 @@ class HardBot(Bot):
                                  ("screen_worlds", screen_worlds, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+        if isinstance(inference_pool, bool) or not isinstance(inference_pool, int) or not 1 <= inference_pool <= 16:
+            raise ValueError(f"inference_pool must be an integer 1..16, got {inference_pool!r}")
+        self.inference_pool = inference_pool
         if win_weight is not None and (isinstance(win_weight, bool) or not isinstance(win_weight, int) or win_weight < 0):
             raise ValueError(f"win_weight must be an integer >= 0 or None, got {win_weight!r}")
         self.win_weight = win_weight
@@ -128,9 +135,37 @@ class HardBot(Bot):
 
     # -- worlds --
     def _states(self, view, n):
+        """n worlds consistent with the view, weighed by what the other seats' bids, calls and
+        announcements say about their hands: `inference_pool` x n worlds are drawn uniformly,
+        each weighed by the likelihood of those actions under a model of their play (the normal
+        level: a world in which it would have acted otherwise counts `inference_miss` per such
+        action), and n of them are kept by weighted sampling without replacement. A seat that
+        passed a solo probably holds no solo hand; one that called a Rufspiel, trumps."""
         inf = Inference(view, self.options)
-        seed = rng_for(self.seed, view, "worlds").getrandbits(64)
-        return inf.states(n, seed)
+        rng = rng_for(self.seed, view, "worlds")
+        seed = rng.getrandbits(64)
+        me = view["seat"]
+        decisions = [i for i, a in enumerate(view["actions"])
+                     if a.get("seat") not in (None, me) and a["type"] not in ("play", "exchange")]
+        if not decisions or self.inference_pool == 1:
+            return inf.states(n, seed)
+        worlds = inf.sample(self.inference_pool * n, seed)
+        keys = []
+        for k, world in enumerate(worlds):
+            weight = self._likelihood(inf, world, decisions, view["actions"])
+            keys.append((rng.random() ** (1.0 / weight), k))    # Efraimidis-Spirakis keys
+        kept = sorted(k for _, k in sorted(keys, reverse=True)[:n])
+        return [inf.state_of(worlds[k]) for k in kept]
+
+    def _likelihood(self, inf, world, decisions, actions) -> float:
+        """How likely the other seats' non-card actions are in `world` under the normal level's
+        play, softened: `inference_miss` for each action it would not have taken there."""
+        weight = 1.0
+        for i, state in zip(decisions, inf.before(world, decisions)):
+            seat = actions[i]["seat"]
+            if state.encode(self._normal.choose(state.view(seat))) != state.encode(actions[i]):
+                weight *= self.inference_miss
+        return weight
 
     def _choose(self, view, legal):
         evals = self._evaluate(view, legal, complete=False)

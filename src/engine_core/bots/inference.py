@@ -267,6 +267,25 @@ class Inference:
         state.actions = actions
         return state
 
+    def before(self, world: dict, indices: list[int]):
+        """The world as a State just before each action index in `indices` (ascending), by the
+        same compiled replay as state_of: what the seat that acted there saw, to weigh the
+        world by how likely that seat's action was in it. One State, advanced in place."""
+        state = self.game._state(list(world["masks"]), self.view["dealer"], world["blind_mask"])
+        acts, hidden = self._acts, world["hidden_codes"]
+        filled = [dict(a, **{"card" if a["type"] == "play" else "cards": world["hidden"][i]})
+                  if i in world["hidden"] else a for i, a in enumerate(self.view["actions"])]
+        done = 0
+        for i in indices:
+            part = range(done, i)
+            codes = [hidden[j][0] if j in hidden else acts[j][1] for j in part]
+            twice = [hidden[j][1] if j in hidden else acts[j][4] for j in part]
+            if state.core.replay([acts[j][0] for j in part], codes, twice) != len(part):
+                raise InferenceError(f"a sampled world does not replay before action {i}")
+            done = i
+            state.actions = filled[:i]
+            yield state
+
     def states(self, n: int, seed: int = 0, max_tries: int = 0) -> list:
         return [self.state_of(w) for w in self.sample(n, seed, max_tries)]
 

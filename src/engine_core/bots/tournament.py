@@ -38,6 +38,13 @@ def seatings(seats: int) -> list[list[int]]:
     return out
 
 
+def level_of(name: str) -> str:
+    """The bot of a tournament name: a name may carry a label, LEVEL@LABEL, so that one level
+    plays itself with other budgets (`--bots hard@pool,hard@uniform --budget
+    hard@uniform.inference_pool=1`)."""
+    return name.split("@", 1)[0]
+
+
 def cheat_choose(state) -> dict:
     """The `cheat` level: determinized search on the true deal (it sees every hand). Only the
     tournament calls it, with the State; bots.get never returns it."""
@@ -56,10 +63,10 @@ def play_deal(game, names, seed: int, k: int, budgets: dict, times: list) -> lis
         players = []
         for s in range(n):
             name = names[seating[s]]
-            if name == "cheat":
+            if level_of(name) == "cheat":
                 players.append(None)
             else:
-                players.append(get(game.name, name, seed=(seed + 7919 * k + s) % 2 ** 64,
+                players.append(get(game.name, level_of(name), seed=(seed + 7919 * k + s) % 2 ** 64,
                                    options=game.options.as_dict(), **budgets.get(name, {})))
         while not state.is_over():
             s = state.to_act()
@@ -118,8 +125,8 @@ def run(game_name: str, names: list[str], deals: int, seed: int = 1, threads: in
     if budget:
         budgets.setdefault("hard", dict(budget))
     for name, b in budgets.items():      # a bad budget fails here, not in the middle of a run
-        if name in names and name != "cheat":
-            get(game_name, name, options=options, **b)
+        if name in names and level_of(name) != "cheat":
+            get(game_name, level_of(name), options=options, **b)
     mapper = mapper or _local_map(threads)
     chunks = [range(k, min(k + deals_per_task, deals)) for k in range(0, deals, deals_per_task)]
     times = {0: [], 1: []}
@@ -182,16 +189,17 @@ def _shown(ci95: list[float] | None) -> str:
 
 
 def table(report: dict) -> str:
+    w = max(8, *(len(b["bot"]) for b in report["bots"]))
     lines = [f"{report['game']}: {report['deals']} duplicate deals (seed {report['seed']}), "
              f"{len(report['seatings'])} seatings each",
-             f"{'bot':<8} {'mean/deal':>10} {'95% CI':>20} {'declared':>9} {'won%':>6} {'median s':>9} {'p99 s':>8} "
+             f"{'bot':<{w}} {'mean/deal':>10} {'95% CI':>20} {'declared':>9} {'won%':>6} {'median s':>9} {'p99 s':>8} "
              f"{'max s':>8}"]
     for b in report["bots"]:
         rate = "-" if b["declarer_win_rate"] is None else f"{100 * b['declarer_win_rate']:.1f}"
         med = "-" if b["time_median"] is None else f"{b['time_median']:.4f}"
         p99 = "-" if b["time_p99"] is None else f"{b['time_p99']:.4f}"
         top = "-" if b["time_max"] is None else f"{b['time_max']:.4f}"
-        lines.append(f"{b['bot']:<8} {b['mean']:>10.2f} {_shown(b['ci95']):>20} {b['declared']:>9} {rate:>6} "
+        lines.append(f"{b['bot']:<{w}} {b['mean']:>10.2f} {_shown(b['ci95']):>20} {b['declared']:>9} {rate:>6} "
                      f"{med:>9} {p99:>8} {top:>8}")
     d = report["difference"]
     lines.append(f"{d['bots']}: {d['mean']:.2f} per deal, 95% CI {_shown(d['ci95'])}")
