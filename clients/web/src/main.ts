@@ -352,7 +352,7 @@ async function playDaily(game: string): Promise<void> {
 function leaderboardEl(game: string, date: string): HTMLElement {
   const box = h("div", { class: "leaderboard", "data-game": game }, h("p", {}, t("loading")));
   client.leaderboard(game, date).then((b) => {
-    box.replaceChildren(h("h3", {}, `${t("leaderboard", { game: gameName(b.game), date: b.date })} (${t("leaderboard_players", { n: b.total })})`),
+    box.replaceChildren(h("h3", {}, `${t("leaderboard", { game: gameName(b.game), date: b.date })} (${t(b.total === 1 ? "leaderboard_players_one" : "leaderboard_players", { n: b.total })})`),
       b.entries.length
         ? h("table", { class: "board" }, h("thead", {}, h("tr", {}, h("th", {}, t("rank")), h("th", {}, t("player")), h("th", {}, t("score")))),
           h("tbody", {}, ...b.entries.map((e) => h("tr", { class: "entry" }, h("td", {}, String(e.rank)), h("td", {}, e.nickname), h("td", {}, num(e.score))))))
@@ -536,7 +536,7 @@ function tableEl(view: TableView): HTMLElement {
       acting && isBot(kind) ? h("div", { class: "thinking", "aria-hidden": "true" }, h("span", {}), h("span", {}), h("span", {})) : null,
       side ? h("div", { class: "side" }, side) : null,
       view.status !== TableStatus.WAITING_FOR_DEAL || view.result
-        ? h("div", { class: "won" }, `${t("tricks", { n: view.tricksWon[s] ?? 0 })} · ${t("points", { n: won[s] })}`) : null,
+        ? h("div", { class: "won" }, `${t(view.tricksWon[s] === 1 ? "tricks_one" : "tricks", { n: view.tricksWon[s] ?? 0 })} · ${t("points", { n: won[s] })}`) : null,
       calls.length ? h("div", { class: "said", "data-seat": String(s) }, calls.map((a) => words.call(a, "name")).join(" · ")) : null);
   });
   return h("div", { id: "table", class: `table seats-${n}` }, ...seats, trickEl(view));
@@ -738,8 +738,8 @@ function matchEl(view: TableView): HTMLElement {
   const over = view.status === TableStatus.MATCH_OVER;
   return h("section", { id: "match" }, h("h2", {}, t("match_summary")),
     h("p", {}, over ? t("match_over") : t("deals_played", { n: view.dealsCounted, m: view.dealsPerMatch })),
-    over ? h("p", { id: "match-winner" }, totals.map((n, s) => [n, s]).filter(([n]) => n === best)
-      .map(([n, s]) => t("match_winner", { seat: seatName(view, s), n: num(n) })).join(" ")) : null);
+    over ? h("p", { id: "match-winner" }, t("match_winner", {
+      seat: totals.map((n, s) => [n, s]).filter(([n]) => n === best).map(([, s]) => seatName(view, s)).join(", "), n: num(best) })) : null);
 }
 
 function invitesEl(view: TableView): HTMLElement | null {

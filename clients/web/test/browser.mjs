@@ -182,7 +182,7 @@ for (const game of only) {
   await createTable(page, game, [], seed);
   await page.click("#deal");
   await page.waitForSelector("#hand .card");
-  if (game === only[0]) {
+  if (game === only.at(-1)) {
     // the card faces: the other pattern, kept over a reload
     const face = () => page.$eval("#hand .card", (c) => c.innerHTML);
     const first = await face();
