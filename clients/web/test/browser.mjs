@@ -43,10 +43,10 @@ async function version(page) {
 }
 
 /** Start a game from the lobby: seat 0 is "you", the others easy bots at the quick pace. */
-async function createTable(page, game, others = [], seed = 1) {
+async function createTable(page, game, others = [], seed = 1, pace = "0") {
   await page.goto(url + "/");
   await page.selectOption("#game", game);
-  await page.selectOption("#pace", "0");
+  await page.selectOption("#pace", pace);
   await page.locator("#lobby details:not(#rules) summary").click();
   await page.fill("#seed", String(seed));
   const kinds = page.locator(".seat-kind");
@@ -165,6 +165,7 @@ async function actOnce(page, run) {
 const RAW_KEY = /\b[a-z]+_[a-z_]+\b/;     // an engine key such as re_announced, picker_team_wins
 
 const started = Date.now();
+const checks = {};
 let n = 0;
 for (const game of only) {
   const [viewport, locale, seed] = RUNS[game] ?? CYCLE[n % CYCLE.length];
@@ -218,6 +219,22 @@ for (const game of only) {
         run.hinted = true;
       }
     }
+    if (!checks.gap && (await page.locator("#hand .card.gap").count())) {
+      // once the card order is fixed, a hand of trumps and other cards shows a gap between them
+      checks.gap = game;
+    }
+    if (!checks.lastTrick && (await page.locator("#last-trick-button").count())) {
+      await page.click("#last-trick-button");
+      await page.waitForSelector("#last-trick .card");
+      assert.equal(await page.locator("#last-trick figure").count(), await page.locator("#seat-list, #table .seat").count());
+      checks.lastTrick = game;
+      await page.click("#last-trick-button");
+    }
+    if (!checks.still && (await page.locator("#trick .played.fresh").count())) {
+      // this context prefers reduced motion: the card does not move in
+      assert.equal(await page.$eval("#trick .played.fresh", (f) => getComputedStyle(f).animationName), "none");
+      checks.still = game;
+    }
     if (!(await actOnce(page, run))) await page.waitForTimeout(30);
   }
   if (game === only[0]) assert.ok(run.hinted, "no hint was ever shown");
@@ -249,6 +266,12 @@ for (const game of only) {
   await context.close();
 }
 
+if (only.length === 4) {
+  assert.ok(checks.gap, "no hand ever showed the gap after its trumps");
+  assert.ok(checks.lastTrick, "the last trick was never shown on demand");
+  assert.ok(checks.still, "no card came into a trick");
+}
+
 // the rules switch: kept on the device over a reload, and at the table it starts a new game
 {
   const game = ["klaverjas", "sheepshead", "schafkopf"].find((g) => only.includes(g)) ?? "klaverjas";     // games with a choice among rules
@@ -266,6 +289,11 @@ for (const game of only) {
   await page.selectOption("#game", game);
   assert.equal(await page.inputValue(`#rule-${option}`), other, "the rule was not kept over a reload");
   assert.equal(await page.getAttribute("html", "lang"), "nl");
+  await page.selectOption("#lang", "de");
+  await page.reload();
+  await page.waitForSelector("#lobby");
+  assert.equal(await page.getAttribute("html", "lang"), "de", "the chosen language was not kept");
+  assert.equal(await page.innerText("#create"), "Spiel starten");
   await createTable(page, game);
   const table = page.url();
   await page.locator("#rules summary").click();
@@ -279,7 +307,8 @@ for (const game of only) {
 
 // a friend joins by invite link and sees the same trick live
 const host = await (await browser.newContext({ viewport: DESKTOP })).newPage();
-await createTable(host, "schafkopf", ["open", "bot:easy", "bot:easy"]);
+// at the calm pace (0.7 s before each bot action), so the thinking bot is seen
+await createTable(host, "schafkopf", ["open", "bot:easy", "bot:easy"], 1, "700");
 const invite = await host.inputValue("#invite-1");
 assert.match(invite, /\/#join=iv_[^&]+$/);
 assert.match(await host.inputValue("#watch-link"), /\/#watch=sp_/);
@@ -294,8 +323,10 @@ const refusal = await late.innerText("#message");
 assert.ok(refusal && !/INVITE_USED|JoinTable/.test(refusal), `the spent invite reads: ${refusal}`);
 await host.waitForSelector("#deal");
 await host.click("#deal");
+let thinking = false;
 for (const until = Date.now() + 60_000; Date.now() < until;) {
-  if ((await host.locator("#trick:not(.done) .played").count()) >= 2) break;
+  thinking ||= (await host.locator("#table .seat.to-act .thinking").count()) > 0 && /…/.test(await host.innerText("#turn"));
+  if (thinking && (await host.locator("#trick:not(.done) .played").count()) >= 2) break;
   const acted = (await actOnce(host, { explained: true, keyboard: true })) || (await actOnce(friend, { explained: true, keyboard: true }));
   if (!acted) await host.waitForTimeout(30);
 }
@@ -308,6 +339,7 @@ for (const until = Date.now() + 30_000; Date.now() < until;) {
   const [h2, f2] = [await shown(host), await shown(friend)];
   if (JSON.stringify([h1, f1, h2]) === JSON.stringify([h2, f2, f2])) { settled = h2; break; }
 }
+assert.ok(thinking, "a bot's turn never showed it thinking");
 assert.ok(settled && settled[1], `the friend's page never showed what the host's showed: ${JSON.stringify(settled)}`);
 await friend.screenshot({ path: path.join(shots, "friend-same-trick.png"), fullPage: true });
 console.log(`friend joined by invite link and saw the same trick (${((Date.now() - started) / 1000).toFixed(1)} s)`);
