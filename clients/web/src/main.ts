@@ -308,7 +308,7 @@ async function lobby(): Promise<void> {
     h("label", { class: "field" }, h("span", { class: "label" }, t("bot_pace")), pace),
     h("label", { class: "field" }, h("span", { class: "label" }, t("deals_in_match")), deals),
     rulesBox,
-    h("details", {}, h("summary", {}, "…"),
+    h("details", { id: "more" }, h("summary", {}, t("more_options")),
       h("label", { class: "field" }, h("span", { class: "label" }, t("seed")), seedInput),
       h("label", { class: "check" }, hints, t("hints_on")),
       h("label", { class: "check" }, daily, t("practise_daily"))),
@@ -505,15 +505,17 @@ function render(seat: Seat, view: TableView, again = false): void {
   if (view.dealsCounted > 0 || view.status === TableStatus.MATCH_OVER) parts.push(matchEl(view));
   if (view.result && seat.daily) parts.push(dailySubmitEl(seat));
   parts.push(invitesEl(view));
-  if (mine && !seat.daily) {
-    const setup = JSON.parse(localStorage.getItem(`stich:setup:${view.tableId}`) ?? "null") as Setup | null;
-    parts.push(rulesEl(view.game, () => {
-      if (setup) void startTable(setup).catch(sayError);
-    }));
-  }
+  // the rules switch where this browser set the table up (it starts the next one the same way)
+  const setup = JSON.parse(localStorage.getItem(`stich:setup:${view.tableId}`) ?? "null") as Setup | null;
+  if (mine && setup) parts.push(rulesEl(view.game, () => void startTable(setup).catch(sayError)));
+  // keyboard play: the focus stays on the control it was on, or, if that card has left the
+  // hand, moves to a card that may be played now
   const focused = document.activeElement?.id;
+  const wasCard = focused?.startsWith("card-");
   app.replaceChildren(...parts.filter((p): p is HTMLElement => p instanceof HTMLElement));
-  if (focused) document.getElementById(focused)?.focus();
+  const refocus = focused ? document.getElementById(focused) : null;
+  if (refocus) refocus.focus();
+  else if (wasCard) document.querySelector<HTMLElement>("#hand .card.legal, #calls button, #hand .card")?.focus();
 }
 
 /** The table: each seat round it (the viewer at the bottom) and the trick in the middle. */
@@ -664,10 +666,11 @@ function handEl(seat: Seat, view: TableView): HTMLElement {
   const trumps = new Set(view.order?.trump ?? []);
   const lastTrump = view.hand.reduce((k, c, i) => (trumps.has(c) ? i : k), -1);
   const cards = view.hand.map((card, i) => {
+    const id = `card-${card}-${i}`;
     const gap = i === lastTrump + 1 && lastTrump >= 0 && lastTrump < view.hand.length - 1 ? " gap" : "";
     if (exchanges.size) {
       const on = chosen.has(card);
-      return cardEl(card, { class: `choosable${on ? " chosen" : ""}${gap}`, type: "button", "aria-pressed": String(on), "aria-disabled": String(!choosable.has(card)),
+      return cardEl(card, { id, class: `choosable${on ? " chosen" : ""}${gap}`, type: "button", "aria-pressed": String(on), "aria-disabled": String(!choosable.has(card)),
         onclick: () => {
           if (!choosable.has(card)) return;
           if (on) chosen.delete(card);
@@ -675,9 +678,9 @@ function handEl(seat: Seat, view: TableView): HTMLElement {
           rerender();
         } });
     }
-    if (legal.has(card)) return cardEl(card, { class: `legal${gap}`, type: "button", onclick: () => act(seat, () => client.play(seat.table, seat.token, card)) });
+    if (legal.has(card)) return cardEl(card, { id, class: `legal${gap}`, type: "button", onclick: () => act(seat, () => client.play(seat.table, seat.token, card)) });
     // not playable now: the engine says why when it is tapped (the server refuses, nothing changes)
-    return cardEl(card, { class: gap.trim(), type: "button", "aria-disabled": "true", onclick: () => explain(seat, card) });
+    return cardEl(card, { id, class: gap.trim(), type: "button", "aria-disabled": "true", onclick: () => explain(seat, card) });
   });
   return h("section", { id: "hand", "aria-label": t("your_hand") }, h("h2", { class: "sr-only" }, t("your_hand")),
     h("div", { class: "cards" }, ...cards),

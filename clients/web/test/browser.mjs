@@ -47,7 +47,7 @@ async function createTable(page, game, others = [], seed = 1, pace = "0") {
   await page.goto(url + "/");
   await page.selectOption("#game", game);
   await page.selectOption("#pace", pace);
-  await page.locator("#lobby details:not(#rules) summary").click();
+  await page.locator("#more summary").click();
   await page.fill("#seed", String(seed));
   const kinds = page.locator(".seat-kind");
   const n = await kinds.count();
