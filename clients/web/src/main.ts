@@ -494,6 +494,12 @@ function render(seat: Seat, view: TableView, again = false): void {
     tableEl(view),
   ];
   if (view.result) parts.push(resultEl(view));
+  // this browser set the table up: it can start the next one the same way
+  const setup = JSON.parse(localStorage.getItem(`stich:setup:${view.tableId}`) ?? "null") as Setup | null;
+  if (mine && setup && view.status === TableStatus.MATCH_OVER) {
+    parts.push(h("section", { class: "actions" }, h("button", { id: "play-again", class: "primary", type: "button",
+      onclick: () => void startTable(setup).catch(sayError) }, t("play_again"))));
+  }
   if (view.status === TableStatus.WAITING_FOR_DEAL && mine && !view.seats.includes(SeatKind.OPEN)) {
     parts.push(h("section", { class: "actions" }, h("button", { id: "deal", class: "primary", onclick: () => act(seat, () => client.deal(seat.table, seat.token)) },
       view.dealNumber > 0 ? t("next_deal") : t("deal"))));
@@ -506,7 +512,6 @@ function render(seat: Seat, view: TableView, again = false): void {
   if (view.result && seat.daily) parts.push(dailySubmitEl(seat));
   parts.push(invitesEl(view));
   // the rules switch where this browser set the table up (it starts the next one the same way)
-  const setup = JSON.parse(localStorage.getItem(`stich:setup:${view.tableId}`) ?? "null") as Setup | null;
   if (mine && setup) parts.push(rulesEl(view.game, () => void startTable(setup).catch(sayError)));
   // keyboard play: the focus stays on the control it was on, or, if that card has left the
   // hand, moves to a card that may be played now

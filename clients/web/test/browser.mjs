@@ -262,6 +262,7 @@ for (const game of only) {
   await axe(page, `${game} breakdown`);
   if (viewport === PHONE) await checkPhoneLayout(page, `${game} breakdown`);
   if (game === "sheepshead" || game === "doppelkopf") assert.ok(run.exchanged, `${game}: the exchange was not made by tapping cards`);
+  assert.equal(await page.locator("#play-again").count(), 1, `${game}: no way to play again after the match`);
   console.log(`${game} (${layout}, ${locale}): played by taps; illegal card: ${run.explained ? "explained" : "not met"}; exchange: ${run.exchanged ? "by tapping" : "none"} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   await context.close();
 }
