@@ -1,8 +1,13 @@
-"""The web page in headless Chromium (clients/web/test/browser.mjs, playwright-core from npm,
-Debian's chromium): a full deal of each registered game against bots played by clicks, only
-legal cards clickable, an illegal card explained, a hint shown, the breakdown shown; a friend
-joining by invite link seeing the same trick live, a spent invite refused; the daily deal played
-and entered on the leaderboard; screenshots under tests/output/web/. `make test` installs chromium if missing."""
+"""The web page in headless Chromium (clients/web/test/browser.mjs, playwright-core and axe-core
+from npm, Debian's chromium) against a real server: a whole deal of each registered game by taps
+against easy bots, each game in one layout and language (390x844 or 1280x800; English or Urdu,
+right to left), the others' calls and the breakdown in words, legal cards marked and an illegal
+one explained in words, the bury and the Armut by tapping cards, keyboard play, no sideways
+scroll and 44 px tap targets on a phone, an axe-core scan with no serious or critical
+violation, the card-pattern and rules switches kept over a reload; a friend joining by invite
+link seeing the same trick, a spent invite refused in words; the daily deal played and entered
+on the leaderboard; no request answered 404. Screenshots of each game mid-deal and at its
+breakdown in both layouts go to tests/output/web/. `make test` installs chromium if missing."""
 from __future__ import annotations
 
 import os
@@ -36,10 +41,11 @@ def test_browser_plays_every_game_and_a_friend_joins():
         assert "not built" not in server.output, "build the page first (test_page_builds_and_is_served)"
         env = dict(os.environ, STICH_URL=f"http://{server.http_address}", STICH_SCREENSHOTS=str(OUTPUT),
                    STICH_GAMES=",".join(GAMES))       # the page plays each game the registry has
-        done = node_env.run("exec", "-w", "web", "--", "node", "test/browser.mjs", env=env, timeout=240)
+        done = node_env.run("exec", "-w", "web", "--", "node", "test/browser.mjs", env=env, timeout=180)
     assert done.returncode == 0, done.stdout[-6000:]
     shots = sorted(p.name for p in OUTPUT.glob("*.png"))
     for game in GAMES:
-        assert f"{game}-breakdown.png" in shots, shots
+        for layout in ("phone", "desktop"):
+            assert f"{game}-{layout}-playing.png" in shots and f"{game}-{layout}-breakdown.png" in shots, shots
     for shot in ("friend-same-trick.png", "hint.png", "daily-leaderboard.png"):
         assert shot in shots, shots

@@ -1,13 +1,14 @@
 /**
- * The stich web table: a lobby to create a table, invite links, joining by link, spectating,
- * the daily deal with its leaderboard, and the table itself, all driven by the server's views
- * (the engine decides what is legal, how the hand is sorted and why a card may not be played).
- * Plain DOM, no framework.
+ * The stich web table: a lobby to start a game, invite links, joining by link, spectating, the
+ * daily deal with its leaderboard, and the table itself, all drawn from the server's views (the
+ * engine decides what is legal, how the hand is sorted and why a card may not be played; the
+ * game's words, served by ListGames, name cards, calls, contracts and breakdown items; the page's
+ * own words come from the catalogues in i18n.ts). Plain DOM through one small `h` helper.
  *
  * Links carry secrets only in the fragment (#join=<invite code>, #watch=<spectator id>), which
  * browsers never send to a server; the page claims the seat (JoinTable), keeps the seat's token
- * in localStorage and leaves only #table=<id> in the address bar, so a reload resumes the seat
- * from the stream's version.
+ * in localStorage and leaves only #table=<id> in the address bar, so a reload resumes the seat.
+ * The reader's choices (language, card faces, each game's rules) are kept on the device too.
  */
 import {
   StichClient,
@@ -15,6 +16,7 @@ import {
   TableStatus,
   SeatKind,
   GameWords,
+  ContractSchema,
   type Action,
   type SeatName,
   type GameInfo,
@@ -23,8 +25,9 @@ import {
 } from "@stich/client";
 import { webTransport } from "@stich/client/web";
 import { toJson } from "@bufbuild/protobuf";
-import { ContractSchema } from "@stich/client";
 import { ValueSchema, type Value } from "@bufbuild/protobuf/wkt";
+import { t, setLang, lang, LANGS, reasonText, num, type Lang } from "./i18n.js";
+import { cardSvg, type Pattern } from "./cards.js";
 
 /** A google.protobuf.Value message as the plain value it holds. */
 function plain(v: Value | undefined): unknown {
@@ -35,18 +38,21 @@ const client = new StichClient(webTransport(location.origin), { timeoutMs: 15_00
 const app = document.getElementById("app")!;
 const message = document.getElementById("message")!;
 const where = document.getElementById("where")!;
+const turn = document.getElementById("turn")!;
+const controls = document.getElementById("controls")!;
 
-type Attrs = Record<string, string | boolean | ((e: Event) => void)>;
+type Child = Node | string | null | undefined | false;
+type Attrs = Record<string, string | boolean | undefined | ((e: Event) => void)>;
 
 /** A DOM element: h("button", {class: "card", onclick: …}, "Q♠"). */
-function h(tag: string, attrs: Attrs = {}, ...children: (Node | string | null | undefined)[]): HTMLElement {
+function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLElement {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (typeof v === "function") el.addEventListener(k.replace(/^on/, ""), v);
     else if (v === true) el.setAttribute(k, "");
-    else if (v !== false) el.setAttribute(k, v);
+    else if (v !== false && v !== undefined) el.setAttribute(k, v);
   }
-  for (const c of children) if (c != null) el.append(c);
+  for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(c);
   return el;
 }
 
@@ -55,34 +61,101 @@ function say(text: string, error = false): void {
   message.dataset.kind = error ? "error" : "info";
 }
 
-// ---- the game's words (GameInfo.words, from ListGames: cards, calls, contracts, items) ------------
+/** An error in words: the catalogue's sentence for its reason, else the server's sentence. */
+function errorText(err: unknown): string {
+  if (err instanceof StichError) return reasonText(err.reason, err.message);
+  return String(err instanceof Error ? err.message : err);
+}
+
+function sayError(err: unknown): void {
+  say(errorText(err), true);
+  message.dataset.reason = err instanceof StichError ? err.reason : "";
+}
+
+// ---- the reader's choices, kept on the device -------------------------------------------------
+type PatternChoice = "game" | Pattern;
+
+function patternChoice(): PatternChoice {
+  const kept = localStorage.getItem("stich:pattern");
+  return kept === "german" || kept === "french" ? kept : "game";
+}
+
+/** A game's rules as the reader chose them (only the options changed from the defaults). */
+function rulesOf(game: string): Record<string, unknown> {
+  try {
+    return JSON.parse(localStorage.getItem(`stich:rules:${game}`) ?? "{}") as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+let rerender: () => void = () => {};
+
+/** The language and card-face switches in the header; a change re-draws what is shown. */
+function drawControls(): void {
+  const language = h("select", { id: "lang" },
+    ...Object.entries(LANGS).map(([code, l]) => h("option", { value: code, lang: code, selected: code === lang }, l.name))) as HTMLSelectElement;
+  language.addEventListener("change", () => {
+    setLang(language.value as Lang);
+    for (const [game, w] of gameInfo) gameWords.set(game, new GameWords(w.words, lang));
+    words = gameWords.get(currentGame) ?? words;
+    drawControls();
+    rerender();
+  });
+  const pattern = h("select", { id: "pattern" },
+    ...(["game", "german", "french"] as const).map((p) => h("option", { value: p, selected: p === patternChoice() }, `${t("cards_pattern")}: ${t(`pattern_${p}`)}`))) as HTMLSelectElement;
+  pattern.addEventListener("change", () => {
+    localStorage.setItem("stich:pattern", pattern.value);
+    rerender();
+  });
+  controls.replaceChildren(h("label", {}, h("span", { class: "label sr-only" }, t("language")), language),
+    h("label", {}, h("span", { class: "label sr-only" }, t("cards_pattern")), pattern));
+  document.title = t("title");
+}
+
+// ---- the game's words (GameInfo.words, from ListGames) --------------------------------------------
+const gameInfo = new Map<string, GameInfo>();
 const gameWords = new Map<string, GameWords>();
 let words = new GameWords(undefined);         // the shown table's game
+let currentGame = "";
 
-/** Keep the words of every game the server lists (the page knows no game by name). */
-function learnWords(games: GameInfo[]): void {
-  for (const g of games) gameWords.set(g.name, new GameWords(g.words, navigator.language.slice(0, 2)));
+function learnGames(games: GameInfo[]): void {
+  for (const g of games) {
+    gameInfo.set(g.name, g);
+    gameWords.set(g.name, new GameWords(g.words, lang));
+  }
 }
 
-/** The words of a game, asked of the server once. */
-async function wordsOf(game: string): Promise<GameWords> {
-  if (!gameWords.has(game)) learnWords(await client.listGames());
-  return gameWords.get(game) ?? new GameWords(undefined);
+async function games(): Promise<GameInfo[]> {
+  if (!gameInfo.size) learnGames(await client.listGames());
+  return [...gameInfo.values()];
 }
 
-/** "QS" -> "Q♠", "TD" -> "10♦", "QC" -> "Ei-O": as the game's words say. */
+/** A game's name in its own words' language: the registry's name, capitalised. */
+function gameName(game: string): string {
+  return game.charAt(0).toUpperCase() + game.slice(1);
+}
+
+/** The faces the reader sees: the chosen pattern, else the game's own. */
+function pattern(): Pattern {
+  const chosen = patternChoice();
+  if (chosen !== "game") return chosen;
+  return words.pattern === "german" ? "german" : "french";
+}
+
 function cardLabel(code: string): string {
   return words.card(code);
 }
 
-function cardEl(code: string, attrs: Attrs = {}): HTMLElement {
-  const red = code.endsWith("H") || code.endsWith("D");
-  return h("button", { class: `card${red ? " red" : ""}`, "data-card": code, ...attrs }, cardLabel(code));
-}
-
-/** What an action says: a card's label, or a call's short name ("no 90", "Wenz"). */
-function actionLabel(a: Action): string {
-  return a.type === "play" ? cardLabel(a.card) : words.call(a, "name");
+/** A card as a button with its drawn face; its name is the game's word for it. */
+function cardEl(code: string, attrs: Attrs = {}, tag = "button"): HTMLElement {
+  const name = code === "??" ? words.cards([code]) : cardLabel(code);
+  const el = h(tag, { ...attrs, class: `card ${attrs.class ?? ""}`.trim(), "data-card": code });
+  el.innerHTML = cardSvg(code, pattern());
+  // a picture's name is its label; a button's is its (hidden) text, so voice control finds it
+  if (tag === "span") el.setAttribute("role", "img"), el.setAttribute("aria-label", name);
+  else el.append(h("span", { class: "sr-only" }, name));
+  return el;
 }
 
 // ---- secrets in the browser ------------------------------------------------------------------
@@ -93,23 +166,29 @@ interface Seat {
   daily?: { game: string; date: string }; // the player's table of a daily deal
 }
 
+/** How a table was set up from the lobby: enough to start the next one with other rules. */
+interface Setup {
+  game: string;
+  seats: SeatName[];
+  me: number;
+  pace: number;
+  deals: number;
+  hints: boolean;
+}
+
 function fragment(): URLSearchParams {
   return new URLSearchParams(location.hash.slice(1));
 }
 
-/** The table a token, spectator id or invite code is for (the part after its last "."). */
 function tableOf(secret: string): string {
   return secret.slice(secret.lastIndexOf(".") + 1);
 }
 
-/** Keep a seat's secret in the browser and show only the table in the address bar. */
 function keep(seat: Seat): void {
   localStorage.setItem(`stich:${seat.table}`, JSON.stringify(seat));
   history.replaceState(null, "", `/#table=${encodeURIComponent(seat.table)}`);
 }
 
-/** The seat the address names: an invite is claimed (JoinTable), a spectator id or a kept
- *  token is read; the secret leaves the address bar either way. */
 async function seatFromAddress(): Promise<Seat | null> {
   const f = fragment();
   const invite = f.get("join");
@@ -132,94 +211,132 @@ async function seatFromAddress(): Promise<Seat | null> {
   return kept ? (JSON.parse(kept) as Seat) : null;
 }
 
-/** The player's identity for the daily deal: issued by the server on the first daily deal and
- * kept here ("" until then: the server issues one). */
 function playerToken(): string {
   return localStorage.getItem("stich:player-token") ?? "";
 }
 
+// ---- starting a table --------------------------------------------------------------------------
+/** Create a table as set up, keep the seat and show it. */
+async function startTable(setup: Setup, deals: { seed?: bigint; dailyDate?: string } = {}): Promise<void> {
+  const t0 = await client.createTable(setup.game, {
+    options: rulesOf(setup.game),
+    dealsPerMatch: setup.deals,
+    seats: setup.seats,
+    settings: { hintsDisabled: !setup.hints, botDelayMs: setup.pace },
+    ...(deals.dailyDate ? { dailyDate: deals.dailyDate } : { seed: deals.seed ?? BigInt(Math.floor(Math.random() * 2 ** 31)) }),
+  });
+  const invites = [...t0.invites].map(([seat, i]) => ({ seat, url: location.origin + i.link }));
+  sessionStorage.setItem(`stich:invites:${t0.tableId}`, JSON.stringify(invites));
+  sessionStorage.setItem(`stich:watch:${t0.tableId}`, location.origin + t0.spectatorLink);
+  localStorage.setItem(`stich:setup:${t0.tableId}`, JSON.stringify(setup));
+  localStorage.setItem("stich:last-setup", JSON.stringify(setup));
+  keep({ table: t0.tableId, seat: setup.me, token: t0.tokens.get(setup.me)! });
+  await start();
+}
+
+/** The rules switch of a game: each option it declares, set as the reader chose. `onChange`
+ *  runs after a choice is kept. */
+function rulesEl(game: string, onChange: () => void): HTMLElement {
+  const info = gameInfo.get(game);
+  const chosen = rulesOf(game);
+  const box = h("details", { id: "rules", class: "rules" }, h("summary", {}, `${t("rules")}: ${gameName(game)}`), h("p", { class: "note" }, t("rules_note")));
+  for (const o of info?.options ?? []) {
+    if (o.name === "deals_per_match" || o.name === "multiplier") continue;     // match state, not a rule to switch
+    const def = plain(o.defaultValue);
+    const current = o.name in chosen ? chosen[o.name] : def;
+    const id = `rule-${o.name}`;
+    let input: HTMLInputElement | HTMLSelectElement;
+    if (o.allowed.length) {
+      input = h("select", { id, "data-option": o.name },
+        ...o.allowed.map(plain).map((v) => h("option", { value: JSON.stringify(v), selected: JSON.stringify(v) === JSON.stringify(current) }, v === null ? "—" : String(v).replace(/_/g, " ")))) as HTMLSelectElement;
+    } else if (o.type === "bool") {
+      input = h("input", { id, type: "checkbox", "data-option": o.name, checked: current === true }) as HTMLInputElement;
+    } else {
+      continue;                              // numbers (tariffs, bonuses) stay at the game's values here
+    }
+    input.addEventListener("change", () => {
+      const value = input instanceof HTMLInputElement ? input.checked : JSON.parse(input.value);
+      const rules = rulesOf(game);
+      if (JSON.stringify(value) === JSON.stringify(def)) delete rules[o.name];
+      else rules[o.name] = value;
+      localStorage.setItem(`stich:rules:${game}`, JSON.stringify(rules));
+      onChange();
+    });
+    box.append(h("label", { class: "rule", for: id }, h("span", {}, o.description.replace(/^./, (c) => c.toUpperCase())), input));
+  }
+  return box;
+}
+
 // ---- lobby ---------------------------------------------------------------------------------------
 async function lobby(): Promise<void> {
-  where.textContent = "— new table";
-  const games = await client.listGames();
-  learnWords(games);
+  where.textContent = "";
+  turn.textContent = "";
+  const all = await games();
+  const last = JSON.parse(localStorage.getItem("stich:last-setup") ?? "null") as Setup | null;
   const form = h("form", { id: "lobby" });
-  const gameSelect = h("select", { id: "game", name: "game" }, ...games.map((g) => h("option", { value: g.name }, g.name))) as HTMLSelectElement;
-  const seatsBox = h("div", { id: "seats" });
-  const optionsBox = h("details", {}, h("summary", {}, "options"));
-  const deals = h("input", { id: "deals", type: "number", min: "1", max: "1000", value: "1" }) as HTMLInputElement;
+  const gameSelect = h("select", { id: "game", name: "game" },
+    ...all.map((g) => h("option", { value: g.name, selected: g.name === last?.game }, gameName(g.name)))) as HTMLSelectElement;
+  const seatsBox = h("fieldset", { id: "seats" });
+  const rulesBox = h("div", {});
+  const deals = h("input", { id: "deals", type: "number", min: "1", max: "1000", value: String(last?.deals ?? 1) }) as HTMLInputElement;
+  const seedInput = h("input", { id: "seed", type: "number", min: "0", inputmode: "numeric" }) as HTMLInputElement;
+  const pace = h("select", { id: "pace" }, h("option", { value: "700", selected: last?.pace !== 0 }, t("pace_calm")),
+    h("option", { value: "0", selected: last?.pace === 0 }, t("pace_quick"))) as HTMLSelectElement;
   const daily = h("input", { id: "daily", type: "checkbox" }) as HTMLInputElement;
-  const seedInput = h("input", { id: "seed", type: "number", min: "0", placeholder: "random" }) as HTMLInputElement;
+  const hints = h("input", { id: "hints", type: "checkbox", checked: last?.hints ?? true }) as HTMLInputElement;
+  const board = h("div", { id: "lobby-board" });
 
   function showGame(): void {
-    const g = games.find((x) => x.name === gameSelect.value)!;
-    seatsBox.replaceChildren(
-      ...Array.from({ length: g.seats }, (_, i) =>
-        h("label", {}, `seat ${i} `, h("select", { class: "seat-kind", "data-seat": String(i) },
-          h("option", { value: "me", ...(i === 0 ? { selected: true } : {}) }, "you"),
-          h("option", { value: "open" }, "open (invite a friend)"),
-          h("option", { value: "bot:easy", ...(i !== 0 ? { selected: true } : {}) }, "bot (easy)"),
-          h("option", { value: "bot:normal" }, "bot (normal)"),
-          h("option", { value: "bot:hard" }, "bot (hard)"))),
-      ),
-    );
-    optionsBox.replaceChildren(h("summary", {}, `options of ${g.name}`), ...g.options.map((o) => optionInput(o)));
+    const g = gameInfo.get(gameSelect.value)!;
+    currentGame = g.name;
+    words = gameWords.get(g.name)!;
+    const kinds: [string, string][] = [["me", t("seat_kind_you")], ["open", t("seat_kind_open")], ["bot:easy", t("seat_kind_bot_easy")],
+      ["bot:normal", t("seat_kind_bot_normal")], ["bot:hard", t("seat_kind_bot_hard")]];
+    seatsBox.replaceChildren(h("legend", {}, t("opponents")),
+      ...Array.from({ length: g.seats }, (_, i) => h("label", { class: "field" }, h("span", { class: "label" }, t("seat_n", { n: i })),
+        h("select", { class: "seat-kind", "data-seat": String(i) },
+          ...kinds.map(([v, label]) => h("option", { value: v, selected: i === 0 ? v === "me" : v === "bot:easy" }, label))))));
+    rulesBox.replaceChildren(rulesEl(g.name, () => {}));
     board.replaceChildren(leaderboardEl(g.name, ""));
   }
-  const board = h("div", { id: "lobby-board" });
-  const hints = h("input", { id: "hints", type: "checkbox", checked: true }) as HTMLInputElement;
   gameSelect.addEventListener("change", showGame);
   showGame();
   form.append(
-    h("h2", {}, "Create a table"),
-    h("label", {}, "game ", gameSelect),
-    h("label", {}, "deals in the match ", deals),
-    h("label", {}, "seed ", seedInput, h("small", {}, " the same seed deals the same cards (empty: random)")),
-    h("label", {}, daily, " practise yesterday's daily deal (today's is played once, below)"),
-    h("label", {}, hints, " hints at this table"),
+    h("h1", {}, t("create_title")),
+    h("label", { class: "field" }, h("span", { class: "label" }, t("game")), gameSelect),
     seatsBox,
-    optionsBox,
-    h("button", { type: "submit", id: "create" }, "Create the table"),
+    h("label", { class: "field" }, h("span", { class: "label" }, t("bot_pace")), pace),
+    h("label", { class: "field" }, h("span", { class: "label" }, t("deals_in_match")), deals),
+    rulesBox,
+    h("details", { id: "more" }, h("summary", {}, t("more_options")),
+      h("label", { class: "field" }, h("span", { class: "label" }, t("seed")), seedInput),
+      h("label", { class: "check" }, hints, t("hints_on")),
+      h("label", { class: "check" }, daily, t("practise_daily"))),
+    h("button", { type: "submit", id: "create", class: "primary" }, t("create")),
   );
   const dailyBox = h("section", { id: "daily-deal" },
-    h("h2", {}, "Today's daily deal"),
-    h("p", {}, "One deal, the same cards and the same bots for everyone; the engine scores it for the leaderboard."),
-    h("button", { id: "play-daily", type: "button", onclick: () => void playDaily(gameSelect.value) }, "Play today's deal"),
+    h("h2", {}, t("daily_title")), h("p", {}, t("daily_text")),
+    h("button", { id: "play-daily", type: "button", onclick: () => void playDaily(gameSelect.value) }, t("daily_play")),
     board);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const kinds = [...form.querySelectorAll<HTMLSelectElement>(".seat-kind")].map((s) => s.value);
     const me = kinds.indexOf("me");
-    if (me < 0 || kinds.filter((k) => k === "me").length > 1) return say("choose exactly one seat for yourself", true);
-    const options: Record<string, unknown> = {};
-    for (const input of form.querySelectorAll<HTMLInputElement | HTMLSelectElement>("[data-option]")) {
-      const raw = input instanceof HTMLInputElement && input.type === "checkbox" ? input.checked : input.value;
-      const value = input.dataset.type === "int" || input.dataset.type === "float" ? Number(raw) : raw;
-      if (String(value) !== input.dataset.default) options[input.dataset.option!] = value;
-    }
+    if (me < 0 || kinds.filter((k) => k === "me").length > 1) return say(t("choose_one_seat"), true);
+    const setup: Setup = { game: gameSelect.value, seats: kinds.map((k) => (k === "me" ? "human" : (k as SeatName))), me,
+      pace: Number(pace.value), deals: Number(deals.value) || 1, hints: hints.checked };
     try {
-      const t = await client.createTable(gameSelect.value, {
-        options,
-        dealsPerMatch: Number(deals.value),
-        seats: kinds.map((k) => (k === "me" ? "human" : (k as SeatName))),
-        settings: { hintsDisabled: !hints.checked },
-        // a day's daily deal is practised once the day is over (UTC): the server refuses today's
-        ...(daily.checked ? { dailyDate: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10) }
-          : { seed: seedInput.value ? BigInt(seedInput.value) : Math.floor(Math.random() * 2 ** 31) }),
-      });
-      const invites = [...t.invites].map(([seat, i]) => ({ seat, url: location.origin + i.link }));
-      sessionStorage.setItem(`stich:invites:${t.tableId}`, JSON.stringify(invites));
-      sessionStorage.setItem(`stich:watch:${t.tableId}`, location.origin + t.spectatorLink);
-      keep({ table: t.tableId, seat: me, token: t.tokens.get(me)! });
-      await start();
+      // a day's daily deal is practised once the day is over (UTC): the server refuses today's
+      await startTable(setup, daily.checked ? { dailyDate: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10) }
+        : seedInput.value ? { seed: BigInt(seedInput.value) } : {});
     } catch (err) {
-      say(reasonOf(err), true);
+      sayError(err);
     }
   });
+  rerender = () => void lobby();
   app.replaceChildren(form, dailyBox);
 }
 
-/** Today's daily deal of a game for this browser's player (the same table all day). */
 async function playDaily(game: string): Promise<void> {
   try {
     const d = await client.dailyDeal(game, playerToken());
@@ -227,86 +344,74 @@ async function playDaily(game: string): Promise<void> {
     keep({ table: d.tableId, seat: d.seat, token: d.token, daily: { game, date: d.date } });
     await start();
   } catch (err) {
-    // a token this server does not know (another server, a rotated key): ask for a new identity next time
     if (err instanceof StichError && err.reason === "BAD_PLAYER_TOKEN") localStorage.removeItem("stich:player-token");
-    say(reasonOf(err), true);
+    sayError(err);
   }
 }
 
-/** A game's daily leaderboard (date "": today), filled in when the server answers. */
 function leaderboardEl(game: string, date: string): HTMLElement {
-  const box = h("div", { class: "leaderboard", "data-game": game }, h("h3", {}, `Leaderboard: ${game}`), h("p", {}, "…"));
+  const box = h("div", { class: "leaderboard", "data-game": game }, h("p", {}, t("loading")));
   client.leaderboard(game, date).then((b) => {
-    box.replaceChildren(h("h3", {}, `Leaderboard: ${b.game}, ${b.date} (${b.total} ${b.total === 1 ? "player" : "players"})`),
+    box.replaceChildren(h("h3", {}, `${t("leaderboard", { game: gameName(b.game), date: b.date })} (${t(b.total === 1 ? "leaderboard_players_one" : "leaderboard_players", { n: b.total })})`),
       b.entries.length
-        ? h("table", { class: "board" }, h("tr", {}, h("th", {}, "rank"), h("th", {}, "player"), h("th", {}, "score")),
-          ...b.entries.map((e) => h("tr", { class: "entry" }, h("td", {}, String(e.rank)), h("td", {}, e.nickname), h("td", {}, String(e.score)))))
-        : h("p", {}, "nobody has played it yet today"));
-  }, (err) => box.replaceChildren(h("p", {}, `leaderboard unavailable: ${reasonOf(err)}`)));
+        ? h("table", { class: "board" }, h("thead", {}, h("tr", {}, h("th", {}, t("rank")), h("th", {}, t("player")), h("th", {}, t("score")))),
+          h("tbody", {}, ...b.entries.map((e) => h("tr", { class: "entry" }, h("td", {}, String(e.rank)), h("td", {}, e.nickname), h("td", {}, num(e.score))))))
+        : h("p", {}, t("nobody_yet")));
+  }, (err) => box.replaceChildren(h("p", {}, t("leaderboard_unavailable", { why: errorText(err) }))));
   return box;
 }
 
-/** After the daily deal: enter the engine's score under a nickname, then show the board. */
 function dailySubmitEl(seat: Seat): HTMLElement {
   const d = seat.daily!;
-  const nick = h("input", { id: "nickname", maxlength: "24", value: localStorage.getItem("stich:nickname") ?? "" }) as HTMLInputElement;
-  const box = h("section", { id: "daily-submit" }, h("h2", {}, "Daily deal: the leaderboard"));
+  const nick = h("input", { id: "nickname", maxlength: "24", autocomplete: "nickname", value: localStorage.getItem("stich:nickname") ?? "" }) as HTMLInputElement;
+  const box = h("section", { id: "daily-submit" }, h("h2", {}, t("daily_title")));
   const board = h("div", {}, leaderboardEl(d.game, d.date));
-  const form = h("form", {}, h("label", {}, "nickname ", nick), h("button", { id: "submit-daily", type: "submit" }, "Enter my score"));
+  const form = h("form", {}, h("label", { class: "field" }, h("span", { class: "label" }, t("nickname")), nick),
+    h("button", { id: "submit-daily", type: "submit", class: "primary" }, t("enter_score")));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
       localStorage.setItem("stich:nickname", nick.value);
       const r = await client.submitDaily(seat.table, seat.token, nick.value, playerToken());
-      say(`entered: ${r.entry!.score} points, rank ${r.rank}`);
-      form.replaceChildren(h("p", { id: "daily-rank" }, `your score ${r.entry!.score}, rank ${r.rank}`));
+      const text = t("entered", { score: r.entry!.score, rank: r.rank });
+      say(text);
+      form.replaceChildren(h("p", { id: "daily-rank" }, text));
       board.replaceChildren(leaderboardEl(d.game, d.date));
     } catch (err) {
-      say(reasonOf(err), true);
+      sayError(err);
     }
   });
   box.append(form, board);
   return box;
 }
 
-function optionInput(o: GameInfo["options"][number]): HTMLElement {
-  const def = plain(o.defaultValue);
-  const common = { "data-option": o.name, "data-type": o.type, "data-default": String(def), title: o.description };
-  let input: HTMLElement;
-  if (o.allowed.length) {
-    input = h("select", common, ...o.allowed.map(plain).map((v) => h("option", { value: String(v), ...(String(v) === String(def) ? { selected: true } : {}) }, String(v))));
-  } else if (o.type === "bool") {
-    input = h("input", { ...common, type: "checkbox", ...(def ? { checked: true } : {}) });
-  } else {
-    input = h("input", { ...common, value: String(def), ...(o.type === "int" || o.type === "float" ? { type: "number", step: "any" } : {}) });
-  }
-  return h("div", {}, h("label", { title: o.description }, `${o.name} `, input), h("small", {}, ` ${o.description}`));
-}
-
-function reasonOf(err: unknown): string {
-  return err instanceof StichError ? `${err.message} (${err.reason})` : String(err);
-}
-
 // ---- the table -----------------------------------------------------------------------------------
 async function table(seat: Seat): Promise<void> {
   let view = await client.view(seat.table, seat.token);
-  words = await wordsOf(view.game);
+  await games();
+  currentGame = view.game;
+  words = gameWords.get(view.game) ?? new GameWords(undefined);
+  rerender = () => render(seat, view, true);
   render(seat, view);
   // live: every event of the table from the version this view shows; each one re-reads the
   // seat's own view (what the seat may see is the server's business, not the page's)
-  const stop = new AbortController();
-  window.addEventListener("hashchange", () => stop.abort(), { once: true });
+  const stop = watching;
   for (;;) {
     try {
       for await (const event of client.watch(seat.table, seat.token, Number(view.version), { signal: stop.signal })) {
-        view = await client.view(seat.table, seat.token);
-        if (event.version >= view.version) render(seat, view);
+        const next = await client.view(seat.table, seat.token);
+        if (stop.signal.aborted) return;
+        if (event.version >= next.version) {
+          view = next;
+          render(seat, view);
+        }
       }
       return;
     } catch (err) {
       if (stop.signal.aborted) return;
-      say(`lost the table's stream (${reasonOf(err)}); reconnecting…`, true);
+      say(t("stream_lost"), true);
       await new Promise((r) => setTimeout(r, 1000));
+      if (stop.signal.aborted) return;
       view = await client.view(seat.table, seat.token);
       render(seat, view);
     }
@@ -314,80 +419,241 @@ async function table(seat: Seat): Promise<void> {
 }
 
 let shownVersion = -1;
+let shownTrick = "";                  // the trick's cards last drawn: new ones move in
+let showLast = false;                 // the last trick, on demand
+const chosen = new Set<string>();     // cards tapped for an exchange (bury, Armut)
+let chosenVersion = -1;
 
-/** "you" for the viewer's own seat, "seat 2" for the others. */
-function seatNamer(view: TableView): (s: number) => string {
-  return (s) => (s === view.seat ? "you" : `seat ${s}`);
+/** "You" for the viewer's own seat, "Seat 2" for the others. */
+function seatName(view: TableView, s: number): string {
+  return s === view.seat ? t("seat_you") : t("seat_n", { n: s });
 }
 
-/** The calls of the deal so far, each in the game's words: "seat 1 passes; you play a Wenz". */
-function callsText(view: TableView): string {
-  const name = seatNamer(view);
-  return view.actions.filter((a) => a.type !== "play")
-    .map((a) => `${name(a.seat)} ${words.call(a, a.seat === view.seat ? "you" : "said", name)}`).join("; ");
+function isBot(kind: SeatKind): boolean {
+  return kind === SeatKind.BOT || kind === SeatKind.BOT_EASY || kind === SeatKind.BOT_NORMAL || kind === SeatKind.BOT_HARD;
 }
 
-/** The contract (its JSON with the records' field names) as the game's words put it. */
+function kindText(kind: SeatKind): string {
+  if (isBot(kind)) {
+    const level = kind === SeatKind.BOT_EASY ? t("bot_easy") : kind === SeatKind.BOT_HARD ? t("bot_hard") : t("bot_normal");
+    return `${t("kind_bot")} (${level})`;
+  }
+  return kind === SeatKind.OPEN ? t("kind_open") : t("kind_human");
+}
+
+/** What a seat said, as a sentence: "Seat 1 passes (weiter)", "You play a Wenz". */
+function saidText(view: TableView, a: Action): string {
+  const name = (s: number) => seatName(view, s);
+  return `${name(a.seat)} ${words.call(a, a.seat === view.seat ? "you" : "said", name)}`;
+}
+
 function contractText(view: TableView, contract: NonNullable<TableView["contract"]>): string {
-  return words.contract(toJson(ContractSchema, contract, { useProtoFieldName: true }) as Record<string, unknown>, seatNamer(view));
+  const text = words.contract(toJson(ContractSchema, contract, { useProtoFieldName: true }) as Record<string, unknown>, (s) => seatName(view, s));
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function render(seat: Seat, view: TableView): void {
-  if (view.version < shownVersion) return;
+/** Where a seat sits as the viewer looks at the table: 0 is the viewer (bottom), then round
+ *  the table in playing order. */
+function position(view: TableView, s: number): number {
+  const n = view.seats.length;
+  return (s - (view.seat ?? 0) + n) % n;
+}
+
+/** Card points each seat has taken in the tricks completed so far (the view's card values). */
+function pointsWon(view: TableView): number[] {
+  const won = view.seats.map(() => 0);
+  for (const trick of view.tricks) {
+    if (trick.winner === undefined) continue;
+    for (const c of trick.cards) won[trick.winner] += view.points[c] ?? 0;
+  }
+  return won;
+}
+
+/** Whose turn it is, in words, for the live region and the status line. */
+function turnText(view: TableView): string {
+  if (view.toAct === undefined || view.status !== TableStatus.IN_DEAL) return "";
+  if (view.toAct === view.seat) return t("your_turn");
+  return isBot(view.seats[view.toAct]) ? t("thinking", { seat: seatName(view, view.toAct) }) : t("waiting_for", { seat: seatName(view, view.toAct) });
+}
+
+function render(seat: Seat, view: TableView, again = false): void {
+  if (view.version < shownVersion || (view.version === shownVersion && !again)) return;
+  if (view.version !== chosenVersion) {
+    chosen.clear();
+    chosenVersion = view.version;
+  }
   shownVersion = view.version;
   const mine = view.seat !== undefined;
-  where.textContent = `— ${view.game}, deal ${view.dealNumber} of ${view.dealsPerMatch}${mine ? `, you are seat ${view.seat}` : " (watching)"}`;
-  const status = TableStatus[view.status].toLowerCase().replace(/_/g, " ");
-  const parts: (HTMLElement | null)[] = [
-    h("section", { id: "status", "data-version": String(view.version), "data-status": String(view.status) },
-      `${status}${view.phase ? ` · ${words.phase(view.phase)}` : ""}${view.toAct !== undefined ? ` · seat ${view.toAct} to act` : ""}`),
-    seatsEl(view),
-    invitesEl(view),
+  const dealLine = view.dealNumber > 0 ? t("deal_of", { n: view.dealNumber, m: view.dealsPerMatch }) : t("waiting_first_deal");
+  where.textContent = `${gameName(view.game)} · ${dealLine}${mine ? "" : ` · ${t("watching")}`}`;
+  const nowTurn = turnText(view);
+  if (turn.textContent !== nowTurn) turn.textContent = nowTurn;
+  const parts: Child[] = [
+    h("p", { id: "status", "data-version": String(view.version), "data-status": String(view.status), "data-phase": view.phase },
+      [view.phase && view.phase !== "over" ? words.phase(view.phase).replace(/^./, (c) => c.toUpperCase()) : "", nowTurn].filter(Boolean).join(" · ")),
+    tableEl(view),
   ];
-  if (view.status === TableStatus.WAITING_FOR_DEAL && mine) {
-    parts.push(h("section", {}, h("button", { id: "deal", onclick: () => act(seat, () => client.deal(seat.table, seat.token)) }, "Deal")));
-  }
-  if (view.status === TableStatus.IN_DEAL || view.result) {
-    parts.push(h("section", { class: "trick", id: "trick" }, h("h2", {}, "Trick"), trickEl(view.trick, view.seats.length)));
-    const done = view.tricks.filter((t) => t.winner !== undefined);
-    if (done.length) parts.push(h("section", { class: "last", id: "last-trick" }, h("h2", {}, `Last trick (won by seat ${done.at(-1)!.winner})`), trickEl(done.at(-1), view.seats.length)));
-  }
-  if (view.contract) parts.push(h("section", { id: "contract" }, `contract: ${contractText(view, view.contract)}`));
-  if (view.shown) parts.push(h("section", { id: "shown" }, `face up, seat ${view.shown.seat}: ${view.shown.cards.map(cardLabel).join(" ")}`));
-  const said = callsText(view);
-  if (said) parts.push(h("section", { id: "auction" }, `calls: ${said}`));
-  if (mine && view.hand.length) parts.push(handEl(seat, view));
-  if (mine && view.toAct === view.seat && view.legal.length && !view.settings?.hintsDisabled) parts.push(hintEl(seat, view));
-  const calls = view.legal.filter((a) => a.type !== "play");
-  if (mine && calls.length) {
-    parts.push(h("section", { id: "calls" }, h("h2", {}, "Your call"),
-      ...calls.map((a) => h("button", { class: "call", "data-type": a.type, "data-call": a.call, onclick: () => act(seat, () => client.act(seat.table, seat.token, a)) }, actionLabel(a)))));
-  }
   if (view.result) parts.push(resultEl(view));
+  // this browser set the table up: it can start the next one the same way
+  const setup = JSON.parse(localStorage.getItem(`stich:setup:${view.tableId}`) ?? "null") as Setup | null;
+  if (mine && setup && view.status === TableStatus.MATCH_OVER) {
+    parts.push(h("section", { class: "actions" }, h("button", { id: "play-again", class: "primary", type: "button",
+      onclick: () => void startTable(setup).catch(sayError) }, t("play_again"))));
+  }
+  if (view.status === TableStatus.WAITING_FOR_DEAL && mine && !view.seats.includes(SeatKind.OPEN)) {
+    parts.push(h("section", { class: "actions" }, h("button", { id: "deal", class: "primary", onclick: () => act(seat, () => client.deal(seat.table, seat.token)) },
+      view.dealNumber > 0 ? t("next_deal") : t("deal"))));
+  }
+  if (mine) parts.push(callsEl(seat, view));
+  if (mine && view.hand.length) parts.push(handEl(seat, view));
+  if (mine && view.toAct === view.seat && view.legal.length && !view.settings?.hintsDisabled && view.status === TableStatus.IN_DEAL) parts.push(hintEl(seat, view));
+  parts.push(infoEl(view));
+  if (view.dealsCounted > 0 || view.status === TableStatus.MATCH_OVER) parts.push(matchEl(view));
   if (view.result && seat.daily) parts.push(dailySubmitEl(seat));
-  app.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
+  parts.push(invitesEl(view));
+  // the rules switch where this browser set the table up (it starts the next one the same way)
+  if (mine && setup) parts.push(rulesEl(view.game, () => void startTable(setup).catch(sayError)));
+  // keyboard play: the focus stays on the control it was on, or, if that card has left the
+  // hand, moves to a card that may be played now
+  const focused = document.activeElement?.id;
+  const wasCard = focused?.startsWith("card-");
+  app.replaceChildren(...parts.filter((p): p is HTMLElement => p instanceof HTMLElement));
+  const refocus = focused ? document.getElementById(focused) : null;
+  if (refocus) refocus.focus();
+  else if (wasCard) document.querySelector<HTMLElement>("#hand .card.legal, #calls button, #hand .card")?.focus();
 }
 
-/** The hard bot's evaluation of each legal action, asked for by the player (Hint). */
+/** The table: each seat round it (the viewer at the bottom) and the trick in the middle. */
+function tableEl(view: TableView): HTMLElement {
+  const n = view.seats.length;
+  const won = pointsWon(view);
+  const partners = new Set(view.sides?.partners ?? []);
+  const opponents = new Set(view.sides?.opponents ?? []);
+  const team = (s: number) => view.teams?.re.includes(s) ? words.team("re") : view.teams?.kontra.includes(s) ? words.team("kontra") : "";
+  const said = (s: number) => view.actions.filter((a) => a.seat === s && a.type !== "play");
+  const seats = view.seats.map((kind, s) => {
+    const acting = view.toAct === s && view.status === TableStatus.IN_DEAL;
+    const calls = said(s);
+    const side = s === view.seat ? "" : partners.has(s) ? t("partner") : opponents.has(s) ? t("opponent") : view.sides ? t("side_unknown") : "";
+    return h("section", { class: `seat pos-${position(view, s)}${acting ? " to-act" : ""}${partners.has(s) && s !== view.seat ? " partner" : ""}${opponents.has(s) ? " opponent" : ""}`,
+      id: `seat-${s}`, "data-seat": String(s), "aria-label": seatName(view, s) },
+      h("div", { class: "name" }, h("strong", {}, seatName(view, s)), " ", h("small", {}, kindText(kind)),
+        view.dealer === s ? h("span", { class: "badge" }, t("dealer")) : null,
+        team(s) ? h("span", { class: "badge team" }, team(s)) : null),
+      acting && isBot(kind) ? h("div", { class: "thinking", "aria-hidden": "true" }, h("span", {}), h("span", {}), h("span", {})) : null,
+      side ? h("div", { class: "side" }, side) : null,
+      view.status !== TableStatus.WAITING_FOR_DEAL || view.result
+        ? h("div", { class: "won" }, `${t(view.tricksWon[s] === 1 ? "tricks_one" : "tricks", { n: view.tricksWon[s] ?? 0 })} · ${t("points", { n: won[s] })}`) : null,
+      calls.length ? h("div", { class: "said", "data-seat": String(s) }, calls.map((a) => words.call(a, "name")).join(" · ")) : null);
+  });
+  return h("div", { id: "table", class: `table seats-${n}` }, ...seats, trickEl(view));
+}
+
+/** The trick in the middle, each card before the seat that played it; when no card is down
+ *  yet, the trick just completed, faded, with who took it. */
+function trickEl(view: TableView): HTMLElement {
+  const current = view.trick && view.trick.cards.length ? view.trick : undefined;
+  const done = view.tricks.filter((tr) => tr.winner !== undefined);
+  const lastDone = done.at(-1);
+  const shown = current ?? (view.status === TableStatus.IN_DEAL || view.result ? lastDone : undefined);
+  const box = h("section", { id: "trick", class: `trick${current ? "" : " done"}`, "aria-label": t("trick") });
+  if (!shown) {
+    box.append(h("p", { class: "empty" }, view.status === TableStatus.IN_DEAL ? t("no_trick_yet") : ""));
+    return box;
+  }
+  const key = `${view.tableId}:${view.dealNumber}:${view.tricks.length}:`;
+  const before = shownTrick.startsWith(key) ? Number(shownTrick.slice(key.length)) : 0;
+  shownTrick = key + shown.cards.length;
+  box.append(h("div", { class: "cards", "data-leader": String(shown.leader) },
+    ...shown.cards.map((c, i) => {
+      const s = (shown.leader + i) % view.seats.length;
+      return h("figure", { class: `played pos-${position(view, s)}${current && i >= before ? " fresh" : ""}`, "data-seat": String(s) },
+        cardEl(c, {}, "span"), h("figcaption", {}, seatName(view, s)));
+    })));
+  if (!current && lastDone) box.append(h("p", { class: "caption" }, `${t("last_trick")}: ${t("won_by", { seat: seatName(view, lastDone.winner!) })}`));
+  return box;
+}
+
+function lastTrickEl(view: TableView, trick: Trick): HTMLElement {
+  return h("div", { id: "last-trick", class: "last" }, h("h3", {}, `${t("last_trick")}, ${t("won_by", { seat: seatName(view, trick.winner!) })}`),
+    h("div", { class: "cards" }, ...trick.cards.map((c, i) => h("figure", {}, cardEl(c, {}, "span"),
+      h("figcaption", {}, seatName(view, (trick.leader + i) % view.seats.length))))));
+}
+
+/** The contract, the auction history and the last trick on demand. */
+function infoEl(view: TableView): HTMLElement {
+  const calls = view.actions.filter((a) => a.type !== "play");
+  const done = view.tricks.filter((tr) => tr.winner !== undefined);
+  const box = h("section", { id: "info" },
+    h("div", { id: "contract" }, h("h2", {}, t("contract")), h("p", {}, view.contract ? contractText(view, view.contract) : t("no_contract"))),
+    view.shown ? h("p", { id: "shown" }, t("face_up", { seat: seatName(view, view.shown.seat), cards: words.cards(view.shown.cards) })) : null,
+    h("div", { id: "auction" }, h("h2", {}, t("auction")),
+      calls.length ? h("ol", {}, ...calls.map((a) => h("li", { "data-seat": String(a.seat), "data-type": a.type }, saidText(view, a)))) : h("p", {}, t("nothing_said"))));
+  if (done.length && view.trick?.cards.length) {
+    const toggle = h("button", { id: "last-trick-button", type: "button", "aria-expanded": String(showLast),
+      onclick: () => { showLast = !showLast; rerender(); } }, showLast ? t("hide_last_trick") : t("show_last_trick"));
+    box.append(toggle);
+    if (showLast) box.append(lastTrickEl(view, done.at(-1)!));
+  }
+  return box;
+}
+
+/** The viewer's decisions other than a card: bids, calls and announcements as buttons; an
+ *  exchange (bury, Armut) by tapping its cards in the hand, then confirming. */
+function callsEl(seat: Seat, view: TableView): HTMLElement | null {
+  const calls = view.legal.filter((a) => a.type !== "play" && !(a.type === "exchange" && a.cards.length));
+  const exchanges = exchangeGroups(view);
+  if (!calls.length && !exchanges.size) return null;
+  const box = h("section", { id: "calls" }, h("h2", {}, t("your_call")));
+  if (calls.length) box.append(h("div", { class: "buttons" }, ...calls.map((a) => h("button", {
+    class: "call", type: "button", "data-type": a.type, "data-call": a.call, onclick: () => act(seat, () => client.act(seat.table, seat.token, a)),
+  }, words.call(a, "name")))));
+  for (const [call, actions] of exchanges) {
+    const need = actions[0].cards.length;
+    const match = actions.find((a) => a.cards.length === chosen.size && a.cards.every((c) => chosen.has(c)));
+    const what = words.call({ type: "exchange", call, cards: [...chosen] }, "name");
+    box.append(h("div", { class: "exchange", "data-call": call },
+      h("p", {}, `${what}: ${t("choose_cards", { n: need })} `, h("span", { class: "count" }, t("chosen", { k: chosen.size, n: need }))),
+      h("button", { id: "confirm-exchange", class: "primary", type: "button", "data-call": call, "data-need": String(need), "aria-disabled": String(chosen.size !== need),
+        onclick: () => {
+          if (chosen.size !== need) return say(t("choose_cards", { n: need }), true);
+          // a set the rules refuse goes to the server anyway: its refusal says why, in words
+          void act(seat, () => client.exchange(seat.table, seat.token, call, match ? match.cards : [...chosen], { expectedVersion: view.version }));
+        } }, t("confirm", { what: chosen.size ? words.call({ type: "exchange", call, cards: [...chosen] }, "you") : what }))));
+  }
+  return box;
+}
+
+/** The legal exchanges that move cards, by call. */
+function exchangeGroups(view: TableView): Map<string, Action[]> {
+  const groups = new Map<string, Action[]>();
+  for (const a of view.legal) {
+    if (a.type !== "exchange" || !a.cards.length) continue;
+    groups.set(a.call, [...(groups.get(a.call) ?? []), a]);
+  }
+  return groups;
+}
+
 let shownHint: { version: number; el: HTMLElement } | null = null;
 
 function hintEl(seat: Seat, view: TableView): HTMLElement {
   if (shownHint && shownHint.version === view.version) return shownHint.el;
   const box = h("section", { id: "hint" });
-  const ask = h("button", { id: "hint-button", type: "button" }, "Hint");
+  const ask = h("button", { id: "hint-button", type: "button" }, t("hint"));
   ask.addEventListener("click", async () => {
     ask.setAttribute("disabled", "");
-    ask.textContent = "thinking…";
+    ask.textContent = t("hint_thinking");
     try {
       const r = await client.hint(seat.table, seat.token, { timeoutMs: 60_000 });
-      if (r.version !== view.version) {            // the table moved on while the bot thought
-        box.replaceChildren(h("p", {}, "the table moved on: ask again"));
+      if (r.version !== view.version) {
+        box.replaceChildren(h("p", {}, t("hint_moved")));
         return;
       }
-      box.replaceChildren(h("h2", {}, "Hint"), h("ol", { class: "hints" }, ...r.hints.map((x) =>
-        h("li", { class: "hint" }, `${actionLabel(x.action!)}: ${x.expected >= 0 ? "+" : ""}${x.expected.toFixed(1)} points expected, ${(x.win * 100).toFixed(0)}% to win`))));
+      box.replaceChildren(h("h2", {}, t("hint")), h("ol", { class: "hints" }, ...r.hints.map((x) =>
+        h("li", { class: "hint" }, t("hint_line", { action: x.action!.type === "play" ? cardLabel(x.action!.card) : words.call(x.action!, "name"),
+          points: `${x.expected >= 0 ? "+" : ""}${x.expected.toFixed(1)}`, win: (x.win * 100).toFixed(0) })))));
     } catch (err) {
-      box.replaceChildren(h("p", {}, `no hint: ${reasonOf(err)}`));
+      box.replaceChildren(h("p", {}, t("no_hint", { why: errorText(err) })));
     }
   });
   box.append(ask);
@@ -395,49 +661,43 @@ function hintEl(seat: Seat, view: TableView): HTMLElement {
   return box;
 }
 
-function seatsEl(view: TableView): HTMLElement {
-  return h("section", { id: "seat-list" }, h("h2", {}, "Seats"), h("table", {},
-    h("tr", {}, h("th", {}, "seat"), h("th", {}, "who"), h("th", {}, "match total")),
-    ...view.seats.map((kind, i) => h("tr", { class: `seat${view.toAct === i ? " to-act" : ""}` },
-      h("td", {}, String(i)),
-      h("td", {}, `${SeatKind[kind].toLowerCase().replace(/_/g, " ")}${view.seat === i ? " (you)" : ""}${view.dealer === i ? " · dealer" : ""}`),
-      h("td", { class: "match-total" }, String(view.matchScores[i] ?? 0))))));
-}
-
-function invitesEl(view: TableView): HTMLElement | null {
-  const invites = JSON.parse(sessionStorage.getItem(`stich:invites:${view.tableId}`) ?? "[]") as { seat: number; url: string }[];
-  const watch = sessionStorage.getItem(`stich:watch:${view.tableId}`);
-  if (!invites.length && !watch) return null;
-  const row = (label: string, url: string, id: string) =>
-    h("div", { class: "invite" }, `${label} `, h("input", { readonly: true, value: url, id }),
-      h("button", { onclick: () => navigator.clipboard?.writeText(url).then(() => say("copied")) }, "copy"));
-  return h("section", { id: "invites" }, h("h2", {}, "Invite"),
-    ...invites.map((i) => row(`seat ${i.seat}:`, i.url, `invite-${i.seat}`)),
-    watch ? row("spectators:", watch, "watch-link") : null);
-}
-
-function trickEl(trick: Trick | undefined, seats: number): HTMLElement {
-  if (!trick || !trick.cards.length) return h("div", { class: "cards" }, "—");
-  return h("div", { class: "cards", "data-leader": String(trick.leader) },
-    ...trick.cards.map((c, i) => h("span", {}, h("small", {}, `seat ${(trick.leader + i) % seats}: `), cardEl(c, { tabindex: "-1" }))));
-}
-
+/** The viewer's hand as the engine sorts it (trumps first), a gap after the trumps; legal
+ *  cards raised; a tap on another card asks the engine why not. In an exchange, a tap
+ *  chooses or unchooses the card. */
 function handEl(seat: Seat, view: TableView): HTMLElement {
   const legal = new Map(view.legal.filter((a) => a.type === "play").map((a) => [a.card, a]));
-  return h("section", { id: "hand" }, h("h2", {}, "Your hand"), ...view.hand.map((card) => {
-    const action = legal.get(card);
-    if (action) return cardEl(card, { class: `card legal${card.endsWith("H") || card.endsWith("D") ? " red" : ""}`, onclick: () => act(seat, () => client.play(seat.table, seat.token, card)) });
-    // not playable now: the engine says why when it is clicked (the server refuses, nothing changes)
-    return cardEl(card, { "aria-disabled": "true", title: "not playable now — click to see why", onclick: () => explain(seat, card) });
-  }));
+  const exchanges = exchangeGroups(view);
+  const choosable = new Set([...exchanges.values()].flat().flatMap((a) => a.cards));
+  const trumps = new Set(view.order?.trump ?? []);
+  const lastTrump = view.hand.reduce((k, c, i) => (trumps.has(c) ? i : k), -1);
+  const cards = view.hand.map((card, i) => {
+    const id = `card-${card}-${i}`;
+    const gap = i === lastTrump + 1 && lastTrump >= 0 && lastTrump < view.hand.length - 1 ? " gap" : "";
+    if (exchanges.size) {
+      const on = chosen.has(card);
+      return cardEl(card, { id, class: `choosable${on ? " chosen" : ""}${gap}`, type: "button", "aria-pressed": String(on), "aria-disabled": String(!choosable.has(card)),
+        onclick: () => {
+          if (!choosable.has(card)) return;
+          if (on) chosen.delete(card);
+          else chosen.add(card);
+          rerender();
+        } });
+    }
+    if (legal.has(card)) return cardEl(card, { id, class: `legal${gap}`, type: "button", onclick: () => act(seat, () => client.play(seat.table, seat.token, card)) });
+    // not playable now: the engine says why when it is tapped (the server refuses, nothing changes)
+    return cardEl(card, { id, class: gap.trim(), type: "button", "aria-disabled": "true", onclick: () => explain(seat, card) });
+  });
+  return h("section", { id: "hand", "aria-label": t("your_hand") }, h("h2", { class: "sr-only" }, t("your_hand")),
+    h("div", { class: "cards" }, ...cards),
+    legal.size ? h("p", { class: "note" }, t("legal_hint")) : null);
 }
 
 async function explain(seat: Seat, card: string): Promise<void> {
   try {
     await client.play(seat.table, seat.token, card, { expectedVersion: Number(shownVersion) });
   } catch (err) {
-    say(`${cardLabel(card)}: ${err instanceof StichError ? err.message : String(err)}`, true);
-    document.getElementById("message")!.dataset.reason = err instanceof StichError ? err.reason : "";
+    say(t("why_not", { card: cardLabel(card), why: errorText(err) }), true);
+    message.dataset.reason = err instanceof StichError ? err.reason : "";
   }
 }
 
@@ -446,44 +706,87 @@ async function act(seat: Seat, run: () => Promise<TableView>): Promise<void> {
   try {
     render(seat, await run());
   } catch (err) {
-    say(reasonOf(err), true);
+    sayError(err);
   }
+}
+
+/** One breakdown item as words: its name and what it counts ("Laufende × 3: 30"). */
+function itemText(view: TableView, b: NonNullable<TableView["result"]>["breakdown"][number]): string[] {
+  const r = view.result!;
+  const detail: string[] = [];
+  if (b.count !== undefined) detail.push(t("times", { n: b.count }));
+  if (b.factor !== undefined) detail.push(t("factor", { n: b.factor }));
+  if (b.team !== undefined) {
+    const seats = r.teams[b.team]?.seats ?? [];
+    detail.push(seats.length ? seats.map((s) => seatName(view, s)).join(", ") : t("for_side", { n: b.team + 1 }));
+  }
+  if (b.losers.length) detail.push(b.losers.map((s) => seatName(view, s)).join(", "));
+  return [words.item(b.item).replace(/^./, (c) => c.toUpperCase()), detail.join(" · "), b.value !== undefined ? num(b.value) : ""];
 }
 
 function resultEl(view: TableView): HTMLElement {
   const r = view.result!;
-  return h("section", { id: "result" }, h("h2", {}, `Deal ${view.dealNumber}: the score`),
-    h("p", {}, `contract: ${r.contract ? contractText(view, r.contract) : "none"}`),
-    h("table", { id: "breakdown" },
-      h("tr", {}, h("th", {}, "item"), h("th", {}, "value"), h("th", {}, "count"), h("th", {}, "factor"), h("th", {}, "team")),
-      ...r.breakdown.map((b) => h("tr", {}, h("td", {}, words.item(b.item)), h("td", {}, str(b.value)), h("td", {}, str(b.count)), h("td", {}, str(b.factor)), h("td", {}, str(b.team))))),
+  return h("section", { id: "result" }, h("h2", {}, t("result_title", { n: view.dealNumber })),
+    h("p", { id: "result-contract" }, r.contract ? contractText(view, r.contract) : t("no_contract")),
+    r.breakdown.length ? h("table", { id: "breakdown" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("item")), h("th", { scope: "col" }, ""), h("th", { scope: "col" }, t("value")))),
+      h("tbody", {}, ...r.breakdown.map((b) => h("tr", { "data-item": b.item }, ...itemText(view, b).map((x) => h("td", {}, x)))))) : null,
+    h("ul", { id: "score-lines" }, ...r.scores.map((s, i) => h("li", { "data-seat": String(i), "data-score": String(s) },
+      t(`${s > 0 ? "wins" : s < 0 ? "loses" : "even"}${i === view.seat ? "_you" : ""}`, { seat: seatName(view, i), n: num(Math.abs(s)) })))),
     h("table", { id: "scores" },
-      h("tr", {}, h("th", {}, "seat"), h("th", {}, "card points"), h("th", {}, "this deal"), h("th", {}, "match total")),
-      ...r.scores.map((s, i) => h("tr", {}, h("td", {}, String(i)), h("td", {}, str(r.cardPoints[i])), h("td", {}, String(s)), h("td", {}, String(view.matchScores[i] ?? 0))))));
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ""), h("th", { scope: "col" }, t("card_points")), h("th", { scope: "col" }, t("this_deal")), h("th", { scope: "col" }, t("match_total")))),
+      h("tbody", {}, ...r.scores.map((s, i) => h("tr", { class: "seat-score", "data-seat": String(i) }, h("th", { scope: "row" }, seatName(view, i)),
+        h("td", {}, num(r.cardPoints[i] ?? 0)), h("td", { class: "deal-score" }, num(s)), h("td", { class: "match-total" }, num(view.matchScores[i] ?? 0)))))));
 }
 
-function str(v: unknown): string {
-  return v === undefined || v === null ? "" : String(v);
+/** The match so far: deals played and each seat's total; at the end, who finished first. */
+function matchEl(view: TableView): HTMLElement {
+  const totals = view.matchScores;
+  const best = Math.max(...totals);
+  const over = view.status === TableStatus.MATCH_OVER;
+  return h("section", { id: "match" }, h("h2", {}, t("match_summary")),
+    h("p", {}, over ? t("match_over") : t("deals_played", { n: view.dealsCounted, m: view.dealsPerMatch })),
+    over ? h("p", { id: "match-winner" }, t("match_winner", {
+      seat: totals.map((n, s) => [n, s]).filter(([n]) => n === best).map(([, s]) => seatName(view, s)).join(", "), n: num(best) })) : null);
+}
+
+function invitesEl(view: TableView): HTMLElement | null {
+  const invites = JSON.parse(sessionStorage.getItem(`stich:invites:${view.tableId}`) ?? "[]") as { seat: number; url: string }[];
+  const watch = sessionStorage.getItem(`stich:watch:${view.tableId}`);
+  if (!invites.length && !watch) return null;
+  const row = (label: string, url: string, id: string) =>
+    h("div", { class: "invite" }, h("label", { for: id }, label), h("input", { readonly: true, value: url, id }),
+      h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(url).then(() => say(t("copied"))) }, t("copy")));
+  return h("details", { id: "invites", open: invites.length > 0 && view.seats.includes(SeatKind.OPEN) }, h("summary", {}, t("invite")),
+    ...invites.map((i) => row(t("seat_n", { n: i.seat }), i.url, `invite-${i.seat}`)),
+    watch ? row(t("spectators"), watch, "watch-link") : null);
 }
 
 // ---- start ----------------------------------------------------------------------------------------
+/** The table being watched: a new start (another table, the lobby) stops it. */
+let watching = new AbortController();
+
 async function start(): Promise<void> {
+  watching.abort();
+  watching = new AbortController();
   say("");
   shownVersion = -1;
+  showLast = false;
   let seat: Seat | null = null;
   try {
     seat = await seatFromAddress();
   } catch (err) {
-    say(reasonOf(err), true);              // e.g. an invite used already: say so, show the lobby
+    sayError(err);              // e.g. an invite used already: say so, show the lobby
   }
   try {
     if (seat) await table(seat);
     else await lobby();
   } catch (err) {
-    say(reasonOf(err), true);
+    sayError(err);
   }
 }
+
+setLang(lang, false);
+drawControls();
 window.addEventListener("hashchange", () => void start());
 void start();
-
-export type { Action };
