@@ -40,9 +40,13 @@ web: clients/web/dist/index.html
 clients/web/dist/index.html: clients/package-lock.json $(wildcard clients/web/src/* clients/web/public/* clients/ts/src/*.ts clients/ts/src/gen/*/*/*.ts)
 	cd clients && { test node_modules/.package-lock.json -nt package-lock.json || npm ci --no-audit --no-fund --loglevel=error; } && npm run build -w web
 
-# Debian's chromium for the browser test (tests/test_web_page.py), when it is missing.
+# Debian's chromium for the browser test (tests/test_web_page.py), when it is missing, and
+# a font for the Urdu page's screenshots.
 chromium:
 	@test -x /usr/bin/chromium || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
+	@# the Urdu page's screenshots need a font with its script (the tests pass without it)
+	@dpkg -s fonts-noto-core >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -q fonts-noto-core >/dev/null 2>&1 || \
+	  echo "fonts-noto-core not installed: Urdu screenshots will show boxes"
 
 # Seeded Schafkopf deals as sober players bid them (engine_core/demo.py: hand-strength bids,
 # random legal cards; the normal bot once engine_core.bots exists), with the itemised scoring.
