@@ -28,6 +28,7 @@ class Config:
     batch_threads: int = 2                  # Simulate slices (GIL-free playouts)
     evaluate_processes: int = 2             # EvaluateRecords slices; 0: threads instead
     evaluate_slice_lines: int = 256         # lines per slice of work
+    evaluate_batch_lines: int = 1000        # lines of one EvaluateBatch call
     response_bytes: int = 1 * MIB           # EvaluateRecords answers per response message
     live_tables: int = 10_000               # tables kept in memory (least recently used leave)
     # the HTTP door (Connect, gRPC-Web, the web page); None: --no-http
@@ -82,6 +83,7 @@ HELP = {
     "batch_threads": "threads for Simulate",
     "evaluate_processes": "worker processes for EvaluateRecords (0: use threads)",
     "evaluate_slice_lines": "records per unit of EvaluateRecords work",
+    "evaluate_batch_lines": "records of one EvaluateBatch call (a larger batch: BATCH_TOO_LARGE)",
     "response_bytes": "EvaluateRecords answers per response message, in bytes",
     "live_tables": "tables kept in memory",
     "lease_seconds": "seconds a server holds a table's bot turn (PostgreSQL); renewed every third of it while "
@@ -118,6 +120,7 @@ RANGES = {
     "batch_threads": (1, 1024),
     "evaluate_processes": (0, 256),
     "evaluate_slice_lines": (1, 1_000_000),
+    "evaluate_batch_lines": (1, 1_000_000),
     "response_bytes": (1024, 256 * MIB),
     "live_tables": (1, INT32),
     "lease_seconds": (0.1, 3600.0),

@@ -240,6 +240,7 @@ class ConnectService:
                         envelope.unary(door, method.name, handler) if handler else self._missing(method.name))
         self.watch_table = envelope.streaming(door, "WatchTable", servicer.WatchTable, watch=True)
         self.evaluate_records = envelope.streaming(door, "EvaluateRecords", self._evaluate_records)
+        self.evaluate_batch = envelope.unary(door, "EvaluateBatch", self._evaluate_batch)
 
     @staticmethod
     def _missing(name: str):
@@ -251,6 +252,12 @@ class ConnectService:
         async for chunk in self.servicer.EvaluateRecords(requests, context):
             # the gRPC door sends pre-encoded answers; Connect's codecs want a message
             yield pb.EvaluateRecordsResponse.FromString(chunk) if isinstance(chunk, bytes) else chunk
+
+
+    async def _evaluate_batch(self, request, context):
+        answer = await self.servicer.EvaluateBatch(request, context)
+        # the gRPC door sends the pre-encoded answer; Connect's codecs want a message
+        return pb.EvaluateBatchResponse.FromString(answer) if isinstance(answer, bytes) else answer
 
 
 def _snake(name: str) -> str:
