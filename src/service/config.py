@@ -36,7 +36,7 @@ class Config:
     allowed_origins: str = ""               # comma-separated origins besides the page's own; * any
     allowed_hosts: str = ""                 # Host names besides loopback and the bound address; * any
     metrics_from: str = "127.0.0.0/8,::1/128"   # networks that may read /metrics; "": none
-    web_dir: str = ""                       # the built page; "": clients/web/dist of this checkout
+    web_dir: str = ""                       # the built page; "": the packaged one, else clients/web/dist
     # the HTTP door's connections (slow or idle clients hold a file descriptor each)
     http_header_timeout: float = 5.0        # seconds a request's head may take to arrive
     http_max_connections_per_peer: int = 128
@@ -64,7 +64,7 @@ HELP = {
     "allowed_hosts": "comma-separated Host names the HTTP door answers besides loopback names and the address it "
                      "is bound to (e.g. stich.example.org; * any); any other Host is refused (DNS rebinding)",
     "metrics_from": "comma-separated client networks that may read /metrics (e.g. 10.0.0.0/8; \"\": nobody)",
-    "web_dir": "directory of the built web page served at / (default: clients/web/dist)",
+    "web_dir": "directory of the built web page served at / (default: the page packaged in the wheel, else clients/web/dist of the checkout)",
     "http_header_timeout": "seconds a request's head (request line and headers) may take to arrive at the HTTP "
                            "door before the connection is closed",
     "http_max_connections_per_peer": "open HTTP connections of one client address; more are answered 503 and closed",
