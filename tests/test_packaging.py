@@ -146,3 +146,21 @@ def test_the_versions_agree():
     assert engine_core.__version__ == VERSION and stich_client.__version__ == CLIENT_VERSION
     assert (ROOT / "LICENSE").read_text().startswith("MIT License")
     assert (CLIENT / "LICENSE").read_text() == (ROOT / "LICENSE").read_text()
+
+
+def test_make_run_installs_what_serving_needs_and_make_test_the_dev_extra(tmp_path):
+    """`make run` on a fresh machine: stich without any extra (Ray alone is 245 MB); `make test`
+    adds the dev extra's requirements on top, without building the extensions again."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MAKE")}
+    venv = tmp_path / "venv"
+    run_recipe = run(["make", "-n", f"VENV={venv}", "run"], cwd=ROOT, env=env).stdout
+    test_recipe = run(["make", "-n", f"VENV={venv}", "test"], cwd=ROOT, env=env).stdout
+    installs = [line for line in run_recipe.splitlines() if " pip install" in line]
+    assert any(line.endswith("-e ./clients/python -e .") for line in installs), installs
+    assert not [line for line in installs if "[" in line or "requirements" in line], installs
+    assert "-m service" in run_recipe and "dev-requirements" not in run_recipe
+    dev = [line for line in test_recipe.splitlines() if "dev-requirements" in line]
+    assert any("['optional-dependencies']['dev']" in line for line in dev) and \
+        any("pip install --quiet -r" in line for line in dev), test_recipe
+    assert test_recipe.count("-e ./clients/python -e .") == 1       # the extensions are built once
+
