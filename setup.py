@@ -66,7 +66,8 @@ def build_page() -> bool:
     stale = sources and (not os.path.isfile(index) or _newest(PAGE_SOURCES) > os.path.getmtime(index))
     npm = shutil.which("npm")
     if stale and npm and shutil.which("node"):
-        if not os.path.isfile(os.path.join(CLIENTS, "node_modules", ".package-lock.json")):
+        installed = os.path.join(CLIENTS, "node_modules", ".package-lock.json")     # npm writes it after `npm ci`
+        if not os.path.isfile(installed) or os.path.getmtime(installed) < os.path.getmtime(PAGE_SOURCES[0]):
             subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=CLIENTS, check=True)
         subprocess.run([npm, "run", "build", "-w", "web"], cwd=CLIENTS, check=True)
     elif stale:
