@@ -10,21 +10,49 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import AsyncIterator, Callable, Iterable
+from typing import Any, AsyncIterator, Awaitable, Callable, Concatenate, Iterable
 
 import grpc
 from grpc_health.v1 import health_pb2_grpc
 
-from .client import (DEFAULT_TARGET, Event, Op, View, _evaluate_requests, _method, _settled,
-                     channel_options, operations)
+from .client import (DEFAULT_TARGET, Calls, Event, Op, P, T, View, _evaluate_requests, _method, _settled,
+                     channel_options)
 from . import convert
 from .errors import from_rpc_error
 from .gen.stich.v1 import stich_service_pb2 as pb, stich_service_pb2_grpc as pb_grpc
 
 
+def awaited(call: Callable[Concatenate[Any, P], Op[T]]) -> Callable[Concatenate["AsyncStichClient", P], Awaitable[T]]:
+    """A call of `Calls` as a coroutine method of the asyncio client."""
+    @functools.wraps(call)
+    async def method(self: "AsyncStichClient", *args: P.args, **kwargs: P.kwargs) -> T:
+        return await self._run(call(self, *args, **kwargs))
+    return method
+
+
 class AsyncStichClient:
     """Every call of `StichClient` as a coroutine, plus `watch` and `evaluate` as async
     iterators and `wait_turn`. Use it in one event loop (grpc.aio's rule)."""
+
+    list_games = awaited(Calls.list_games)
+    create_table = awaited(Calls.create_table)
+    join_table = awaited(Calls.join_table)
+    hint = awaited(Calls.hint)
+    analyze = awaited(Calls.analyze)
+    daily_deal = awaited(Calls.daily_deal)
+    submit_daily = awaited(Calls.submit_daily)
+    leaderboard = awaited(Calls.leaderboard)
+    deal = awaited(Calls.deal)
+    view = awaited(Calls.view)
+    bid = awaited(Calls.bid)
+    exchange = awaited(Calls.exchange)
+    announce = awaited(Calls.announce)
+    play = awaited(Calls.play)
+    act = awaited(Calls.act)
+    score = awaited(Calls.score)
+    evaluate_batch = awaited(Calls.evaluate_batch)
+    simulate = awaited(Calls.simulate)
+    health = awaited(Calls.health)
 
     def __init__(self, target: str = DEFAULT_TARGET, timeout: float = 10.0,
                  channel: grpc.aio.Channel | None = None, retries: int = 3):
@@ -46,7 +74,7 @@ class AsyncStichClient:
     async def __aexit__(self, *exc) -> None:
         await self.close()
 
-    async def _run(self, op: Op):
+    async def _run(self, op: Op[T]) -> T:
         """Run a call: each RPC it yields, awaited once (the channel retries), its answer sent back."""
         try:
             step = next(op)
@@ -96,14 +124,3 @@ class AsyncStichClient:
             raise from_rpc_error(err) from None
         finally:
             call.cancel()
-
-
-def _awaited(fn: Callable[..., Op]):
-    @functools.wraps(fn)
-    async def call(self, *args, **kwargs):
-        return await self._run(fn(self, *args, **kwargs))
-    return call
-
-
-for _name, _fn in operations().items():
-    setattr(AsyncStichClient, _name, _awaited(_fn))

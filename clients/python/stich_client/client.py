@@ -16,7 +16,7 @@ import functools
 import json
 import uuid
 from dataclasses import dataclass
-from typing import Any, Callable, Generator, Iterable, Iterator, TypedDict
+from typing import Any, Callable, Concatenate, Generator, Iterable, Iterator, ParamSpec, TypedDict, TypeVar
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -151,23 +151,18 @@ def new_request_id() -> str:
 
 # One unary RPC as a call describes it: (method name, request, timeout or None for the default).
 Step = tuple[str, Any, "float | None"]
-Op = Generator[Step, Any, Any]
-
-
-def operation(fn: Callable[..., Op]) -> Callable[..., Op]:
-    """Marks a method of `Calls`: a generator that yields the unary RPCs it needs and returns
-    its answer; each client runs it in its own way (blocking, asyncio)."""
-    fn.__stich_operation__ = True          # type: ignore[attr-defined]
-    return fn
+T = TypeVar("T")
+P = ParamSpec("P")
+Op = Generator[Step, Any, T]           # a call: yields its RPCs, is sent their answers, returns T
 
 
 class Calls:
-    """Every unary call of the service once: its request from the arguments and its answer
-    converted; `StichClient` and `AsyncStichClient` run them (`operations`)."""
+    """Every unary call of the service once: a generator that builds its request from the
+    arguments, yields the RPC (a Step) and returns the answer converted. Each client runs them
+    in its own way: `StichClient` blocking (`blocking`), `AsyncStichClient` awaited (aio.py)."""
 
     # ---- games and tables ---------------------------------------------------------------------
-    @operation
-    def list_games(self) -> Op:
+    def list_games(self) -> Op[list[dict]]:
         out = []
         for g in (yield "ListGames", pb.ListGamesRequest(), None).games:
             options = []
@@ -186,11 +181,10 @@ class Calls:
                         "words": convert.from_struct(g.words)})
         return out
 
-    @operation
     def create_table(self, game: str, options: dict | None = None, deals_per_match: int = 0,
                      seats: Iterable[str] | None = None, seed: int | None = None,
                      daily_date: str | None = None, bot_delay_ms: int = 0,
-                     hints_disabled: bool = False) -> Op:
+                     hints_disabled: bool = False) -> Op[TableHandle]:
         """`seats`: "human", "open" (a friend joins with the invite), "bot" (= "bot:normal"),
         "bot:easy", "bot:normal" or "bot:hard" per seat (default every seat human)."""
         request = pb.CreateTableRequest(game=game, deals_per_match=deals_per_match,
@@ -207,31 +201,27 @@ class Calls:
         return TableHandle(r.table_id, {t.seat: t.token for t in r.seat_tokens}, r.spectator_id,
                            convert.view_dict(r.view), {i.seat: i.code for i in r.invites}, r.spectator_link)
 
-    @operation
-    def join_table(self, invite: str) -> Op:
+    def join_table(self, invite: str) -> Op[tuple[int, str, View]]:
         """Claim an open seat with its invite code (or link): (seat, token, the seat's view)."""
         code = invite.split("#join=", 1)[-1]
         r = yield "JoinTable", pb.JoinTableRequest(invite=code), None
         return r.seat, r.token, convert.view_dict(r.view)
 
-    @operation
-    def hint(self, table_id: str, token: str) -> Op:
+    def hint(self, table_id: str, token: str) -> Op[list[dict]]:
         """The hard bot's evaluation of the seat's legal actions, best first:
         [{"action", "expected", "win"}]."""
         r = yield "Hint", pb.HintRequest(table_id=table_id, token=token), None
         return [{"action": convert.action_dict(h.action), "expected": h.expected, "win": h.win} for h in r.hints]
 
-    @operation
     def analyze(self, record: dict | str, seat: int | None = None, fair: bool = False,
-                budget: int = 0, timeout: float | None = 120) -> Op:
+                budget: int = 0, timeout: float | None = 120) -> Op[dict]:
         request = pb.AnalyzeRequest(record=record if isinstance(record, str) else json.dumps(record),
                                     fair=fair, budget=budget)
         if seat is not None:
             request.seat = seat
         return json.loads((yield "Analyze", request, timeout).json)
 
-    @operation
-    def daily_deal(self, game: str, player_token: str = "") -> Op:
+    def daily_deal(self, game: str, player_token: str = "") -> Op[dict]:
         """Today's deal of `game` for this player: {"date", "table_id", "seat", "token", "view",
         "player_token"}. Without a player token the server issues a new identity: keep the
         answer's "player_token" and pass it on every later call."""
@@ -239,58 +229,49 @@ class Calls:
         return {"date": r.date, "table_id": r.table_id, "seat": r.seat, "token": r.token,
                 "view": convert.view_dict(r.view), "player_token": r.player_token}
 
-    @operation
-    def submit_daily(self, table_id: str, token: str, nickname: str, player_token: str) -> Op:
+    def submit_daily(self, table_id: str, token: str, nickname: str, player_token: str) -> Op[dict]:
         r = yield "SubmitDaily", pb.SubmitDailyRequest(table_id=table_id, token=token, nickname=nickname,
                                                        player_token=player_token), None
         return {"rank": r.rank, "entry": _entry(r.entry)}
 
-    @operation
-    def leaderboard(self, game: str, date: str = "", limit: int = 0) -> Op:
+    def leaderboard(self, game: str, date: str = "", limit: int = 0) -> Op[dict]:
         r = yield "GetLeaderboard", pb.GetLeaderboardRequest(game=game, date=date, limit=limit), None
         return {"game": r.game, "date": r.date, "total": r.total, "entries": [_entry(e) for e in r.entries]}
 
-    @operation
     def deal(self, table_id: str, token: str = "", expected_version: int | None = None,
-             request_id: str | None = None) -> Op:
+             request_id: str | None = None) -> Op[View]:
         request = pb.DealRequest(table_id=table_id, token=token, request_id=request_id or new_request_id())
         if expected_version is not None:
             request.expected_version = expected_version
         return convert.view_dict((yield "Deal", request, None).view)
 
-    @operation
-    def view(self, table_id: str, token: str) -> Op:
+    def view(self, table_id: str, token: str) -> Op[View]:
         r = yield "GetView", pb.GetViewRequest(table_id=table_id, token=token), None
         return convert.view_dict(r.view)
 
     # ---- actions --------------------------------------------------------------------------------
-    @operation
     def bid(self, table_id: str, token: str, call: str, suit: str = "",
-            expected_version: int | None = None, request_id: str | None = None) -> Op:
+            expected_version: int | None = None, request_id: str | None = None) -> Op[View]:
         return (yield from _act("Bid", pb.BidRequest(table_id=table_id, token=token, call=call, suit=suit),
                                 expected_version, request_id))
 
-    @operation
     def exchange(self, table_id: str, token: str, call: str, cards: list[str],
-                 expected_version: int | None = None, request_id: str | None = None) -> Op:
+                 expected_version: int | None = None, request_id: str | None = None) -> Op[View]:
         return (yield from _act("Exchange", pb.ExchangeRequest(table_id=table_id, token=token, call=call,
                                                                cards=cards), expected_version, request_id))
 
-    @operation
     def announce(self, table_id: str, token: str, call: str, expected_version: int | None = None,
-                 request_id: str | None = None) -> Op:
+                 request_id: str | None = None) -> Op[View]:
         return (yield from _act("Announce", pb.AnnounceRequest(table_id=table_id, token=token, call=call),
                                 expected_version, request_id))
 
-    @operation
     def play(self, table_id: str, token: str, card: str, expected_version: int | None = None,
-             request_id: str | None = None) -> Op:
+             request_id: str | None = None) -> Op[View]:
         return (yield from _act("Play", pb.PlayRequest(table_id=table_id, token=token, card=card),
                                 expected_version, request_id))
 
-    @operation
     def act(self, table_id: str, token: str, action: dict, expected_version: int | None = None,
-            request_id: str | None = None) -> Op:
+            request_id: str | None = None) -> Op[View]:
         """Send a records.md action object through the RPC of its type (its seat comes from
         the token)."""
         kind = action.get("type")
@@ -308,17 +289,15 @@ class Calls:
         raise ValueError(f"unknown action type {kind!r}")
 
     # ---- results ----------------------------------------------------------------------------------
-    @operation
-    def score(self, table_id: str, token: str, deal_number: int = 0) -> Op:
+    def score(self, table_id: str, token: str, deal_number: int = 0) -> Op[Score]:
         r = yield "Score", pb.ScoreRequest(table_id=table_id, token=token, deal_number=deal_number), None
         return {"deal_number": r.deal_number, "result": convert.result_dict(r.result),
                 "match_scores": list(r.match_scores), "deals_finished": r.deals_finished,
                 "deals_per_match": r.deals_per_match, "match_over": r.match_over}
 
     # ---- batch ----------------------------------------------------------------------------------
-    @operation
     def evaluate_batch(self, lines: Iterable[str | dict], with_legal: bool = False, first_number: int = 0,
-                       timeout: float | None = 120, raw: bool = False) -> Op:
+                       timeout: float | None = 120, raw: bool = False) -> Op[list]:
         """One answer per record in one unary call (EvaluateBatch; at most the server's
         --evaluate-batch-lines): a list, as `evaluate` yields them. `first_number`: the first
         line's position, the id of an answer whose record has none."""
@@ -327,9 +306,8 @@ class Calls:
         r = yield "EvaluateBatch", request, timeout
         return [a.json if raw else json.loads(a.json) for a in r.answers]
 
-    @operation
     def simulate(self, game: str, options: dict | None = None, deals: int = 1000, seed: int = 0,
-                 timeout: float | None = 120.0) -> Op:
+                 timeout: float | None = 120.0) -> Op[dict]:
         request = pb.SimulateRequest(game=game, deals=deals, seed=seed)
         if options:
             request.options.update(options)
@@ -337,13 +315,12 @@ class Calls:
         return {"deals": r.deals, "contracts": dict(r.contracts), "mean_scores": list(r.mean_scores),
                 "seconds": r.seconds, "deals_per_second": r.deals_per_second, "engine": r.engine}
 
-    @operation
-    def health(self, service: str = "") -> Op:
+    def health(self, service: str = "") -> Op[str]:
         r = yield "health.Check", health_pb2.HealthCheckRequest(service=service), None
         return health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)
 
 
-def _act(method: str, request, expected_version, request_id) -> Op:
+def _act(method: str, request, expected_version, request_id) -> Op[View]:
     if expected_version is not None:
         request.expected_version = expected_version
     request.request_id = request_id or new_request_id()
@@ -354,11 +331,6 @@ def _line(line: str | dict) -> str:
     return line if isinstance(line, str) else json.dumps(line, separators=(",", ":"))
 
 
-def operations() -> dict[str, Callable[..., Op]]:
-    """The calls of `Calls` by name."""
-    return {name: fn for name, fn in vars(Calls).items() if getattr(fn, "__stich_operation__", False)}
-
-
 def _method(client, name: str):
     """The stub method of an RPC name ("health.Check": the health service's)."""
     if name.startswith("health."):
@@ -366,9 +338,37 @@ def _method(client, name: str):
     return getattr(client.stub, name)
 
 
+def blocking(call: Callable[Concatenate[Any, P], Op[T]]) -> Callable[Concatenate["StichClient", P], T]:
+    """A call of `Calls` as a method of the blocking client."""
+    @functools.wraps(call)
+    def method(self: "StichClient", *args: P.args, **kwargs: P.kwargs) -> T:
+        return self._run(call(self, *args, **kwargs))
+    return method
+
+
 class StichClient:
-    """The blocking client: `Calls`' methods, plus `watch`, `wait_turn` and the streaming
+    """The blocking client: the calls of `Calls`, plus `watch`, `wait_turn` and the streaming
     `evaluate`."""
+
+    list_games = blocking(Calls.list_games)
+    create_table = blocking(Calls.create_table)
+    join_table = blocking(Calls.join_table)
+    hint = blocking(Calls.hint)
+    analyze = blocking(Calls.analyze)
+    daily_deal = blocking(Calls.daily_deal)
+    submit_daily = blocking(Calls.submit_daily)
+    leaderboard = blocking(Calls.leaderboard)
+    deal = blocking(Calls.deal)
+    view = blocking(Calls.view)
+    bid = blocking(Calls.bid)
+    exchange = blocking(Calls.exchange)
+    announce = blocking(Calls.announce)
+    play = blocking(Calls.play)
+    act = blocking(Calls.act)
+    score = blocking(Calls.score)
+    evaluate_batch = blocking(Calls.evaluate_batch)
+    simulate = blocking(Calls.simulate)
+    health = blocking(Calls.health)
 
     def __init__(self, target: str = DEFAULT_TARGET, timeout: float = 10.0,
                  channel: grpc.Channel | None = None, retries: int = 3):
@@ -390,7 +390,7 @@ class StichClient:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _run(self, op: Op):
+    def _run(self, op: Op[T]) -> T:
         """Run a call: each RPC it yields, once (the channel retries), its answer sent back."""
         try:
             step = next(op)
@@ -454,14 +454,3 @@ def _evaluate_requests(lines: Iterable[str | dict], with_legal: bool, chunk: int
             batch = []
     if batch:
         yield pb.EvaluateRecordsRequest(lines=batch, with_legal=with_legal)
-
-
-def _blocking(fn: Callable[..., Op]):
-    @functools.wraps(fn)
-    def call(self, *args, **kwargs):
-        return self._run(fn(self, *args, **kwargs))
-    return call
-
-
-for _name, _fn in operations().items():
-    setattr(StichClient, _name, _blocking(_fn))
