@@ -7,15 +7,24 @@ STAMP   = $(VENV)/.installed
 
 .PHONY: web chromium tmux run test dev build bench bench-report demo evaluate clean gen lint serve adversary
 
-# Create the virtualenv and install both packages for development: the client (clients/python,
-# with the generated gRPC code) and stich (building the Cython extensions) with dev extras.
-$(STAMP): pyproject.toml setup.py clients/python/pyproject.toml $(wildcard src/engine_core/*.pyx src/engine_core/*.pxd src/engine_core/*.pxi src/engine_core/*.py src/engine_core/rl/*.pxi src/engine_core/rl/*.py src/engine_core/games/*/*.pyx src/engine_core/games/*/*.py)
+# Create the virtualenv and install both packages: the client (clients/python, with the
+# generated gRPC code) and stich (building the Cython extensions), with what serving needs only
+# (`make run`); the dev extra (pytest, Ray, OpenSpiel, ...: most of a dev venv) comes on top for
+# `make test` and `make dev`, without building the extensions again.
+SERVE_STAMP = $(VENV)/.serving
+$(SERVE_STAMP): pyproject.toml setup.py clients/python/pyproject.toml $(wildcard src/engine_core/*.pyx src/engine_core/*.pxd src/engine_core/*.pxi src/engine_core/*.py src/engine_core/rl/*.pxi src/engine_core/rl/*.py src/engine_core/games/*/*.pyx src/engine_core/games/*/*.py)
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or PYTHON=...)"; exit 1; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip setuptools "Cython>=3.0.10"
-	$(PIP) install --quiet -e ./clients/python -e ".[dev]"
+	$(PIP) install --quiet -e ./clients/python -e .
 	@# an older stich (which had the `stich` command) takes the command with it when replaced
 	$(PIP) install --quiet --no-deps --force-reinstall -e ./clients/python
+	touch $(SERVE_STAMP)
+
+# the dev extra's requirements, as pyproject.toml lists them
+$(STAMP): $(SERVE_STAMP)
+	$(PY) -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['dev']))" > $(VENV)/dev-requirements.txt
+	$(PIP) install --quiet -r $(VENV)/dev-requirements.txt
 	touch $(STAMP)
 
 dev: $(STAMP)
@@ -27,9 +36,10 @@ build: $(STAMP)
 # The main job: gRPC on 127.0.0.1:50051 and the HTTP door (Connect, gRPC-Web, the web page) on
 # 127.0.0.1:8080 (STICH_ADDRESS / STICH_HTTP_ADDRESS / STICH_DATA_DIR, or ARGS="--address ...";
 # every limit: docs/service.md), with SQLite under ./data (STICH_DATABASE=postgresql://...:
-# PostgreSQL, shared by several servers). Node.js is needed only to build the
-# page: without it the server starts anyway and its banner says how to get the page.
-run: $(STAMP)
+# PostgreSQL, shared by several servers). Only what serving needs is installed (not the dev
+# extra). Node.js is needed only to build the page: without it the server starts anyway and its
+# banner says how to get the page.
+run: $(SERVE_STAMP)
 	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory web; \
 	  else echo "Node.js/npm not found: serving without the web page (install Node.js 18+, then make web)"; fi
 	$(PY) -m service $(ARGS)

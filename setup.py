@@ -6,13 +6,25 @@ shared engine, _engine.pxi). Optimised by default (-O3, portable: no -march). ST
 adds -march=native for a machine-specific build (do not ship such wheels); STICH_OPT=-O0 makes a
 quick unoptimised build (tests/test_packaging.py uses it). The C compiler runs on every core
 (STICH_BUILD_JOBS to choose).
+
+The web page ships inside the wheel, as `service/web` (the server serves it at / from there;
+docs/web.md, "Packaging"). In a checkout the sdist and the wheel first build it with npm
+(`npm run build -w web` in clients/, as `make web`) when its sources are newer than
+clients/web/dist and Node.js is on PATH; the sdist carries clients/web/dist, so neither a wheel
+built from the sdist nor `pip install` of either needs Node. Without Node and without a built
+page the wheel is built without it (a warning says so; its server answers / with how to build
+it); STICH_REQUIRE_PAGE=1 makes that an error, for release builds.
 """
 import glob
 import os
+import shutil
+import subprocess
 import sys
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+from setuptools.command.sdist import sdist
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = sorted(glob.glob("src/engine_core/**/*.pyx", recursive=True))
@@ -28,7 +40,71 @@ extensions = [
 
 jobs = int(os.environ.get("STICH_BUILD_JOBS") or os.cpu_count() or 1)
 
+CLIENTS = os.path.join(HERE, "clients")
+PAGE = os.path.join(CLIENTS, "web", "dist")
+# what the page is built from (clients/web/build.mjs bundles the TypeScript client in)
+PAGE_SOURCES = [os.path.join(CLIENTS, p) for p in ("package-lock.json", "web/package.json", "web/build.mjs",
+                                                   "web/src", "web/public", "ts/src")]
+
+
+def _newest(paths) -> float:
+    """The latest modification time of the files at or under `paths` (0: none)."""
+    times = [0.0]
+    for top in paths:
+        if os.path.isfile(top):
+            times.append(os.path.getmtime(top))
+        for root, _dirs, files in os.walk(top):
+            times += [os.path.getmtime(os.path.join(root, name)) for name in files]
+    return max(times)
+
+
+def build_page() -> bool:
+    """clients/web/dist is there and current: built with npm when its sources (in a checkout;
+    an sdist has none) are newer and Node is here. Whether the page is there."""
+    index = os.path.join(PAGE, "index.html")
+    sources = os.path.isdir(os.path.join(CLIENTS, "web", "src"))
+    stale = sources and (not os.path.isfile(index) or _newest(PAGE_SOURCES) > os.path.getmtime(index))
+    npm = shutil.which("npm")
+    if stale and npm and shutil.which("node"):
+        installed = os.path.join(CLIENTS, "node_modules", ".package-lock.json")     # npm writes it after `npm ci`
+        if not os.path.isfile(installed) or os.path.getmtime(installed) < os.path.getmtime(PAGE_SOURCES[0]):
+            subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=CLIENTS, check=True)
+        subprocess.run([npm, "run", "build", "-w", "web"], cwd=CLIENTS, check=True)
+    elif stale:
+        print(f"warning: the web page is {'out of date' if os.path.isfile(index) else 'not built'} "
+              "and Node.js/npm are not on PATH: it is packaged as it is", file=sys.stderr)
+    if os.path.isfile(index):
+        return True
+    message = "the web page is not built (clients/web/dist): the wheel will not serve it (install Node.js 20)"
+    if os.environ.get("STICH_REQUIRE_PAGE") == "1":
+        raise SystemExit(f"error: {message}; STICH_REQUIRE_PAGE=1")
+    print(f"warning: {message}", file=sys.stderr)
+    return False
+
+
+class PageInSdist(sdist):
+    """The sdist carries the built page (MANIFEST.in grafts clients/web/dist)."""
+
+    def run(self):
+        build_page()
+        super().run()
+
+
+class PageInWheel(build_py):
+    """The built page copied into the package as service/web (not for an editable install,
+    whose server serves clients/web/dist of the checkout itself)."""
+
+    def run(self):
+        super().run()
+        if getattr(self, "editable_mode", False) or not build_page():
+            return
+        target = os.path.join(self.build_lib, "service", "web")
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(PAGE, target, ignore=shutil.ignore_patterns("*.map"))
+
+
 setup(
+    cmdclass={"sdist": PageInSdist, "build_py": PageInWheel},
     options={"build_ext": {"parallel": jobs}},
     ext_modules=cythonize(
         extensions,

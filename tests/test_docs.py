@@ -68,9 +68,9 @@ PRELUDE = r"""
 set -eo pipefail
 make() {
     if [ "$*" = test ]; then       # this suite: checked, never run again
-        command make --no-print-directory -n -o .venv/.installed test | grep -q " -m pytest "
+        command make --no-print-directory -n -o .venv/.installed -o .venv/.serving test | grep -q " -m pytest "
     else
-        command make --no-print-directory -o .venv/.installed "$@"
+        command make --no-print-directory -o .venv/.installed -o .venv/.serving "$@"
     fi
 }
 pip() {

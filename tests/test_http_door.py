@@ -153,6 +153,38 @@ def test_binary_connect_and_grpc_web(server):
     conn.close()
 
 
+THROWN_IN = {"game": "schafkopf", "dealer": 3, "hands": [
+    ["QC", "QS", "JS", "JD", "8H", "KC", "8C", "AD"], ["QH", "JH", "AH", "TH", "AC", "TC", "9C", "7S"],
+    ["QD", "JC", "KH", "7H", "AS", "TS", "9S", "KD"], ["9H", "7C", "KS", "8S", "TD", "9D", "8D", "7D"]],
+    "actions": [{"seat": s, "type": "bid", "call": "pass"} for s in range(4)]}
+
+
+def test_evaluate_batch_at_both_doors(server):
+    """EvaluateBatch (unary, for browsers): one answer per line in order, the same as the
+    EvaluateRecords stream gives them, a bad line answered with its error among good ones, ids by
+    position from first_number; over the bound the batch is refused whole, in words."""
+    lines = [json.dumps(THROWN_IN), "{not json", json.dumps({"id": "mine", "record": THROWN_IN}),
+             json.dumps({"game": "nope"}), json.dumps(THROWN_IN)]
+    with StichClient(server.address) as client:
+        streamed = list(client.evaluate(lines, raw=True, with_legal=True))
+        grpc_answers = client.stub.EvaluateBatch(pb.EvaluateBatchRequest(lines=lines, with_legal=True), timeout=30)
+        assert [a.json for a in grpc_answers.answers] == streamed
+        later = client.stub.EvaluateBatch(pb.EvaluateBatchRequest(lines=lines[:2], first_number=41), timeout=30)
+        assert [json.loads(a.json)["id"] for a in later.answers] == [41, 42]
+    assert [json.loads(a)["id"] for a in streamed] == [1, 2, "mine", 4, 5]
+    assert [a.WhichOneof("outcome") for a in grpc_answers.answers] == ["result", "error", "result", "error", "result"]
+    assert [a.error.reason_id for a in grpc_answers.answers if a.HasField("error")] == ["MALFORMED_JSON", "INVALID_RECORD"]
+    status, body, _ = post(server, "EvaluateBatch", {"lines": lines, "withLegal": True})
+    assert status == 200 and [a["json"] for a in body["answers"]] == streamed
+    status, body, _ = post(server, "EvaluateBatch", {"lines": ["{}"] * 1001})
+    assert status == 400 and error_info(body).reason == "BATCH_TOO_LARGE"
+    assert body["message"].startswith("lines: 1001 lines in one EvaluateBatch; at most 1000"), body["message"]
+    status, body, _ = post(server, "EvaluateBatch", {"lines": ["{}"], "firstNumber": -1})
+    assert status == 400 and error_info(body).metadata["field"] == "first_number"
+    status, body, _ = post(server, "EvaluateBatch", {})
+    assert status == 200 and body.get("answers", []) == []
+
+
 def test_cors_own_origin_listed_origin_and_refusal(server):
     own = f"http://{server.http_address}"
     status, body, headers = post(server, "ListGames", {}, {"origin": own})

@@ -1,5 +1,7 @@
 """stich as a Python user gets it: `python -m build` makes an sdist and a wheel, and `pip install`
-of either into a clean virtual environment gives working commands.
+of either into a clean virtual environment gives working commands and a server that serves the
+web page at / from the package (the sdist carries the built page, the wheel ships it as
+service/web: docs/web.md, "Packaging").
 
 One build serves every check: `python -m build` makes the sdist, then the wheel from that sdist
 in an isolated build environment, which is what `pip install` of the sdist does (the same PEP 517
@@ -12,6 +14,7 @@ installed from clients/python first, then stich.
 """
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import subprocess
@@ -23,6 +26,8 @@ from email.parser import Parser
 from pathlib import Path
 
 import pytest
+
+from service.testing import ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENT = ROOT / "clients" / "python"
@@ -82,11 +87,15 @@ def check_installed(bin_dir: Path, cwd: Path) -> None:
     assert all(str(bin_dir.parent) in w and str(ROOT) not in w for w in where), where
 
 
-def test_the_wheel_holds_the_extensions_and_no_generated_c(dist):
+def test_the_wheel_holds_the_extensions_the_page_and_no_generated_c(dist):
     with zipfile.ZipFile(dist["wheel"]) as whl:
         names = whl.namelist()
         meta = Parser().parsestr(whl.read(f"stich-{VERSION}.dist-info/METADATA").decode())
-    assert not [n for n in names if n.endswith((".c", ".html"))], "generated C in the wheel"
+    assert not [n for n in names if n.endswith((".c", ".html")) and not n.startswith("service/web/")], \
+        "generated C in the wheel"
+    assert "service/web/index.html" in names and any(n.startswith("service/web/") and n.endswith(".js") for n in names), \
+        "the page is not in the wheel"
+    assert not [n for n in names if n.endswith(".map")], "source maps in the wheel"
     assert any(n.startswith("engine_core/games/schafkopf/rules.") and n.endswith(".so") for n in names)
     assert {"engine_core/py.typed", "service/py.typed", f"stich-{VERSION}.dist-info/licenses/LICENSE"} <= set(names)
     assert not [n for n in names if n.startswith(("tests/", "bench/", "service/gen/"))]
@@ -102,15 +111,35 @@ def test_the_sdist_holds_sources_only(dist):
     assert {"LICENSE", "README.md", "pyproject.toml", "setup.py", "MANIFEST.in",
             "src/engine_core/_engine.pxi", "src/engine_core/games/doppelkopf/rules.pyx",
             "src/engine_core/py.typed", "src/service/py.typed"} <= names
-    assert not [n for n in names if n.endswith((".c", ".so", ".html", ".pyc"))], "build output in the sdist"
+    assert not [n for n in names if n.endswith((".c", ".so", ".html", ".pyc")) and not n.startswith("clients/web/dist/")], \
+        "build output in the sdist"
+    assert "clients/web/dist/index.html" in names, "the built page is not in the sdist (a wheel built from it needs it)"
+    assert not [n for n in names if n.endswith((".ts", ".map"))], "page sources or source maps in the sdist"
     build = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
     assert any(r.startswith("Cython") for r in build) and any(r.startswith("setuptools") for r in build)
 
 
-def test_pip_install_of_the_wheel_in_a_clean_venv(dist, tmp_path):
+def test_pip_install_of_the_wheel_in_a_clean_venv(dist, tmp_path, monkeypatch):
     bin_dir = clean_venv(tmp_path / "venv")
     run([bin_dir / "python", "-m", "pip", "install", "--quiet", dist["wheel"]])
     check_installed(bin_dir, tmp_path)
+    # the installed server serves the page it carries (no checkout, no Node)
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    monkeypatch.setenv("STICH_TEST_SERVER_PYTHON", str(bin_dir / "python"))
+    monkeypatch.chdir(tmp_path)
+    with zipfile.ZipFile(dist["wheel"]) as whl:
+        packaged = {n[len("service/web"):]: whl.read(n) for n in whl.namelist() if n.startswith("service/web/")}
+    packaged["/"] = packaged["/index.html"]
+    with ServerProcess(None) as server:
+        assert "not built" not in server.output, server.output
+        conn = http.client.HTTPConnection(server.http_address, timeout=10)
+        for path, body in sorted(packaged.items()):            # the page and every file it loads
+            conn.request("GET", path)
+            r = conn.getresponse()
+            assert (r.status, r.read()) == (200, body), path
+            if path == "/":
+                assert r.getheader("content-type").startswith("text/html"), r.getheader("content-type")
+        conn.close()
 
 
 
@@ -120,3 +149,21 @@ def test_the_versions_agree():
     assert engine_core.__version__ == VERSION and stich_client.__version__ == CLIENT_VERSION
     assert (ROOT / "LICENSE").read_text().startswith("MIT License")
     assert (CLIENT / "LICENSE").read_text() == (ROOT / "LICENSE").read_text()
+
+
+def test_make_run_installs_what_serving_needs_and_make_test_the_dev_extra(tmp_path):
+    """`make run` on a fresh machine: stich without any extra (Ray alone is 245 MB); `make test`
+    adds the dev extra's requirements on top, without building the extensions again."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MAKE")}
+    venv = tmp_path / "venv"
+    run_recipe = run(["make", "-n", f"VENV={venv}", "run"], cwd=ROOT, env=env).stdout
+    test_recipe = run(["make", "-n", f"VENV={venv}", "test"], cwd=ROOT, env=env).stdout
+    installs = [line for line in run_recipe.splitlines() if " pip install" in line]
+    assert any(line.endswith("-e ./clients/python -e .") for line in installs), installs
+    assert not [line for line in installs if "[" in line or "requirements" in line], installs
+    assert "-m service" in run_recipe and "dev-requirements" not in run_recipe
+    dev = [line for line in test_recipe.splitlines() if "dev-requirements" in line]
+    assert any("['optional-dependencies']['dev']" in line for line in dev) and \
+        any("pip install --quiet -r" in line for line in dev), test_recipe
+    assert test_recipe.count("-e ./clients/python -e .") == 1       # the extensions are built once
+

@@ -384,13 +384,20 @@ def test_a_retry_with_the_same_request_id_returns_the_original_answer(client, ta
 
 def test_the_client_sets_a_request_id_on_every_action(client, table, monkeypatch):
     seen = []
-    original = client._call
 
-    def spy(method, request, timeout=None, retry=False):
-        seen.append(request)
-        return original(method, request, timeout, retry)
+    class Spy:                          # the stub, recording every request it sends
+        def __init__(self, stub):
+            self.stub = stub
 
-    monkeypatch.setattr(client, "_call", spy)
+        def __getattr__(self, name):
+            method = getattr(self.stub, name)
+
+            def call(request, **kwargs):
+                seen.append(request)
+                return method(request, **kwargs)
+            return call
+
+    monkeypatch.setattr(client, "stub", Spy(client.stub))
     v = client.view(table.table_id, table.spectator_id)
     seat = v["to_act"]
     client.act(table.table_id, table.tokens[seat], client.view(table.table_id, table.tokens[seat])["legal"][0])

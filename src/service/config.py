@@ -28,6 +28,7 @@ class Config:
     batch_threads: int = 2                  # Simulate slices (GIL-free playouts)
     evaluate_processes: int = 2             # EvaluateRecords slices; 0: threads instead
     evaluate_slice_lines: int = 256         # lines per slice of work
+    evaluate_batch_lines: int = 1000        # lines of one EvaluateBatch call
     response_bytes: int = 1 * MIB           # EvaluateRecords answers per response message
     live_tables: int = 10_000               # tables kept in memory (least recently used leave)
     # the HTTP door (Connect, gRPC-Web, the web page); None: --no-http
@@ -35,7 +36,7 @@ class Config:
     allowed_origins: str = ""               # comma-separated origins besides the page's own; * any
     allowed_hosts: str = ""                 # Host names besides loopback and the bound address; * any
     metrics_from: str = "127.0.0.0/8,::1/128"   # networks that may read /metrics; "": none
-    web_dir: str = ""                       # the built page; "": clients/web/dist of this checkout
+    web_dir: str = ""                       # the built page; "": the packaged one, else clients/web/dist
     # the HTTP door's connections (slow or idle clients hold a file descriptor each)
     http_header_timeout: float = 5.0        # seconds a request's head may take to arrive
     http_max_connections_per_peer: int = 128
@@ -63,7 +64,7 @@ HELP = {
     "allowed_hosts": "comma-separated Host names the HTTP door answers besides loopback names and the address it "
                      "is bound to (e.g. stich.example.org; * any); any other Host is refused (DNS rebinding)",
     "metrics_from": "comma-separated client networks that may read /metrics (e.g. 10.0.0.0/8; \"\": nobody)",
-    "web_dir": "directory of the built web page served at / (default: clients/web/dist)",
+    "web_dir": "directory of the built web page served at / (default: the page packaged in the wheel, else clients/web/dist of the checkout)",
     "http_header_timeout": "seconds a request's head (request line and headers) may take to arrive at the HTTP "
                            "door before the connection is closed",
     "http_max_connections_per_peer": "open HTTP connections of one client address; more are answered 503 and closed",
@@ -82,6 +83,7 @@ HELP = {
     "batch_threads": "threads for Simulate",
     "evaluate_processes": "worker processes for EvaluateRecords (0: use threads)",
     "evaluate_slice_lines": "records per unit of EvaluateRecords work",
+    "evaluate_batch_lines": "records of one EvaluateBatch call (a larger batch: BATCH_TOO_LARGE)",
     "response_bytes": "EvaluateRecords answers per response message, in bytes",
     "live_tables": "tables kept in memory",
     "lease_seconds": "seconds a server holds a table's bot turn (PostgreSQL); renewed every third of it while "
@@ -118,6 +120,7 @@ RANGES = {
     "batch_threads": (1, 1024),
     "evaluate_processes": (0, 256),
     "evaluate_slice_lines": (1, 1_000_000),
+    "evaluate_batch_lines": (1, 1_000_000),
     "response_bytes": (1024, 256 * MIB),
     "live_tables": (1, INT32),
     "lease_seconds": (0.1, 3600.0),

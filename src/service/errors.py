@@ -32,6 +32,7 @@ REASONS = {
     "INVALID_ARGUMENT": "a request field is missing or out of range (metadata `field`)",
     "MALFORMED_REQUEST": "a request message that is not valid protobuf (or, at the HTTP door, JSON)",
     "REQUEST_TOO_LARGE": "a request carrying options (CreateTable, Simulate) over its bound of 64 KiB",
+    "BATCH_TOO_LARGE": "an EvaluateBatch of more lines than --evaluate-batch-lines (1000 by default)",
     "OPTIONS_TOO_LARGE": "options of more keys (64), values (1024), depth (4) or bytes (16 KiB) than any game takes",
     "BAD_SEAT_KIND": "a seat kind other than human, open, bot or bot of a level (easy, normal, hard)",
     "BOT_LEVEL_UNAVAILABLE": "a bot level this server does not have yet",

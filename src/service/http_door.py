@@ -57,7 +57,22 @@ from .servicer import StichServicer
 
 log = logging.getLogger("stich.service")
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
-DEFAULT_WEB_DIR = ROOT / "clients" / "web" / "dist"
+PACKAGED_WEB_DIR = pathlib.Path(__file__).resolve().parent / "web"    # in a wheel (setup.py puts it there)
+CHECKOUT_WEB_DIR = ROOT / "clients" / "web" / "dist"                   # `make web` in a checkout
+
+
+def default_web_dir() -> pathlib.Path:
+    """The page this installation serves: the one packaged with it (a wheel), else the
+    checkout's clients/web/dist (an editable install, `make run`)."""
+    return PACKAGED_WEB_DIR if (PACKAGED_WEB_DIR / "index.html").is_file() else CHECKOUT_WEB_DIR
+
+
+def how_to_build_the_page() -> str:
+    """What to do when there is no page: a checkout builds it; an installed wheel was built without it."""
+    if (ROOT / "clients" / "web").is_dir():
+        return "run `make web` (needs Node.js 18+ and npm)"
+    return ("this stich was built without its page (Node.js was missing when its wheel was built): "
+            "build the wheel with Node.js 20 on PATH, or give --web-dir")
 SERVICE_PREFIX = "/stich.v1.StichService/"
 METRICS_PATH = "/metrics"
 METHODS = frozenset(m.name for m in pb.DESCRIPTOR.services_by_name["StichService"].methods)
@@ -240,6 +255,7 @@ class ConnectService:
                         envelope.unary(door, method.name, handler) if handler else self._missing(method.name))
         self.watch_table = envelope.streaming(door, "WatchTable", servicer.WatchTable, watch=True)
         self.evaluate_records = envelope.streaming(door, "EvaluateRecords", self._evaluate_records)
+        self.evaluate_batch = envelope.unary(door, "EvaluateBatch", self._evaluate_batch)
 
     @staticmethod
     def _missing(name: str):
@@ -251,6 +267,12 @@ class ConnectService:
         async for chunk in self.servicer.EvaluateRecords(requests, context):
             # the gRPC door sends pre-encoded answers; Connect's codecs want a message
             yield pb.EvaluateRecordsResponse.FromString(chunk) if isinstance(chunk, bytes) else chunk
+
+
+    async def _evaluate_batch(self, request, context):
+        answer = await self.servicer.EvaluateBatch(request, context)
+        # the gRPC door sends the pre-encoded answer; Connect's codecs want a message
+        return pb.EvaluateBatchResponse.FromString(answer) if isinstance(answer, bytes) else answer
 
 
 def _snake(name: str) -> str:
@@ -345,7 +367,7 @@ class HttpApp:
         self.origins = Origins(config.allowed_origins)
         self.hosts = Hosts(config.allowed_hosts, (config.http_address or "").rsplit(":", 1)[0])
         self.metrics_from = Networks(config.metrics_from)
-        self.web_dir = pathlib.Path(config.web_dir) if config.web_dir else DEFAULT_WEB_DIR
+        self.web_dir = pathlib.Path(config.web_dir) if config.web_dir else default_web_dir()
 
     @property
     def has_page(self) -> bool:
@@ -438,9 +460,8 @@ class HttpApp:
             status, body = 405, b"only GET here; the RPCs are POST /stich.v1.StichService/<Method>\n"
         elif not self.has_page:
             status = 404 if path not in ("/", "/index.html") else 503
-            body = (f"the web page is not built ({self.web_dir}/index.html is missing): run `make web` "
-                    "(needs Node.js 18+ and npm), then reload. The RPCs are served here anyway: "
-                    "POST /stich.v1.StichService/<Method>\n").encode()
+            body = (f"the web page is not built ({self.web_dir}/index.html is missing): {how_to_build_the_page()}, "
+                    "then reload. The RPCs are served here anyway: POST /stich.v1.StichService/<Method>\n").encode()
         elif "\0" not in path and len(path) <= MAX_PAGE_PATH:   # else no file has that name: 404
             name = "index.html" if path in ("", "/") else path.lstrip("/")
             try:
@@ -659,6 +680,5 @@ class HttpDoor:
 
 def web_dir_note(app: HttpApp) -> str:
     """The banner's word on the page: nothing if it is built, else how to build it."""
-    return ("" if app.has_page else
-            "; not built yet: `make web` builds it, which needs Node.js 18+ and npm")
+    return "" if app.has_page else f"; not built: {how_to_build_the_page()}"
 

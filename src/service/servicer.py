@@ -270,6 +270,31 @@ class StichServicer:
                     if isinstance(item, asyncio.Future):
                         item.cancel()
 
+    async def EvaluateBatch(self, request, context):
+        """EvaluateRecords in one unary call (a browser's fetch cannot stream a request): the
+        same slices on the same workers, answers in order, one per line. Counted as an open
+        evaluate stream of its peer while it runs, and bounded in lines: a batch over the bound
+        is refused whole, before any work, saying the bound."""
+        limit = self.config.evaluate_batch_lines
+        lines = list(request.lines)
+        if len(lines) > limit:
+            raise errors.invalid("lines", f"{len(lines)} lines in one EvaluateBatch; at most {limit} "
+                                 "(split them into several calls, or stream them with EvaluateRecords)",
+                                 reason="BATCH_TOO_LARGE")
+        if request.first_number < 0:
+            raise errors.invalid("first_number", f"must be 0 or more (the first line's position), got {request.first_number}")
+        first = max(1, request.first_number)
+        step = self.config.evaluate_slice_lines
+        with self.streams.slot(envelope.peer_of(context), "evaluate"):
+            slices = [asyncio.ensure_future(self.work.evaluate(lines[i:i + step], first + i, request.with_legal))
+                      for i in range(0, len(lines), step)]
+            try:
+                # the framed `answers` fields: the serialized EvaluateBatchResponse itself
+                return b"".join(a for answers in await asyncio.gather(*slices) for a in answers)
+            finally:
+                for s in slices:
+                    s.cancel()
+
     async def Simulate(self, request, context):
         if not 1 <= request.deals <= MAX_DEALS:
             raise errors.invalid("deals", f"must be 1..{MAX_DEALS}, got {request.deals}")
@@ -287,7 +312,7 @@ class StichServicer:
                        request_deserializer=envelope.parser(getattr(pb, name + "Request")),
                        response_serializer=_serialize)
                    for name in ("ListGames", "CreateTable", "JoinTable", "Deal", "GetView", "Bid",
-                                "Exchange", "Announce", "Play", "Score", "Simulate", "Hint", "Analyze",
+                                "Exchange", "Announce", "Play", "Score", "Simulate", "Hint", "Analyze", "EvaluateBatch",
                                 "GetDailyDeal", "SubmitDaily", "GetLeaderboard")}
         methods["WatchTable"] = grpc.unary_stream_rpc_method_handler(
             envelope.streaming(door, "WatchTable", self.WatchTable, watch=True),

@@ -237,16 +237,22 @@ export class StichClient {
     }
   }
 
-  /** Evaluate record lines (JSON text); one answer per line, in order. */
-  async evaluate(lines: string[], withLegal = false, o?: CallOptions): Promise<RecordAnswer[]> {
-    return this.call(async (c) => {
-      const out: RecordAnswer[] = [];
-      async function* requests() {
-        yield { lines, withLegal };
-      }
-      for await (const r of this.raw.evaluateRecords(requests(), c)) out.push(...r.answers);
-      return out;
-    }, o);
+  /**
+   * Evaluate record lines (JSON text): one answer per line, in order, each its result or its
+   * error (a bad line never stops the others). Unary EvaluateBatch calls of at most
+   * `batchLines` lines each (the server's --evaluate-batch-lines, 1000 by default), one after
+   * the other, so it works over every transport, a browser's fetch included; an answer whose
+   * record has no id of its own has its 1-based position in `lines`. Each call has the deadline.
+   */
+  async evaluate(lines: string[], withLegal = false, o: CallOptions & { batchLines?: number } = {}): Promise<RecordAnswer[]> {
+    const step = o.batchLines ?? 1000;
+    if (!(Number.isInteger(step) && step >= 1)) throw new RangeError(`batchLines must be a whole number 1 or more, got ${step}`);
+    const out: RecordAnswer[] = [];
+    for (let i = 0; i < lines.length; i += step) {
+      const batch = { lines: lines.slice(i, i + step), withLegal, firstNumber: i + 1 };
+      out.push(...(await this.call((c) => this.raw.evaluateBatch(batch, c), o)).answers);
+    }
+    return out;
   }
 
   simulate(game: string, deals: number, seed = 0, options?: Record<string, unknown>, o?: CallOptions): Promise<SimulateResponse> {

@@ -239,11 +239,13 @@ for (const [door, make] of doors) {
       assert.ok(board.entries.some((e) => e.nickname === `nick ${door}` && e.score === entry.entry!.score));
     });
 
-    test("EvaluateRecords and Simulate", async () => {
+    test("EvaluateBatch (evaluate) and Simulate", async () => {
       const c = make();
-      const answers = await c.evaluate(["{not json", JSON.stringify({ game: "nope" })]);
-      assert.equal(answers.length, 2);
-      assert.equal(answers[0].outcome.case, "error");
+      const answers = await c.evaluate(["{not json", JSON.stringify({ game: "nope" }), "[]"], false, { batchLines: 2 });
+      assert.deepEqual(answers.map((a) => JSON.parse(a.json).id), [1, 2, 3]);      // positions across batches
+      assert.deepEqual(answers.map((a) => a.outcome.case), ["error", "error", "error"]);
+      const tooMany = await c.evaluate(Array(1001).fill("{}"), false, { batchLines: 1001 }).catch((e) => e);
+      assert.ok(tooMany instanceof InvalidRequestError && tooMany.reason === "BATCH_TOO_LARGE", String(tooMany));
       const sim = await c.simulate("schafkopf", 200, 3);
       assert.equal(Number(sim.deals), 200);
       assert.equal(sim.meanScores.length, 4);

@@ -21,7 +21,7 @@ from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, ConnectWSGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint, EndpointSync
 from pyqwest import Client, SyncClient
 
-from .stich_service_pb2 import AnalyzeRequest, AnalyzeResponse, AnnounceRequest, AnnounceResponse, BidRequest, BidResponse, CreateTableRequest, CreateTableResponse, DealRequest, DealResponse, EvaluateRecordsRequest, EvaluateRecordsResponse, ExchangeRequest, ExchangeResponse, GetDailyDealRequest, GetDailyDealResponse, GetLeaderboardRequest, GetLeaderboardResponse, GetViewRequest, GetViewResponse, HintRequest, HintResponse, JoinTableRequest, JoinTableResponse, ListGamesRequest, ListGamesResponse, PlayRequest, PlayResponse, ScoreRequest, ScoreResponse, SimulateRequest, SimulateResponse, SubmitDailyRequest, SubmitDailyResponse, WatchTableRequest, WatchTableResponse
+from .stich_service_pb2 import AnalyzeRequest, AnalyzeResponse, AnnounceRequest, AnnounceResponse, BidRequest, BidResponse, CreateTableRequest, CreateTableResponse, DealRequest, DealResponse, EvaluateBatchRequest, EvaluateBatchResponse, EvaluateRecordsRequest, EvaluateRecordsResponse, ExchangeRequest, ExchangeResponse, GetDailyDealRequest, GetDailyDealResponse, GetLeaderboardRequest, GetLeaderboardResponse, GetViewRequest, GetViewResponse, HintRequest, HintResponse, JoinTableRequest, JoinTableResponse, ListGamesRequest, ListGamesResponse, PlayRequest, PlayResponse, ScoreRequest, ScoreResponse, SimulateRequest, SimulateResponse, SubmitDailyRequest, SubmitDailyResponse, WatchTableRequest, WatchTableResponse
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Iterator, Mapping
@@ -130,6 +130,15 @@ class StichService(Protocol):
         """
         Batch evaluation: one answer per record, as `python -m engine_core evaluate`; each
         request message's lines are answered together in one response message.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def evaluate_batch(self, request: EvaluateBatchRequest, ctx: RequestContext[EvaluateBatchRequest, EvaluateBatchResponse], /) -> EvaluateBatchResponse:
+        """
+        Batch evaluation in one unary call, for clients that cannot stream a request (a browser's
+        fetch): one answer per line, in order, as EvaluateRecords gives them; a bad line is
+        answered with its error and never stops the others. At most the server's
+        --evaluate-batch-lines lines (1000 by default), else INVALID_ARGUMENT (BATCH_TOO_LARGE).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -319,6 +328,17 @@ class StichServiceASGIApplication(ConnectASGIApplication[StichService]):
                         stream_type=StreamType.BIDI_STREAM,
                     ),
                     function=svc.evaluate_records,
+                ),
+                "/stich.v1.StichService/EvaluateBatch": Endpoint.unary(
+                    method=MethodInfo(
+                        name="EvaluateBatch",
+                        service_name="stich.v1.StichService",
+                        input=EvaluateBatchRequest,
+                        output=EvaluateBatchResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.evaluate_batch,
                 ),
                 "/stich.v1.StichService/Simulate": Endpoint.unary(
                     method=MethodInfo(
@@ -723,6 +743,32 @@ class StichServiceClient(ConnectClient):
             headers=headers,
             timeout_ms=timeout_ms,
         )
+    async def evaluate_batch(
+        self,
+        request: EvaluateBatchRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> EvaluateBatchResponse:
+        """
+        Batch evaluation in one unary call, for clients that cannot stream a request (a browser's
+        fetch): one answer per line, in order, as EvaluateRecords gives them; a bad line is
+        answered with its error and never stops the others. At most the server's
+        --evaluate-batch-lines lines (1000 by default), else INVALID_ARGUMENT (BATCH_TOO_LARGE).
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="EvaluateBatch",
+                service_name="stich.v1.StichService",
+                input=EvaluateBatchRequest,
+                output=EvaluateBatchResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
     async def simulate(
         self,
         request: SimulateRequest,
@@ -963,6 +1009,15 @@ class StichServiceSync(Protocol):
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
+    def evaluate_batch(self, request: EvaluateBatchRequest, ctx: RequestContext[EvaluateBatchRequest, EvaluateBatchResponse], /) -> EvaluateBatchResponse:
+        """
+        Batch evaluation in one unary call, for clients that cannot stream a request (a browser's
+        fetch): one answer per line, in order, as EvaluateRecords gives them; a bad line is
+        answered with its error and never stops the others. At most the server's
+        --evaluate-batch-lines lines (1000 by default), else INVALID_ARGUMENT (BATCH_TOO_LARGE).
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
     def simulate(self, request: SimulateRequest, ctx: RequestContext[SimulateRequest, SimulateResponse], /) -> SimulateResponse:
         """
         Random playouts of seeded deals: contract counts, mean scores, speed.
@@ -1147,6 +1202,17 @@ class StichServiceWSGIApplication(ConnectWSGIApplication):
                         stream_type=StreamType.BIDI_STREAM,
                     ),
                     function=service.evaluate_records,
+                ),
+                "/stich.v1.StichService/EvaluateBatch": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="EvaluateBatch",
+                        service_name="stich.v1.StichService",
+                        input=EvaluateBatchRequest,
+                        output=EvaluateBatchResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.evaluate_batch,
                 ),
                 "/stich.v1.StichService/Simulate": EndpointSync.unary(
                     method=MethodInfo(
@@ -1547,6 +1613,32 @@ class StichServiceClientSync(ConnectClientSync):
                 output=EvaluateRecordsResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.BIDI_STREAM,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def evaluate_batch(
+        self,
+        request: EvaluateBatchRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> EvaluateBatchResponse:
+        """
+        Batch evaluation in one unary call, for clients that cannot stream a request (a browser's
+        fetch): one answer per line, in order, as EvaluateRecords gives them; a bad line is
+        answered with its error and never stops the others. At most the server's
+        --evaluate-batch-lines lines (1000 by default), else INVALID_ARGUMENT (BATCH_TOO_LARGE).
+        """
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="EvaluateBatch",
+                service_name="stich.v1.StichService",
+                input=EvaluateBatchRequest,
+                output=EvaluateBatchResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
             ),
             headers=headers,
             timeout_ms=timeout_ms,

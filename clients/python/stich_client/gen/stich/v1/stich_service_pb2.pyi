@@ -245,6 +245,22 @@ class EvaluateRecordsResponse(_message.Message):
     answers: _containers.RepeatedCompositeFieldContainer[RecordAnswer]
     def __init__(self, answers: _Optional[_Iterable[_Union[RecordAnswer, _Mapping]]] = ...) -> None: ...
 
+class EvaluateBatchRequest(_message.Message):
+    __slots__ = ("lines", "with_legal", "first_number")
+    LINES_FIELD_NUMBER: _ClassVar[int]
+    WITH_LEGAL_FIELD_NUMBER: _ClassVar[int]
+    FIRST_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    lines: _containers.RepeatedScalarFieldContainer[str]
+    with_legal: bool
+    first_number: int
+    def __init__(self, lines: _Optional[_Iterable[str]] = ..., with_legal: _Optional[bool] = ..., first_number: _Optional[int] = ...) -> None: ...
+
+class EvaluateBatchResponse(_message.Message):
+    __slots__ = ("answers",)
+    ANSWERS_FIELD_NUMBER: _ClassVar[int]
+    answers: _containers.RepeatedCompositeFieldContainer[RecordAnswer]
+    def __init__(self, answers: _Optional[_Iterable[_Union[RecordAnswer, _Mapping]]] = ...) -> None: ...
+
 class RecordAnswer(_message.Message):
     __slots__ = ("id", "result", "error", "legal", "json")
     ID_FIELD_NUMBER: _ClassVar[int]

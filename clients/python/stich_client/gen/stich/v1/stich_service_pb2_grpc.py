@@ -112,6 +112,11 @@ class StichServiceStub:
                 request_serializer=stich_dot_v1_dot_stich__service__pb2.EvaluateRecordsRequest.SerializeToString,
                 response_deserializer=stich_dot_v1_dot_stich__service__pb2.EvaluateRecordsResponse.FromString,
                 _registered_method=True)
+        self.EvaluateBatch = channel.unary_unary(
+                '/stich.v1.StichService/EvaluateBatch',
+                request_serializer=stich_dot_v1_dot_stich__service__pb2.EvaluateBatchRequest.SerializeToString,
+                response_deserializer=stich_dot_v1_dot_stich__service__pb2.EvaluateBatchResponse.FromString,
+                _registered_method=True)
         self.Simulate = channel.unary_unary(
                 '/stich.v1.StichService/Simulate',
                 request_serializer=stich_dot_v1_dot_stich__service__pb2.SimulateRequest.SerializeToString,
@@ -252,6 +257,16 @@ class StichServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def EvaluateBatch(self, request, context):
+        """Batch evaluation in one unary call, for clients that cannot stream a request (a browser's
+        fetch): one answer per line, in order, as EvaluateRecords gives them; a bad line is
+        answered with its error and never stops the others. At most the server's
+        --evaluate-batch-lines lines (1000 by default), else INVALID_ARGUMENT (BATCH_TOO_LARGE).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Simulate(self, request, context):
         """Random playouts of seeded deals: contract counts, mean scores, speed.
         """
@@ -361,6 +376,11 @@ def add_StichServiceServicer_to_server(servicer, server):
                     servicer.EvaluateRecords,
                     request_deserializer=stich_dot_v1_dot_stich__service__pb2.EvaluateRecordsRequest.FromString,
                     response_serializer=stich_dot_v1_dot_stich__service__pb2.EvaluateRecordsResponse.SerializeToString,
+            ),
+            'EvaluateBatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.EvaluateBatch,
+                    request_deserializer=stich_dot_v1_dot_stich__service__pb2.EvaluateBatchRequest.FromString,
+                    response_serializer=stich_dot_v1_dot_stich__service__pb2.EvaluateBatchResponse.SerializeToString,
             ),
             'Simulate': grpc.unary_unary_rpc_method_handler(
                     servicer.Simulate,
@@ -735,6 +755,33 @@ class StichService:
             '/stich.v1.StichService/EvaluateRecords',
             stich_dot_v1_dot_stich__service__pb2.EvaluateRecordsRequest.SerializeToString,
             stich_dot_v1_dot_stich__service__pb2.EvaluateRecordsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EvaluateBatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/stich.v1.StichService/EvaluateBatch',
+            stich_dot_v1_dot_stich__service__pb2.EvaluateBatchRequest.SerializeToString,
+            stich_dot_v1_dot_stich__service__pb2.EvaluateBatchResponse.FromString,
             options,
             channel_credentials,
             insecure,

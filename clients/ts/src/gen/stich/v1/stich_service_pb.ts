@@ -20,7 +20,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file stich/v1/stich_service.proto.
  */
 export const file_stich_v1_stich_service: GenFile = /*@__PURE__*/
-  fileDesc("ChxzdGljaC92MS9zdGljaF9zZXJ2aWNlLnByb3RvEghzdGljaC52MSISChBMaXN0R2FtZXNSZXF1ZXN0IjYKEUxpc3RHYW1lc1Jlc3BvbnNlEiEKBWdhbWVzGAEgAygLMhIuc3RpY2gudjEuR2FtZUluZm8i4gEKEkNyZWF0ZVRhYmxlUmVxdWVzdBIMCgRnYW1lGAEgASgJEigKB29wdGlvbnMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhcKD2RlYWxzX3Blcl9tYXRjaBgDIAEoBRIhCgVzZWF0cxgEIAMoDjISLnN0aWNoLnYxLlNlYXRLaW5kEg4KBHNlZWQYBSABKARIABIUCgpkYWlseV9kYXRlGAYgASgJSAASKQoIc2V0dGluZ3MYByABKAsyFy5zdGljaC52MS5UYWJsZVNldHRpbmdzQgcKBWRlYWxzIskBChNDcmVhdGVUYWJsZVJlc3BvbnNlEhAKCHRhYmxlX2lkGAEgASgJEigKC3NlYXRfdG9rZW5zGAIgAygLMhMuc3RpY2gudjEuU2VhdFRva2VuEhQKDHNwZWN0YXRvcl9pZBgDIAEoCRIhCgR2aWV3GAQgASgLMhMuc3RpY2gudjEuVGFibGVWaWV3EiUKB2ludml0ZXMYBSADKAsyFC5zdGljaC52MS5TZWF0SW52aXRlEhYKDnNwZWN0YXRvcl9saW5rGAYgASgJIiIKEEpvaW5UYWJsZVJlcXVlc3QSDgoGaW52aXRlGAEgASgJImUKEUpvaW5UYWJsZVJlc3BvbnNlEhAKCHRhYmxlX2lkGAEgASgJEgwKBHNlYXQYAiABKAUSDQoFdG9rZW4YAyABKAkSIQoEdmlldxgEIAEoCzITLnN0aWNoLnYxLlRhYmxlVmlldyJ2CgtEZWFsUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCRIdChBleHBlY3RlZF92ZXJzaW9uGAMgASgFSACIAQESEgoKcmVxdWVzdF9pZBgEIAEoCUITChFfZXhwZWN0ZWRfdmVyc2lvbiIxCgxEZWFsUmVzcG9uc2USIQoEdmlldxgBIAEoCzITLnN0aWNoLnYxLlRhYmxlVmlldyIxCg5HZXRWaWV3UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCSI0Cg9HZXRWaWV3UmVzcG9uc2USIQoEdmlldxgBIAEoCzITLnN0aWNoLnYxLlRhYmxlVmlldyKRAQoKQmlkUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCRIMCgRjYWxsGAMgASgJEgwKBHN1aXQYBCABKAkSHQoQZXhwZWN0ZWRfdmVyc2lvbhgFIAEoBUgAiAEBEhIKCnJlcXVlc3RfaWQYBiABKAlCEwoRX2V4cGVjdGVkX3ZlcnNpb24iMAoLQmlkUmVzcG9uc2USIQoEdmlldxgBIAEoCzITLnN0aWNoLnYxLlRhYmxlVmlldyKXAQoPRXhjaGFuZ2VSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEg0KBXRva2VuGAIgASgJEgwKBGNhbGwYAyABKAkSDQoFY2FyZHMYBCADKAkSHQoQZXhwZWN0ZWRfdmVyc2lvbhgFIAEoBUgAiAEBEhIKCnJlcXVlc3RfaWQYBiABKAlCEwoRX2V4cGVjdGVkX3ZlcnNpb24iNQoQRXhjaGFuZ2VSZXNwb25zZRIhCgR2aWV3GAEgASgLMhMuc3RpY2gudjEuVGFibGVWaWV3IogBCg9Bbm5vdW5jZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSDQoFdG9rZW4YAiABKAkSDAoEY2FsbBgDIAEoCRIdChBleHBlY3RlZF92ZXJzaW9uGAQgASgFSACIAQESEgoKcmVxdWVzdF9pZBgFIAEoCUITChFfZXhwZWN0ZWRfdmVyc2lvbiI1ChBBbm5vdW5jZVJlc3BvbnNlEiEKBHZpZXcYASABKAsyEy5zdGljaC52MS5UYWJsZVZpZXcihAEKC1BsYXlSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEg0KBXRva2VuGAIgASgJEgwKBGNhcmQYAyABKAkSHQoQZXhwZWN0ZWRfdmVyc2lvbhgEIAEoBUgAiAEBEhIKCnJlcXVlc3RfaWQYBSABKAlCEwoRX2V4cGVjdGVkX3ZlcnNpb24iMQoMUGxheVJlc3BvbnNlEiEKBHZpZXcYASABKAsyEy5zdGljaC52MS5UYWJsZVZpZXciRAoMU2NvcmVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEg0KBXRva2VuGAIgASgJEhMKC2RlYWxfbnVtYmVyGAMgASgFIqUBCg1TY29yZVJlc3BvbnNlEhMKC2RlYWxfbnVtYmVyGAEgASgFEiQKBnJlc3VsdBgCIAEoCzIULnN0aWNoLnYxLkRlYWxSZXN1bHQSFAoMbWF0Y2hfc2NvcmVzGAMgAygFEhYKDmRlYWxzX2ZpbmlzaGVkGAQgASgFEhcKD2RlYWxzX3Blcl9tYXRjaBgFIAEoBRISCgptYXRjaF9vdmVyGAYgASgIIkoKEVdhdGNoVGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEg0KBXRva2VuGAIgASgJEhQKDGZyb21fdmVyc2lvbhgDIAEoBSI5ChJXYXRjaFRhYmxlUmVzcG9uc2USIwoFZXZlbnQYASABKAsyFC5zdGljaC52MS5UYWJsZUV2ZW50IjsKFkV2YWx1YXRlUmVjb3Jkc1JlcXVlc3QSDQoFbGluZXMYASADKAkSEgoKd2l0aF9sZWdhbBgCIAEoCCJCChdFdmFsdWF0ZVJlY29yZHNSZXNwb25zZRInCgdhbnN3ZXJzGAEgAygLMhYuc3RpY2gudjEuUmVjb3JkQW5zd2VyIsYBCgxSZWNvcmRBbnN3ZXISIgoCaWQYASABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSJgoGcmVzdWx0GAIgASgLMhQuc3RpY2gudjEuRGVhbFJlc3VsdEgAEioKBWVycm9yGAMgASgLMhkuc3RpY2gudjEuRXZhbHVhdGlvbkVycm9ySAASJQoFbGVnYWwYBCADKAsyFi5zdGljaC52MS5MZWdhbEFjdGlvbnMSDAoEanNvbhgFIAEoCUIJCgdvdXRjb21lImYKD1NpbXVsYXRlUmVxdWVzdBIMCgRnYW1lGAEgASgJEigKB29wdGlvbnMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg0KBWRlYWxzGAMgASgFEgwKBHNlZWQYBCABKAQi4QEKEFNpbXVsYXRlUmVzcG9uc2USDQoFZGVhbHMYASABKAUSPAoJY29udHJhY3RzGAIgAygLMikuc3RpY2gudjEuU2ltdWxhdGVSZXNwb25zZS5Db250cmFjdHNFbnRyeRITCgttZWFuX3Njb3JlcxgDIAMoARIPCgdzZWNvbmRzGAQgASgBEhgKEGRlYWxzX3Blcl9zZWNvbmQYBSABKAESDgoGZW5naW5lGAYgASgJGjAKDkNvbnRyYWN0c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBToCOAEiLgoLSGludFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSDQoFdG9rZW4YAiABKAkiTQoKQWN0aW9uSGludBIgCgZhY3Rpb24YASABKAsyEC5zdGljaC52MS5BY3Rpb24SEAoIZXhwZWN0ZWQYAiABKAESCwoDd2luGAMgASgBIlIKDEhpbnRSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgFEgwKBHNlYXQYAiABKAUSIwoFaGludHMYAyADKAsyFC5zdGljaC52MS5BY3Rpb25IaW50IloKDkFuYWx5emVSZXF1ZXN0Eg4KBnJlY29yZBgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESDAoEZmFpchgDIAEoCBIOCgZidWRnZXQYBCABKAVCBwoFX3NlYXQiHwoPQW5hbHl6ZVJlc3BvbnNlEgwKBGpzb24YASABKAkiOQoTR2V0RGFpbHlEZWFsUmVxdWVzdBIMCgRnYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCSKMAQoUR2V0RGFpbHlEZWFsUmVzcG9uc2USDAoEZGF0ZRgBIAEoCRIQCgh0YWJsZV9pZBgCIAEoCRIMCgRzZWF0GAMgASgFEg0KBXRva2VuGAQgASgJEiEKBHZpZXcYBSABKAsyEy5zdGljaC52MS5UYWJsZVZpZXcSFAoMcGxheWVyX3Rva2VuGAYgASgJIl0KElN1Ym1pdERhaWx5UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCRIQCghuaWNrbmFtZRgDIAEoCRIUCgxwbGF5ZXJfdG9rZW4YBCABKAkiTgoTU3VibWl0RGFpbHlSZXNwb25zZRIpCgVlbnRyeRgBIAEoCzIaLnN0aWNoLnYxLkxlYWRlcmJvYXJkRW50cnkSDAoEcmFuaxgCIAEoBSJCChVHZXRMZWFkZXJib2FyZFJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIMCgRkYXRlGAIgASgJEg0KBWxpbWl0GAMgASgFIlcKEExlYWRlcmJvYXJkRW50cnkSDAoEcmFuaxgBIAEoBRIQCghuaWNrbmFtZRgCIAEoCRINCgVzY29yZRgDIAEoBRIUCgxzdWJtaXR0ZWRfYXQYBCABKAkicAoWR2V0TGVhZGVyYm9hcmRSZXNwb25zZRIMCgRnYW1lGAEgASgJEgwKBGRhdGUYAiABKAkSKwoHZW50cmllcxgDIAMoCzIaLnN0aWNoLnYxLkxlYWRlcmJvYXJkRW50cnkSDQoFdG90YWwYBCABKAUy2QkKDFN0aWNoU2VydmljZRJECglMaXN0R2FtZXMSGi5zdGljaC52MS5MaXN0R2FtZXNSZXF1ZXN0Ghsuc3RpY2gudjEuTGlzdEdhbWVzUmVzcG9uc2USSgoLQ3JlYXRlVGFibGUSHC5zdGljaC52MS5DcmVhdGVUYWJsZVJlcXVlc3QaHS5zdGljaC52MS5DcmVhdGVUYWJsZVJlc3BvbnNlEkQKCUpvaW5UYWJsZRIaLnN0aWNoLnYxLkpvaW5UYWJsZVJlcXVlc3QaGy5zdGljaC52MS5Kb2luVGFibGVSZXNwb25zZRI1CgREZWFsEhUuc3RpY2gudjEuRGVhbFJlcXVlc3QaFi5zdGljaC52MS5EZWFsUmVzcG9uc2USPgoHR2V0VmlldxIYLnN0aWNoLnYxLkdldFZpZXdSZXF1ZXN0Ghkuc3RpY2gudjEuR2V0Vmlld1Jlc3BvbnNlEjIKA0JpZBIULnN0aWNoLnYxLkJpZFJlcXVlc3QaFS5zdGljaC52MS5CaWRSZXNwb25zZRJBCghFeGNoYW5nZRIZLnN0aWNoLnYxLkV4Y2hhbmdlUmVxdWVzdBoaLnN0aWNoLnYxLkV4Y2hhbmdlUmVzcG9uc2USQQoIQW5ub3VuY2USGS5zdGljaC52MS5Bbm5vdW5jZVJlcXVlc3QaGi5zdGljaC52MS5Bbm5vdW5jZVJlc3BvbnNlEjUKBFBsYXkSFS5zdGljaC52MS5QbGF5UmVxdWVzdBoWLnN0aWNoLnYxLlBsYXlSZXNwb25zZRI4CgVTY29yZRIWLnN0aWNoLnYxLlNjb3JlUmVxdWVzdBoXLnN0aWNoLnYxLlNjb3JlUmVzcG9uc2USSQoKV2F0Y2hUYWJsZRIbLnN0aWNoLnYxLldhdGNoVGFibGVSZXF1ZXN0Ghwuc3RpY2gudjEuV2F0Y2hUYWJsZVJlc3BvbnNlMAESWgoPRXZhbHVhdGVSZWNvcmRzEiAuc3RpY2gudjEuRXZhbHVhdGVSZWNvcmRzUmVxdWVzdBohLnN0aWNoLnYxLkV2YWx1YXRlUmVjb3Jkc1Jlc3BvbnNlKAEwARJBCghTaW11bGF0ZRIZLnN0aWNoLnYxLlNpbXVsYXRlUmVxdWVzdBoaLnN0aWNoLnYxLlNpbXVsYXRlUmVzcG9uc2USNQoESGludBIVLnN0aWNoLnYxLkhpbnRSZXF1ZXN0GhYuc3RpY2gudjEuSGludFJlc3BvbnNlEj4KB0FuYWx5emUSGC5zdGljaC52MS5BbmFseXplUmVxdWVzdBoZLnN0aWNoLnYxLkFuYWx5emVSZXNwb25zZRJNCgxHZXREYWlseURlYWwSHS5zdGljaC52MS5HZXREYWlseURlYWxSZXF1ZXN0Gh4uc3RpY2gudjEuR2V0RGFpbHlEZWFsUmVzcG9uc2USSgoLU3VibWl0RGFpbHkSHC5zdGljaC52MS5TdWJtaXREYWlseVJlcXVlc3QaHS5zdGljaC52MS5TdWJtaXREYWlseVJlc3BvbnNlElMKDkdldExlYWRlcmJvYXJkEh8uc3RpY2gudjEuR2V0TGVhZGVyYm9hcmRSZXF1ZXN0GiAuc3RpY2gudjEuR2V0TGVhZGVyYm9hcmRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct, file_stich_v1_actions, file_stich_v1_games, file_stich_v1_results, file_stich_v1_tables]);
+  fileDesc("ChxzdGljaC92MS9zdGljaF9zZXJ2aWNlLnByb3RvEghzdGljaC52MSISChBMaXN0R2FtZXNSZXF1ZXN0IjYKEUxpc3RHYW1lc1Jlc3BvbnNlEiEKBWdhbWVzGAEgAygLMhIuc3RpY2gudjEuR2FtZUluZm8i4gEKEkNyZWF0ZVRhYmxlUmVxdWVzdBIMCgRnYW1lGAEgASgJEigKB29wdGlvbnMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhcKD2RlYWxzX3Blcl9tYXRjaBgDIAEoBRIhCgVzZWF0cxgEIAMoDjISLnN0aWNoLnYxLlNlYXRLaW5kEg4KBHNlZWQYBSABKARIABIUCgpkYWlseV9kYXRlGAYgASgJSAASKQoIc2V0dGluZ3MYByABKAsyFy5zdGljaC52MS5UYWJsZVNldHRpbmdzQgcKBWRlYWxzIskBChNDcmVhdGVUYWJsZVJlc3BvbnNlEhAKCHRhYmxlX2lkGAEgASgJEigKC3NlYXRfdG9rZW5zGAIgAygLMhMuc3RpY2gudjEuU2VhdFRva2VuEhQKDHNwZWN0YXRvcl9pZBgDIAEoCRIhCgR2aWV3GAQgASgLMhMuc3RpY2gudjEuVGFibGVWaWV3EiUKB2ludml0ZXMYBSADKAsyFC5zdGljaC52MS5TZWF0SW52aXRlEhYKDnNwZWN0YXRvcl9saW5rGAYgASgJIiIKEEpvaW5UYWJsZVJlcXVlc3QSDgoGaW52aXRlGAEgASgJImUKEUpvaW5UYWJsZVJlc3BvbnNlEhAKCHRhYmxlX2lkGAEgASgJEgwKBHNlYXQYAiABKAUSDQoFdG9rZW4YAyABKAkSIQoEdmlldxgEIAEoCzITLnN0aWNoLnYxLlRhYmxlVmlldyJ2CgtEZWFsUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCRIdChBleHBlY3RlZF92ZXJzaW9uGAMgASgFSACIAQESEgoKcmVxdWVzdF9pZBgEIAEoCUITChFfZXhwZWN0ZWRfdmVyc2lvbiIxCgxEZWFsUmVzcG9uc2USIQoEdmlldxgBIAEoCzITLnN0aWNoLnYxLlRhYmxlVmlldyIxCg5HZXRWaWV3UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCSI0Cg9HZXRWaWV3UmVzcG9uc2USIQoEdmlldxgBIAEoCzITLnN0aWNoLnYxLlRhYmxlVmlldyKRAQoKQmlkUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCRIMCgRjYWxsGAMgASgJEgwKBHN1aXQYBCABKAkSHQoQZXhwZWN0ZWRfdmVyc2lvbhgFIAEoBUgAiAEBEhIKCnJlcXVlc3RfaWQYBiABKAlCEwoRX2V4cGVjdGVkX3ZlcnNpb24iMAoLQmlkUmVzcG9uc2USIQoEdmlldxgBIAEoCzITLnN0aWNoLnYxLlRhYmxlVmlldyKXAQoPRXhjaGFuZ2VSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEg0KBXRva2VuGAIgASgJEgwKBGNhbGwYAyABKAkSDQoFY2FyZHMYBCADKAkSHQoQZXhwZWN0ZWRfdmVyc2lvbhgFIAEoBUgAiAEBEhIKCnJlcXVlc3RfaWQYBiABKAlCEwoRX2V4cGVjdGVkX3ZlcnNpb24iNQoQRXhjaGFuZ2VSZXNwb25zZRIhCgR2aWV3GAEgASgLMhMuc3RpY2gudjEuVGFibGVWaWV3IogBCg9Bbm5vdW5jZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSDQoFdG9rZW4YAiABKAkSDAoEY2FsbBgDIAEoCRIdChBleHBlY3RlZF92ZXJzaW9uGAQgASgFSACIAQESEgoKcmVxdWVzdF9pZBgFIAEoCUITChFfZXhwZWN0ZWRfdmVyc2lvbiI1ChBBbm5vdW5jZVJlc3BvbnNlEiEKBHZpZXcYASABKAsyEy5zdGljaC52MS5UYWJsZVZpZXcihAEKC1BsYXlSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEg0KBXRva2VuGAIgASgJEgwKBGNhcmQYAyABKAkSHQoQZXhwZWN0ZWRfdmVyc2lvbhgEIAEoBUgAiAEBEhIKCnJlcXVlc3RfaWQYBSABKAlCEwoRX2V4cGVjdGVkX3ZlcnNpb24iMQoMUGxheVJlc3BvbnNlEiEKBHZpZXcYASABKAsyEy5zdGljaC52MS5UYWJsZVZpZXciRAoMU2NvcmVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEg0KBXRva2VuGAIgASgJEhMKC2RlYWxfbnVtYmVyGAMgASgFIqUBCg1TY29yZVJlc3BvbnNlEhMKC2RlYWxfbnVtYmVyGAEgASgFEiQKBnJlc3VsdBgCIAEoCzIULnN0aWNoLnYxLkRlYWxSZXN1bHQSFAoMbWF0Y2hfc2NvcmVzGAMgAygFEhYKDmRlYWxzX2ZpbmlzaGVkGAQgASgFEhcKD2RlYWxzX3Blcl9tYXRjaBgFIAEoBRISCgptYXRjaF9vdmVyGAYgASgIIkoKEVdhdGNoVGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEg0KBXRva2VuGAIgASgJEhQKDGZyb21fdmVyc2lvbhgDIAEoBSI5ChJXYXRjaFRhYmxlUmVzcG9uc2USIwoFZXZlbnQYASABKAsyFC5zdGljaC52MS5UYWJsZUV2ZW50IjsKFkV2YWx1YXRlUmVjb3Jkc1JlcXVlc3QSDQoFbGluZXMYASADKAkSEgoKd2l0aF9sZWdhbBgCIAEoCCJCChdFdmFsdWF0ZVJlY29yZHNSZXNwb25zZRInCgdhbnN3ZXJzGAEgAygLMhYuc3RpY2gudjEuUmVjb3JkQW5zd2VyIk8KFEV2YWx1YXRlQmF0Y2hSZXF1ZXN0Eg0KBWxpbmVzGAEgAygJEhIKCndpdGhfbGVnYWwYAiABKAgSFAoMZmlyc3RfbnVtYmVyGAMgASgFIkAKFUV2YWx1YXRlQmF0Y2hSZXNwb25zZRInCgdhbnN3ZXJzGAEgAygLMhYuc3RpY2gudjEuUmVjb3JkQW5zd2VyIsYBCgxSZWNvcmRBbnN3ZXISIgoCaWQYASABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSJgoGcmVzdWx0GAIgASgLMhQuc3RpY2gudjEuRGVhbFJlc3VsdEgAEioKBWVycm9yGAMgASgLMhkuc3RpY2gudjEuRXZhbHVhdGlvbkVycm9ySAASJQoFbGVnYWwYBCADKAsyFi5zdGljaC52MS5MZWdhbEFjdGlvbnMSDAoEanNvbhgFIAEoCUIJCgdvdXRjb21lImYKD1NpbXVsYXRlUmVxdWVzdBIMCgRnYW1lGAEgASgJEigKB29wdGlvbnMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg0KBWRlYWxzGAMgASgFEgwKBHNlZWQYBCABKAQi4QEKEFNpbXVsYXRlUmVzcG9uc2USDQoFZGVhbHMYASABKAUSPAoJY29udHJhY3RzGAIgAygLMikuc3RpY2gudjEuU2ltdWxhdGVSZXNwb25zZS5Db250cmFjdHNFbnRyeRITCgttZWFuX3Njb3JlcxgDIAMoARIPCgdzZWNvbmRzGAQgASgBEhgKEGRlYWxzX3Blcl9zZWNvbmQYBSABKAESDgoGZW5naW5lGAYgASgJGjAKDkNvbnRyYWN0c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBToCOAEiLgoLSGludFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSDQoFdG9rZW4YAiABKAkiTQoKQWN0aW9uSGludBIgCgZhY3Rpb24YASABKAsyEC5zdGljaC52MS5BY3Rpb24SEAoIZXhwZWN0ZWQYAiABKAESCwoDd2luGAMgASgBIlIKDEhpbnRSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgFEgwKBHNlYXQYAiABKAUSIwoFaGludHMYAyADKAsyFC5zdGljaC52MS5BY3Rpb25IaW50IloKDkFuYWx5emVSZXF1ZXN0Eg4KBnJlY29yZBgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESDAoEZmFpchgDIAEoCBIOCgZidWRnZXQYBCABKAVCBwoFX3NlYXQiHwoPQW5hbHl6ZVJlc3BvbnNlEgwKBGpzb24YASABKAkiOQoTR2V0RGFpbHlEZWFsUmVxdWVzdBIMCgRnYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCSKMAQoUR2V0RGFpbHlEZWFsUmVzcG9uc2USDAoEZGF0ZRgBIAEoCRIQCgh0YWJsZV9pZBgCIAEoCRIMCgRzZWF0GAMgASgFEg0KBXRva2VuGAQgASgJEiEKBHZpZXcYBSABKAsyEy5zdGljaC52MS5UYWJsZVZpZXcSFAoMcGxheWVyX3Rva2VuGAYgASgJIl0KElN1Ym1pdERhaWx5UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCRIQCghuaWNrbmFtZRgDIAEoCRIUCgxwbGF5ZXJfdG9rZW4YBCABKAkiTgoTU3VibWl0RGFpbHlSZXNwb25zZRIpCgVlbnRyeRgBIAEoCzIaLnN0aWNoLnYxLkxlYWRlcmJvYXJkRW50cnkSDAoEcmFuaxgCIAEoBSJCChVHZXRMZWFkZXJib2FyZFJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIMCgRkYXRlGAIgASgJEg0KBWxpbWl0GAMgASgFIlcKEExlYWRlcmJvYXJkRW50cnkSDAoEcmFuaxgBIAEoBRIQCghuaWNrbmFtZRgCIAEoCRINCgVzY29yZRgDIAEoBRIUCgxzdWJtaXR0ZWRfYXQYBCABKAkicAoWR2V0TGVhZGVyYm9hcmRSZXNwb25zZRIMCgRnYW1lGAEgASgJEgwKBGRhdGUYAiABKAkSKwoHZW50cmllcxgDIAMoCzIaLnN0aWNoLnYxLkxlYWRlcmJvYXJkRW50cnkSDQoFdG90YWwYBCABKAUyqwoKDFN0aWNoU2VydmljZRJECglMaXN0R2FtZXMSGi5zdGljaC52MS5MaXN0R2FtZXNSZXF1ZXN0Ghsuc3RpY2gudjEuTGlzdEdhbWVzUmVzcG9uc2USSgoLQ3JlYXRlVGFibGUSHC5zdGljaC52MS5DcmVhdGVUYWJsZVJlcXVlc3QaHS5zdGljaC52MS5DcmVhdGVUYWJsZVJlc3BvbnNlEkQKCUpvaW5UYWJsZRIaLnN0aWNoLnYxLkpvaW5UYWJsZVJlcXVlc3QaGy5zdGljaC52MS5Kb2luVGFibGVSZXNwb25zZRI1CgREZWFsEhUuc3RpY2gudjEuRGVhbFJlcXVlc3QaFi5zdGljaC52MS5EZWFsUmVzcG9uc2USPgoHR2V0VmlldxIYLnN0aWNoLnYxLkdldFZpZXdSZXF1ZXN0Ghkuc3RpY2gudjEuR2V0Vmlld1Jlc3BvbnNlEjIKA0JpZBIULnN0aWNoLnYxLkJpZFJlcXVlc3QaFS5zdGljaC52MS5CaWRSZXNwb25zZRJBCghFeGNoYW5nZRIZLnN0aWNoLnYxLkV4Y2hhbmdlUmVxdWVzdBoaLnN0aWNoLnYxLkV4Y2hhbmdlUmVzcG9uc2USQQoIQW5ub3VuY2USGS5zdGljaC52MS5Bbm5vdW5jZVJlcXVlc3QaGi5zdGljaC52MS5Bbm5vdW5jZVJlc3BvbnNlEjUKBFBsYXkSFS5zdGljaC52MS5QbGF5UmVxdWVzdBoWLnN0aWNoLnYxLlBsYXlSZXNwb25zZRI4CgVTY29yZRIWLnN0aWNoLnYxLlNjb3JlUmVxdWVzdBoXLnN0aWNoLnYxLlNjb3JlUmVzcG9uc2USSQoKV2F0Y2hUYWJsZRIbLnN0aWNoLnYxLldhdGNoVGFibGVSZXF1ZXN0Ghwuc3RpY2gudjEuV2F0Y2hUYWJsZVJlc3BvbnNlMAESWgoPRXZhbHVhdGVSZWNvcmRzEiAuc3RpY2gudjEuRXZhbHVhdGVSZWNvcmRzUmVxdWVzdBohLnN0aWNoLnYxLkV2YWx1YXRlUmVjb3Jkc1Jlc3BvbnNlKAEwARJQCg1FdmFsdWF0ZUJhdGNoEh4uc3RpY2gudjEuRXZhbHVhdGVCYXRjaFJlcXVlc3QaHy5zdGljaC52MS5FdmFsdWF0ZUJhdGNoUmVzcG9uc2USQQoIU2ltdWxhdGUSGS5zdGljaC52MS5TaW11bGF0ZVJlcXVlc3QaGi5zdGljaC52MS5TaW11bGF0ZVJlc3BvbnNlEjUKBEhpbnQSFS5zdGljaC52MS5IaW50UmVxdWVzdBoWLnN0aWNoLnYxLkhpbnRSZXNwb25zZRI+CgdBbmFseXplEhguc3RpY2gudjEuQW5hbHl6ZVJlcXVlc3QaGS5zdGljaC52MS5BbmFseXplUmVzcG9uc2USTQoMR2V0RGFpbHlEZWFsEh0uc3RpY2gudjEuR2V0RGFpbHlEZWFsUmVxdWVzdBoeLnN0aWNoLnYxLkdldERhaWx5RGVhbFJlc3BvbnNlEkoKC1N1Ym1pdERhaWx5Ehwuc3RpY2gudjEuU3VibWl0RGFpbHlSZXF1ZXN0Gh0uc3RpY2gudjEuU3VibWl0RGFpbHlSZXNwb25zZRJTCg5HZXRMZWFkZXJib2FyZBIfLnN0aWNoLnYxLkdldExlYWRlcmJvYXJkUmVxdWVzdBogLnN0aWNoLnYxLkdldExlYWRlcmJvYXJkUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct, file_stich_v1_actions, file_stich_v1_games, file_stich_v1_results, file_stich_v1_tables]);
 
 /**
  * ListGames takes nothing.
@@ -869,6 +869,65 @@ export const EvaluateRecordsResponseSchema: GenMessage<EvaluateRecordsResponse> 
   messageDesc(file_stich_v1_stich_service, 23);
 
 /**
+ * Records to evaluate in one call (EvaluateBatch).
+ *
+ * @generated from message stich.v1.EvaluateBatchRequest
+ */
+export type EvaluateBatchRequest = Message<"stich.v1.EvaluateBatchRequest"> & {
+  /**
+   * JSON lines as `python -m engine_core evaluate` reads them: a record, or
+   * {"id": ..., "record": ...}; at most the server's --evaluate-batch-lines.
+   *
+   * @generated from field: repeated string lines = 1;
+   */
+  lines: string[];
+
+  /**
+   * Also return the legal actions before each action.
+   *
+   * @generated from field: bool with_legal = 2;
+   */
+  withLegal: boolean;
+
+  /**
+   * The position of the first line in the caller's whole input (0 and 1: the first line), for
+   * a batch cut from a longer input: an answer whose record has no id of its own takes its
+   * position as its id, as in one EvaluateRecords stream.
+   *
+   * @generated from field: int32 first_number = 3;
+   */
+  firstNumber: number;
+};
+
+/**
+ * Describes the message stich.v1.EvaluateBatchRequest.
+ * Use `create(EvaluateBatchRequestSchema)` to create a new message.
+ */
+export const EvaluateBatchRequestSchema: GenMessage<EvaluateBatchRequest> = /*@__PURE__*/
+  messageDesc(file_stich_v1_stich_service, 24);
+
+/**
+ * One answer per line, in the order of the lines.
+ *
+ * @generated from message stich.v1.EvaluateBatchResponse
+ */
+export type EvaluateBatchResponse = Message<"stich.v1.EvaluateBatchResponse"> & {
+  /**
+   * One answer per line: its result or its error.
+   *
+   * @generated from field: repeated stich.v1.RecordAnswer answers = 1;
+   */
+  answers: RecordAnswer[];
+};
+
+/**
+ * Describes the message stich.v1.EvaluateBatchResponse.
+ * Use `create(EvaluateBatchResponseSchema)` to create a new message.
+ */
+export const EvaluateBatchResponseSchema: GenMessage<EvaluateBatchResponse> = /*@__PURE__*/
+  messageDesc(file_stich_v1_stich_service, 25);
+
+/**
  * The answer for one record.
  *
  * @generated from message stich.v1.RecordAnswer
@@ -926,7 +985,7 @@ export type RecordAnswer = Message<"stich.v1.RecordAnswer"> & {
  * Use `create(RecordAnswerSchema)` to create a new message.
  */
 export const RecordAnswerSchema: GenMessage<RecordAnswer> = /*@__PURE__*/
-  messageDesc(file_stich_v1_stich_service, 24);
+  messageDesc(file_stich_v1_stich_service, 26);
 
 /**
  * Random playouts.
@@ -969,7 +1028,7 @@ export type SimulateRequest = Message<"stich.v1.SimulateRequest"> & {
  * Use `create(SimulateRequestSchema)` to create a new message.
  */
 export const SimulateRequestSchema: GenMessage<SimulateRequest> = /*@__PURE__*/
-  messageDesc(file_stich_v1_stich_service, 25);
+  messageDesc(file_stich_v1_stich_service, 27);
 
 /**
  * What the playouts showed.
@@ -1025,7 +1084,7 @@ export type SimulateResponse = Message<"stich.v1.SimulateResponse"> & {
  * Use `create(SimulateResponseSchema)` to create a new message.
  */
 export const SimulateResponseSchema: GenMessage<SimulateResponse> = /*@__PURE__*/
-  messageDesc(file_stich_v1_stich_service, 26);
+  messageDesc(file_stich_v1_stich_service, 28);
 
 /**
  * A hint for the seat whose token is given.
@@ -1053,7 +1112,7 @@ export type HintRequest = Message<"stich.v1.HintRequest"> & {
  * Use `create(HintRequestSchema)` to create a new message.
  */
 export const HintRequestSchema: GenMessage<HintRequest> = /*@__PURE__*/
-  messageDesc(file_stich_v1_stich_service, 27);
+  messageDesc(file_stich_v1_stich_service, 29);
 
 /**
  * One legal action with the hard bot's evaluation of it.
@@ -1088,7 +1147,7 @@ export type ActionHint = Message<"stich.v1.ActionHint"> & {
  * Use `create(ActionHintSchema)` to create a new message.
  */
 export const ActionHintSchema: GenMessage<ActionHint> = /*@__PURE__*/
-  messageDesc(file_stich_v1_stich_service, 28);
+  messageDesc(file_stich_v1_stich_service, 30);
 
 /**
  * The evaluation of every legal action, best first.
@@ -1123,7 +1182,7 @@ export type HintResponse = Message<"stich.v1.HintResponse"> & {
  * Use `create(HintResponseSchema)` to create a new message.
  */
 export const HintResponseSchema: GenMessage<HintResponse> = /*@__PURE__*/
-  messageDesc(file_stich_v1_stich_service, 29);
+  messageDesc(file_stich_v1_stich_service, 31);
 
 /**
  * A record to analyze.
@@ -1168,7 +1227,7 @@ export type AnalyzeRequest = Message<"stich.v1.AnalyzeRequest"> & {
  * Use `create(AnalyzeRequestSchema)` to create a new message.
  */
 export const AnalyzeRequestSchema: GenMessage<AnalyzeRequest> = /*@__PURE__*/
-  messageDesc(file_stich_v1_stich_service, 30);
+  messageDesc(file_stich_v1_stich_service, 32);
 
 /**
  * The analysis.
@@ -1189,7 +1248,7 @@ export type AnalyzeResponse = Message<"stich.v1.AnalyzeResponse"> & {
  * Use `create(AnalyzeResponseSchema)` to create a new message.
  */
 export const AnalyzeResponseSchema: GenMessage<AnalyzeResponse> = /*@__PURE__*/
-  messageDesc(file_stich_v1_stich_service, 31);
+  messageDesc(file_stich_v1_stich_service, 33);
 
 /**
  * Today's daily deal for one player.
@@ -1220,7 +1279,7 @@ export type GetDailyDealRequest = Message<"stich.v1.GetDailyDealRequest"> & {
  * Use `create(GetDailyDealRequestSchema)` to create a new message.
  */
 export const GetDailyDealRequestSchema: GenMessage<GetDailyDealRequest> = /*@__PURE__*/
-  messageDesc(file_stich_v1_stich_service, 32);
+  messageDesc(file_stich_v1_stich_service, 34);
 
 /**
  * The player's table of the daily deal.
@@ -1277,7 +1336,7 @@ export type GetDailyDealResponse = Message<"stich.v1.GetDailyDealResponse"> & {
  * Use `create(GetDailyDealResponseSchema)` to create a new message.
  */
 export const GetDailyDealResponseSchema: GenMessage<GetDailyDealResponse> = /*@__PURE__*/
-  messageDesc(file_stich_v1_stich_service, 33);
+  messageDesc(file_stich_v1_stich_service, 35);
 
 /**
  * A leaderboard entry.
@@ -1319,7 +1378,7 @@ export type SubmitDailyRequest = Message<"stich.v1.SubmitDailyRequest"> & {
  * Use `create(SubmitDailyRequestSchema)` to create a new message.
  */
 export const SubmitDailyRequestSchema: GenMessage<SubmitDailyRequest> = /*@__PURE__*/
-  messageDesc(file_stich_v1_stich_service, 34);
+  messageDesc(file_stich_v1_stich_service, 36);
 
 /**
  * The entry was recorded.
@@ -1347,7 +1406,7 @@ export type SubmitDailyResponse = Message<"stich.v1.SubmitDailyResponse"> & {
  * Use `create(SubmitDailyResponseSchema)` to create a new message.
  */
 export const SubmitDailyResponseSchema: GenMessage<SubmitDailyResponse> = /*@__PURE__*/
-  messageDesc(file_stich_v1_stich_service, 35);
+  messageDesc(file_stich_v1_stich_service, 37);
 
 /**
  * The leaderboard of a game and date.
@@ -1382,7 +1441,7 @@ export type GetLeaderboardRequest = Message<"stich.v1.GetLeaderboardRequest"> & 
  * Use `create(GetLeaderboardRequestSchema)` to create a new message.
  */
 export const GetLeaderboardRequestSchema: GenMessage<GetLeaderboardRequest> = /*@__PURE__*/
-  messageDesc(file_stich_v1_stich_service, 36);
+  messageDesc(file_stich_v1_stich_service, 38);
 
 /**
  * One player's result of a daily deal.
@@ -1424,7 +1483,7 @@ export type LeaderboardEntry = Message<"stich.v1.LeaderboardEntry"> & {
  * Use `create(LeaderboardEntrySchema)` to create a new message.
  */
 export const LeaderboardEntrySchema: GenMessage<LeaderboardEntry> = /*@__PURE__*/
-  messageDesc(file_stich_v1_stich_service, 37);
+  messageDesc(file_stich_v1_stich_service, 39);
 
 /**
  * The board, best score first.
@@ -1466,7 +1525,7 @@ export type GetLeaderboardResponse = Message<"stich.v1.GetLeaderboardResponse"> 
  * Use `create(GetLeaderboardResponseSchema)` to create a new message.
  */
 export const GetLeaderboardResponseSchema: GenMessage<GetLeaderboardResponse> = /*@__PURE__*/
-  messageDesc(file_stich_v1_stich_service, 38);
+  messageDesc(file_stich_v1_stich_service, 40);
 
 /**
  * Tables of Schafkopf-family card games, batch evaluation of records and simulation.
@@ -1613,6 +1672,19 @@ export const StichService: GenService<{
     methodKind: "bidi_streaming";
     input: typeof EvaluateRecordsRequestSchema;
     output: typeof EvaluateRecordsResponseSchema;
+  },
+  /**
+   * Batch evaluation in one unary call, for clients that cannot stream a request (a browser's
+   * fetch): one answer per line, in order, as EvaluateRecords gives them; a bad line is
+   * answered with its error and never stops the others. At most the server's
+   * --evaluate-batch-lines lines (1000 by default), else INVALID_ARGUMENT (BATCH_TOO_LARGE).
+   *
+   * @generated from rpc stich.v1.StichService.EvaluateBatch
+   */
+  evaluateBatch: {
+    methodKind: "unary";
+    input: typeof EvaluateBatchRequestSchema;
+    output: typeof EvaluateBatchResponseSchema;
   },
   /**
    * Random playouts of seeded deals: contract counts, mean scores, speed.
