@@ -137,7 +137,7 @@ WORDS = {
             "below_30": "keine 30", "no_30_announced": "keine 30 abgesagt",
             "no_30_failed_by_losers": "keine 30 der Verlierer verfehlt", "schwarz": "schwarz",
             "schwarz_announced": "schwarz abgesagt", "schwarz_failed_by_losers": "schwarz der Verlierer verfehlt",
-            "doppelkopf": "Doppelkopf", "fox_caught": "Fuchs gefangen", "karlchen": "Karlchen",
+            "doppelkopf": "Doppelkopf", "fox_caught": "Fuchs gefangen", "karlchen": "Karlchen gemacht",
             "karlchen_caught": "Karlchen gefangen",
         },
         "phases": {"reservation": "Vorbehalte", "armut_give": "Armut abgeben", "armut_offer": "Armut anbieten",

@@ -68,15 +68,15 @@ WORDS = {
         "contracts": {"trump": "{trump:name} is troef"},
         "contract_fields": [
             {"field": "declarer", "text": "speler: {declarer:seat}", "join": ", "},
-            {"field": "forced", "text": "verplicht", "join": ", "},
+            {"field": "forced", "text": "verplicht gespeeld", "join": ", "},
             {"field": "outcome", "text": "{outcome}", "join": ", ",
              "values": {"made": "gehaald", "nat": "nat (de spelers gaan nat)", "half_nat": "half nat",
                         "pit": "pit/mars (alle slagen)"}},
         ],
         "teams": {},
         "items": {
-            "cards": "kaartpunten", "last_trick": "laatste slag", "roem_run3": "roem: driekaart",
-            "roem_run4": "roem: vierkaart", "roem_four_of_a_kind": "roem: vier gelijke",
+            "cards": "kaartpunten", "last_trick": "laatste slag", "roem_run3": "roem: drie op een rij",
+            "roem_run4": "roem: vier op een rij", "roem_four_of_a_kind": "roem: vier gelijke kaarten",
             "roem_four_jacks": "roem: vier boeren", "roem_stuk": "roem: stuk (heer en vrouw van troef)", "pit": "pit",
             "total": "totaal", "nat": "nat", "half_nat": "half nat", "score": "score",
         },
