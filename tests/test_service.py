@@ -23,6 +23,7 @@ from stich_client import (IllegalActionError, InvalidActionError, InvalidRequest
                           OptionError, PermissionDeniedError, PreconditionError, ResourceExhaustedError,
                           StaleVersionError, StichClient, convert)
 from stich_client import cli as stich_cli
+from stich_client import table_view
 from stich_client.errors import error_info
 from stich_client.gen.stich.v1 import stich_service_pb2 as pb
 
@@ -70,6 +71,31 @@ def test_list_games(client, game):
     assert listed[game]["seats"] == spec.seats and listed[game]["hand_size"] == spec.hand_size
     assert listed[game]["options"] == json.loads(json.dumps([o.schema() for o in spec.options]))
     assert listed[game]["words"] == spec.words and listed[game]["words"]["en"]["calls"]
+
+
+def test_list_games_serves_the_words_in_every_language(client, monkeypatch):
+    """ListGames carries each game's German, Dutch and Urdu words, so a German reader's client
+    says a finished Schafkopf Sauspiel's contract and breakdown in German from what it was served."""
+    served = {g["name"]: g["words"] for g in client.list_games()}
+    for game in ("schafkopf", "doppelkopf", "sheepshead", "klaverjas"):
+        assert set(served[game]) == {"en", "de", "nl", "ur"}, game
+    monkeypatch.setattr(table_view, "LANGUAGE", "de")
+    words = table_view.Words(served["schafkopf"])
+    for seed in range(20):
+        state, rng = games.get("schafkopf").deal(seed), random.Random(seed)
+        while not state.is_over():
+            legal = state.legal_actions()
+            bids = [a for a in legal if a.get("type") == "bid"]          # the first Sauspiel, else pass
+            state.apply(next((a for a in bids if a["call"] == "rufspiel"), None)
+                        or next((a for a in bids if a["call"] == "pass"), None) or rng.choice(legal))
+        result = state.view(0)["result"]
+        if result["contract"]["type"] == "rufspiel":
+            break
+    contract = result["contract"]
+    suit = {"C": "Eichel", "S": "Gras", "D": "Schellen"}[contract["suit"]]
+    assert words.contract(contract, None).startswith(f"Sauspiel auf die {suit}-Sau, Spieler: seat {contract['declarer']}")
+    said = [words.item(b["item"]) for b in result["breakdown"]]
+    assert "Spiel" in said and "Summe" in said, said
 
 
 # ---- full matches -----------------------------------------------------------------------------------

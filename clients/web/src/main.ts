@@ -619,7 +619,7 @@ function callsEl(seat: Seat, view: TableView): HTMLElement | null {
           if (chosen.size !== need) return say(t("choose_cards", { n: need }), true);
           // a set the rules refuse goes to the server anyway: its refusal says why, in words
           void act(seat, () => client.exchange(seat.table, seat.token, call, match ? match.cards : [...chosen], { expectedVersion: view.version }));
-        } }, t("confirm", { what: chosen.size ? words.call({ type: "exchange", call, cards: [...chosen] }, "you") : what }))));
+        } }, t("confirm", { what: chosen.size ? `${t("seat_kind_you")} ${words.call({ type: "exchange", call, cards: [...chosen] }, "you")}` : what }))));
   }
   return box;
 }

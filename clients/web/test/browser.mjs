@@ -3,7 +3,8 @@
 // (layout, language): schafkopf 390x844 English, doppelkopf 1280x800 Urdu, sheepshead 390x844
 // Urdu, klaverjas 1280x800 English, so every game, both layouts and both languages are covered.
 // Each run asserts the others' calls appear in words, the breakdown is in words and the deal's
-// scores add up to the match totals, an illegal card is explained; at 390x844 nothing scrolls
+// scores add up to the match totals, an illegal card is explained (the first game's contract and
+// breakdown are read again after switching to German); at 390x844 nothing scrolls
 // sideways and every control is at least 44 px; an axe-core scan finds no serious or critical
 // violation; the card-pattern and rules switches survive a reload and a rules change starts a
 // new table. Then a friend joins by invite link and sees the same trick; the daily deal is
@@ -261,6 +262,18 @@ for (const game of only) {
   await bothLayouts(page, viewport, `${game}-%-breakdown.png`, true);
   await axe(page, `${game} breakdown`);
   if (viewport === PHONE) await checkPhoneLayout(page, `${game} breakdown`);
+  if (game === only[0]) {
+    // the game's own words follow the language switch: the same contract and breakdown in German
+    await page.selectOption("#lang", "de");
+    await page.waitForFunction(() => document.documentElement.lang === "de");
+    const german = await page.$$eval("#breakdown tbody tr", (rows) => rows.map((r) => [r.dataset.item, r.cells[0].textContent]));
+    const contractDe = await page.innerText("#result-contract");
+    assert.deepEqual(german.map(([key]) => key), items.map(([key]) => key), `${game}: the breakdown changed with the language`);
+    assert.notDeepEqual(german.map(([, text]) => text), items.map(([, text]) => text), `${game}: the breakdown is not in German: ${JSON.stringify(german)}`);
+    assert.notEqual(contractDe, contract, `${game}: the contract is not in German: ${contractDe}`);
+    for (const [key, text] of german) if (key === "total") assert.equal(text, "Summe");
+    console.log(`${game} in German: ${contractDe} · ${german.map(([, text]) => text).join(" · ")}`);
+  }
   if (game === "sheepshead" || game === "doppelkopf") assert.ok(run.exchanged, `${game}: the exchange was not made by tapping cards`);
   assert.equal(await page.locator("#play-again").count(), 1, `${game}: no way to play again after the match`);
   console.log(`${game} (${layout}, ${locale}): played by taps; illegal card: ${run.explained ? "explained" : "not met"}; exchange: ${run.exchanged ? "by tapping" : "none"} (${((Date.now() - started) / 1000).toFixed(1)} s)`);

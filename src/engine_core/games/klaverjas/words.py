@@ -1,7 +1,8 @@
 """Klaverjas's words, as ListGames serves them (docs/adding-a-game.md, "Words"): French suits,
 the trump choice in three forms, the contract as a sentence, the breakdown items (roem among
-them) and the phases."""
-from ..words import FRENCH_EN, call
+them) and the phases; in English, German, Dutch (the game's own terms: troef, roem, stuk, nat,
+pit/mars) and Urdu (the terms of the Urdu rules: ترپ، رُوم، اسٹُک، ناٹ، پِٹ)."""
+from ..words import FRENCH_DE, FRENCH_EN, FRENCH_NL, FRENCH_UR, call
 
 
 WORDS = {
@@ -30,5 +31,80 @@ WORDS = {
             "total": "total", "nat": "nat", "half_nat": "half nat", "score": "score",
         },
         "phases": {"bidding": "bidding", "play": "play", "over": "over"},
+    },
+    "de": {
+        "cards": FRENCH_DE,
+        "calls": {
+            "bid": {
+                "pass": call("passen", "passt", "passt"),
+                "trump": call("{suit:name} ist Trumpf", "macht {suit:name} zu Trumpf", "machst {suit:name} zu Trumpf"),
+            },
+        },
+        "contracts": {"trump": "{trump:name} ist Trumpf"},
+        "contract_fields": [
+            {"field": "declarer", "text": "Spieler: {declarer:seat}", "join": ", "},
+            {"field": "forced", "text": "musste spielen", "join": ", "},
+            {"field": "outcome", "text": "{outcome}", "join": ", ",
+             "values": {"made": "geschafft", "nat": "nass (die Spieler verlieren alles)", "half_nat": "halb nass",
+                        "pit": "Pit (alle Stiche)"}},
+        ],
+        "teams": {},
+        "items": {
+            "cards": "Augen", "last_trick": "letzter Stich", "roem_run3": "Roem: Dreierfolge",
+            "roem_run4": "Roem: Viererfolge", "roem_four_of_a_kind": "Roem: vier Gleiche",
+            "roem_four_jacks": "Roem: vier Buben", "roem_stuk": "Roem: Stuk (Trumpf-König und -Dame)", "pit": "Pit",
+            "total": "Summe", "nat": "nass", "half_nat": "halb nass", "score": "Punkte",
+        },
+        "phases": {"bidding": "Trumpfwahl", "play": "Spiel", "over": "Ende"},
+    },
+    "nl": {
+        "cards": FRENCH_NL,
+        "calls": {
+            "bid": {
+                "pass": call("passen", "past", "past"),
+                "trump": call("{suit:name} troef", "maakt {suit:name} troef", "maakt {suit:name} troef"),
+            },
+        },
+        "contracts": {"trump": "{trump:name} is troef"},
+        "contract_fields": [
+            {"field": "declarer", "text": "speler: {declarer:seat}", "join": ", "},
+            {"field": "forced", "text": "verplicht gespeeld", "join": ", "},
+            {"field": "outcome", "text": "{outcome}", "join": ", ",
+             "values": {"made": "gehaald", "nat": "nat (de spelers gaan nat)", "half_nat": "half nat",
+                        "pit": "pit/mars (alle slagen)"}},
+        ],
+        "teams": {},
+        "items": {
+            "cards": "kaartpunten", "last_trick": "laatste slag", "roem_run3": "roem: drie op een rij",
+            "roem_run4": "roem: vier op een rij", "roem_four_of_a_kind": "roem: vier gelijke kaarten",
+            "roem_four_jacks": "roem: vier boeren", "roem_stuk": "roem: stuk (heer en vrouw van troef)", "pit": "pit",
+            "total": "totaal", "nat": "nat", "half_nat": "half nat", "score": "score",
+        },
+        "phases": {"bidding": "troef kiezen", "play": "spelen", "over": "afgelopen"},
+    },
+    "ur": {
+        "cards": FRENCH_UR,
+        "calls": {
+            "bid": {
+                "pass": call("پاس", "پاس کرتا ہے", "پاس کرتے ہیں"),
+                "trump": call("{suit:name} ترپ", "{suit:name} کو ترپ بناتا ہے", "{suit:name} کو ترپ بناتے ہیں"),
+            },
+        },
+        "contracts": {"trump": "{trump:name} ترپ"},
+        "contract_fields": [
+            {"field": "declarer", "text": "ترپ چننے والا: {declarer:seat}", "join": "، "},
+            {"field": "forced", "text": "مجبوراً چنا", "join": "، "},
+            {"field": "outcome", "text": "{outcome}", "join": "؛ ",
+             "values": {"made": "پورا کیا", "nat": "ناٹ (ترپ چننے والے سب کچھ ہار گئے)", "half_nat": "آدھا ناٹ",
+                        "pit": "پِٹ (ساری چالیں)"}},
+        ],
+        "teams": {},
+        "items": {
+            "cards": "پتوں کے پوائنٹ", "last_trick": "آخری چال", "roem_run3": "رُوم: تین کا سلسلہ",
+            "roem_run4": "رُوم: چار کا سلسلہ", "roem_four_of_a_kind": "رُوم: ایک جیسے چار",
+            "roem_four_jacks": "رُوم: چار غلام", "roem_stuk": "رُوم: اسٹُک (ترپ کا بادشاہ اور بیگم)", "pit": "پِٹ",
+            "total": "کل", "nat": "ناٹ", "half_nat": "آدھا ناٹ", "score": "اسکور",
+        },
+        "phases": {"bidding": "ترپ کا انتخاب", "play": "کھیل", "over": "ختم"},
     },
 }
