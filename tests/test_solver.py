@@ -337,7 +337,7 @@ def test_sure_point_bounds_hold_the_minimax_value(game):
     checked = inside = 0
     for options in option_sets(game):
         for tricks_left in (2, 3):
-            for state in boundary_positions(game, options, tricks_left, 12, seed=21 + tricks_left):
+            for state in boundary_positions(game, options, tricks_left, 8, seed=21 + tricks_left):
                 rules = state.game.rules
                 side = tuple(solver.objective_of(state).side)
                 other = tuple(s for s in range(state.game.seats) if s not in side)[:1]

@@ -91,8 +91,6 @@ cdef struct Search:
     bint sure               # sure-point bounds at trick boundaries (tests compare)
     u64 odd                 # g_odd_cards
     int counted             # g_counted(side)
-    int8_t trumps[64]       # the trumps from the strongest down
-    int n_trumps
 
 
 cdef void search_init(Search* c, const GState* s, const GOpts* o, int side, int kind,
@@ -154,10 +152,6 @@ cdef void search_init(Search* c, const GState* s, const GOpts* o, int side, int 
                 b -= 1
             seq[b] = <int8_t>a
             n += 1
-        if su == TRUMP:
-            c.n_trumps = n
-            for b in range(n):
-                c.trumps[b] = seq[n - 1 - b]
         for b in range(n):
             a = seq[b]
             c.pos[a] = <int8_t>b
@@ -523,38 +517,34 @@ cdef void sure_points(const Search* c, const GState* s, int* mine, int* theirs) 
       points of its lowest cards.
     Cards the order does not describe (g_odd_cards) stop the walk and, in play, the quick tricks."""
     cdef const Order* order = g_order(s)
-    cdef u64 in_play = 0, other, tr = order.suit_mask[TRUMP], mask, masters, rest
-    cdef int i, j, y, grp, group = -1, walk = 0, q, leader = s.to_act, x, su, k, lq, n_t, qt
+    cdef u64 in_play = 0, other, tr = order.suit_mask[TRUMP], mask, masters, rest, held = 0, m, grp_cards
+    cdef int y, group = -1, walk = 0, q, leader = s.to_act, x, su, k, lq, n_t, qt
     cdef int t_count[G_SEATS]
-    cdef bint ok
     mine[0] = 0
     theirs[0] = 0
     for q in range(G_SEATS):
         in_play |= s.hand[q]
-    i = 0
-    while i < c.n_trumps:
-        x = c.trumps[i]
-        j = i
-        ok = True
-        grp = 0
-        while j < c.n_trumps and order.power[c.trumps[j]] == order.power[x]:
-            y = c.trumps[j]
-            j += 1
-            if not (in_play >> y & 1):
-                continue
-            if c.odd >> y & 1:
-                ok = False
-                break
-            if group < 0:
-                group = (c.counted >> c.owner[y]) & 1
-            elif ((c.counted >> c.owner[y]) & 1) != group:
-                ok = False
-                break
-            grp += c.points[y]
-        if not ok:
+    for q in range(G_SEATS):
+        if (c.counted >> q) & 1:
+            held |= s.hand[q]
+    m = in_play & tr
+    while m:
+        x = strongest(order, m)
+        grp_cards = m & c.same[x]       # the cards of its power (Doppelkopf's copies)
+        m &= ~grp_cards
+        if grp_cards & c.odd:
             break
-        walk += grp
-        i = j
+        if (grp_cards & held) == grp_cards:
+            y = 1
+        elif not (grp_cards & held):
+            y = 0
+        else:
+            break
+        if group < 0:
+            group = y
+        elif y != group:
+            break
+        walk += mask_points(c.points, grp_cards)
     if group == 1:
         mine[0] = walk
     elif group == 0:
