@@ -305,6 +305,7 @@ async function tableOptions(page) {
 {
   // STICH_RULES_GAME picks another game for this part (each game declares presets)
   const game = process.env.STICH_RULES_GAME ?? ["klaverjas", "doppelkopf", "schafkopf", "sheepshead"].find((g) => only.includes(g)) ?? "klaverjas";
+  const began = Date.now();
   const info = (await rpc("ListGames", {})).games.find((g) => g.name === game);
   const defaults = Object.fromEntries(info.options.map((o) => [o.name, o.defaultValue ?? null]));
   const context = await browser.newContext({ viewport: DESKTOP, locale: "nl-NL" });
@@ -363,7 +364,7 @@ async function tableOptions(page) {
   await page.waitForSelector("#status", { state: "attached" });
   assert.notDeepEqual((await tableOptions(page))[name], defaults[name], `${game}: the option ${name} was not played`);
   await context.close();
-  console.log(`rules switch (${game}): preset ${preset.name} kept over a reload and played; the standard rules and the option ${name} each started a new game`);
+  console.log(`rules switch (${game}): preset ${preset.name} kept over a reload and played; the standard rules and the option ${name} each started a new game (${((Date.now() - began) / 1000).toFixed(1)} s)`);
 }
 
 // a friend joins by invite link and sees the same trick live
