@@ -281,7 +281,7 @@ function rulesEl(game: string, onChange: () => void, playing?: Record<string, un
   const inForce = playing ? presetOf(game, playing) : null;
   const summary = `${t("rules")}: ${gameName(game)}${inForce ? ` · ${presetName(game, inForce)}` : ""}`;
   const box = h("details", { id: "rules", class: "rules", "data-preset": inForce ?? "" }, h("summary", {}, summary), h("p", { class: "note" }, t("rules_note")));
-  const keep = (rules: Record<string, unknown>) => {
+  const choose = (rules: Record<string, unknown>) => {
     localStorage.setItem(`stich:rules:${game}`, JSON.stringify(rules));
     const again = rulesEl(game, onChange, playing);
     (again as HTMLDetailsElement).open = true;
@@ -296,7 +296,7 @@ function rulesEl(game: string, onChange: () => void, playing?: Record<string, un
       current === null ? h("option", { value: "*", selected: true, disabled: true }, t("rules_own")) : null) as HTMLSelectElement;
     choice.addEventListener("change", () => {
       const preset = info.presets.find((p) => p.name === choice.value);
-      keep(preset ? changedRules(game, (preset.options ?? {}) as Record<string, unknown>) : {});
+      choose(preset ? changedRules(game, (preset.options ?? {}) as Record<string, unknown>) : {});
     });
     box.append(h("label", { class: "rule", for: "preset" }, h("span", {}, t("rules_preset")), choice));
   }
@@ -316,7 +316,7 @@ function rulesEl(game: string, onChange: () => void, playing?: Record<string, un
     }
     input.addEventListener("change", () => {
       const value = input instanceof HTMLInputElement ? input.checked : JSON.parse(input.value);
-      keep(changedRules(game, { ...rulesOf(game), [o.name]: value }));
+      choose(changedRules(game, { ...rulesOf(game), [o.name]: value }));
     });
     box.append(h("label", { class: "rule", for: id }, h("span", {}, o.description.replace(/^./, (c) => c.toUpperCase())), input));
   }
