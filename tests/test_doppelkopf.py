@@ -1092,3 +1092,14 @@ def test_result_extra_keys():
         "extra_points": {"re": 2, "kontra": 0}, "next_dealer": 0, "counts_toward_match": True}
     assert r["announcements"] == [{"seat": 0, "team": "re", "call": "re", "hand_size": 12, "trick": 1}]
     assert "redeal" not in r
+
+
+def test_presets_are_the_three_pagat_alternatives_each_on_its_own():
+    """Each preset turns on one rule alternative and leaves the others at their defaults
+    (docs/rules/doppelkopf.md, "Presets")."""
+    alternatives = ("second_heart_ten_beats_first", "solo_player_leads", "charlie_only_when_winning")
+    on = []
+    for name in games.spec_of("doppelkopf").presets:
+        options = games.get("doppelkopf", games.preset("doppelkopf", name)).options.as_dict()
+        on.append([a for a in alternatives if options[a]])
+    assert sorted(on) == sorted([a] for a in alternatives)

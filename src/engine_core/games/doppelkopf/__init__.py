@@ -17,6 +17,13 @@ OPTIONS = (
                minimum=1, maximum=1000, status="informational"),
 )
 
+# the three rule alternatives pagat lists, each on its own (docs/rules/doppelkopf.md, "Presets")
+PRESETS = {
+    "second_heart_ten": {"second_heart_ten_beats_first": True},
+    "soloist_leads": {"solo_player_leads": True},
+    "karlchen_only_winning": {"charlie_only_when_winning": True},
+}
+
 
 def packets(options):
     """Packets of 3, four rounds, from the dealer's left (rules 1.2)."""
@@ -36,6 +43,7 @@ GAME = GameSpec(
     rules=rules,
     options=OPTIONS,
     packets=packets,
+    presets=PRESETS,
     targets={"win": Target(121), "no_90": Target(151), "no_60": Target(181), "no_30": Target(211),
              "schwarz": Target(None, "tricks")},
     between_deals=between_deals,
