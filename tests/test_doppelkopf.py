@@ -809,6 +809,7 @@ def test_hard_announces_by_the_share_of_worlds_its_side_reaches_its_target():
     from engine_core import bots
     state = _turn_of(L6, {(1, 1): ("re",)}, 2, 0)
     bot = bots.get("doppelkopf", "hard", seed=1)
+    bot.announce_nodes = 300_000            # ten cards a hand: enough for these worlds' questions
     [kontra] = [e for e in bot.evaluate(state.view(0)) if e["action"]["type"] == "announce"]
     share = kontra["win"]
     assert kontra["action"]["call"] == "kontra" and 0 < share < 1
