@@ -3,7 +3,8 @@ definition each) awaited on a `grpc.aio` channel with the same options, so the s
 the same request ids and the same retry policy (gRPC's own, from the channel's service config).
 
     async with AsyncStichClient("127.0.0.1:50051") as c:
-        table = await c.create_table("schafkopf", seats=["human", "bot:easy", "bot:easy", "bot:easy"])
+        game = (await c.list_games())[0]["name"]
+        table = await c.create_table(game, seats=["human", "bot:easy", "bot:easy", "bot:easy"])
         view = await c.deal(table.table_id, table.tokens[0])
 """
 from __future__ import annotations
