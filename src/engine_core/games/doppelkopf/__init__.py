@@ -1,6 +1,6 @@
 """Doppelkopf: 4 players, 48 cards (every card twice), 12 each. The declaration; the rules are
 the hooks of `rules.pyx` and are described in docs/rules/doppelkopf.md."""
-from ...options import OptionSpec
+from ...options import OptionError, OptionSpec, Options
 from .. import GameSpec, Target, NextDeal
 from . import rules
 from .words import WORDS
@@ -15,7 +15,36 @@ OPTIONS = (
                "only winning the last trick with JC scores (no karlchen_caught)"),
     OptionSpec("deals_per_match", "int", 8, "match length in completed deals, 1..1000",
                minimum=1, maximum=1000, status="informational"),
+    OptionSpec("schweinchen", "bool", False,
+               "both AD in one hand are the highest trumps wherever diamonds are trumps"),
+    OptionSpec("superschweinchen", "bool", False,
+               "with Schweinchen in play, both 9D in one hand rank above them (needs schweinchen)"),
+    OptionSpec("hochzeit_partner", "choice", "first_trick",
+               "the tricks (of the first three) that find the bride's partner: any, "
+               "led with a trump, or led with a plain suit",
+               allowed=rules.HOCHZEIT_PARTNER),
+    OptionSpec("throw_in", "bool", False,
+               "a hand with five nines, five kings or no trump above the jacks may throw in: "
+               "the deal is dealt again by the same dealer and does not count"),
 )
+
+# well-known rule sets (games.preset("doppelkopf", name)); docs/rules/doppelkopf.md 10
+PRESETS = {
+    # the DDV tournament rules as far as the options go: the second heart ten beats the first
+    "ddv": {"second_heart_ten_beats_first": True},
+    # a typical private table: DDV plus Schweinchen, Superschweinchen and throwing in
+    "house": {"second_heart_ten_beats_first": True, "schweinchen": True, "superschweinchen": True,
+              "throw_in": True},
+}
+
+
+def validate(options: Options) -> Options:
+    """Superschweinchen rank above the Schweinchen, so they need them."""
+    if options.superschweinchen and not options.schweinchen:
+        raise OptionError("options.superschweinchen",
+                          "superschweinchen rank above the schweinchen: set schweinchen to true as "
+                          "well, or superschweinchen to false")
+    return options
 
 
 def packets(options):
@@ -24,8 +53,8 @@ def packets(options):
 
 
 def between_deals(result, dealer, options):
-    """A void Armut (nobody accepts) is redealt by the same dealer and does not count toward
-    the match; otherwise the deal passes to the left (rules 1.4)."""
+    """A void Armut (nobody accepts) or a thrown-in deal is redealt by the same dealer and does
+    not count toward the match; otherwise the deal passes to the left (rules 9)."""
     if result.get("redeal"):
         return NextDeal(dealer, counts=False)
     return NextDeal((dealer + 1) % 4)
@@ -39,6 +68,8 @@ GAME = GameSpec(
     targets={"win": Target(121), "no_90": Target(151), "no_60": Target(181), "no_30": Target(211),
              "schwarz": Target(None, "tricks")},
     between_deals=between_deals,
+    presets=PRESETS,
+    validate=validate,
     declaring_team="re",
     win_points=rules.win_points,
     description="Doppelkopf: normal game, silent solo, Hochzeit, Armut and seven solos; "

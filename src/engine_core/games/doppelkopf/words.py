@@ -36,6 +36,7 @@ WORDS = {
                 "solo_aces": _solo("aces", "an", "Fleischloser"),
                 "accept": call("take the Armut", "takes the Armut", "take the Armut"),
                 "decline": call("decline the Armut", "declines the Armut", "decline the Armut"),
+                "throw_in": call("throw in", "throws the cards in", "throw the cards in"),
             },
             "announce": {
                 "re": call("Re", "announces Re", "announce Re"),
@@ -58,6 +59,7 @@ WORDS = {
             "hochzeit": "Hochzeit",
             "armut": "Armut",
             "solo": "",
+            "thrown_in": "thrown in",
         },
         "contract_fields": [
             _solo_field({s: f"{s} solo" for s in SOLOS}),
@@ -65,6 +67,8 @@ WORDS = {
             {"field": "acceptor", "text": "taken by {acceptor:seat}"},
             {"field": "partner", "text": "partner {partner:seat}"},
             {"field": "redeal", "text": "dealt again"},
+            {"field": "schweinchen", "text": "Schweinchen (both AD on top) with {schweinchen:seat}"},
+            {"field": "superschweinchen", "text": "Superschweinchen (both 9D on top) with {superschweinchen:seat}"},
         ],
         "teams": {"re": "Re", "kontra": "Kontra"},
         "items": {
@@ -97,6 +101,7 @@ WORDS = {
                 "solo_aces": call("Fleischloser", "spielt einen Fleischlosen", "spielst einen Fleischlosen"),
                 "accept": call("Armut mitnehmen", "nimmt die Armut mit", "nimmst die Armut mit"),
                 "decline": call("Armut ablehnen", "lehnt die Armut ab", "lehnst die Armut ab"),
+                "throw_in": call("schmeißen", "schmeißt die Karten", "schmeißt die Karten"),
             },
             "announce": {
                 "re": call("Re", "sagt Re an", "sagst Re an"),
@@ -119,6 +124,7 @@ WORDS = {
             "hochzeit": "Hochzeit",
             "armut": "Armut",
             "solo": "",
+            "thrown_in": "geschmissen",
         },
         "contract_fields": [
             _solo_field({"diamonds": "Karo-Solo", "hearts": "Herz-Solo", "spades": "Pik-Solo",
@@ -127,6 +133,8 @@ WORDS = {
             {"field": "acceptor", "text": "mitgenommen von: {acceptor:seat}", "join": ", "},
             {"field": "partner", "text": "Partner: {partner:seat}", "join": ", "},
             {"field": "redeal", "text": "neu gegeben"},
+            {"field": "schweinchen", "text": "Schweinchen bei {schweinchen:seat}", "join": ", "},
+            {"field": "superschweinchen", "text": "Superschweinchen bei {superschweinchen:seat}", "join": ", "},
         ],
         "teams": {"re": "Re", "kontra": "Kontra"},
         "items": {
@@ -162,6 +170,7 @@ WORDS = {
                                    "speelt een azensolo (Fleischloser)"),
                 "accept": call("de Armut aannemen", "neemt de Armut aan", "neemt de Armut aan"),
                 "decline": call("de Armut weigeren", "weigert de Armut", "weigert de Armut"),
+                "throw_in": call("kaarten ingooien", "gooit de kaarten in", "gooit de kaarten in"),
             },
             "announce": {
                 "re": call("Re", "kondigt Re aan", "kondigt Re aan"),
@@ -183,6 +192,7 @@ WORDS = {
             "hochzeit": "Hochzeit",
             "armut": "Armut",
             "solo": "",
+            "thrown_in": "ingegooid",
         },
         "contract_fields": [
             _solo_field({"diamonds": "ruitensolo", "hearts": "hartensolo", "spades": "schoppensolo",
@@ -191,6 +201,8 @@ WORDS = {
             {"field": "acceptor", "text": "aangenomen door: {acceptor:seat}", "join": ", "},
             {"field": "partner", "text": "partner: {partner:seat}", "join": ", "},
             {"field": "redeal", "text": "opnieuw gedeeld"},
+            {"field": "schweinchen", "text": "Schweinchen (beide ruitenazen bovenaan) bij {schweinchen:seat}"},
+            {"field": "superschweinchen", "text": "Superschweinchen (beide ruitennegens bovenaan) bij {superschweinchen:seat}"},
         ],
         "teams": {"re": "Re", "kontra": "Kontra"},
         "items": {
@@ -223,6 +235,7 @@ WORDS = {
                 "solo_aces": call("یکہ سولو (بغیر ترپ)", "یکہ سولو کھیلتا ہے", "یکہ سولو کھیلتے ہیں"),
                 "accept": call("غربت قبول کریں", "غربت قبول کرتا ہے", "غربت قبول کرتے ہیں"),
                 "decline": call("غربت رد کریں", "غربت رد کرتا ہے", "غربت رد کرتے ہیں"),
+                "throw_in": call("پتے پھینکیں", "پتے پھینک دیتا ہے", "پتے پھینک دیتے ہیں"),
             },
             "announce": {
                 "re": call("Re", "Re کا اعلان کرتا ہے", "Re کا اعلان کرتے ہیں"),
@@ -243,6 +256,7 @@ WORDS = {
             "silent_solo": "خاموش سولو",
             "hochzeit": "شادی",
             "armut": "غربت",
+            "thrown_in": "پتے پھینکے گئے",
             "solo": "",
         },
         "contract_fields": [
@@ -252,6 +266,8 @@ WORDS = {
             {"field": "acceptor", "text": "قبول کرنے والا: {acceptor:seat}", "join": "، "},
             {"field": "partner", "text": "ساتھی: {partner:seat}", "join": "، "},
             {"field": "redeal", "text": "دوبارہ بانٹا گیا", "join": "؛ "},
+            {"field": "schweinchen", "text": "شوائنشن (دونوں اینٹ کے یکے سب سے اوپر): {schweinchen:seat}", "join": "؛ "},
+            {"field": "superschweinchen", "text": "سپر شوائنشن (دونوں اینٹ کے نہلے سب سے اوپر): {superschweinchen:seat}", "join": "؛ "},
         ],
         "teams": {"re": "Re", "kontra": "Kontra"},
         "items": {
