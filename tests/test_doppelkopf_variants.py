@@ -230,3 +230,21 @@ def test_the_easy_bot_throws_in_a_bad_hand(options, want):
     state = deal(options, NINES)
     bids(state, "healthy")
     assert bots.get("doppelkopf", "easy", seed=1, options=options).choose(state.view(1))["call"] == want
+
+
+def test_schweinchen_lie_open_and_every_sampled_world_holds_them():
+    """The Schweinchen still in the holder's hand are `shown` to every seat, so the bots'
+    worlds give them to him; without the option nothing is shown."""
+    from engine_core.bots.inference import Inference
+    state = deal({"schweinchen": True}, PIGS)
+    bids(state, "healthy", "healthy", "healthy", "healthy")
+    assert all(state.view(s)["shown"] == {"seat": 0, "cards": ["AD", "AD"]} for s in (None, 1, 2, 3))
+    worlds = Inference(state.view(3), state.game.options.as_dict()).sample(40, seed=1)
+    assert worlds and all(w["hands"][0].count("AD") == 2 for w in worlds)
+    play(state, "AD 9D TH JD")
+    assert state.view(2)["shown"] == {"seat": 0, "cards": ["AD"]}
+    plain = deal({}, PIGS)
+    bids(plain, "healthy", "healthy", "healthy", "healthy")
+    assert plain.view(3)["shown"] is None
+    spread = Inference(plain.view(3), {}).sample(40, seed=1)
+    assert any(w["hands"][0].count("AD") < 2 for w in spread)      # the test can fail

@@ -1421,6 +1421,23 @@ cdef dict _known_teams(const DkState* s, seat):
     return {"re": sorted(re), "kontra": sorted(ko), "complete": False}
 
 
+cdef object _shown_pigs(Core core):
+    """The Schweinchen are public once in play (rules 4.1): the holder's AD still in his hand
+    (and his 9D when he also has the Superschweinchen) lie open to every seat as `shown`, so that
+    a seat's view, and the worlds the bots sample from it, know where they are; None otherwise.
+    Superschweinchen in another hand are named by the contract only."""
+    cdef DkState* s = &core.s
+    cdef u64 m
+    if s.schwein < 0 or s.phase != P_PLAY:
+        return None
+    m = s.hand[s.schwein] & both(FACE_AD)
+    if s.superschwein == s.schwein:
+        m |= s.hand[s.schwein] & both(card(NINE, DIAMONDS))
+    if m == 0:
+        return None
+    return {"seat": s.schwein, "cards": [DOPPELKOPF.code(c) for c in core.sort_cards(m)]}
+
+
 def public(Core core, seat):
     """The contract as `seat` knows it, the bids, the teams as far as `seat` can know them, the
     announcements and levels, the trick in play, the tricks, tricks won and hand sizes."""
@@ -1439,6 +1456,7 @@ def public(Core core, seat):
                    for t in range(s.trick_no)],
         "tricks_won": [s.n_won[k] for k in range(4)],
         "hand_sizes": [popcount(s.hand[k]) for k in range(4)],
+        "shown": _shown_pigs(core),
     }
     if s.contract == K_ARMUT:
         out["armut"] = {"poor": s.declarer, "acceptor": s.acceptor if s.acceptor >= 0 else None}
