@@ -55,8 +55,8 @@ options = st.fixed_dictionaries({
     "charlie_only_when_winning": st.booleans(),
     "hochzeit_partner": st.sampled_from(("first_trick", "first_trump_trick", "first_colour_trick")),
     "throw_in": st.booleans(),
-}).flatmap(lambda o: st.sampled_from(({}, {"schweinchen": True},
-                                      {"schweinchen": True, "superschweinchen": True})).map(lambda p: {**o, **p}))
+    "schweinchen": st.sampled_from(("off", "schweinchen", "superschweinchen")),
+})
 
 
 @settings(max_examples=240, deadline=None)
@@ -104,10 +104,10 @@ def test_random_deal_invariants(seed, dealer, policy, opts):
                       if (leader + i) % 4 == p) for p in range(4)]
     pigs = [p for p in range(4) if at_play[p].count("AD") == 2]
     diamonds = result["contract"]["trumps"] in ("normal", "diamonds")
-    expect = pigs[0] if opts.get("schweinchen") and diamonds and pigs else None
+    expect = pigs[0] if opts["schweinchen"] != "off" and diamonds and pigs else None
     assert result["contract"].get("schweinchen") == expect
     supers = [p for p in range(4) if at_play[p].count("9D") == 2]
-    if expect is not None and opts.get("superschweinchen") and supers:
+    if expect is not None and opts["schweinchen"] == "superschweinchen" and supers:
         assert result["contract"].get("superschweinchen") == supers[0]
     else:
         assert "superschweinchen" not in result["contract"]

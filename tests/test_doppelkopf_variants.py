@@ -16,7 +16,7 @@ PIGS = ["QC AC AS AH KC QS AD KS QH JH AD JC", "9D 9C TS KH 9D JC 9C 9S QD JS TD
         "KD TC KS 9H QC TH AC AS QH JH QD KH", "JD KC 9S AH TD QS TC TS TH JS KD 9H"]
 NINES = ["QC AC AS AH 9D QS KC KS QH JH AD JC", "9D 9C TS KH AD JC 9C 9S QD 9S TD JD",
          "KD TC KS 9H QC TH AC AS QH JH QD KH", "JD KC JS AH TD QS TC TS TH JS KD 9H"]
-NEW = ("schweinchen", "superschweinchen", "hochzeit_partner", "throw_in")
+NEW = ("schweinchen", "hochzeit_partner", "throw_in")
 
 
 def deal(options, hands, dealer=3):
@@ -79,18 +79,17 @@ def test_own_lines_cover_every_new_option():
 
 def test_options_are_declared_and_checked():
     by_name = {o.name: o for o in games.spec_of("doppelkopf").options}
-    for name in ("schweinchen", "superschweinchen", "throw_in"):
-        assert by_name[name].status == "supported" and by_name[name].default is False
-        with pytest.raises(OptionError, match=f"options.{name}: must be true or false"):
-            games.get("doppelkopf", {name: "yes"})
-    assert by_name["hochzeit_partner"].default == "first_trick"
-    with pytest.raises(OptionError, match="options.hochzeit_partner") as err:
-        games.get("doppelkopf", {"hochzeit_partner": "first_heart_trick"})
-    assert "first_colour_trick" in str(err.value)
-    with pytest.raises(OptionError, match="options.superschweinchen: .*set schweinchen to true"):
-        games.get("doppelkopf", {"superschweinchen": True})
+    assert by_name["throw_in"].status == "supported" and by_name["throw_in"].default is False
+    with pytest.raises(OptionError, match="options.throw_in: must be true or false"):
+        games.get("doppelkopf", {"throw_in": "yes"})
+    for name, default, good, bad in (("hochzeit_partner", "first_trick", "first_colour_trick", "first_heart_trick"),
+                                     ("schweinchen", "off", "superschweinchen", True)):
+        assert by_name[name].status == "supported" and by_name[name].default == default
+        with pytest.raises(OptionError, match=f"options.{name}: must be one of") as err:
+            games.get("doppelkopf", {name: bad})
+        assert good in str(err.value)
     house = games.get("doppelkopf", games.preset("doppelkopf", "house")).options
-    assert house.schweinchen and house.superschweinchen and house.throw_in and house.second_heart_ten_beats_first
+    assert house.schweinchen == "superschweinchen" and house.throw_in and house.second_heart_ten_beats_first
     assert games.preset("doppelkopf", "ddv") == {"second_heart_ten_beats_first": True}
     with pytest.raises(OptionError, match="unknown preset"):
         games.preset("doppelkopf", "turnier")
@@ -112,8 +111,8 @@ def test_defaults_offer_no_throw_in_and_say_why():
 
 @pytest.mark.parametrize("options,top,fields", [
     ({}, "TH", {}),
-    ({"schweinchen": True}, "AD", {"schweinchen": 0}),
-    ({"schweinchen": True, "superschweinchen": True}, "9D", {"schweinchen": 0, "superschweinchen": 1}),
+    ({"schweinchen": "schweinchen"}, "AD", {"schweinchen": 0}),
+    ({"schweinchen": "superschweinchen"}, "9D", {"schweinchen": 0, "superschweinchen": 1}),
 ])
 def test_schweinchen_order_is_public_from_the_first_card(options, top, fields):
     state = deal(options, PIGS)
@@ -128,7 +127,7 @@ def test_schweinchen_order_is_public_from_the_first_card(options, top, fields):
 
 
 def test_split_foxes_are_no_schweinchen():
-    state = games.get("doppelkopf", {"schweinchen": True}).new_deal(
+    state = games.get("doppelkopf", {"schweinchen": "schweinchen"}).new_deal(
         [h.split() for h in ("QC AC AS AH 9D QS KC KS QH JH AD JC", "9D 9C TS KH AD JC 9C 9S QD JS TD JD",
                              "KD TC KS 9H QC TH AC AS QH JH QD KH", "JD KC 9S AH TD QS TC TS TH JS KD 9H")], 3)
     bids(state, "healthy", "healthy", "healthy", "healthy")
@@ -154,7 +153,7 @@ def test_solver_under_superschweinchen_matches_exhaustive_search(seed):
     """With three tricks left, the solver's card points for Re equal an exhaustive search's:
     the solver plays the Schweinchen orders through the same hooks."""
     rng = random.Random(seed)
-    state = deal({"schweinchen": True, "superschweinchen": True}, PIGS)
+    state = deal({"schweinchen": "superschweinchen"}, PIGS)
     bids(state, "healthy", "healthy", "healthy", "healthy")
     play(state, "AD 9D TH JD")
     while len(state.view(None)["tricks"]) < 9:
@@ -236,7 +235,7 @@ def test_schweinchen_lie_open_and_every_sampled_world_holds_them():
     """The Schweinchen still in the holder's hand are `shown` to every seat, so the bots'
     worlds give them to him; without the option nothing is shown."""
     from engine_core.bots.inference import Inference
-    state = deal({"schweinchen": True}, PIGS)
+    state = deal({"schweinchen": "schweinchen"}, PIGS)
     bids(state, "healthy", "healthy", "healthy", "healthy")
     assert all(state.view(s)["shown"] == {"seat": 0, "cards": ["AD", "AD"]} for s in (None, 1, 2, 3))
     worlds = Inference(state.view(3), state.game.options.as_dict()).sample(40, seed=1)

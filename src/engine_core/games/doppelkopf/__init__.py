@@ -1,6 +1,6 @@
 """Doppelkopf: 4 players, 48 cards (every card twice), 12 each. The declaration; the rules are
 the hooks of `rules.pyx` and are described in docs/rules/doppelkopf.md."""
-from ...options import OptionError, OptionSpec, Options
+from ...options import OptionSpec
 from .. import GameSpec, Target, NextDeal
 from . import rules
 from .words import WORDS
@@ -15,10 +15,10 @@ OPTIONS = (
                "only winning the last trick with JC scores (no karlchen_caught)"),
     OptionSpec("deals_per_match", "int", 8, "match length in completed deals, 1..1000",
                minimum=1, maximum=1000, status="informational"),
-    OptionSpec("schweinchen", "bool", False,
-               "both AD in one hand are the highest trumps wherever diamonds are trumps"),
-    OptionSpec("superschweinchen", "bool", False,
-               "with Schweinchen in play, both 9D in one hand rank above them (needs schweinchen)"),
+    OptionSpec("schweinchen", "choice", "off",
+               "'schweinchen': both AD in one hand are the highest trumps wherever diamonds are "
+               "trumps; 'superschweinchen': also both 9D in one hand above them; 'off'",
+               allowed=rules.SCHWEINCHEN),
     OptionSpec("hochzeit_partner", "choice", "first_trick",
                "the tricks (of the first three) that find the bride's partner: any, "
                "led with a trump, or led with a plain suit",
@@ -33,18 +33,8 @@ PRESETS = {
     # the DDV tournament rules as far as the options go: the second heart ten beats the first
     "ddv": {"second_heart_ten_beats_first": True},
     # a typical private table: DDV plus Schweinchen, Superschweinchen and throwing in
-    "house": {"second_heart_ten_beats_first": True, "schweinchen": True, "superschweinchen": True,
-              "throw_in": True},
+    "house": {"second_heart_ten_beats_first": True, "schweinchen": "superschweinchen", "throw_in": True},
 }
-
-
-def validate(options: Options) -> Options:
-    """Superschweinchen rank above the Schweinchen, so they need them."""
-    if options.superschweinchen and not options.schweinchen:
-        raise OptionError("options.superschweinchen",
-                          "superschweinchen rank above the schweinchen: set schweinchen to true as "
-                          "well, or superschweinchen to false")
-    return options
 
 
 def packets(options):
@@ -69,11 +59,11 @@ GAME = GameSpec(
              "schwarz": Target(None, "tricks")},
     between_deals=between_deals,
     presets=PRESETS,
-    validate=validate,
     declaring_team="re",
     win_points=rules.win_points,
     description="Doppelkopf: normal game, silent solo, Hochzeit, Armut and seven solos; "
-                "re/kontra and no_90 .. schwarz announcements",
+                "re/kontra and no_90 .. schwarz announcements; optional Schweinchen, "
+                "Superschweinchen, Hochzeit partner rules and throwing in",
     words=WORDS,
     # twelve tricks: each search costs more, so fewer worlds; the normal level plays the bid
     # rollouts (solos, Hochzeit and Armut differ in kind)

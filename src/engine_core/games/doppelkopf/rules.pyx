@@ -151,6 +151,7 @@ NAMES = _NAMES
 TEAM_NAMES = ("re", "kontra")
 LEVEL_NAMES = ("", "re/kontra", "no_90", "no_60", "no_30", "schwarz")
 HOCHZEIT_PARTNER = ("first_trick", "first_trump_trick", "first_colour_trick")
+SCHWEINCHEN = ("off", "schweinchen", "superschweinchen")
 
 # ---- the C state ----
 cdef enum:
@@ -168,7 +169,7 @@ cdef enum:
 cdef struct DkOpts:
     DealPlan deal
     bint second_heart_ten, solo_player_leads, charlie_only_when_winning
-    bint schweinchen, superschweinchen, throw_in
+    bint schweinchen, superschweinchen, throw_in     # option schweinchen: at least / superschweinchen
     int8_t hochzeit_partner     # HP_ANY, HP_TRUMP, HP_COLOUR: the tricks that find the partner
 
 cdef struct DkState:
@@ -361,8 +362,8 @@ cdef int g_opts(options, DkOpts* out) except -1:
     out.second_heart_ten = options.second_heart_ten_beats_first
     out.solo_player_leads = options.solo_player_leads
     out.charlie_only_when_winning = options.charlie_only_when_winning
-    out.schweinchen = options.schweinchen
-    out.superschweinchen = options.superschweinchen
+    out.schweinchen = options.schweinchen != "off"
+    out.superschweinchen = options.schweinchen == "superschweinchen"
     out.throw_in = options.throw_in
     out.hochzeit_partner = HOCHZEIT_PARTNER.index(options.hochzeit_partner)
     return 0
