@@ -225,10 +225,11 @@ def test_throw_in_beats_armut_and_hochzeit_but_not_a_solo():
 
 
 @pytest.mark.parametrize("options,want", [({"throw_in": True}, "throw_in"), ({}, "healthy")])
-def test_the_easy_bot_throws_in_a_bad_hand(options, want):
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_easy_and_normal_throw_in_a_bad_hand(options, want, level):
     state = deal(options, NINES)
     bids(state, "healthy")
-    assert bots.get("doppelkopf", "easy", seed=1, options=options).choose(state.view(1))["call"] == want
+    assert bots.get("doppelkopf", level, seed=1, options=options).choose(state.view(1))["call"] == want
 
 
 def test_schweinchen_lie_open_and_every_sampled_world_holds_them():
