@@ -2,6 +2,7 @@
 
     python bench/solver_deals.py [--probe ../shared/reference/solver_probe.c] [--deals 20]
                                  [--budget 20000000] [--only per-node,doko-full,...]
+                                 [--no-sure]
 
 Groups (--only, comma-separated; all by default):
 - per-node: the probe's own deals (Rufspiel and Wenz from the first card, Doppelkopf from tricks
@@ -12,6 +13,9 @@ Groups (--only, comma-separated; all by default):
   (one null-window search) within --budget nodes, and exact values from trick 3.
 - full-deals: Klaverjas full deals (batch.playout_record seeds, roem on) and Wenz from the first
   card: exact values.
+
+--no-sure searches without the sure-point bounds (rules.Solver(sure=False)), to measure what
+they save in the same build.
 
 Per-deal figures are CPU milliseconds (time.process_time around each solve): the machine is
 shared, and CPU time is what the solver spends. Node counts are printed the way DDS publishes
@@ -166,7 +170,14 @@ def main(argv=None):
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--budget", type=int, default=20_000_000)
     parser.add_argument("--only", default=",".join(GROUPS))
+    parser.add_argument("--no-sure", action="store_true", help="search without the sure-point bounds")
     args = parser.parse_args(argv)
+    if args.no_sure:
+        from engine_core import games
+        for name in ("schafkopf", "doppelkopf", "klaverjas", "sheepshead"):
+            rules = games.get(name).rules
+            solver._LOCAL.solvers = getattr(solver._LOCAL, "solvers", None) or {}
+            solver._LOCAL.solvers[rules] = rules.Solver(sure=False)
     probe = Probe(args.probe) if args.probe and Path(args.probe).exists() and shutil.which("gcc") else None
     try:
         for name in args.only.split(","):

@@ -352,7 +352,8 @@ def test_hard_expected_lies_within_the_worlds_exact_values():
 
 def test_hard_budget_knobs_are_checked():
     for bad in ({"playouts": 0}, {"playout_worlds": -1}, {"rollout_worlds": 0}, {"rollout_playouts": -1},
-                {"screen_worlds": 0}, {"playouts": 2.5}, {"worlds": True}):
+                {"screen_worlds": 0}, {"playouts": 2.5}, {"worlds": True}, {"inference_pool": 0},
+                {"inference_pool": 17}, {"inference_pool": 1.5}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             bots.get("klaverjas", "hard", **bad)
 

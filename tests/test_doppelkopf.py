@@ -809,6 +809,7 @@ def test_hard_announces_by_the_share_of_worlds_its_side_reaches_its_target():
     from engine_core import bots
     state = _turn_of(L6, {(1, 1): ("re",)}, 2, 0)
     bot = bots.get("doppelkopf", "hard", seed=1)
+    bot.announce_nodes = 300_000            # ten cards a hand: enough for these worlds' questions
     [kontra] = [e for e in bot.evaluate(state.view(0)) if e["action"]["type"] == "announce"]
     share = kontra["win"]
     assert kontra["action"]["call"] == "kontra" and 0 < share < 1
@@ -1092,3 +1093,14 @@ def test_result_extra_keys():
         "extra_points": {"re": 2, "kontra": 0}, "next_dealer": 0, "counts_toward_match": True}
     assert r["announcements"] == [{"seat": 0, "team": "re", "call": "re", "hand_size": 12, "trick": 1}]
     assert "redeal" not in r
+
+
+def test_presets_are_the_three_pagat_alternatives_each_on_its_own():
+    """Each preset turns on one rule alternative and leaves the others at their defaults
+    (docs/rules/doppelkopf.md, "Presets")."""
+    alternatives = ("second_heart_ten_beats_first", "solo_player_leads", "charlie_only_when_winning")
+    on = []
+    for name in games.spec_of("doppelkopf").presets:
+        options = games.get("doppelkopf", games.preset("doppelkopf", name)).options.as_dict()
+        on.append([a for a in alternatives if options[a]])
+    assert sorted(on) == sorted([a] for a in alternatives)

@@ -915,3 +915,12 @@ def test_view_points_are_the_plain_values_until_trump_is_named():
     plain = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
     assert state.phase() == "bidding"
     assert state.view(0)["points"] == {c: plain[c[0]] for c in state.game.deck.faces}
+
+
+def test_presets_are_the_other_cities_rules():
+    """Rotterdam changes only the trumping; Utrecht is Amsterdam trumping with a compulsory trump
+    choice (docs/rules/klaverjas.md, "Presets")."""
+    rotterdam = games.get("klaverjas", games.preset("klaverjas", "rotterdam")).options
+    utrecht = games.get("klaverjas", games.preset("klaverjas", "utrecht")).options
+    assert (rotterdam.ruleset, rotterdam.trump_choice) == ("rotterdam", "free")
+    assert (utrecht.ruleset, utrecht.trump_choice) == ("utrecht", "compulsory")

@@ -71,6 +71,10 @@ def test_list_games(client, game):
     assert listed[game]["seats"] == spec.seats and listed[game]["hand_size"] == spec.hand_size
     assert listed[game]["options"] == json.loads(json.dumps([o.schema() for o in spec.options]))
     assert listed[game]["words"] == spec.words and listed[game]["words"]["en"]["calls"]
+    # the game's presets with their options as declared, each named in words in every language
+    assert listed[game]["presets"] == json.loads(json.dumps(spec.presets))
+    for lang, words in spec.words.items():
+        assert set(words.get("presets", {})) == set(spec.presets), (game, lang)
 
 
 def test_list_games_serves_the_words_in_every_language(client, monkeypatch):

@@ -303,3 +303,94 @@ def test_playout_values_refuse_what_is_not_a_legal_card():
         rules.playout_values(state.core, [illegal], 4, 1, mask, 0, True, 61)
     with pytest.raises(ValueError, match="positive number of playouts"):
         rules.playout_values(state.core, state.core.legal_list()[:1], 0, 1, mask, 0, True, 61)
+
+
+def boundary_positions(game, options, tricks_left, n, seed):
+    """Positions at a trick boundary with `tricks_left` tricks to go, from random deals."""
+    g = games.get(game, options)
+    bids = "cheapest" if "cheapest" in g.rules.BIDS else "uniform"
+    found = 0
+    for k in range(n * 20):
+        record = batch.playout_record(game, options, seed=seed, k=k, bids=bids)
+        state = records.new_state(record)
+        keep, cards = (g.spec.hand_size - tricks_left) * g.seats, 0
+        for action in record["actions"]:
+            if action["type"] == "play":
+                if cards == keep:
+                    break
+                cards += 1
+            state.apply(action)
+        if state.is_over() or not state.core.legal_mask():
+            continue
+        yield state
+        found += 1
+        if found == n:
+            return
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_sure_point_bounds_hold_the_minimax_value(game):
+    """The sure-point bounds of a trick boundary (the top trumps a group holds, the leader's
+    quick tricks) contain the exact value, for the default side and for one seat of the other
+    side (Klaverjas: counted with its team), each maximizing and minimizing; and they do bound: some lie inside the range of
+    what is still open."""
+    checked = inside = 0
+    for options in option_sets(game):
+        for tricks_left in (2, 3):
+            for state in boundary_positions(game, options, tricks_left, 8, seed=21 + tricks_left):
+                rules = state.game.rules
+                side = tuple(solver.objective_of(state).side)
+                other = tuple(s for s in range(state.game.seats) if s not in side)[:1]
+                for seats, maximize in ((side, True), (other, True), (side, False), (other, False)):
+                    mask = sum(1 << s for s in seats)
+                    bounds = rules.sure_bounds(state.core, mask, maximize)
+                    if bounds is None:
+                        continue
+                    exact = minimax(state, state.core.copy(), seats, maximize=maximize)
+                    assert bounds[0] <= exact <= bounds[1], (state.record(), seats, bounds, exact)
+                    checked += 1
+                    inside += bounds[:2] != bounds[2:]
+    assert checked >= 40
+    assert inside > 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(game=st.sampled_from(GAMES), which=st.integers(0, 2), seed=st.integers(0, 10**6),
+       tricks_left=st.integers(3, 5), partition=st.booleans())
+def test_sure_point_bounds_give_the_plain_values(game, which, seed, tricks_left, partition):
+    """The search with the sure-point bounds finds the values and null-window answers of the
+    search without them, maximizing and minimizing, and plain minimax's on the smallest
+    endgames."""
+    options = option_sets(game)[which % len(option_sets(game))]
+    state = one_position(game, options, tricks_left, seed)
+    if state is None:
+        return
+    rules = state.game.rules
+    mask = solver.objective_of(state).mask
+    plain = rules.Solver(sure=False, partition=partition)
+    bounded = rules.Solver(sure=True, partition=partition, min_bits=10)
+    assert bounded.sure and not plain.sure
+    lo, hi, _ = rules.solve_core(state.core, plain, mask, 0, True, 0)
+    assert lo == hi
+    assert rules.solve_core(state.core, bounded, mask, 0, True, 0)[:2] == (lo, hi)
+    for target in (lo - 1, lo, lo + 1):
+        assert rules.reaches_core(state.core, bounded, mask, 0, True, target, 0)[0] == (lo >= target)
+    low = rules.solve_core(state.core, plain, mask, 0, False, 0)[:2]
+    assert rules.solve_core(state.core, bounded, mask, 0, False, 0)[:2] == low
+    if tricks_left == 3:        # small enough for plain minimax
+        assert lo == minimax(state, state.core.copy(), solver.objective_of(state).side)
+
+
+def test_sure_point_bounds_save_nodes():
+    """The bounds cut: Schafkopf deals from their first trick need fewer nodes in all with them
+    (so the test above compares two different searches), for the same values."""
+    with_bounds = without = 0
+    for state in positions("schafkopf", {}, 8, 6, seed=17):
+        rules = state.game.rules
+        mask = solver.objective_of(state).mask
+        on = rules.solve_core(state.core, rules.Solver(sure=True), mask, 0, True, 0)
+        off = rules.solve_core(state.core, rules.Solver(sure=False), mask, 0, True, 0)
+        assert on[:2] == off[:2]
+        with_bounds += on[2]
+        without += off[2]
+    assert with_bounds < without

@@ -1,5 +1,5 @@
 """Every registered game declares the words players read (games/words.py): each call,
-exchange, contract type, breakdown item and phase has them in English, they are plain data a
+exchange, contract type, breakdown item, phase and preset has them in English, they are plain data a
 google.protobuf.Struct carries, and every template's placeholders name what it can fill. The
 four games ship German, Dutch and Urdu too, each with every English word and the same
 placeholders, and written in that language."""
@@ -91,6 +91,9 @@ def test_a_game_without_words_is_found_out():
     del en["calls"]["bid"]["trump"]["you"], en["phases"]["play"]
     holed = dataclasses.replace(spec, words={"en": en})
     assert game_words.missing(holed) == ["en.calls.bid.trump.you", "en.phases.play"]
+    # a declared preset without its name in words is found out too
+    unnamed = dataclasses.replace(spec, presets={**spec.presets, "den_haag": {"roem": False}})
+    assert game_words.missing(unnamed) == ["en.presets.den_haag"]
 
 
 def test_a_partial_or_misshapen_language_is_found_out():

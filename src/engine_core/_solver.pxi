@@ -15,9 +15,14 @@
 #                         and the leader (e.g. the called suit already led)
 #   g_unmergeable(s, o)   cards that must never be merged with an equal one (the unknown card,
 #                         every card when Klaverjas roem makes ranks matter)
+#   g_odd_cards(s, o)     cards whose part in a trick the card order does not describe (Sheepshead's
+#                         unknown card follows as the called suit and never wins): the sure-point
+#                         bounds never count on them
+#   g_counted(s, side)    the seats whose tricks count for the side's total (Klaverjas: the teams)
+#   g_plays_out(s)        every trick is played (a Schafkopf Tout or Bettel can end early)
 from libc.stdlib cimport malloc, free
 from libc.stdint cimport uint16_t, uint32_t, int16_t
-from engine_core._order cimport card_strength
+from engine_core._order cimport card_strength, mask_points
 
 cdef extern from *:
     """
@@ -83,6 +88,9 @@ cdef struct Search:
     u64 mobile              # cards with a run
     bint partition          # keys by canonical(); off: by the exact cards (tests compare both)
     bint etc                # enhanced transposition cutoffs at a trick's last card (tests compare)
+    bint sure               # sure-point bounds at trick boundaries (tests compare)
+    u64 odd                 # g_odd_cards
+    int counted             # g_counted(side)
 
 
 cdef void search_init(Search* c, const GState* s, const GOpts* o, int side, int kind,
@@ -101,6 +109,9 @@ cdef void search_init(Search* c, const GState* s, const GOpts* o, int side, int 
     c.aborted = False
     c.points = g_point_table(s)
     c.unmergeable = g_unmergeable(s, o)
+    c.odd = g_odd_cards(s, o)
+    c.counted = g_counted(s, side)
+    c.sure = kind == COUNT_POINTS and g_plays_out(s)
     for a in range(64):
         c.above[a] = 0
         c.geq[a] = 0
@@ -351,7 +362,8 @@ cdef inline int order_moves(const Search* c, const GState* s, int seat, u64 lega
     points to a trick the own side wins for sure, take it as high as needed, else lose cheaply."""
     cdef const Order* order = g_order(s)
     cdef int scores[MAX_MOVES]
-    cdef int n = 0, j, card, sc, led, best_v, v, win_pos, win_seat, k, pts, q, w, holder
+    cdef int n = 0, j, card, sc, led, best_v, v, win_pos, win_seat, k, pts, q, w, holder, su
+    cdef int ruff_opp = 0, ruff_own = 0
     cdef u64 in_hands = 0, others, m = legal
     cdef bint mine, beats, sure, my_side = (c.side >> seat) & 1
     for k in range(G_SEATS):
@@ -367,15 +379,36 @@ cdef inline int order_moves(const Search* c, const GState* s, int seat, u64 lega
                 best_v = v
                 win_pos = k
         win_seat = (s.leader + win_pos) % G_SEATS
+    if s.n_in_trick == 0:
+        # plain suits a seat still to play is void in while holding trumps: ruffed by the
+        # other side (a poor lead) or by the own side only (a good one)
+        for k in range(1, G_SEATS):
+            q = (seat + k) % G_SEATS
+            if not (s.hand[q] & order.suit_mask[TRUMP]):
+                continue
+            for su in range(4):
+                if order.suit_mask[su] and not (s.hand[q] & order.suit_mask[su]):
+                    if ((c.side >> q) & 1) == my_side:
+                        ruff_own |= 1 << su
+                    else:
+                        ruff_opp |= 1 << su
     while m and n < MAX_MOVES:
         card = lowest(m)
         m &= m - 1
         pts = c.points[card]
         if s.n_in_trick == 0:
-            if not (c.above[card] & others):
-                sc = 2000 + pts + (50 if order.eff_suit[card] == TRUMP else 0)
-            elif order.eff_suit[card] == TRUMP:
-                sc = 1000 + order.power[card]
+            su = order.eff_suit[card]
+            if su == TRUMP:
+                if not (c.above[card] & others):
+                    sc = 2050 + pts
+                else:
+                    sc = 1000 + order.power[card]
+            elif (ruff_opp >> su & 1):
+                sc = 300 - 10 * pts - order.power[card]     # an opponent trumps it
+            elif not (c.above[card] & others):
+                sc = 2000 + pts
+            elif (ruff_own >> su & 1):
+                sc = 1500 - 10 * pts - order.power[card]    # the partner trumps it
             else:
                 sc = 500 - 10 * pts - order.power[card]
         else:
@@ -440,6 +473,120 @@ cdef inline void value_range(const Search* c, const GState* s, int v, int* lo, i
     hi[0] = v + f
 
 
+cdef inline int extreme_points(const int8_t* points, u64 m, int k, bint largest) noexcept nogil:
+    """The card points of the k cards of m with the fewest (or the most) of them."""
+    cdef int vals[64]
+    cdef int n = 0, j, v, total = 0
+    while m:
+        v = points[lowest(m)]
+        m &= m - 1
+        j = n
+        n += 1
+        while j > 0 and (vals[j - 1] < v if largest else vals[j - 1] > v):
+            vals[j] = vals[j - 1]
+            j -= 1
+        vals[j] = v
+    for j in range(k if k < n else n):
+        total += vals[j]
+    return total
+
+
+cdef inline int strongest(const Order* order, u64 m) noexcept nogil:
+    """The card of m with the highest power (-1 when m is empty)."""
+    cdef int best = -1, card
+    while m:
+        card = lowest(m)
+        m &= m - 1
+        if best < 0 or order.power[card] > order.power[best]:
+            best = card
+    return best
+
+
+cdef void sure_points(const Search* c, const GState* s, int* mine, int* theirs) noexcept nogil:
+    """At a trick boundary of a deal that is played out: card points the counted seats
+    (c.counted) surely still take (mine), and those the other seats surely take (theirs).
+    - Top trumps: walking the trumps in play from the strongest down while all are held by
+      one of the two groups, every trick one of them is played to goes to that group (only a
+      card of the same group can beat it), so the group takes at least their points.
+    - The leader's quick tricks, when he plays for his group's points (a maximizer among the
+      counted seats, a minimizer among the others): his trumps above every trump of the other hands, led one after
+      another, then in each plain suit his cards above every other hand's card of the suit, as
+      long as each other seat either still holds a card of the suit (it must follow) or has no
+      trump left after the trump leads (it followed trumps while it had them). Those tricks are
+      his group's with every card in them, and any seat's cards in them hold at least the
+      points of its lowest cards.
+    Cards the order does not describe (g_odd_cards) stop the walk and, in play, the quick tricks."""
+    cdef const Order* order = g_order(s)
+    cdef u64 in_play = 0, other, tr = order.suit_mask[TRUMP], mask, masters, rest, held = 0, m, grp_cards
+    cdef int y, group = -1, walk = 0, q, leader = s.to_act, x, su, k, lq, n_t, qt
+    cdef int t_count[G_SEATS]
+    mine[0] = 0
+    theirs[0] = 0
+    for q in range(G_SEATS):
+        in_play |= s.hand[q]
+    for q in range(G_SEATS):
+        if (c.counted >> q) & 1:
+            held |= s.hand[q]
+    m = in_play & tr
+    while m:
+        x = strongest(order, m)
+        grp_cards = m & c.same[x]       # the cards of its power (Doppelkopf's copies)
+        m &= ~grp_cards
+        if grp_cards & c.odd:
+            break
+        if (grp_cards & held) == grp_cards:
+            y = 1
+        elif not (grp_cards & held):
+            y = 0
+        else:
+            break
+        if group < 0:
+            group = y
+        elif y != group:
+            break
+        walk += mask_points(c.points, grp_cards)
+    if group == 1:
+        mine[0] = walk
+    elif group == 0:
+        theirs[0] = walk
+    if c.odd & in_play:
+        return
+    if ((c.counted >> leader) & 1) != (((c.side >> leader) & 1) == c.maximize):
+        return      # the leader does not play for his group's points: no strategy of his bounds the value
+    # the leader's quick tricks
+    other = in_play & ~s.hand[leader]
+    x = strongest(order, other & tr)
+    masters = s.hand[leader] & tr & (c.above[x] if x >= 0 else tr)
+    n_t = popcount(masters)
+    k = n_t
+    qt = mask_points(c.points, masters)
+    for q in range(G_SEATS):
+        t_count[q] = popcount(s.hand[q] & tr)
+    for su in range(4):
+        mask = order.suit_mask[su]
+        if not (s.hand[leader] & mask):
+            continue
+        x = strongest(order, other & mask)
+        rest = s.hand[leader] & mask & (c.above[x] if x >= 0 else mask)
+        lq = popcount(rest)
+        for q in range(G_SEATS):
+            if q != leader and t_count[q] > n_t and popcount(s.hand[q] & mask) < lq:
+                lq = popcount(s.hand[q] & mask)
+        if lq > 0:
+            k += lq
+            qt += extreme_points(c.points, rest, lq, True)
+    if k == 0:
+        return
+    for q in range(G_SEATS):
+        if q != leader:
+            qt += extreme_points(c.points, s.hand[q], k, False)
+    if (c.counted >> leader) & 1:
+        if qt > mine[0]:
+            mine[0] = qt
+    elif qt > theirs[0]:
+        theirs[0] = qt
+
+
 cdef inline void prefetch_children(const Search* c, const GState* s, const int* moves, int n) noexcept nogil:
     """The last card of a trick: start loading the table bucket of every child (the next
     trick's first probe), so the probes that follow find them in cache. The key assumes the
@@ -493,7 +640,7 @@ cdef int search(Search* c, const GState* s, int pts, int alpha, int beta) noexce
     """Alpha-beta (fail-soft) over the card play: the objective side's final total. `pts` is the
     side's total at the start of the current trick."""
     cdef GState child
-    cdef int seat, n, i, v, best, best_move, fmax, lo, hi, alpha0, beta0, hint = -1, cp
+    cdef int seat, n, i, v, best, best_move, fmax, lo, hi, alpha0, beta0, hint = -1, cp, sm, st, f
     cdef bint boundary, maxi, have = False
     cdef int moves[MAX_MOVES]
     cdef u64 key = 0, legal
@@ -527,6 +674,17 @@ cdef int search(Search* c, const GState* s, int pts, int alpha, int beta) noexce
             return lo
         if hi <= alpha:
             return hi
+        if c.sure and not have:
+            sure_points(c, s, &sm, &st)
+            f = hi - pts
+            if pts + sm > lo:
+                lo = pts + sm
+            if pts + f - st < hi:
+                hi = pts + f - st
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
         if lo > alpha:
             alpha = lo
         if hi < beta:
@@ -617,8 +775,10 @@ cdef class Solver:
     cdef readonly int tt_bits
     cdef readonly bint partition
     cdef readonly bint etc
+    cdef readonly bint sure
 
-    def __cinit__(self, int tt_bits=22, int min_bits=14, bint partition=False, bint etc=True):
+    def __cinit__(self, int tt_bits=22, int min_bits=14, bint partition=False, bint etc=True,
+                  bint sure=True):
         if not 10 <= tt_bits <= 26:
             raise ValueError("tt_bits must be 10..26")
         if not 10 <= min_bits <= tt_bits:
@@ -626,6 +786,7 @@ cdef class Solver:
         self.tt_bits = tt_bits
         self.partition = partition
         self.etc = etc
+        self.sure = sure
         self.t.raw = NULL
         if not table_alloc(&self.t, min_bits):
             raise MemoryError()
@@ -649,6 +810,7 @@ cdef class Solver:
                 c.tt = NULL         # out of memory: search without a table (slower, still exact)
                 c.partition = self.partition
                 c.etc = self.etc
+                c.sure = c.sure and self.sure
                 return
             t.gen = 1
         t.max_bits = self.tt_bits
@@ -656,6 +818,7 @@ cdef class Solver:
         c.tt = t
         c.partition = self.partition
         c.etc = self.etc
+        c.sure = c.sure and self.sure
 
 
 cdef int check_solvable(Core core) except -1:
@@ -668,6 +831,22 @@ def default_side(Core core):
     """The seats of the default objective side of the position (g_side)."""
     cdef int m = g_side(&core.s, &core.o)
     return [i for i in range(G_SEATS) if m >> i & 1]
+
+
+def sure_bounds(Core core, int side, bint maximize=True):
+    """(lower, upper, taken, most) at a trick boundary: the bounds of the side's final card
+    points (the side maximizing or minimizing them) from the sure-point bounds alone (the search's own), beside what the side has
+    taken and that plus all still open; None where they do not apply (mid-trick, a finished
+    deal, a deal that can end before its last trick). The tests hold them against minimax."""
+    cdef Search c
+    cdef int pts, sm, st
+    check_solvable(core)
+    search_init(&c, &core.s, &core.o, side, COUNT_POINTS, maximize, 0)
+    if not c.sure or g_to_act(&core.s) < 0 or core.s.n_in_trick != 0:
+        return None
+    pts = value_of(&c, &core.s)
+    sure_points(&c, &core.s, &sm, &st)
+    return pts + sm, pts + g_future_max(&core.s, &core.o) - st, pts, pts + g_future_max(&core.s, &core.o)
 
 
 def solve_core(Core core, Solver solver, int side, int kind, bint maximize, long long budget):

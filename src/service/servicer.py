@@ -98,6 +98,8 @@ class StichServicer:
             info = out.games.add(name=name, seats=spec.seats, hand_size=spec.hand_size,
                                  blind_size=spec.blind_size)
             info.words.update(spec.words)
+            for preset, options in spec.presets.items():
+                info.presets.add(name=preset).options.update(options)
             for option in spec.options:
                 s = option.schema()
                 opt = info.options.add(name=s["name"], type=s["type"], description=s["description"],

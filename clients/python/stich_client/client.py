@@ -178,7 +178,8 @@ class Calls:
                 options.append(opt)
             out.append({"name": g.name, "seats": g.seats, "hand_size": g.hand_size,
                         "blind_size": g.blind_size, "options": options,
-                        "words": convert.from_struct(g.words)})
+                        "words": convert.from_struct(g.words),
+                        "presets": {p.name: convert.from_struct(p.options) for p in g.presets}})
         return out
 
     def create_table(self, game: str, options: dict | None = None, deals_per_match: int = 0,

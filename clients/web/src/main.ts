@@ -80,6 +80,11 @@ function patternChoice(): PatternChoice {
   return kept === "german" || kept === "french" ? kept : "game";
 }
 
+/** A seat as people count them: "Seat 1" for the protocol's seat 0. */
+function seatNumber(s: number): string {
+  return t("seat_n", { n: s + 1 });
+}
+
 /** A game's rules as the reader chose them (only the options changed from the defaults). */
 function rulesOf(game: string): Record<string, unknown> {
   try {
@@ -87,6 +92,37 @@ function rulesOf(game: string): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+// options that carry the match's state, not a rule to switch
+const MATCH_STATE = ["deals_per_match", "multiplier"];
+
+/** The rules `options` set for `game`, without match state and without values at the game's
+ *  defaults: two ways of writing the same rules compare equal. */
+function changedRules(game: string, options: Record<string, unknown>): Record<string, unknown> {
+  const declared = new Map((gameInfo.get(game)?.options ?? []).map((o) => [o.name, plain(o.defaultValue)]));
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(options).sort()) {
+    if (MATCH_STATE.includes(name)) continue;
+    if (!declared.has(name) || JSON.stringify(declared.get(name)) !== JSON.stringify(options[name])) out[name] = options[name];
+  }
+  return out;
+}
+
+/** Which of the game's presets `options` are: a preset's name, "" for the game's own rules,
+ *  null for a mix of the reader's own. */
+function presetOf(game: string, options: Record<string, unknown>): string | null {
+  const mine = JSON.stringify(changedRules(game, options));
+  if (mine === "{}") return "";
+  const found = gameInfo.get(game)?.presets.find((p) => JSON.stringify(changedRules(game, (p.options ?? {}) as Record<string, unknown>)) === mine);
+  return found ? found.name : null;
+}
+
+/** A preset's name in words (the game's words), else its name. */
+function presetName(game: string, name: string): string {
+  if (!name) return t("rules_standard");
+  const said = gameWords.get(game)?.get("presets", name);
+  return typeof said === "string" ? said : name.replace(/_/g, " ");
 }
 
 let rerender: () => void = () => {};
@@ -174,6 +210,7 @@ interface Setup {
   pace: number;
   deals: number;
   hints: boolean;
+  rules?: Record<string, unknown>;   // the rules the table was started with (the next one takes the reader's current choice)
 }
 
 function fragment(): URLSearchParams {
@@ -218,8 +255,9 @@ function playerToken(): string {
 // ---- starting a table --------------------------------------------------------------------------
 /** Create a table as set up, keep the seat and show it. */
 async function startTable(setup: Setup, deals: { seed?: bigint; dailyDate?: string } = {}): Promise<void> {
+  const rules = rulesOf(setup.game);
   const t0 = await client.createTable(setup.game, {
-    options: rulesOf(setup.game),
+    options: rules,
     dealsPerMatch: setup.deals,
     seats: setup.seats,
     settings: { hintsDisabled: !setup.hints, botDelayMs: setup.pace },
@@ -228,20 +266,42 @@ async function startTable(setup: Setup, deals: { seed?: bigint; dailyDate?: stri
   const invites = [...t0.invites].map(([seat, i]) => ({ seat, url: location.origin + i.link }));
   sessionStorage.setItem(`stich:invites:${t0.tableId}`, JSON.stringify(invites));
   sessionStorage.setItem(`stich:watch:${t0.tableId}`, location.origin + t0.spectatorLink);
-  localStorage.setItem(`stich:setup:${t0.tableId}`, JSON.stringify(setup));
+  localStorage.setItem(`stich:setup:${t0.tableId}`, JSON.stringify({ ...setup, rules }));
   localStorage.setItem("stich:last-setup", JSON.stringify(setup));
   keep({ table: t0.tableId, seat: setup.me, token: t0.tokens.get(setup.me)! });
   await start();
 }
 
-/** The rules switch of a game: each option it declares, set as the reader chose. `onChange`
- *  runs after a choice is kept. */
-function rulesEl(game: string, onChange: () => void): HTMLElement {
+/** The rules switch of a game: the presets it declares, then each option, set as the reader
+ *  chose. `onChange` runs after a choice is kept; `playing`: the rules the shown table was
+ *  started with, whose preset the summary names. */
+function rulesEl(game: string, onChange: () => void, playing?: Record<string, unknown>): HTMLElement {
   const info = gameInfo.get(game);
   const chosen = rulesOf(game);
-  const box = h("details", { id: "rules", class: "rules" }, h("summary", {}, `${t("rules")}: ${gameName(game)}`), h("p", { class: "note" }, t("rules_note")));
+  const inForce = playing ? presetOf(game, playing) : null;
+  const summary = `${t("rules")}: ${gameName(game)}${inForce ? ` · ${presetName(game, inForce)}` : ""}`;
+  const box = h("details", { id: "rules", class: "rules", "data-preset": inForce ?? "" }, h("summary", {}, summary), h("p", { class: "note" }, t("rules_note")));
+  const choose = (rules: Record<string, unknown>) => {
+    localStorage.setItem(`stich:rules:${game}`, JSON.stringify(rules));
+    const again = rulesEl(game, onChange, playing);
+    (again as HTMLDetailsElement).open = true;
+    box.replaceWith(again);
+    onChange();
+  };
+  if (info?.presets.length) {
+    const current = presetOf(game, chosen);
+    const choice = h("select", { id: "preset" },
+      h("option", { value: "", selected: current === "" }, presetName(game, "")),
+      ...info.presets.map((p) => h("option", { value: p.name, selected: current === p.name }, presetName(game, p.name))),
+      current === null ? h("option", { value: "*", selected: true, disabled: true }, t("rules_own")) : null) as HTMLSelectElement;
+    choice.addEventListener("change", () => {
+      const preset = info.presets.find((p) => p.name === choice.value);
+      choose(preset ? changedRules(game, (preset.options ?? {}) as Record<string, unknown>) : {});
+    });
+    box.append(h("label", { class: "rule", for: "preset" }, h("span", {}, t("rules_preset")), choice));
+  }
   for (const o of info?.options ?? []) {
-    if (o.name === "deals_per_match" || o.name === "multiplier") continue;     // match state, not a rule to switch
+    if (MATCH_STATE.includes(o.name)) continue;
     const def = plain(o.defaultValue);
     const current = o.name in chosen ? chosen[o.name] : def;
     const id = `rule-${o.name}`;
@@ -256,11 +316,7 @@ function rulesEl(game: string, onChange: () => void): HTMLElement {
     }
     input.addEventListener("change", () => {
       const value = input instanceof HTMLInputElement ? input.checked : JSON.parse(input.value);
-      const rules = rulesOf(game);
-      if (JSON.stringify(value) === JSON.stringify(def)) delete rules[o.name];
-      else rules[o.name] = value;
-      localStorage.setItem(`stich:rules:${game}`, JSON.stringify(rules));
-      onChange();
+      choose(changedRules(game, { ...rulesOf(game), [o.name]: value }));
     });
     box.append(h("label", { class: "rule", for: id }, h("span", {}, o.description.replace(/^./, (c) => c.toUpperCase())), input));
   }
@@ -293,7 +349,7 @@ async function lobby(): Promise<void> {
     const kinds: [string, string][] = [["me", t("seat_kind_you")], ["open", t("seat_kind_open")], ["bot:easy", t("seat_kind_bot_easy")],
       ["bot:normal", t("seat_kind_bot_normal")], ["bot:hard", t("seat_kind_bot_hard")]];
     seatsBox.replaceChildren(h("legend", {}, t("opponents")),
-      ...Array.from({ length: g.seats }, (_, i) => h("label", { class: "field" }, h("span", { class: "label" }, t("seat_n", { n: i })),
+      ...Array.from({ length: g.seats }, (_, i) => h("label", { class: "field" }, h("span", { class: "label" }, seatNumber(i)),
         h("select", { class: "seat-kind", "data-seat": String(i) },
           ...kinds.map(([v, label]) => h("option", { value: v, selected: i === 0 ? v === "me" : v === "bot:easy" }, label))))));
     rulesBox.replaceChildren(rulesEl(g.name, () => {}));
@@ -426,7 +482,7 @@ let chosenVersion = -1;
 
 /** "You" for the viewer's own seat, "Seat 2" for the others. */
 function seatName(view: TableView, s: number): string {
-  return s === view.seat ? t("seat_you") : t("seat_n", { n: s });
+  return s === view.seat ? t("seat_you") : seatNumber(s);
 }
 
 function isBot(kind: SeatKind): boolean {
@@ -512,7 +568,7 @@ function render(seat: Seat, view: TableView, again = false): void {
   if (view.result && seat.daily) parts.push(dailySubmitEl(seat));
   parts.push(invitesEl(view));
   // the rules switch where this browser set the table up (it starts the next one the same way)
-  if (mine && setup) parts.push(rulesEl(view.game, () => void startTable(setup).catch(sayError)));
+  if (mine && setup) parts.push(rulesEl(view.game, () => void startTable(setup).catch(sayError), setup.rules));
   // keyboard play: the focus stays on the control it was on, or, if that card has left the
   // hand, moves to a card that may be played now
   const focused = document.activeElement?.id;
@@ -758,7 +814,7 @@ function invitesEl(view: TableView): HTMLElement | null {
     h("div", { class: "invite" }, h("label", { for: id }, label), h("input", { readonly: true, value: url, id }),
       h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(url).then(() => say(t("copied"))) }, t("copy")));
   return h("details", { id: "invites", open: invites.length > 0 && view.seats.includes(SeatKind.OPEN) }, h("summary", {}, t("invite")),
-    ...invites.map((i) => row(t("seat_n", { n: i.seat }), i.url, `invite-${i.seat}`)),
+    ...invites.map((i) => row(seatNumber(i.seat), i.url, `invite-${i.seat}`)),
     watch ? row(t("spectators"), watch, "watch-link") : null);
 }
 

@@ -1,6 +1,6 @@
 """What a game's words are made of (docs/adding-a-game.md, "Words"): the two card patterns the
 games use, the three forms of a call, and `missing(spec)`, the check that a game's words cover
-every call, exchange, contract, breakdown item and phase it declares.
+every call, exchange, contract, breakdown item, phase and preset it declares.
 
 A game's words are plain data (ListGames serves them as a google.protobuf.Struct), keyed by
 language; "en" is required and is the fallback; every other language a game declares ("de",
@@ -127,7 +127,8 @@ def call(name: str, said: str, you: str) -> dict:
 def missing(spec: Any) -> list[str]:
     """What the words of `spec` (a GameSpec) lack, as readable paths ('en.calls.bid.wenz.you',
     'de.items.laufende'); empty when English covers everything the game declares and every
-    other language it declares has all of English's words (`untranslated`)."""
+    other language it declares has all of English's words (`untranslated`). A preset's words
+    name it on a rules switch ('en.presets.club')."""
     words: Mapping[str, Any] = spec.words or {}
     if "en" not in words:
         return ["en"]
@@ -146,7 +147,8 @@ def missing(spec: Any) -> list[str]:
         for kind, name, _suit in wanted:
             entry = (calls.get(kind) or {}).get(name) or {}
             out += [f"{lang}.calls.{kind}.{name}.{form}" for form in CALL_FORMS if not isinstance(entry.get(form), str)]
-        for section, names in (("contracts", spec.contracts), ("items", spec.items), ("phases", spec.phases)):
+        for section, names in (("contracts", spec.contracts), ("items", spec.items), ("phases", spec.phases),
+                               ("presets", tuple(spec.presets))):
             out += [f"{lang}.{section}.{n}" for n in names if not isinstance((w.get(section) or {}).get(n), str)]
         for i, part in enumerate(w.get("contract_fields") or []):
             if not isinstance(part.get("field"), str) or not isinstance(part.get("text"), str):

@@ -28,11 +28,13 @@ OPTIONS = (
                "the deal is dealt again by the same dealer and does not count"),
 )
 
-# well-known rule sets (games.preset("doppelkopf", name)); docs/rules/doppelkopf.md 10
+# the three rule alternatives pagat lists, each on its own, and a house table with the house rules
+# (docs/rules/doppelkopf.md, "Presets")
 PRESETS = {
-    # the DDV tournament rules as far as the options go: the second heart ten beats the first
-    "ddv": {"second_heart_ten_beats_first": True},
-    # a typical private table: DDV plus Schweinchen, Superschweinchen and throwing in
+    "second_heart_ten": {"second_heart_ten_beats_first": True},
+    "soloist_leads": {"solo_player_leads": True},
+    "karlchen_only_winning": {"charlie_only_when_winning": True},
+    # a typical private table: the second heart ten, Schweinchen and Superschweinchen, throwing in
     "house": {"second_heart_ten_beats_first": True, "schweinchen": "superschweinchen", "throw_in": True},
 }
 
@@ -55,6 +57,7 @@ GAME = GameSpec(
     rules=rules,
     options=OPTIONS,
     packets=packets,
+    presets=PRESETS,
     targets={"win": Target(121), "no_90": Target(151), "no_60": Target(181), "no_30": Target(211),
              "schwarz": Target(None, "tricks")},
     between_deals=between_deals,

@@ -1223,6 +1223,17 @@ cdef inline int g_rule_key(const DkState* s) noexcept nogil:
 cdef inline u64 g_unmergeable(const DkState* s, const DkOpts* o) noexcept nogil:
     return 0
 
+cdef inline u64 g_odd_cards(const DkState* s, const DkOpts* o) noexcept nogil:
+    return 0
+
+
+cdef inline int g_counted(const DkState* s, int side) noexcept nogil:
+    return side
+
+
+cdef inline bint g_plays_out(const DkState* s) noexcept nogil:
+    return True
+
 
 # ---- explanations: why a well-formed action is not legal (reason id, text) ----
 REASONS = {

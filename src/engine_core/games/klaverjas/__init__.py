@@ -34,6 +34,12 @@ OPTIONS = (
                status="informational"),
 )
 
+# the other cities' rules (docs/rules/klaverjas.md, "Presets"); Amsterdam is the default
+PRESETS = {
+    "rotterdam": {"ruleset": "rotterdam"},
+    "utrecht": {"ruleset": "utrecht"},
+}
+
 
 def packets(options):
     """For each packet size of `deal_packets` in turn, a packet to dealer+1, dealer+2, dealer+3
@@ -66,6 +72,7 @@ GAME = GameSpec(
     rules=rules,
     options=OPTIONS,
     packets=packets,
+    presets=PRESETS,
     targets={"win": Target(1, "margin"), "pit": Target(None, "tricks"), "schwarz": Target(None, "tricks")},
     stat_contracts=("trump_C", "trump_S", "trump_H", "trump_D"),
     validate=validate,

@@ -626,6 +626,18 @@ cdef inline u64 g_unmergeable(const KjState* s, const KjOpts* o) noexcept nogil:
     """With roem every rank matters (runs, four of a kind, stuk): no card is merged."""
     return <u64>0xFFFFFFFF if o.roem else 0
 
+cdef inline u64 g_odd_cards(const KjState* s, const KjOpts* o) noexcept nogil:
+    return 0
+
+
+cdef inline int g_counted(const KjState* s, int side) noexcept nogil:
+    """A seat scores with its team."""
+    return team_closure(side)
+
+
+cdef inline bint g_plays_out(const KjState* s) noexcept nogil:
+    return True
+
 
 # ---- explanations: why a well-formed action is not legal (reason id, text) ----
 REASONS = {

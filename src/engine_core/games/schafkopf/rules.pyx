@@ -924,6 +924,18 @@ cdef inline int g_rule_key(const SkState* s) noexcept nogil:
 cdef inline u64 g_unmergeable(const SkState* s, const SkOpts* o) noexcept nogil:
     return 0
 
+cdef inline u64 g_odd_cards(const SkState* s, const SkOpts* o) noexcept nogil:
+    return 0
+
+
+cdef inline int g_counted(const SkState* s, int side) noexcept nogil:
+    return side
+
+
+cdef inline bint g_plays_out(const SkState* s) noexcept nogil:
+    """A Tout ends at the declarer's first lost trick, a Bettel at his first won one."""
+    return not (is_tout(s.contract) or is_bettel(s.contract))
+
 
 # ---- explanations: why a well-formed action is not legal (reason id, text) ----
 REASONS = {

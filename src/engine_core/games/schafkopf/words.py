@@ -61,6 +61,7 @@ WORDS = {
             "jungfrau": "jungfrau", "durchmarsch": "durchmarsch", "total": "total",
             "bettel": "bettel", "ouvert": "ouvert", "leaster": "leaster",
         },
+        "presets": {"schafkopfschule": "Schafkopfschule rules (Kontra, the official schneider line)", "club": "club table (every house contract: Ramsch, Geier, Farbwenz, Bettel …)"},
         "phases": {"auction": "auction", "kontra": "kontra", "re": "re", "play": "play", "over": "over"},
     },
     "de": {
@@ -119,6 +120,7 @@ WORDS = {
             "jungfrau": "Jungfrau", "durchmarsch": "Durchmarsch", "total": "Summe",
             "bettel": "Bettel", "ouvert": "ouvert", "leaster": "Leaster",
         },
+        "presets": {"schafkopfschule": "Regeln der Schafkopfschule (Kontra, die offizielle Schneidergrenze)", "club": "Clubtisch (alle Hausspiele: Ramsch, Geier, Farbwenz, Bettel …)"},
         "phases": {"auction": "Ansage", "kontra": "Kontra", "re": "Re", "play": "Spiel", "over": "Ende"},
     },
     "nl": {
@@ -176,6 +178,7 @@ WORDS = {
             "jungfrau": "Jungfrau (geen slag)", "durchmarsch": "Durchmarsch (alle slagen)", "total": "totaal",
             "bettel": "Bettel", "ouvert": "ouvert", "leaster": "Leaster",
         },
+        "presets": {"schafkopfschule": "regels van de Schafkopfschule (Kontra, de officiële schneidergrens)", "club": "clubtafel (alle huisspellen: Ramsch, Geier, Farbwenz, Bettel …)"},
         "phases": {"auction": "bieden", "kontra": "Kontra", "re": "Re", "play": "spelen", "over": "afgelopen"},
     },
     "ur": {
@@ -233,6 +236,7 @@ WORDS = {
             "jungfrau": "یونگ فراؤ", "durchmarsch": "دُرخ مارش", "total": "کل",
             "bettel": "بیٹل", "ouvert": "اووَر", "leaster": "لیسٹر",
         },
+        "presets": {"schafkopfschule": "شافکوپف اسکول کے قواعد (Kontra، سرکاری شنائیڈر حد)", "club": "کلب کی میز (تمام گھریلو کھیل: Ramsch، Geier، Farbwenz، Bettel …)"},
         "phases": {"auction": "بولی", "kontra": "Kontra کا موقع", "re": "Re کا موقع", "play": "کھیل", "over": "ختم"},
     },
 }

@@ -829,6 +829,18 @@ cdef inline u64 g_unmergeable(const SsState* s, const SsOpts* o) noexcept nogil:
     """The unknown card follows as the called suit and never wins: never merge it."""
     return bit(s.unknown) if s.unknown >= 0 else 0
 
+cdef inline u64 g_odd_cards(const SsState* s, const SsOpts* o) noexcept nogil:
+    """The unknown card follows as the called suit and never wins."""
+    return bit(s.unknown) if s.unknown >= 0 else 0
+
+
+cdef inline int g_counted(const SsState* s, int side) noexcept nogil:
+    return side
+
+
+cdef inline bint g_plays_out(const SsState* s) noexcept nogil:
+    return True
+
 
 # ---- explanations: why a well-formed action is not legal (reason id, text) ----
 REASONS = {

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14stich/v1/games.proto\x12\x08stich.v1\x1a\x1cgoogle/protobuf/struct.proto\"\xeb\x01\n\x0cOptionSchema\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12-\n\rdefault_value\x18\x03 \x01(\x0b\x32\x16.google.protobuf.Value\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x0e\n\x06status\x18\x05 \x01(\t\x12\'\n\x07\x61llowed\x18\x06 \x03(\x0b\x32\x16.google.protobuf.Value\x12\x14\n\x07minimum\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12\x14\n\x07maximum\x18\x08 \x01(\x05H\x01\x88\x01\x01\x42\n\n\x08_minimumB\n\n\x08_maximum\"\x9f\x01\n\x08GameInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x01(\x05\x12\x11\n\thand_size\x18\x03 \x01(\x05\x12\x12\n\nblind_size\x18\x04 \x01(\x05\x12\'\n\x07options\x18\x05 \x03(\x0b\x32\x16.stich.v1.OptionSchema\x12&\n\x05words\x18\x06 \x01(\x0b\x32\x17.google.protobuf.Structb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14stich/v1/games.proto\x12\x08stich.v1\x1a\x1cgoogle/protobuf/struct.proto\"\xeb\x01\n\x0cOptionSchema\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12-\n\rdefault_value\x18\x03 \x01(\x0b\x32\x16.google.protobuf.Value\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x0e\n\x06status\x18\x05 \x01(\t\x12\'\n\x07\x61llowed\x18\x06 \x03(\x0b\x32\x16.google.protobuf.Value\x12\x14\n\x07minimum\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12\x14\n\x07maximum\x18\x08 \x01(\x05H\x01\x88\x01\x01\x42\n\n\x08_minimumB\n\n\x08_maximum\"\xc2\x01\n\x08GameInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x01(\x05\x12\x11\n\thand_size\x18\x03 \x01(\x05\x12\x12\n\nblind_size\x18\x04 \x01(\x05\x12\'\n\x07options\x18\x05 \x03(\x0b\x32\x16.stich.v1.OptionSchema\x12&\n\x05words\x18\x06 \x01(\x0b\x32\x17.google.protobuf.Struct\x12!\n\x07presets\x18\x07 \x03(\x0b\x32\x10.stich.v1.Preset\"@\n\x06Preset\x12\x0c\n\x04name\x18\x01 \x01(\t\x12(\n\x07options\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Structb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,5 +35,7 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_OPTIONSCHEMA']._serialized_start=65
   _globals['_OPTIONSCHEMA']._serialized_end=300
   _globals['_GAMEINFO']._serialized_start=303
-  _globals['_GAMEINFO']._serialized_end=462
+  _globals['_GAMEINFO']._serialized_end=497
+  _globals['_PRESET']._serialized_start=499
+  _globals['_PRESET']._serialized_end=563
 # @@protoc_insertion_point(module_scope)

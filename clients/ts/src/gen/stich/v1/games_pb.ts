@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file stich/v1/games.proto.
  */
 export const file_stich_v1_games: GenFile = /*@__PURE__*/
-  fileDesc("ChRzdGljaC92MS9nYW1lcy5wcm90bxIIc3RpY2gudjEi6wEKDE9wdGlvblNjaGVtYRIMCgRuYW1lGAEgASgJEgwKBHR5cGUYAiABKAkSLQoNZGVmYXVsdF92YWx1ZRgDIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRITCgtkZXNjcmlwdGlvbhgEIAEoCRIOCgZzdGF0dXMYBSABKAkSJwoHYWxsb3dlZBgGIAMoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRIUCgdtaW5pbXVtGAcgASgFSACIAQESFAoHbWF4aW11bRgIIAEoBUgBiAEBQgoKCF9taW5pbXVtQgoKCF9tYXhpbXVtIp8BCghHYW1lSW5mbxIMCgRuYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEhEKCWhhbmRfc2l6ZRgDIAEoBRISCgpibGluZF9zaXplGAQgASgFEicKB29wdGlvbnMYBSADKAsyFi5zdGljaC52MS5PcHRpb25TY2hlbWESJgoFd29yZHMYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0YgZwcm90bzM", [file_google_protobuf_struct]);
+  fileDesc("ChRzdGljaC92MS9nYW1lcy5wcm90bxIIc3RpY2gudjEi6wEKDE9wdGlvblNjaGVtYRIMCgRuYW1lGAEgASgJEgwKBHR5cGUYAiABKAkSLQoNZGVmYXVsdF92YWx1ZRgDIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRITCgtkZXNjcmlwdGlvbhgEIAEoCRIOCgZzdGF0dXMYBSABKAkSJwoHYWxsb3dlZBgGIAMoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRIUCgdtaW5pbXVtGAcgASgFSACIAQESFAoHbWF4aW11bRgIIAEoBUgBiAEBQgoKCF9taW5pbXVtQgoKCF9tYXhpbXVtIsIBCghHYW1lSW5mbxIMCgRuYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEhEKCWhhbmRfc2l6ZRgDIAEoBRISCgpibGluZF9zaXplGAQgASgFEicKB29wdGlvbnMYBSADKAsyFi5zdGljaC52MS5PcHRpb25TY2hlbWESJgoFd29yZHMYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiEKB3ByZXNldHMYByADKAsyEC5zdGljaC52MS5QcmVzZXQiQAoGUHJlc2V0EgwKBG5hbWUYASABKAkSKAoHb3B0aW9ucxgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RiBnByb3RvMw", [file_google_protobuf_struct]);
 
 /**
  * One rule option of a game, as the rules file's option table lists it.
@@ -137,6 +137,14 @@ export type GameInfo = Message<"stich.v1.GameInfo"> & {
    * @generated from field: google.protobuf.Struct words = 6;
    */
   words?: JsonObject | undefined;
+
+  /**
+   * The game's named rule sets, by name (a rules switch offers them; words["<lang>"]["presets"]
+   * names each in words). CreateTable takes a preset's options as they are.
+   *
+   * @generated from field: repeated stich.v1.Preset presets = 7;
+   */
+  presets: Preset[];
 };
 
 /**
@@ -145,4 +153,32 @@ export type GameInfo = Message<"stich.v1.GameInfo"> & {
  */
 export const GameInfoSchema: GenMessage<GameInfo> = /*@__PURE__*/
   messageDesc(file_stich_v1_games, 1);
+
+/**
+ * A named rule set of a game: the options it sets, the others at their defaults.
+ *
+ * @generated from message stich.v1.Preset
+ */
+export type Preset = Message<"stich.v1.Preset"> & {
+  /**
+   * The preset's name ("schafkopfschule", "rotterdam").
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * The options it sets, by name, as CreateTable's `options` takes them.
+   *
+   * @generated from field: google.protobuf.Struct options = 2;
+   */
+  options?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message stich.v1.Preset.
+ * Use `create(PresetSchema)` to create a new message.
+ */
+export const PresetSchema: GenMessage<Preset> = /*@__PURE__*/
+  messageDesc(file_stich_v1_games, 2);
 
