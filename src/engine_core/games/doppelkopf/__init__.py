@@ -61,7 +61,6 @@ GAME = GameSpec(
     targets={"win": Target(121), "no_90": Target(151), "no_60": Target(181), "no_30": Target(211),
              "schwarz": Target(None, "tricks")},
     between_deals=between_deals,
-    presets=PRESETS,
     declaring_team="re",
     win_points=rules.win_points,
     description="Doppelkopf: normal game, silent solo, Hochzeit, Armut and seven solos; "
