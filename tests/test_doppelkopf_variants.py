@@ -248,3 +248,19 @@ def test_schweinchen_lie_open_and_every_sampled_world_holds_them():
     assert plain.view(3)["shown"] is None
     spread = Inference(plain.view(3), {}).sample(40, seed=1)
     assert any(w["hands"][0].count("AD") < 2 for w in spread)      # the test can fail
+
+
+def test_worlds_reach_the_views_position_when_a_superschweinchen_won():
+    """Seat 1's Superschweinchen (not shown: shown holds the Schweinchen holder's cards) won
+    trick 1, so seat 1 leads: every sampled world must give seat 1 both 9D, or its replay would
+    have seat 0 to act (the crash of the hard bot this guards against)."""
+    from engine_core.bots.inference import Inference
+    state = deal({"schweinchen": "superschweinchen"}, PIGS)
+    bids(state, "healthy", "healthy", "healthy", "healthy")
+    play(state, "AD 9D TH JD")
+    inference = Inference(state.view(3), state.game.options.as_dict())
+    worlds = inference.sample(30, seed=2)
+    assert worlds and all(w["hands"][1].count("9D") == 2 for w in worlds)
+    assert all(s.to_act() == 1 for s in inference.states(10, seed=3))
+    assert bots.get("doppelkopf", "hard", seed=1, options=state.game.options.as_dict(), worlds=4,
+                    playout_worlds=4, playouts=8, rollout_worlds=2).choose(state.view(1)) in state.legal_actions()
