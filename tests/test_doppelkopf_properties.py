@@ -25,6 +25,8 @@ def choose(rng, legal, phase):
     can, sometimes a solo; announces now and then; plays uniformly."""
     calls = {a.get("call"): a for a in legal if a["type"] != "play"}
     if phase == "reservation":
+        if "throw_in" in calls and rng.random() < 0.5:
+            return calls["throw_in"]
         if "armut" in calls and rng.random() < 0.7:
             return calls["armut"]
         if "hochzeit" in calls and rng.random() < 0.6:
@@ -51,6 +53,9 @@ options = st.fixed_dictionaries({
     "second_heart_ten_beats_first": st.booleans(),
     "solo_player_leads": st.booleans(),
     "charlie_only_when_winning": st.booleans(),
+    "hochzeit_partner": st.sampled_from(("first_trick", "first_trump_trick", "first_colour_trick")),
+    "throw_in": st.booleans(),
+    "schweinchen": st.sampled_from(("off", "schweinchen", "superschweinchen")),
 })
 
 
@@ -90,7 +95,22 @@ def test_random_deal_invariants(seed, dealer, policy, opts):
     if result.get("redeal"):
         assert result["scores"] == [0] * 4 and result["tricks"] == []
         assert result["next_dealer"] == dealer and not result["counts_toward_match"]
+        assert result["contract"]["type"] in ("armut", "thrown_in")
+        assert opts["throw_in"] or result["contract"]["type"] == "armut"
         return
+    # Schweinchen: exactly when the option is on, diamonds are trumps and one seat held both AD
+    # as the play began (the hands at the first trick: the tricks' cards by seat)
+    at_play = [sorted(c for leader, cards, _ in result["tricks"] for i, c in enumerate(cards)
+                      if (leader + i) % 4 == p) for p in range(4)]
+    pigs = [p for p in range(4) if at_play[p].count("AD") == 2]
+    diamonds = result["contract"]["trumps"] in ("normal", "diamonds")
+    expect = pigs[0] if opts["schweinchen"] != "off" and diamonds and pigs else None
+    assert result["contract"].get("schweinchen") == expect
+    supers = [p for p in range(4) if at_play[p].count("9D") == 2]
+    if expect is not None and opts["schweinchen"] == "superschweinchen" and supers:
+        assert result["contract"].get("superschweinchen") == supers[0]
+    else:
+        assert "superschweinchen" not in result["contract"]
     assert result["next_dealer"] == (dealer + 1) % 4 and result["counts_toward_match"]
     assert sum(result["card_points"]) == 240
     assert result["team_card_points"]["re"] + result["team_card_points"]["kontra"] == 240

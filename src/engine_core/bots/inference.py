@@ -241,10 +241,24 @@ class Inference:
                         if faces >> f & 1:
                             cards += [deck.code(f)] * (2 if twice >> f & 1 else 1)
                     fill[i] = cards
-            out.append({"hands": [deck.codes(h) for h in hands],
-                        "masks": hands, "blind": deck.codes(blind),
-                        "blind_mask": blind, "hidden": fill, "hidden_codes": hidden})
+            world = {"hands": [deck.codes(h) for h in hands],
+                     "masks": hands, "blind": deck.codes(blind),
+                     "blind_mask": blind, "hidden": fill, "hidden_codes": hidden}
+            if self._reaches_view(world):
+                out.append(world)
         return out
+
+    def _reaches_view(self, world: dict) -> bool:
+        """Whether the world, replayed, has the view's seat to act. The sampler checks every
+        action's seat, but not who acts after the last one: when that action closed a trick,
+        its winner may depend on cards the view does not place (Doppelkopf's Schweinchen rank
+        by who holds both AD), and such a world is not a world of this view."""
+        state = self.game._state(list(world["masks"]), self.view["dealer"], world["blind_mask"])
+        acts, hidden = self._acts, world["hidden_codes"]
+        codes = [hidden[i][0] if i in hidden else a[1] for i, a in enumerate(acts)]
+        twice = [hidden[i][1] if i in hidden else a[4] for i, a in enumerate(acts)]
+        return (state.core.replay([a[0] for a in acts], codes, twice) == len(acts)
+                and state.to_act() == self.view.get("to_act"))
 
     def state_of(self, world: dict):
         """The world as a State at the view's position: the actions replayed by the engine's

@@ -258,7 +258,8 @@ class EasyBot(Bot):
                 return find(legal, "solo_queens")
             if jacks >= 6 and find(legal, "solo_jacks"):
                 return find(legal, "solo_jacks")
-            for call in ("hochzeit", "armut"):
+            # a hand bad enough to throw in (only offered where the table allows it) is thrown in
+            for call in ("throw_in", "hochzeit", "armut"):
                 if find(legal, call):
                     return find(legal, call)
             return find(legal, "healthy") or legal[0]

@@ -15,13 +15,27 @@ OPTIONS = (
                "only winning the last trick with JC scores (no karlchen_caught)"),
     OptionSpec("deals_per_match", "int", 8, "match length in completed deals, 1..1000",
                minimum=1, maximum=1000, status="informational"),
+    OptionSpec("schweinchen", "choice", "off",
+               "'schweinchen': both AD in one hand are the highest trumps wherever diamonds are "
+               "trumps; 'superschweinchen': also both 9D in one hand above them; 'off'",
+               allowed=rules.SCHWEINCHEN),
+    OptionSpec("hochzeit_partner", "choice", "first_trick",
+               "the tricks (of the first three) that find the bride's partner: any, "
+               "led with a trump, or led with a plain suit",
+               allowed=rules.HOCHZEIT_PARTNER),
+    OptionSpec("throw_in", "bool", False,
+               "a hand with five nines, five kings or no trump above the jacks may throw in: "
+               "the deal is dealt again by the same dealer and does not count"),
 )
 
-# the three rule alternatives pagat lists, each on its own (docs/rules/doppelkopf.md, "Presets")
+# the three rule alternatives pagat lists, each on its own, and a house table with the house rules
+# (docs/rules/doppelkopf.md, "Presets")
 PRESETS = {
     "second_heart_ten": {"second_heart_ten_beats_first": True},
     "soloist_leads": {"solo_player_leads": True},
     "karlchen_only_winning": {"charlie_only_when_winning": True},
+    # a typical private table: the second heart ten, Schweinchen and Superschweinchen, throwing in
+    "house": {"second_heart_ten_beats_first": True, "schweinchen": "superschweinchen", "throw_in": True},
 }
 
 
@@ -31,8 +45,8 @@ def packets(options):
 
 
 def between_deals(result, dealer, options):
-    """A void Armut (nobody accepts) is redealt by the same dealer and does not count toward
-    the match; otherwise the deal passes to the left (rules 1.4)."""
+    """A void Armut (nobody accepts) or a thrown-in deal is redealt by the same dealer and does
+    not count toward the match; otherwise the deal passes to the left (rules 9)."""
     if result.get("redeal"):
         return NextDeal(dealer, counts=False)
     return NextDeal((dealer + 1) % 4)
@@ -50,7 +64,8 @@ GAME = GameSpec(
     declaring_team="re",
     win_points=rules.win_points,
     description="Doppelkopf: normal game, silent solo, Hochzeit, Armut and seven solos; "
-                "re/kontra and no_90 .. schwarz announcements",
+                "re/kontra and no_90 .. schwarz announcements; optional Schweinchen, "
+                "Superschweinchen, Hochzeit partner rules and throwing in",
     words=WORDS,
     # twelve tricks: each search costs more, so fewer worlds; the normal level plays the bid
     # rollouts (solos, Hochzeit and Armut differ in kind)

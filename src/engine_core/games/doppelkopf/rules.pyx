@@ -41,6 +41,7 @@ cpdef enum Contract:
     K_HOCHZEIT
     K_ARMUT
     K_SOLO
+    K_THROWN_IN             # option throw_in: the deal ends unscored and is dealt again
 
 cpdef enum Phase:
     P_RESERVATION
@@ -70,6 +71,7 @@ cpdef enum Call:
     ANNOUNCE_NO_60
     ANNOUNCE_NO_30
     ANNOUNCE_SCHWARZ
+    BID_THROW_IN            # option throw_in (after the others, so their codes stay put)
 
 cpdef enum Exchange:
     X_ARMUT_GIVE
@@ -136,6 +138,8 @@ cpdef enum Word:
     W_QUEENS
     W_JACKS
     W_ACES
+    W_SCHWEINCHEN           # options schweinchen, superschweinchen: the holder's seat
+    W_SUPERSCHWEINCHEN
 
 DECK = DOPPELKOPF
 CONTRACTS = names(Contract, "K_")
@@ -146,6 +150,8 @@ cdef Names _NAMES = Names(CONTRACTS, names(Item, "I_"), names(Word, "W_"), DOPPE
 NAMES = _NAMES
 TEAM_NAMES = ("re", "kontra")
 LEVEL_NAMES = ("", "re/kontra", "no_90", "no_60", "no_30", "schwarz")
+HOCHZEIT_PARTNER = ("first_trick", "first_trump_trick", "first_colour_trick")
+SCHWEINCHEN = ("off", "schweinchen", "superschweinchen")
 
 # ---- the C state ----
 cdef enum:
@@ -163,6 +169,8 @@ cdef enum:
 cdef struct DkOpts:
     DealPlan deal
     bint second_heart_ten, solo_player_leads, charlie_only_when_winning
+    bint schweinchen, superschweinchen, throw_in     # option schweinchen: at least / superschweinchen
+    int8_t hochzeit_partner     # HP_ANY, HP_TRUMP, HP_COLOUR: the tricks that find the partner
 
 cdef struct DkState:
     u64 hand[4]
@@ -189,6 +197,7 @@ cdef struct DkState:
     int8_t trick[12][4]
     int8_t trick_leader[12]
     int8_t trick_winner[12]
+    int8_t schwein, superschwein    # the holders of both AD / both 9D when they rank on top, or -1
 
 ctypedef DkState GState
 ctypedef DkOpts GOpts
@@ -214,14 +223,20 @@ cdef enum:
     O_QUEENS = 4
     O_JACKS = 5
     O_ACES = 6
+    O_SCHWEIN = 7       # the normal order with both AD on top (option schweinchen)
+    O_SUPER = 8         # and both 9D above them (option superschweinchen)
+    N_ORDERS = 9
+    HP_ANY = 0          # option hochzeit_partner, in the order of HOCHZEIT_PARTNER
+    HP_TRUMP = 1
+    HP_COLOUR = 2
 
 cdef int8_t POINTS[48]
 cdef u64 QC_BOTH = 0
-cdef Order ORDERS[7]
-cdef int8_t DISPLAY[7][48]     # per order: every card, trumps first then C S H D, highest first
+cdef Order ORDERS[N_ORDERS]
+cdef int8_t DISPLAY[N_ORDERS][48]     # per order: every card, trumps first then C S H D, highest first
 # per order and led class (C S H D, TRUMP): how strongly each card bids for the trick, 0 when
 # it cannot win it (a trump: 64 + power; a card of the led suit: its power; else 0)
-cdef uint8_t KEY[7][5][48]
+cdef uint8_t KEY[N_ORDERS][5][48]
 cdef int8_t ALPHA[24]          # the faces in the order of their codes' text (as "sorted" lists)
 cdef uint8_t SELECT[256][8]    # SELECT[byte][k]: position of the byte's k-th set bit
 
@@ -276,7 +291,7 @@ cdef void _build_tables():
     global QC_BOTH
     cdef int8_t trumps[16]
     cdef int8_t suit_of_solo[4]
-    cdef int t, s, n, i, r, e, c, b, k
+    cdef int t, s, n, i, r, e, c, b, k, f
     suit_of_solo[0] = DIAMONDS
     suit_of_solo[1] = HEARTS
     suit_of_solo[2] = SPADES
@@ -305,7 +320,19 @@ cdef void _build_tables():
         add_plain(&ORDERS[t])
     order_init(&ORDERS[O_ACES])
     add_plain(&ORDERS[O_ACES])
-    for t in range(7):
+    for t, k in ((O_SCHWEIN, 0), (O_SUPER, 2)):   # the normal trumps below k + 2 pigs on top
+        order_init(&ORDERS[t])
+        n = 0
+        if k:
+            trumps[n] = card(NINE, DIAMONDS); n += 1
+        trumps[n] = card(ACE, DIAMONDS); n += 1
+        for i in range(ORDERS[O_NORMAL].n_trumps):
+            f = ORDERS[O_NORMAL].trump_seq[i]
+            if f != card(ACE, DIAMONDS) and not (k and f == card(NINE, DIAMONDS)):
+                trumps[n] = f; n += 1
+        add_trumps(&ORDERS[t], trumps, n)
+        add_plain(&ORDERS[t])
+    for t in range(N_ORDERS):
         for e in range(5):
             for c in range(48):
                 if ORDERS[t].eff_suit[c] == TRUMP:
@@ -335,6 +362,10 @@ cdef int g_opts(options, DkOpts* out) except -1:
     out.second_heart_ten = options.second_heart_ten_beats_first
     out.solo_player_leads = options.solo_player_leads
     out.charlie_only_when_winning = options.charlie_only_when_winning
+    out.schweinchen = options.schweinchen != "off"
+    out.superschweinchen = options.schweinchen == "superschweinchen"
+    out.throw_in = options.throw_in
+    out.hochzeit_partner = HOCHZEIT_PARTNER.index(options.hochzeit_partner)
     return 0
 
 
@@ -405,6 +436,30 @@ cdef inline bint bid_allowed(const DkState* s, int seat, int call) noexcept nogi
     return call == BID_HEALTHY or (call >= BID_SOLO_DIAMONDS and call <= BID_SOLO_ACES)
 
 
+cdef inline int rank_count(u64 hand, int rank) noexcept nogil:
+    cdef int su, n = 0
+    for su in range(4):
+        n += popcount(hand & both(card(rank, su)))
+    return n
+
+
+cdef inline bint may_throw_in(u64 hand) noexcept nogil:
+    """Option throw_in (docs/rules/doppelkopf.md 3.8): five or more nines, five or more kings,
+    or no trump above the jacks (neither TH nor a queen)."""
+    cdef int su
+    cdef u64 high = both(FACE_TH)
+    for su in range(4):
+        high |= both(card(QUEEN, su))
+    return rank_count(hand, NINE) >= 5 or rank_count(hand, KING) >= 5 or (hand & high) == 0
+
+
+cdef inline bint reservation_allowed(const DkState* s, const DkOpts* o, int seat, int call) noexcept nogil:
+    """A reservation bid the seat may make: bid_allowed, or a throw-in under the option."""
+    if call == BID_THROW_IN:
+        return o.throw_in and may_throw_in(s.hand[seat])
+    return bid_allowed(s, seat, call)
+
+
 # ---- hooks ----
 cdef void g_init(DkState* s, const DkOpts* o, const u64* hands, u64 blind, int dealer) noexcept nogil:
     cdef int i
@@ -423,6 +478,8 @@ cdef void g_init(DkState* s, const DkOpts* o, const u64* hands, u64 blind, int d
     s.partner = -1
     s.acceptor = -1
     s.leader = s.to_act
+    s.schwein = -1
+    s.superschwein = -1
 
 
 cdef inline int g_kinds(const DkState* s) noexcept nogil:
@@ -526,6 +583,9 @@ cdef int g_legal(const DkState* s, const DkOpts* o, i64* out) noexcept nogil:
             if bid_allowed(s, seat, call):
                 out[n] = CALL_BASE + call
                 n += 1
+        if reservation_allowed(s, o, seat, BID_THROW_IN):
+            out[n] = CALL_BASE + BID_THROW_IN
+            n += 1
     elif s.phase == P_ARMUT_GIVE or s.phase == P_ARMUT_RETURN:
         call = armut_pool(s, &pool, &k, &base)
         n = enum_multisets(pool, k, base, call, out, 0)
@@ -536,7 +596,26 @@ cdef int g_legal(const DkState* s, const DkOpts* o, i64* out) noexcept nogil:
     return n
 
 
+cdef inline int holder_of_both(const DkState* s, int f) noexcept nogil:
+    cdef int p
+    for p in range(4):
+        if (s.hand[p] & both(f)) == both(f):
+            return p
+    return -1
+
+
 cdef void start_play(DkState* s, const DkOpts* o) noexcept nogil:
+    """The play begins (after the reservations or the Armut exchange): under the options, both
+    AD in one hand rank on top (Schweinchen), and then both 9D in one hand above them
+    (Superschweinchen), wherever diamonds are trumps; public from now on."""
+    if o.schweinchen and s.order == O_NORMAL:
+        s.schwein = holder_of_both(s, FACE_AD)
+        if s.schwein >= 0:
+            s.order = O_SCHWEIN
+            if o.superschweinchen:
+                s.superschwein = holder_of_both(s, card(NINE, DIAMONDS))
+                if s.superschwein >= 0:
+                    s.order = O_SUPER
     s.phase = P_PLAY
     s.n_spoken = 0
     s.leader = (s.dealer + 1) % 4
@@ -548,14 +627,17 @@ cdef void start_play(DkState* s, const DkOpts* o) noexcept nogil:
 
 
 cdef void resolve_reservations(DkState* s, const DkOpts* o) noexcept nogil:
-    """Solo > armut > hochzeit, ties to the earlier bidder; else normal or silent solo."""
+    """Solo > throw-in > armut > hochzeit, ties to the earlier bidder; else normal or silent
+    solo. A throw-in ends the deal unscored, to be dealt again."""
     cdef int first = (s.dealer + 1) % 4, i, p, b
-    cdef int solo_seat = -1, armut_seat = -1, bride = -1
+    cdef int solo_seat = -1, armut_seat = -1, bride = -1, thrower = -1
     for i in range(4):
         p = (first + i) % 4
         b = s.bids[p]
         if b >= BID_SOLO_DIAMONDS and b <= BID_SOLO_ACES and solo_seat < 0:
             solo_seat = p
+        elif b == BID_THROW_IN and thrower < 0:
+            thrower = p
         elif b == BID_ARMUT and armut_seat < 0:
             armut_seat = p
         elif b == BID_HOCHZEIT and bride < 0:
@@ -567,6 +649,12 @@ cdef void resolve_reservations(DkState* s, const DkOpts* o) noexcept nogil:
         s.order = s.solo
         s.re_mask = 1 << solo_seat
         start_play(s, o)
+    elif thrower >= 0:
+        s.contract = K_THROWN_IN
+        s.declarer = thrower
+        s.redeal = 1
+        s.phase = P_OVER
+        s.to_act = -1
     elif armut_seat >= 0:
         s.contract = K_ARMUT
         s.declarer = armut_seat
@@ -621,6 +709,16 @@ cdef inline void announce(DkState* s, int seat, int call) noexcept nogil:
     update_announcers(s)
 
 
+cdef inline bint finds_partner(const DkState* s, const DkOpts* o) noexcept nogil:
+    """Option hochzeit_partner: whether the trick in play may find the bride's partner (any
+    trick, a trick led with a trump, or one led with a plain suit)."""
+    cdef bint trump_led
+    if o.hochzeit_partner == HP_ANY:
+        return True
+    trump_led = ORDERS[s.order].eff_suit[s.trick[s.trick_no][0]] == TRUMP
+    return trump_led if o.hochzeit_partner == HP_TRUMP else not trump_led
+
+
 cdef inline void close_trick(DkState* s, const DkOpts* o) noexcept nogil:
     """The fourth card is down: the winner takes the trick and leads (Hochzeit: it may find
     the partner); after trick 12 the deal is over."""
@@ -629,7 +727,7 @@ cdef inline void close_trick(DkState* s, const DkOpts* o) noexcept nogil:
     s.trick_winner[s.trick_no] = winner
     s.n_won[winner] += 1
     if s.contract == K_HOCHZEIT and s.clarified == 0:
-        if winner != s.declarer:
+        if winner != s.declarer and finds_partner(s, o):
             s.partner = winner
             s.re_mask |= 1 << winner
             s.clarified = s.trick_no + 1
@@ -757,18 +855,21 @@ cdef i64 random_call(const DkState* s, const DkOpts* o, Rng* r, int bids) noexce
     cards), or with BIDS_CHEAPEST a reservation of healthy or (50:50) the cheapest one open to
     the seat (hochzeit with both club queens, else armut with at most 3 trumps)."""
     cdef i64 buf[MAX_LEGAL]
-    cdef int n, k, call, seat = s.to_act, hochzeit, armut
+    cdef int n, k, call, seat = s.to_act, hochzeit, armut, throw
     cdef u64 pool, base
     if s.phase == P_RESERVATION:
         hochzeit = bid_allowed(s, seat, BID_HOCHZEIT)
         armut = bid_allowed(s, seat, BID_ARMUT)
+        throw = reservation_allowed(s, o, seat, BID_THROW_IN)
         if bids == BIDS_CHEAPEST:
             call = BID_HOCHZEIT if hochzeit else (BID_ARMUT if armut else BID_HEALTHY)
             if call != BID_HEALTHY and rng_below(r, 2) == 0:
                 call = BID_HEALTHY
             return CALL_BASE + call
-        # g_legal's bids: healthy, hochzeit and armut where allowed, the seven solos
-        k = rng_below(r, 1 + hochzeit + armut + (BID_SOLO_ACES - BID_SOLO_DIAMONDS + 1))
+        # g_legal's bids: healthy, hochzeit and armut where allowed, the seven solos, throw_in
+        k = rng_below(r, 1 + hochzeit + armut + (BID_SOLO_ACES - BID_SOLO_DIAMONDS + 1) + throw)
+        if k == 8 + hochzeit + armut:
+            return CALL_BASE + BID_THROW_IN
         if k == 0:
             return CALL_BASE + BID_HEALTHY
         if k <= hochzeit:
@@ -998,6 +1099,10 @@ cdef void fill_contract(const DkState* s, Result* r, int viewer) noexcept nogil:
     r.score.contract = kind
     r.score.declarer = s.declarer if kind != K_NORMAL else -1
     contract_field(r, W_TRUMPS, V_WORD, W_DIAMONDS + s.solo if s.contract == K_SOLO else W_NORMAL)
+    if s.schwein >= 0:
+        contract_field(r, W_SCHWEINCHEN, V_INT, s.schwein)
+    if s.superschwein >= 0:
+        contract_field(r, W_SUPERSCHWEINCHEN, V_INT, s.superschwein)
     if kind == K_SOLO:
         contract_field(r, W_SOLO, V_WORD, W_DIAMONDS + s.solo)
     elif kind == K_HOCHZEIT:
@@ -1014,6 +1119,8 @@ cdef void fill_contract(const DkState* s, Result* r, int viewer) noexcept nogil:
         else:
             contract_field(r, W_RETURNED, V_NULL, 0)
         contract_field(r, W_REDEAL, V_BOOL, s.redeal)
+    elif kind == K_THROWN_IN:
+        contract_field(r, W_REDEAL, V_BOOL, 1)
     if kind == K_HOCHZEIT and s.clarified == 0:
         sas = -1                 # not decided yet
     elif kind == K_NORMAL:
@@ -1133,6 +1240,8 @@ REASONS = {
     "ANSWERS_AN_ARMUT": "accept and decline answer an Armut offer, not the reservation round",
     "HOCHZEIT_NEEDS_BOTH_QUEENS": "a hochzeit needs both club queens in one hand",
     "ARMUT_NEEDS_FEW_TRUMPS": "an armut needs at most 3 trumps (normal order)",
+    "THROW_IN_OFF": "throwing in is not part of this ruleset (option throw_in)",
+    "THROW_IN_NEEDS_A_BAD_HAND": "a throw-in needs five nines, five kings or no trump above the jacks",
     "ANSWER_THE_ARMUT": "after the reservations an Armut offer is answered with accept or decline",
     "HOCHZEIT_UNDECIDED": "no announcements while a Hochzeit is undecided",
     "OTHER_TEAMS_CALL": "re is announced by the Re team, kontra by the Kontra team",
@@ -1176,6 +1285,13 @@ cdef object _explain_bid(Core core, int call):
             trumps = s.hand[seat] & ORDERS[O_NORMAL].suit_mask[TRUMP]
             return "ARMUT_NEEDS_FEW_TRUMPS", (f"armut needs at most 3 trumps (TH, queens, jacks, diamonds); "
                                               f"you hold {popcount(trumps)}: {_names_of(core, trumps)}")
+        if call == BID_THROW_IN:
+            if not core.o.throw_in:
+                return "THROW_IN_OFF", "throw_in is not part of this ruleset (option throw_in is off)"
+            return "THROW_IN_NEEDS_A_BAD_HAND", (
+                f"throw_in needs five or more nines, five or more kings, or no trump above the jacks "
+                f"(no TH, no queen); you hold {rank_count(s.hand[seat], NINE)} nines, "
+                f"{rank_count(s.hand[seat], KING)} kings")
     if s.phase == P_ARMUT_OFFER:
         return "ANSWER_THE_ARMUT", (f"the reservations are over: answer seat {s.declarer}'s Armut with "
                                     f"accept or decline")
@@ -1317,6 +1433,23 @@ cdef dict _known_teams(const DkState* s, seat):
     return {"re": sorted(re), "kontra": sorted(ko), "complete": False}
 
 
+cdef object _shown_pigs(Core core):
+    """The Schweinchen are public once in play (rules 4.1): the holder's AD still in his hand
+    (and his 9D when he also has the Superschweinchen) lie open to every seat as `shown`, so that
+    a seat's view, and the worlds the bots sample from it, know where they are; None otherwise.
+    Superschweinchen in another hand are named by the contract only."""
+    cdef DkState* s = &core.s
+    cdef u64 m
+    if s.schwein < 0 or s.phase != P_PLAY:
+        return None
+    m = s.hand[s.schwein] & both(FACE_AD)
+    if s.superschwein == s.schwein:
+        m |= s.hand[s.schwein] & both(card(NINE, DIAMONDS))
+    if m == 0:
+        return None
+    return {"seat": s.schwein, "cards": [DOPPELKOPF.code(c) for c in core.sort_cards(m)]}
+
+
 def public(Core core, seat):
     """The contract as `seat` knows it, the bids, the teams as far as `seat` can know them, the
     announcements and levels, the trick in play, the tricks, tricks won and hand sizes."""
@@ -1335,6 +1468,7 @@ def public(Core core, seat):
                    for t in range(s.trick_no)],
         "tricks_won": [s.n_won[k] for k in range(4)],
         "hand_sizes": [popcount(s.hand[k]) for k in range(4)],
+        "shown": _shown_pigs(core),
     }
     if s.contract == K_ARMUT:
         out["armut"] = {"poor": s.declarer, "acceptor": s.acceptor if s.acceptor >= 0 else None}

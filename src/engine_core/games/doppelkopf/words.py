@@ -36,6 +36,7 @@ WORDS = {
                 "solo_aces": _solo("aces", "an", "Fleischloser"),
                 "accept": call("take the Armut", "takes the Armut", "take the Armut"),
                 "decline": call("decline the Armut", "declines the Armut", "decline the Armut"),
+                "throw_in": call("throw in", "throws the cards in", "throw the cards in"),
             },
             "announce": {
                 "re": call("Re", "announces Re", "announce Re"),
@@ -58,6 +59,7 @@ WORDS = {
             "hochzeit": "Hochzeit",
             "armut": "Armut",
             "solo": "",
+            "thrown_in": "thrown in",
         },
         "contract_fields": [
             _solo_field({s: f"{s} solo" for s in SOLOS}),
@@ -65,6 +67,8 @@ WORDS = {
             {"field": "acceptor", "text": "taken by {acceptor:seat}"},
             {"field": "partner", "text": "partner {partner:seat}"},
             {"field": "redeal", "text": "dealt again"},
+            {"field": "schweinchen", "text": "Schweinchen (both AD on top) with {schweinchen:seat}"},
+            {"field": "superschweinchen", "text": "Superschweinchen (both 9D on top) with {superschweinchen:seat}"},
         ],
         "teams": {"re": "Re", "kontra": "Kontra"},
         "items": {
@@ -78,7 +82,7 @@ WORDS = {
             "doppelkopf": "doppelkopf", "fox_caught": "fox caught", "karlchen": "karlchen",
             "karlchen_caught": "karlchen caught",
         },
-        "presets": {"second_heart_ten": "the second heart ten beats the first", "soloist_leads": "in a solo the soloist leads", "karlchen_only_winning": "Karlchen scores only for winning the last trick"},
+        "presets": {"second_heart_ten": "the second heart ten beats the first", "soloist_leads": "in a solo the soloist leads", "karlchen_only_winning": "Karlchen scores only for winning the last trick", "house": "house rules: Schweinchen, Superschweinchen, throwing in"},
         "phases": {"reservation": "reservation", "armut_give": "armut give", "armut_offer": "armut offer",
                    "armut_return": "armut return", "play": "play", "over": "over"},
     },
@@ -98,6 +102,7 @@ WORDS = {
                 "solo_aces": call("Fleischloser", "spielt einen Fleischlosen", "spielst einen Fleischlosen"),
                 "accept": call("Armut mitnehmen", "nimmt die Armut mit", "nimmst die Armut mit"),
                 "decline": call("Armut ablehnen", "lehnt die Armut ab", "lehnst die Armut ab"),
+                "throw_in": call("schmeißen", "schmeißt die Karten", "schmeißt die Karten"),
             },
             "announce": {
                 "re": call("Re", "sagt Re an", "sagst Re an"),
@@ -120,6 +125,7 @@ WORDS = {
             "hochzeit": "Hochzeit",
             "armut": "Armut",
             "solo": "",
+            "thrown_in": "geschmissen",
         },
         "contract_fields": [
             _solo_field({"diamonds": "Karo-Solo", "hearts": "Herz-Solo", "spades": "Pik-Solo",
@@ -128,6 +134,8 @@ WORDS = {
             {"field": "acceptor", "text": "mitgenommen von: {acceptor:seat}", "join": ", "},
             {"field": "partner", "text": "Partner: {partner:seat}", "join": ", "},
             {"field": "redeal", "text": "neu gegeben"},
+            {"field": "schweinchen", "text": "Schweinchen bei {schweinchen:seat}", "join": ", "},
+            {"field": "superschweinchen", "text": "Superschweinchen bei {superschweinchen:seat}", "join": ", "},
         ],
         "teams": {"re": "Re", "kontra": "Kontra"},
         "items": {
@@ -141,7 +149,7 @@ WORDS = {
             "doppelkopf": "Doppelkopf", "fox_caught": "Fuchs gefangen", "karlchen": "Karlchen gemacht",
             "karlchen_caught": "Karlchen gefangen",
         },
-        "presets": {"second_heart_ten": "die zweite Herz-Zehn sticht die erste", "soloist_leads": "im Solo spielt der Solist aus", "karlchen_only_winning": "Karlchen zählt nur für den Gewinn des letzten Stichs"},
+        "presets": {"second_heart_ten": "die zweite Herz-Zehn sticht die erste", "soloist_leads": "im Solo spielt der Solist aus", "karlchen_only_winning": "Karlchen zählt nur für den Gewinn des letzten Stichs", "house": "Hausregeln: Schweinchen, Superschweinchen, Schmeißen"},
         "phases": {"reservation": "Vorbehalte", "armut_give": "Armut abgeben", "armut_offer": "Armut anbieten",
                    "armut_return": "Armut zurückgeben", "play": "Spiel", "over": "Ende"},
     },
@@ -164,6 +172,7 @@ WORDS = {
                                    "speelt een azensolo (Fleischloser)"),
                 "accept": call("de Armut aannemen", "neemt de Armut aan", "neemt de Armut aan"),
                 "decline": call("de Armut weigeren", "weigert de Armut", "weigert de Armut"),
+                "throw_in": call("kaarten ingooien", "gooit de kaarten in", "gooit de kaarten in"),
             },
             "announce": {
                 "re": call("Re", "kondigt Re aan", "kondigt Re aan"),
@@ -185,6 +194,7 @@ WORDS = {
             "hochzeit": "Hochzeit",
             "armut": "Armut",
             "solo": "",
+            "thrown_in": "ingegooid",
         },
         "contract_fields": [
             _solo_field({"diamonds": "ruitensolo", "hearts": "hartensolo", "spades": "schoppensolo",
@@ -193,6 +203,8 @@ WORDS = {
             {"field": "acceptor", "text": "aangenomen door: {acceptor:seat}", "join": ", "},
             {"field": "partner", "text": "partner: {partner:seat}", "join": ", "},
             {"field": "redeal", "text": "opnieuw gedeeld"},
+            {"field": "schweinchen", "text": "Schweinchen (beide ruitenazen bovenaan) bij {schweinchen:seat}"},
+            {"field": "superschweinchen", "text": "Superschweinchen (beide ruitennegens bovenaan) bij {superschweinchen:seat}"},
         ],
         "teams": {"re": "Re", "kontra": "Kontra"},
         "items": {
@@ -206,7 +218,7 @@ WORDS = {
             "doppelkopf": "Doppelkopf (slag van 40+)", "fox_caught": "vos gevangen", "karlchen": "Karlchen",
             "karlchen_caught": "Karlchen gevangen",
         },
-        "presets": {"second_heart_ten": "de tweede harten tien slaat de eerste", "soloist_leads": "bij een solo komt de solist uit", "karlchen_only_winning": "Karlchen telt alleen voor het winnen van de laatste slag"},
+        "presets": {"second_heart_ten": "de tweede harten tien slaat de eerste", "soloist_leads": "bij een solo komt de solist uit", "karlchen_only_winning": "Karlchen telt alleen voor het winnen van de laatste slag", "house": "huisregels: Schweinchen, Superschweinchen, ingooien"},
         "phases": {"reservation": "voorbehoud", "armut_give": "Armut geven", "armut_offer": "Armut aanbieden",
                    "armut_return": "Armut teruggeven", "play": "spelen", "over": "afgelopen"},
     },
@@ -226,6 +238,7 @@ WORDS = {
                 "solo_aces": call("یکہ سولو (بغیر ترپ)", "یکہ سولو کھیلتا ہے", "یکہ سولو کھیلتے ہیں"),
                 "accept": call("غربت قبول کریں", "غربت قبول کرتا ہے", "غربت قبول کرتے ہیں"),
                 "decline": call("غربت رد کریں", "غربت رد کرتا ہے", "غربت رد کرتے ہیں"),
+                "throw_in": call("پتے پھینکیں", "پتے پھینک دیتا ہے", "پتے پھینک دیتے ہیں"),
             },
             "announce": {
                 "re": call("Re", "Re کا اعلان کرتا ہے", "Re کا اعلان کرتے ہیں"),
@@ -246,6 +259,7 @@ WORDS = {
             "silent_solo": "خاموش سولو",
             "hochzeit": "شادی",
             "armut": "غربت",
+            "thrown_in": "پتے پھینکے گئے",
             "solo": "",
         },
         "contract_fields": [
@@ -255,6 +269,8 @@ WORDS = {
             {"field": "acceptor", "text": "قبول کرنے والا: {acceptor:seat}", "join": "، "},
             {"field": "partner", "text": "ساتھی: {partner:seat}", "join": "، "},
             {"field": "redeal", "text": "دوبارہ بانٹا گیا", "join": "؛ "},
+            {"field": "schweinchen", "text": "شوائنشن (دونوں اینٹ کے یکے سب سے اوپر): {schweinchen:seat}", "join": "؛ "},
+            {"field": "superschweinchen", "text": "سپر شوائنشن (دونوں اینٹ کے نہلے سب سے اوپر): {superschweinchen:seat}", "join": "؛ "},
         ],
         "teams": {"re": "Re", "kontra": "Kontra"},
         "items": {
@@ -268,7 +284,7 @@ WORDS = {
             "doppelkopf": "Doppelkopf (40 یا زیادہ کی چال)", "fox_caught": "لومڑی پکڑی", "karlchen": "چارلی",
             "karlchen_caught": "چارلی پکڑا",
         },
-        "presets": {"second_heart_ten": "پان کا دوسرا دہلا پہلے کو کاٹتا ہے", "soloist_leads": "سولو میں سولو کھلاڑی پہلا پتا کھیلتا ہے", "karlchen_only_winning": "چارلی صرف آخری چال جیتنے پر"},
+        "presets": {"second_heart_ten": "پان کا دوسرا دہلا پہلے کو کاٹتا ہے", "soloist_leads": "سولو میں سولو کھلاڑی پہلا پتا کھیلتا ہے", "karlchen_only_winning": "چارلی صرف آخری چال جیتنے پر", "house": "گھریلو قواعد: شوائنشن، سپر شوائنشن، پتے پھینکنا"},
         "phases": {"reservation": "ریزرویشن", "armut_give": "غربت دینا", "armut_offer": "غربت کی پیشکش",
                    "armut_return": "غربت واپس دینا", "play": "کھیل", "over": "ختم"},
     },
