@@ -207,19 +207,27 @@ def test_transposition_cutoffs_give_the_plain_values(game, which, seed, tricks_l
     if state is None:
         return
     rules = state.game.rules
-    mask = solver.objective_of(state).mask
     plain = rules.Solver(etc=False, partition=partition)
     cutoffs = rules.Solver(etc=True, partition=partition, min_bits=10)
     assert cutoffs.etc and not plain.etc
+    _same_as_plain(state, plain, cutoffs, tricks_left, counts=(0, 1))
+
+
+def _same_as_plain(state, plain, other, tricks_left, counts):
+    """`other` finds `plain`'s values and null-window answers (in points, maximizing and
+    minimizing; each count in `counts` maximizing) and plain minimax's on three tricks."""
+    rules = state.game.rules
+    mask = solver.objective_of(state).mask
     lo, hi, _ = rules.solve_core(state.core, plain, mask, 0, True, 0)
     assert lo == hi
-    assert rules.solve_core(state.core, cutoffs, mask, 0, True, 0)[:2] == (lo, hi)
+    assert rules.solve_core(state.core, other, mask, 0, True, 0)[:2] == (lo, hi)
     for target in (lo - 1, lo, lo + 1):
-        assert rules.reaches_core(state.core, cutoffs, mask, 0, True, target, 0)[0] == (lo >= target)
+        assert rules.reaches_core(state.core, other, mask, 0, True, target, 0)[0] == (lo >= target)
     low = rules.solve_core(state.core, plain, mask, 0, False, 0)[:2]
-    assert rules.solve_core(state.core, cutoffs, mask, 0, False, 0)[:2] == low
-    tricks = rules.solve_core(state.core, plain, mask, 1, True, 0)[:2]
-    assert rules.solve_core(state.core, cutoffs, mask, 1, True, 0)[:2] == tricks
+    assert rules.solve_core(state.core, other, mask, 0, False, 0)[:2] == low
+    for count in counts[1:]:
+        values = rules.solve_core(state.core, plain, mask, count, True, 0)[:2]
+        assert rules.solve_core(state.core, other, mask, count, True, 0)[:2] == values
     if tricks_left == 3:        # small enough for plain minimax
         assert lo == minimax(state, state.core.copy(), solver.objective_of(state).side)
 
@@ -366,19 +374,10 @@ def test_sure_point_bounds_give_the_plain_values(game, which, seed, tricks_left,
     if state is None:
         return
     rules = state.game.rules
-    mask = solver.objective_of(state).mask
     plain = rules.Solver(sure=False, partition=partition)
     bounded = rules.Solver(sure=True, partition=partition, min_bits=10)
     assert bounded.sure and not plain.sure
-    lo, hi, _ = rules.solve_core(state.core, plain, mask, 0, True, 0)
-    assert lo == hi
-    assert rules.solve_core(state.core, bounded, mask, 0, True, 0)[:2] == (lo, hi)
-    for target in (lo - 1, lo, lo + 1):
-        assert rules.reaches_core(state.core, bounded, mask, 0, True, target, 0)[0] == (lo >= target)
-    low = rules.solve_core(state.core, plain, mask, 0, False, 0)[:2]
-    assert rules.solve_core(state.core, bounded, mask, 0, False, 0)[:2] == low
-    if tricks_left == 3:        # small enough for plain minimax
-        assert lo == minimax(state, state.core.copy(), solver.objective_of(state).side)
+    _same_as_plain(state, plain, bounded, tricks_left, counts=(0,))
 
 
 def test_sure_point_bounds_save_nodes():

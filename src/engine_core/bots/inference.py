@@ -253,38 +253,23 @@ class Inference:
         action's seat, but not who acts after the last one: when that action closed a trick,
         its winner may depend on cards the view does not place (Doppelkopf's Schweinchen rank
         by who holds both AD), and such a world is not a world of this view."""
-        state = self.game._state(list(world["masks"]), self.view["dealer"], world["blind_mask"])
-        acts, hidden = self._acts, world["hidden_codes"]
-        codes = [hidden[i][0] if i in hidden else a[1] for i, a in enumerate(acts)]
-        twice = [hidden[i][1] if i in hidden else a[4] for i, a in enumerate(acts)]
-        return (state.core.replay([a[0] for a in acts], codes, twice) == len(acts)
-                and state.to_act() == self.view.get("to_act"))
+        try:
+            return self.state_of(world).to_act() == self.view.get("to_act")
+        except InferenceError:
+            return False
 
     def state_of(self, world: dict):
         """The world as a State at the view's position: the actions replayed by the engine's
         compiled replay (Core.replay, the loop the sampler checked the world with), so a world
         costs no Python per action but the record's action objects, which are shared with the
         view where nothing was hidden (recorded actions are never mutated)."""
-        state = self.game._state(list(world["masks"]), self.view["dealer"], world["blind_mask"])
-        acts, hidden = self._acts, world["hidden_codes"]
-        codes = [hidden[i][0] if i in hidden else a[1] for i, a in enumerate(acts)]
-        twice = [hidden[i][1] if i in hidden else a[4] for i, a in enumerate(acts)]
-        applied = state.core.replay([a[0] for a in acts], codes, twice)
-        if applied != len(acts):       # the sampler replayed the same codes: cannot happen
-            raise InferenceError(f"a sampled world does not replay at action {applied}")
-        actions = []
-        for i, a in enumerate(self.view["actions"]):
-            if i in world["hidden"]:
-                a = dict(a)
-                a["card" if a["type"] == "play" else "cards"] = world["hidden"][i]
-            actions.append(a)
-        state.actions = actions
-        return state
+        return next(self.before(world, [len(self._acts)]))
 
     def before(self, world: dict, indices: list[int]):
-        """The world as a State just before each action index in `indices` (ascending), by the
-        same compiled replay as state_of: what the seat that acted there saw, to weigh the
-        world by how likely that seat's action was in it. One State, advanced in place."""
+        """The world as a State just before each action index in `indices` (ascending; the
+        number of actions is the view's position), by the compiled replay: what the seat that
+        acted there saw, to weigh the world by how likely that seat's action was in it. One
+        State, advanced in place."""
         state = self.game._state(list(world["masks"]), self.view["dealer"], world["blind_mask"])
         acts, hidden = self._acts, world["hidden_codes"]
         filled = [dict(a, **{"card" if a["type"] == "play" else "cards": world["hidden"][i]})
@@ -294,8 +279,9 @@ class Inference:
             part = range(done, i)
             codes = [hidden[j][0] if j in hidden else acts[j][1] for j in part]
             twice = [hidden[j][1] if j in hidden else acts[j][4] for j in part]
-            if state.core.replay([acts[j][0] for j in part], codes, twice) != len(part):
-                raise InferenceError(f"a sampled world does not replay before action {i}")
+            applied = state.core.replay([acts[j][0] for j in part], codes, twice)
+            if applied != len(part):   # the sampler replayed the same codes: cannot happen
+                raise InferenceError(f"a sampled world does not replay at action {done + applied}")
             done = i
             state.actions = filled[:i]
             yield state
