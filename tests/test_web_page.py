@@ -10,6 +10,7 @@ on the leaderboard; no request answered 404. Screenshots of each game mid-deal a
 breakdown in both layouts go to tests/output/web/. `make test` installs chromium if missing."""
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import shutil
@@ -17,6 +18,7 @@ import shutil
 import pytest
 
 import node_env
+from breakdown import settle
 from conftest import GAMES
 from service.testing import ServerProcess
 
@@ -37,15 +39,34 @@ def test_browser_plays_every_game_and_a_friend_joins():
     OUTPUT.mkdir(parents=True, exist_ok=True)
     for old in OUTPUT.glob("*.png"):
         old.unlink()
+    breakdowns = OUTPUT / "breakdowns.jsonl"
+    breakdowns.unlink(missing_ok=True)
     with ServerProcess(None) as server:
         assert "not built" not in server.output, "build the page first (test_page_builds_and_is_served)"
         env = dict(os.environ, STICH_URL=f"http://{server.http_address}", STICH_SCREENSHOTS=str(OUTPUT),
-                   STICH_GAMES=",".join(GAMES))       # the page plays each game the registry has
+                   STICH_GAMES=",".join(GAMES), STICH_BREAKDOWNS=str(breakdowns))   # every registered game
         done = node_env.run("exec", "-w", "web", "--", "node", "test/browser.mjs", env=env, timeout=180)
     assert done.returncode == 0, done.stdout[-6000:]
+    _breakdowns_add_up(breakdowns)
     shots = sorted(p.name for p in OUTPUT.glob("*.png"))
     for game in GAMES:
         for layout in ("phone", "desktop"):
             assert f"{game}-{layout}-playing.png" in shots and f"{game}-{layout}-breakdown.png" in shots, shots
     for shot in ("friend-same-trick.png", "hint.png", "daily-leaderboard.png"):
         assert shot in shots, shots
+
+
+def _breakdowns_add_up(path: pathlib.Path) -> None:
+    """Each deal the page played: its breakdown rows are the server's items, and read by the
+    game's rules (tests/breakdown.py) they give the scores the page shows beside them."""
+    shown = [json.loads(line) for line in path.read_text().splitlines()]
+    assert {d["game"] for d in shown} >= set(GAMES), [d["game"] for d in shown]
+    for deal in shown:
+        server = deal["server"]
+        items = [{k: b[k] for k in ("item", "value", "count", "factor", "team") if k in b}
+                 for b in server.get("breakdown", [])]
+        assert deal["rows"] == items, (deal["game"], deal["rows"], items)
+        assert deal["scores"] == server["scores"], deal
+        result = {"breakdown": deal["rows"], "teams": [t.get("seats", []) for t in server.get("teams", [])],
+                  "winners": server.get("winners", []), "contract": server["contract"]}
+        assert settle(deal["game"], result, len(deal["scores"])) == deal["scores"], deal

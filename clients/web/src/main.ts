@@ -780,13 +780,23 @@ function itemText(view: TableView, b: NonNullable<TableView["result"]>["breakdow
   return [words.item(b.item).replace(/^./, (c) => c.toUpperCase()), detail.join(" · "), b.value !== undefined ? num(b.value) : ""];
 }
 
+/** A breakdown row's figures as data attributes, so that what the row says can be checked
+ * against the scores beside it (the browser test adds them up). */
+function itemData(b: NonNullable<TableView["result"]>["breakdown"][number]): Record<string, string> {
+  const data: Record<string, string> = { "data-item": b.item };
+  for (const key of ["value", "count", "factor", "team"] as const) {
+    if (b[key] !== undefined) data[`data-${key}`] = String(b[key]);
+  }
+  return data;
+}
+
 function resultEl(view: TableView): HTMLElement {
   const r = view.result!;
   return h("section", { id: "result" }, h("h2", {}, t("result_title", { n: view.dealNumber })),
     h("p", { id: "result-contract" }, r.contract ? contractText(view, r.contract) : t("no_contract")),
     r.breakdown.length ? h("table", { id: "breakdown" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("item")), h("th", { scope: "col" }, ""), h("th", { scope: "col" }, t("value")))),
-      h("tbody", {}, ...r.breakdown.map((b) => h("tr", { "data-item": b.item }, ...itemText(view, b).map((x) => h("td", {}, x)))))) : null,
+      h("tbody", {}, ...r.breakdown.map((b) => h("tr", itemData(b), ...itemText(view, b).map((x) => h("td", {}, x)))))) : null,
     h("ul", { id: "score-lines" }, ...r.scores.map((s, i) => h("li", { "data-seat": String(i), "data-score": String(s) },
       t(`${s > 0 ? "wins" : s < 0 ? "loses" : "even"}${i === view.seat ? "_you" : ""}`, { seat: seatName(view, i), n: num(Math.abs(s)) })))),
     h("table", { id: "scores" },

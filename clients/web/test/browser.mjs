@@ -14,6 +14,7 @@
 import { chromium } from "playwright-core";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
+import { appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -260,6 +261,18 @@ for (const game of only) {
   const lines = await page.$$eval("#score-lines li", (lis) => lis.map((li) => Number(li.dataset.score)));
   assert.deepEqual(scores.map(([d]) => d), lines, `${game}: the score lines and the table disagree`);
   for (const [deal, total] of scores) assert.equal(deal, total, `${game}: a one-deal match total is not the deal's score`);
+  // what the rows say and the scores beside them, with the server's result of the same deal:
+  // tests/test_web_page.py adds the rows up by the game's rules (tests/breakdown.py)
+  const rows = await page.$$eval("#breakdown tbody tr", (trs) => trs.map((r) => {
+    const row = { item: r.dataset.item };
+    for (const key of ["value", "count", "factor", "team"]) if (r.dataset[key] !== undefined) row[key] = Number(r.dataset[key]);
+    return row;
+  }));
+  if (process.env.STICH_BREAKDOWNS) {
+    const seat = await page.evaluate(() => JSON.parse(localStorage.getItem(`stich:${decodeURIComponent(location.hash.slice("#table=".length))}`)));
+    const server = (await rpc("GetView", { tableId: seat.table, token: seat.token })).view.result;
+    appendFileSync(process.env.STICH_BREAKDOWNS, JSON.stringify({ game, rows, scores: lines, server }) + "\n");
+  }
   const contract = await page.innerText("#result-contract");
   assert.ok(!/[a-z]+ [a-zA-Z]+ (true|false)\b|·.*\b\w+ \d+$/.test(contract), `${game}: the contract reads as keys: ${contract}`);
   assert.ok(!(await page.innerText("header")).match(/ 0 of /), `${game}: the header says deal 0`);
