@@ -483,7 +483,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         p.add_argument("--timeout", type=float, default=30.0, help="deadline of each call, seconds")
         p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
         p.add_argument("--workers", type=int, default=1, help="started servers run this many worker "
-                       "processes each (--workers of the server; needs --database)")
+                       "processes each (--workers of the server; on SQLite or --database, not --memory)")
         p.add_argument("--database", default="", help="started servers share this PostgreSQL database "
                        "(a URL, or `fresh`: a new one on the test PostgreSQL, dropped afterwards)")
         if name in ("play", "stores"):

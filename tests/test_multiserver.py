@@ -55,19 +55,17 @@ def test_one_sqlite_server_under_sigkill(tmp_path):
     assert figures["tables_checked"] == figures["tables_played"] and figures["bot_tables_finished"] >= 1
 
 
-def test_two_workers_share_the_ports_and_the_tables(pg_url):
-    """--workers 2: two processes on one address (gRPC and HTTP) and one database; a match
-    played with every call on a new connection lands on both, reads never go back, and SIGTERM
-    stops both (exit 0). Without --database the flag is refused."""
+def _two_workers_play_a_match(data_dir: str | None, store_args: list[str]) -> None:
+    """--workers 2: two processes on one address (gRPC and HTTP) and one store; a match played
+    with every call on a new connection lands on both, reads never go back, and SIGTERM stops
+    both (exit 0)."""
     import re
-    import subprocess
-    import sys
     import urllib.request
 
     from service.testing import ServerProcess, wait_until
     from stich_client import StichClient
 
-    with ServerProcess(None, "--database", pg_url, "--workers", "2", "--evaluate-processes", "0") as srv:
+    with ServerProcess(data_dir, *store_args, "--workers", "2", "--evaluate-processes", "0") as srv:
         assert wait_until(lambda: srv.output.count(f"listening on {srv.address}") == 2, 60), srv.output
         assert urllib.request.urlopen(f"http://{srv.http_address}/metrics", timeout=10).status == 200
         with StichClient(srv.address) as c:
@@ -95,7 +93,38 @@ def test_two_workers_share_the_ports_and_the_tables(pg_url):
         served = {w for w in ("0", "1") if re.search(rf"worker={w} rpc door=grpc method=\w+ table={t.table_id} ",
                                                      srv.output)}
         assert served == {"0", "1"}, srv.output[-2000:]
+        # a table with bots: whichever worker takes the person's card, the bots' turns are played
+        # (by the worker holding the table's lease) and both workers see the deal end
+        with StichClient(srv.address) as c:
+            b = c.create_table("schafkopf", {}, 1, seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=5)
+        for _ in range(200):
+            with StichClient(srv.address) as c:
+                v = c.view(b.table_id, b.tokens[0])
+            if v["status"] == "match_over":
+                break
+            if v["status"] == "waiting_for_deal":
+                with StichClient(srv.address) as c:
+                    c.deal(b.table_id, b.tokens[0], v["version"])
+            elif v.get("legal"):
+                with StichClient(srv.address) as c:
+                    c.act(b.table_id, b.tokens[0], v["legal"][0], expected_version=v["version"])
+            else:
+                time.sleep(0.05)
+        assert v["status"] == "match_over", v["status"]
         assert srv.stop() == 0
+
+
+def test_two_workers_share_the_ports_and_the_tables(pg_url):
+    _two_workers_play_a_match(None, ["--database", pg_url])
+
+
+def test_two_workers_share_one_sqlite_file(tmp_path):
+    """The same on SQLite: each commit leaves a notice the other process reads when the file's
+    data_version moves; the bots' lease is a row as on PostgreSQL. The memory store is refused."""
+    import subprocess
+    import sys
+
+    _two_workers_play_a_match(str(tmp_path), [])
     refused = subprocess.run([sys.executable, "-m", "service", "--memory", "--workers", "2"],
                              capture_output=True, text=True, timeout=60)
-    assert refused.returncode == 2 and "--workers 2 needs --database" in refused.stderr
+    assert refused.returncode == 2 and "the memory store (--memory) belongs to one process" in refused.stderr

@@ -1,7 +1,8 @@
 """The stores side by side: every Store coroutine behaves the same in memory (`--memory`), on
 SQLite and on PostgreSQL (each PostgreSQL test on a fresh database, service.testing.postgres); the one list of migrations
-from an empty database and from schema 2; the PostgreSQL-only parts (bot leases, NOTIFY,
-two table managers on one database); start-up errors of `--database`."""
+from an empty database and from schema 2; the parts of a store several servers share (bot
+leases, notices of commits, two table managers on one database), on PostgreSQL and on one
+SQLite file (--workers); start-up errors of `--database`."""
 from __future__ import annotations
 
 import asyncio
@@ -52,6 +53,17 @@ def any_store(request, tmp_path):
 
 def _spec():
     return {"spec": 1}
+
+
+@pytest.fixture(params=KINDS)
+def shared_store(request, tmp_path):
+    """A factory of stores several servers share, named for the bots' leases: PostgreSQL, or
+    one SQLite file used by several processes (--workers; here several stores in one)."""
+    if request.param == "sqlite":
+        return lambda name, **kw: SqliteStore(str(tmp_path), shared=True, server_id=name, **kw)
+    url = request.getfixturevalue("pg_url")
+    from service.pgstore import PostgresStore
+    return lambda name, **kw: PostgresStore(url, name, **kw)
 
 
 def test_tables_log_and_conflicts(any_store):
@@ -177,8 +189,8 @@ async def _applied_pg(url) -> list[int]:
 
 
 def test_one_list_of_migrations():
-    assert [m.version for m in MIGRATIONS] == sorted({m.version for m in MIGRATIONS}) == [2, 3, 4, 5, 6]
-    assert SCHEMA_VERSION == 6
+    assert [m.version for m in MIGRATIONS] == sorted({m.version for m in MIGRATIONS}) == [2, 3, 4, 5, 6, 7]
+    assert SCHEMA_VERSION == 7
     for m in MIGRATIONS:
         assert (m.statements("sqlite") or m.statements("postgres")) and m.description
 
@@ -197,7 +209,7 @@ def test_migrations_from_an_empty_database(make_store, tmp_path):
         if isinstance(s, SqliteStore):
             return _applied_sqlite(s.path)
         return await _applied_pg(s.url)
-    assert run(main()) == [2, 3, 4, 5, 6]
+    assert run(main()) == [2, 3, 4, 5, 6, 7]
 
 
 def _fill_schema_2(execute):
@@ -233,7 +245,7 @@ def test_sqlite_from_schema_2(tmp_path):
     db.execute("PRAGMA user_version=2")
     db.close()
     _check_migrated(SqliteStore(str(tmp_path)))
-    assert _applied_sqlite(tmp_path / "stich.sqlite3") == [2, 3, 4, 5, 6]
+    assert _applied_sqlite(tmp_path / "stich.sqlite3") == [2, 3, 4, 5, 6, 7]
     assert sqlite3.connect(tmp_path / "stich.sqlite3").execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
@@ -251,7 +263,7 @@ def test_postgres_from_schema_2(pg_url):
     with psycopg.connect(pg_url, autocommit=True) as conn:
         _fill_schema_2(conn.execute)
     _check_migrated(PostgresStore(pg_url))
-    assert run(_applied_pg(pg_url)) == [2, 3, 4, 5, 6]
+    assert run(_applied_pg(pg_url)) == [2, 3, 4, 5, 6, 7]
 
 
 def test_a_newer_schema_is_refused(make_store):
@@ -273,11 +285,9 @@ def test_a_newer_schema_is_refused(make_store):
 
 
 # ---- PostgreSQL: leases and notifications ------------------------------------------------------
-def test_bot_leases(pg_url):
-    from service.pgstore import PostgresStore
-
+def test_bot_leases(shared_store):
     async def main():
-        a, b = PostgresStore(pg_url, "a", lease_seconds=0.5), PostgresStore(pg_url, "b", lease_seconds=0.5)
+        a, b = shared_store("a", lease_seconds=0.5), shared_store("b", lease_seconds=0.5)
         await a.open()
         await b.open()
         try:
@@ -299,11 +309,9 @@ def test_bot_leases(pg_url):
     run(main())
 
 
-def test_a_commit_notifies_every_listener(pg_url):
-    from service.pgstore import PostgresStore
-
+def test_a_commit_notifies_every_listener(shared_store):
     async def main():
-        a, b = PostgresStore(pg_url, "a"), PostgresStore(pg_url, "b")
+        a, b = shared_store("a"), shared_store("b")
         await a.open()
         await b.open()
         heard = []
@@ -334,9 +342,13 @@ def test_a_commit_notifies_every_listener(pg_url):
 # ---- two table managers (two servers) on one database --------------------------------------------
 async def _managers(url, n=2):
     from service.pgstore import PostgresStore
+    return await _managers_on(lambda name, **kw: PostgresStore(url, name, **kw), n)
+
+
+async def _managers_on(shared_store, n=2):
     out = []
     for i in range(n):
-        s = PostgresStore(url, f"m{i}", lease_seconds=1.0)
+        s = shared_store(f"m{i}", lease_seconds=1.0)
         await s.open()
         m = TableManager(s, ThreadPoolExecutor(2))
         m.start()
@@ -359,12 +371,12 @@ def _turn(table):
     return state.to_act(), *_fields(state.legal_actions()[0])
 
 
-def test_two_managers_one_truth(pg_url):
+def test_two_managers_one_truth(shared_store):
     """A cached table catches up before a request is judged; STALE_VERSION says the store's
     version; a retried request id is answered once by either manager; the other manager's
     watcher sees every action."""
     async def main():
-        a, b = await _managers(pg_url)
+        a, b = await _managers_on(shared_store)
         try:
             view, tokens, spectator, _ = await a.create("schafkopf", {}, 1, [], seed=7)
             tid = view["table_id"]

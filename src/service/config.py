@@ -86,9 +86,9 @@ HELP = {
     "evaluate_batch_lines": "records of one EvaluateBatch call (a larger batch: BATCH_TOO_LARGE)",
     "response_bytes": "EvaluateRecords answers per response message, in bytes",
     "live_tables": "tables kept in memory",
-    "lease_seconds": "seconds a server holds a table's bot turn (PostgreSQL); renewed every third of it while "
+    "lease_seconds": "seconds a server holds a table's bot turn (a shared store: PostgreSQL, or SQLite under --workers); renewed every third of it while "
                      "the bot thinks, then another server's sweep takes an expired one",
-    "sweep_seconds": "seconds between a server's looks for bot turns whose lease expired (PostgreSQL)",
+    "sweep_seconds": "seconds between a server's looks for bot turns whose lease expired (a shared store)",
     "pool_size": "connections of the server's PostgreSQL pool (the LISTEN connection besides)",
     "synchronous_commit": "PostgreSQL's synchronous_commit for the server's writes: on (a commit waits for its "
                           "disk flush: an acknowledged action survives a crash of PostgreSQL's machine), off "
@@ -96,8 +96,8 @@ HELP = {
                           "nothing, a crash of PostgreSQL may lose its last fraction of a second of actions, "
                           "the database stays consistent), local, remote_write, remote_apply (replicas); "
                           "\"\": as the database is configured",
-    "workers": "server processes on this machine sharing the ports and the PostgreSQL store (SO_REUSEPORT: "
-               "the kernel spreads connections over them); more than 1 needs --database",
+    "workers": "server processes on this machine sharing the ports and the store, PostgreSQL or the SQLite file (SO_REUSEPORT: "
+               "the kernel spreads connections over them); more than 1 cannot use --memory",
     "conflict_retries": "times a request is judged again on the fresh table after another server committed "
                         "first, before it is answered ABORTED (CONFLICT)",
 }
@@ -269,10 +269,10 @@ def parse(argv: list[str] | None = None) -> Config:
         parser.error(f"--http-address {values['address']} is the gRPC address; the two doors need two ports")
     if args.memory and values["database"]:
         parser.error("--memory and --database exclude each other (the database keeps everything)")
-    if values["workers"] > 1 and not values["database"]:
-        store = "the memory store (--memory)" if args.memory else f"SQLite (--data-dir {values['data_dir']})"
-        parser.error(f"--workers {values['workers']} needs --database postgresql://...: {store} belongs to one "
-                     "process (the workers would hold different tables, or not hear each other's actions)")
+    if values["workers"] > 1 and args.memory:
+        parser.error(f"--workers {values['workers']} needs a store the processes share: the memory store (--memory) "
+                     "belongs to one process (the workers would hold different tables); use --data-dir (SQLite) "
+                     "or --database postgresql://...")
     if args.memory:
         values["data_dir"] = None
     elif not values["data_dir"]:

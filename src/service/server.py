@@ -116,7 +116,8 @@ def loop_exception(loop, context: dict) -> None:
 
 
 def make_store(config: Config) -> Store:
-    """SQLite in --data-dir, plain memory with --memory, or PostgreSQL with --database."""
+    """SQLite in --data-dir (shared by the processes of --workers), plain memory with --memory,
+    or PostgreSQL with --database."""
     if config.database:
         from .pgstore import PostgresStore
         try:
@@ -127,7 +128,8 @@ def make_store(config: Config) -> Store:
     if config.data_dir is None:
         from .memstore import MemoryStore
         return MemoryStore()
-    return SqliteStore(config.data_dir)
+    # the workers of --workers share the file: each commit leaves a notice and marks the bots' lease
+    return SqliteStore(config.data_dir, shared=config.workers > 1, lease_seconds=config.lease_seconds)
 
 
 class Server:

@@ -37,7 +37,9 @@ import contextlib
 import logging
 import os
 import sqlite3
+import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timezone
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -136,6 +138,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         """, postgres="""
         CREATE TABLE server_keys (name TEXT PRIMARY KEY, value TEXT NOT NULL, created_at TEXT NOT NULL)
         """),
+    # Several server processes on one SQLite file (--workers): each commit leaves a notice, which
+    # the other processes read when the file's data_version moves (PostgreSQL has NOTIFY).
+    Migration(7, "notices (several processes on one SQLite file: who committed what)", sqlite="""
+        CREATE TABLE IF NOT EXISTS notices (
+            id INTEGER PRIMARY KEY, table_id TEXT NOT NULL, version INTEGER NOT NULL)
+        """, postgres=""),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 # which migrations have been applied, one row each (in every store)
@@ -346,6 +354,26 @@ def _rollback(db: sqlite3.Connection) -> None:
             pass
 
 
+@contextlib.contextmanager
+def _snapshot(db: sqlite3.Connection):
+    """Several reads as of one moment (a read transaction: WAL keeps its snapshot while other
+    processes commit)."""
+    if db.in_transaction:
+        yield db
+        return
+    db.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        if db.in_transaction:
+            db.execute("COMMIT")
+
+
+def _stamp(seconds_from_now: float) -> str:
+    """A lease's expiry as text that sorts as time does (UTC, milliseconds, fixed width)."""
+    return datetime.fromtimestamp(time.time() + seconds_from_now, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:23]
+
+
 def _last_version(db: sqlite3.Connection, table_id: str) -> int | None:
     return db.execute("SELECT max(version) FROM log WHERE table_id=?", (table_id,)).fetchone()[0]
 
@@ -361,17 +389,29 @@ class SqliteStore(Store):
     cost more than the statements (tens of microseconds of wake-ups on every action)."""
 
     CHECKPOINT_ROWS = 1000           # rows written between checkpoints (a few MB of WAL)
+    NOTICES_KEPT = 100_000           # a shared store's notices kept (a process further behind reloads all)
+    POLL_SECONDS = 0.01              # a shared store: how often the file's data_version is looked at
 
-    def __init__(self, data_dir: str | None):
+    def __init__(self, data_dir: str | None, shared: bool = False, server_id: str | None = None,
+                 lease_seconds: float = 3.0):
+        """`shared`: several processes of this machine use the file (--workers): each commit
+        leaves a notice for the others and marks the bots' lease, as on PostgreSQL (WAL mode
+        lets one process write while the others read; writers take turns on the file's lock)."""
         if data_dir is None:
+            if shared:
+                raise StoreError("a shared SQLite store needs a file (--data-dir), not memory")
             self.path = ":memory:"
         else:
             os.makedirs(data_dir, exist_ok=True)
             self.path = os.path.join(data_dir, "stich.sqlite3")
+        self.shared = shared
+        self.server_id = server_id or f"{os.getpid()}:{os.urandom(4).hex()}"
+        self.lease_seconds = lease_seconds
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="stich-store")
         self._db: sqlite3.Connection | None = None
         self._checkpointed_at = 0        # the connection's total_changes when the last checkpoint began
         self._checkpoint: asyncio.Future | None = None
+        self._listener: asyncio.Task | None = None
 
     async def _run(self, fn, *args):
         """Run `fn` on the loop (see the class), then start a checkpoint in the store's thread
@@ -443,6 +483,9 @@ class SqliteStore(Store):
         for m in MIGRATIONS:
             if current < m.version <= upto:
                 with _immediate(db):
+                    # another process of a shared file may have applied it since the read above
+                    if db.execute("SELECT 1 FROM schema_version WHERE version=?", (m.version,)).fetchone():
+                        continue
                     for statement in m.statements("sqlite"):
                         db.execute(statement)
                     db.execute("INSERT INTO schema_version VALUES (?, ?, datetime('now'))",
@@ -474,7 +517,10 @@ class SqliteStore(Store):
         return StoredDeal(number, first, _loads(start, f"start of deal {number}"), actions)
 
     def _load_table(self, table_id: str) -> StoredTable | None:
-        db = self._db_or_fail()
+        with _snapshot(self._db_or_fail()) as db:      # another process may commit between the reads
+            return self._read_table(db, table_id)
+
+    def _read_table(self, db, table_id: str) -> StoredTable | None:
         row = db.execute("SELECT spec FROM tables WHERE id=?", (table_id,)).fetchone()
         if row is None:
             return None
@@ -516,6 +562,14 @@ class SqliteStore(Store):
                 rid, fingerprint, answer = c.request
                 db.execute("INSERT INTO requests VALUES (?, ?, ?, ?)",
                            (table_id, rid, fingerprint, orjson.dumps(answer)))
+            if self.shared:
+                if c.bot_turn:
+                    db.execute("INSERT INTO bot_leases VALUES (?, ?, ?) ON CONFLICT (table_id) DO UPDATE "
+                               "SET owner=excluded.owner, expires_at=excluded.expires_at",
+                               (table_id, self.server_id, _stamp(self.lease_seconds)))
+                else:
+                    db.execute("DELETE FROM bot_leases WHERE table_id=?", (table_id,))
+                self._notice(db, table_id, c.rows[-1][0])
 
     def _find_request(self, table_id: str, request_id: str):
         row = self._db_or_fail().execute(
@@ -537,6 +591,14 @@ class SqliteStore(Store):
             db.execute("INSERT INTO claims VALUES (?, ?, ?, ?)", (table_id, seat, token_hash, version))
             db.execute("INSERT INTO log VALUES (?, ?, 0, ?)",
                        (table_id, version, orjson.dumps({"joined": seat}).decode()))
+            if self.shared:
+                self._notice(db, table_id, version)
+
+    def _notice(self, db, table_id: str, version: int) -> None:
+        """(In the commit's transaction.) Tell the other processes; the oldest notices go."""
+        cur = db.execute("INSERT INTO notices (table_id, version) VALUES (?, ?)", (table_id, version))
+        if cur.lastrowid % 1000 == 0:
+            db.execute("DELETE FROM notices WHERE id <= ?", (cur.lastrowid - self.NOTICES_KEPT,))
 
     def _add_daily_entry(self, e: DailyEntry) -> None:
         try:
@@ -575,6 +637,10 @@ class SqliteStore(Store):
         await self._run(self._open)
 
     async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            await asyncio.gather(self._listener, return_exceptions=True)
+            self._listener = None
         if self._checkpoint is not None:
             await asyncio.wait([self._checkpoint])
         self._close()                    # the last connection's close checkpoints the WAL
@@ -590,7 +656,10 @@ class SqliteStore(Store):
         return await self._run(self._load_table, table_id)
 
     async def load_deal(self, table_id: str, number: int) -> StoredDeal | None:
-        return await self._run(lambda: self._load_deal(self._db_or_fail(), table_id, number))
+        def read():
+            with _snapshot(self._db_or_fail()) as db:
+                return self._load_deal(db, table_id, number)
+        return await self._run(read)
 
     async def deal_of_version(self, table_id: str, version: int) -> int | None:
         return await self._run(self._deal_of_version, table_id, version)
@@ -615,3 +684,58 @@ class SqliteStore(Store):
 
     async def server_key(self, name: str, new_value: str) -> str:
         return await self._run(self._server_key, name, new_value)
+
+    # ---- several processes on one file (shared) ------------------------------------------------
+    def _take_bot_lease(self, table_id: str) -> bool:
+        cur = self._db_or_fail().execute(
+            "UPDATE bot_leases SET owner=?, expires_at=? WHERE table_id=? AND (owner=? OR expires_at < ?)",
+            (self.server_id, _stamp(self.lease_seconds), table_id, self.server_id, _stamp(0)))
+        return cur.rowcount == 1
+
+    async def take_bot_lease(self, table_id: str) -> bool:
+        return await self._run(self._take_bot_lease, table_id) if self.shared else True
+
+    async def release_bot_lease(self, table_id: str) -> None:
+        if self.shared:
+            await self._run(lambda: self._db_or_fail().execute(
+                "UPDATE bot_leases SET expires_at='' WHERE table_id=? AND owner=?", (table_id, self.server_id)))
+
+    async def due_bot_tables(self, limit: int) -> list[str]:
+        if not self.shared:
+            return []
+        return await self._run(lambda: [r[0] for r in self._db_or_fail().execute(
+            "SELECT table_id FROM bot_leases WHERE expires_at < ? ORDER BY expires_at LIMIT ?", (_stamp(0), limit))])
+
+    def listen(self, callback) -> None:
+        """The other processes' commits, read from the notices whenever the file's data_version
+        moves (SQLite bumps it when another connection commits); a process that fell more than
+        NOTICES_KEPT behind hears (None, None): anything may have moved."""
+        if self.shared and self._listener is None:
+            self._listener = asyncio.ensure_future(self._listen(callback))
+
+    async def _listen(self, callback) -> None:
+        db = self._db_or_fail()
+        seen = db.execute("SELECT coalesce(max(id), 0) FROM notices").fetchone()[0]
+        version = db.execute("PRAGMA data_version").fetchone()[0]
+        self.listening = True
+        callback(None, None)                           # what happened before this process listened
+        try:
+            while self._db is not None:
+                await asyncio.sleep(self.POLL_SECONDS)
+                db = self._db_or_fail()
+                now = db.execute("PRAGMA data_version").fetchone()[0]
+                if now == version:
+                    continue
+                version = now
+                with _snapshot(db):
+                    oldest = db.execute("SELECT min(id) FROM notices").fetchone()[0]
+                    rows = db.execute("SELECT id, table_id, version FROM notices WHERE id > ? ORDER BY id",
+                                      (seen,)).fetchall()
+                if oldest is not None and oldest > seen + 1 and seen:
+                    callback(None, None)               # notices were pruned before this process read them
+                for seen, table_id, v in rows:
+                    callback(table_id, v)
+        except (sqlite3.Error, StoreError) as err:
+            log.warning("reading the notices of %s: %s", self.path, err)
+            self.listening = False
+            callback(None, None)

@@ -1,5 +1,5 @@
-"""`--workers N`: N server processes on one machine, sharing its ports and the PostgreSQL store,
-so that a server uses every core (a Python process runs on one).
+"""`--workers N`: N server processes on one machine, sharing its ports and the store (PostgreSQL,
+or the SQLite file of --data-dir), so that a server uses every core (a Python process runs on one).
 
 The process started (`python -m service --workers N ...`) serves nothing itself: it starts N
 workers (`python -m service` with the same flags, STICH_WORKER=0..N-1 in their environment),
