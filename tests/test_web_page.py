@@ -1,7 +1,8 @@
 """The web page in headless Chromium (clients/web/test/browser.mjs, playwright-core and axe-core
 from npm, Debian's chromium) against a real server: a whole deal of each registered game by taps
-against easy bots, each game in one layout and language (390x844 or 1280x800; English or Urdu,
-right to left), the others' calls and the breakdown in words, legal cards marked and an illegal
+against easy bots, each game twice: at 390x844 and at 1280x800, once in English and once in Urdu
+(right to left); the others' calls and the breakdown in words, the breakdown's rows adding up to
+the scores shown (by the game's rules, tests/breakdown.py), legal cards marked and an illegal
 one explained in words, the bury and the Armut by tapping cards, keyboard play, no sideways
 scroll and 44 px tap targets on a phone, an axe-core scan with no serious or critical
 violation, the card-pattern and rules switches kept over a reload; a friend joining by invite
