@@ -407,6 +407,47 @@ def test_two_managers_one_truth(shared_store):
     run(main())
 
 
+def test_a_table_follows_the_other_servers_actions(shared_store):
+    """A table held on b, moved on by a within the deal, catches up by applying a's rows
+    (Freshness.follow: no whole read), and ends exactly as a whole read builds it; a new deal
+    is read whole."""
+    from service.restore import restore
+
+    async def main():
+        a, b = await _managers_on(shared_store)
+        whole_reads = []
+        read = b.restorer.read
+
+        async def counting(table_id, **kw):
+            whole_reads.append(table_id)
+            return await read(table_id, **kw)
+        b.restorer.read = counting
+        try:
+            view, tokens, _, _ = await a.create("schafkopf", {"ramsch": True}, 2, [], seed=3)   # all pass: played
+            tid = view["table_id"]
+            await a.deal(tid, tokens[0], 1)
+            held = await b.table(tid)                      # b reads it whole once
+            assert whole_reads == [tid]
+            for version in range(3, 8):                    # five cards or calls on a
+                seat, kind, fields = _turn(await a.table(tid))
+                await a.act(tid, tokens[seat], kind, fields, version - 1)
+            assert (await b.view(tid, tokens[0]))["version"] == 7 and whole_reads == [tid]
+            stored = restore(tid, await b.store.load_table(tid))
+            assert held.version == stored.version == 7
+            assert held.match.current.record() == stored.match.current.record()
+            assert held.deal.entries == stored.deal.entries
+            assert await b.view(tid, tokens[1]) == await a.view(tid, tokens[1])
+            table = await a.table(tid)                     # a finishes the deal and deals the next
+            while table.match.current is not None and not table.match.current.is_over():
+                seat, kind, fields = _turn(table)
+                await a.act(tid, tokens[seat], kind, fields, table.version)
+            await a.deal(tid, tokens[0], table.version)
+            assert (await b.view(tid, tokens[0]))["version"] == table.version
+            assert whole_reads == [tid, tid]               # a new deal: read whole
+        finally:
+            await _close([a, b])
+    run(main())
+
 
 def _count_conflicts(store) -> list:
     """The base versions of `store`'s commits that met a Conflict, in order (the store's commit

@@ -19,9 +19,10 @@ import logging
 from . import errors
 from .sections import locked
 from .store import StoreError
-from .tables import Table
+from .tables import DealLog, Table, entry_after
 
 log = logging.getLogger("stich.service")
+FOLLOW_ROWS = 64        # more rows behind than this: read the table whole (see Freshness.follow)
 
 
 class Freshness:
@@ -67,9 +68,36 @@ class Freshness:
             raise
         if last is None or last == table.version:
             return False
+        if await self.follow(table, last):
+            table.notify()
+            return True
         fresh = await m.restorer.read(table.id, forget=lambda: m.live.pop(table.id, None))
         table.match, table.deal, table.version, table.claims = fresh.match, fresh.deal, fresh.version, fresh.claims
         table.notify()
+        return True
+
+    async def follow(self, table: Table, last: int) -> bool:
+        """(Holding the table's lock.) Apply the actions another server committed since the
+        version held, when they all belong to the deal held here (a few rows instead of the
+        whole deal read and replayed: servers taking turns on one table do this on most
+        actions). False, changing nothing, where it cannot (a new deal, open seats, a gap of
+        more than FOLLOW_ROWS, rows the rules refuse): the caller reads the whole table."""
+        deal = table.deal
+        if deal is None or table.open_seats() or last - table.version > FOLLOW_ROWS:
+            return False
+        rows = await self.manager.store.log_after(table.id, table.version)
+        if not rows or rows[0][0] != table.version + 1 or any(d != deal.number or a is None for _, d, a in rows):
+            return False
+        match = table.match.copy()
+        entries = list(deal.entries)
+        try:
+            for version, _, action in rows:
+                match.apply(action)
+                entries.append(entry_after(match, version, version - deal.first_version - 1))
+        except Exception:  # noqa: BLE001 - whatever the rows hold, the whole read judges them
+            return False
+        table.match, table.version = match, rows[-1][0]
+        table.deal = DealLog(deal.number, deal.first_version, deal.start, entries)
         return True
 
     def changed_elsewhere(self, table_id: str | None, version: int | None) -> None:

@@ -101,6 +101,13 @@ class MemoryStore(Store):
         t = self._table(table_id)
         return None if t is None else len(t.rows)
 
+    async def log_after(self, table_id: str, version: int) -> list[tuple[int, int, Any]]:
+        t = self._table(table_id)
+        if t is None:
+            return []
+        return [(v, deal, None if action is None else _copy(action))
+                for v, (deal, action) in enumerate(t.rows[version:], start=version + 1)]
+
     async def commit(self, table_id: str, commit: Commit) -> None:
         t = self._table(table_id)
         last = None if t is None else len(t.rows)

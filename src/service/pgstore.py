@@ -25,6 +25,7 @@ import os
 import secrets
 import socket
 from contextlib import asynccontextmanager
+from typing import Any
 
 import orjson
 from prometheus_client import Counter
@@ -305,6 +306,12 @@ class PostgresStore(Store):
 
     async def last_version(self, table_id: str) -> int | None:
         return (await self._one("SELECT max(version) FROM log WHERE table_id=%s", (table_id,)))[0]
+
+    async def log_after(self, table_id: str, version: int) -> list[tuple[int, int, Any]]:
+        async with self._conn() as conn:
+            cur = await conn.execute("SELECT version, deal, action FROM log WHERE table_id=%s AND version>%s "
+                                     "ORDER BY version", (table_id, version))
+            return [(v, d, None if a is None else _loads(a, f"log version {v}")) for v, d, a in await cur.fetchall()]
 
     async def commit(self, table_id: str, c: Commit) -> None:
         args = {"t": table_id, "base": c.base_version, "versions": [v for v, _, _ in c.rows], "deals": [d for _, d, _ in c.rows],

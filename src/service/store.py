@@ -265,6 +265,11 @@ class Store(abc.ABC):
         """The table's last committed version (None: no such table): the cheap freshness check."""
 
     @abc.abstractmethod
+    async def log_after(self, table_id: str, version: int) -> list[tuple[int, int, Any]]:
+        """The log rows after `version`, in order: (version, deal, action or None). A server
+        that holds the table at `version` follows them instead of reading the whole table."""
+
+    @abc.abstractmethod
     async def commit(self, table_id: str, commit: Commit) -> None:
         """Write one accepted request atomically; Conflict unless the table is at base_version
         and the request id (if any) is new."""
@@ -538,6 +543,10 @@ class SqliteStore(Store):
     def _last_version(self, table_id: str) -> int | None:
         return _last_version(self._db_or_fail(), table_id)
 
+    def _log_after(self, table_id: str, version: int) -> list[tuple[int, int, Any]]:
+        return [(v, d, None if a is None else _loads(a, f"log version {v}")) for v, d, a in self._db_or_fail().execute(
+            "SELECT version, deal, action FROM log WHERE table_id=? AND version>? ORDER BY version", (table_id, version))]
+
     def _deal_of_version(self, table_id: str, version: int) -> int | None:
         row = self._db_or_fail().execute("SELECT deal FROM log WHERE table_id=? AND version=?",
                                           (table_id, version)).fetchone()
@@ -666,6 +675,9 @@ class SqliteStore(Store):
 
     async def last_version(self, table_id: str) -> int | None:
         return await self._run(self._last_version, table_id)
+
+    async def log_after(self, table_id: str, version: int) -> list[tuple[int, int, Any]]:
+        return await self._run(self._log_after, table_id, version)
 
     async def commit(self, table_id: str, commit: Commit) -> None:
         await self._run(self._commit, table_id, commit)
