@@ -53,3 +53,28 @@ def bench_load_counts_the_round_trips_on_postgres(capsys):
     # a match: its CreateTable a transaction (four round trips), its Deal and every action one;
     # besides them only the bots' sweep, once a second
     assert 1.0 < out["store_round_trips_per_call"] <= 1.2, out
+
+
+def bench_load_two_workers_on_one_sqlite_file(capsys):
+    out = _run(capsys, ["play", "--tables", "4", "--matches", "8", "--workers", "2", "--settle", "0.2"])
+    assert out["finished"] == 8 and out["abandoned"] == 0 and out["errors"] == {}
+    assert out["server_exit_codes"] == [0]
+
+
+def bench_pg_writes_measures_every_row(capsys):
+    """bench/pg_writes.py at a tiny size: one table and all tables, flush on and off."""
+    import pytest
+    from service.testing.postgres import find_admin
+    try:
+        _, own = find_admin()
+    except RuntimeError as err:
+        pytest.skip(f"no PostgreSQL: {err}")
+    if own is not None:
+        own.stop()
+    spec = importlib.util.spec_from_file_location("stich_bench_pg_writes", Path(__file__).with_name("pg_writes.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--seconds", "0.2", "--tables", "3", "--procs", "2", "--pool", "2", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["synchronous_commit"], r["tables"]) for r in rows] == [("on", 1), ("on", 3), ("off", 1), ("off", 3)]
+    assert all(r["commits_per_s"] > 0 and r["commit_p50_ms"] <= r["commit_p99_ms"] for r in rows)
