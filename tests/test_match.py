@@ -181,3 +181,11 @@ def test_a_target_match_resumes_past_deals_per_match_and_plays_on_from_a_tie():
     plain = games.get("klaverjas", {"deals_per_match": 1})
     with pytest.raises(ValueError, match="does not fit"):
         Match.resume(plain, 9, level)
+
+
+def test_match_lengths_tool_plays_target_matches_to_their_end():
+    """tools/match_lengths.py (the figures of docs/rules/klaverjas.md 8.1): bot matches to 1500
+    end after a number of deals that the 81-a-deal bound allows."""
+    from conftest import tool
+    found = tool("match_lengths").lengths("klaverjas", games.preset("klaverjas", "to_1500"), "easy", 3)
+    assert len(found) == 3 and all(1 <= n <= 2 * 1500 // 81 + 1 for n in found), found
