@@ -59,20 +59,43 @@ def _larger_side_pays_each(result: dict, unit: int, seats: int) -> list[int]:
 def _schafkopf(result: dict, seats: int) -> list[int]:
     """Base items (game, laufende, schneider, schwarz; bettel, ramsch, leaster, durchmarsch,
     sie) add up; factor items (tout, ouvert, kontra, re, jungfrau) multiply; `total` is what
-    each seat of the larger side wins or pays."""
+    each seat of the larger side wins or pays. The Stock (rules 7.9) comes on top: `stock_in`
+    is what every seat pays into the pot, `stock_out` the pot the winners share evenly."""
     _unknown(result, {"game", "laufende", "schneider", "schwarz", "sie", "bettel", "ramsch", "leaster",
-                      "durchmarsch", "tout", "ouvert", "kontra", "re", "jungfrau", "total"})
+                      "durchmarsch", "tout", "ouvert", "kontra", "re", "jungfrau", "total",
+                      "stock_in", "stock_out"})
     by = _items(result)
-    if not result["breakdown"]:
-        return [0] * seats
-    base = sum(b["value"] for b in result["breakdown"] if "factor" not in b and b["item"] != "total")
-    factor = math.prod(b["factor"] for b in result["breakdown"] if "factor" in b)
+    stock = _stock(result, by, seats)
+    game = [b for b in result["breakdown"] if b["item"] not in ("stock_in", "stock_out")]
+    if not game:
+        return stock
+    base = sum(b["value"] for b in game if "factor" not in b and b["item"] != "total")
+    factor = math.prod(b["factor"] for b in game if "factor" in b)
     (total,) = by["total"]
     if base * factor != total["value"]:
         raise BreakdownError(f"base {base} x factors {factor} is not the total {total['value']}")
     if all(len(t) == 1 for t in result["teams"]):        # Ramsch, Leaster: every seat for itself
-        return _each_loser_pays_each_winner(result, total["value"], seats)
-    return _larger_side_pays_each(result, total["value"], seats)
+        scores = _each_loser_pays_each_winner(result, total["value"], seats)
+    else:
+        scores = _larger_side_pays_each(result, total["value"], seats)
+    return [a + b for a, b in zip(scores, stock)]
+
+
+def _stock(result: dict, by: dict[str, list[dict]], seats: int) -> list[int]:
+    """What the Stock's items move: each seat pays `stock_in`; the winners share `stock_out`."""
+    scores = [0] * seats
+    for b in by.get("stock_in", []):
+        scores = [s - b["value"] for s in scores]
+    for b in by.get("stock_out", []):
+        winners = result.get("winners", [])
+        if not winners:
+            raise BreakdownError("the Stock is taken, but nobody won")
+        share, rest = divmod(b["value"], len(winners))
+        if rest:
+            raise BreakdownError(f"a pot of {b['value']} does not split evenly between {winners}")
+        for w in winners:
+            scores[w] += share
+    return scores
 
 
 def _each_loser_pays_each_winner(result: dict, unit: int, seats: int) -> list[int]:

@@ -122,3 +122,33 @@ def test_a_klaverjas_pit_counts_in_the_total():
     result = state.result()
     assert [b for b in result["breakdown"] if b["item"] == "pit"] and result["scores"] == [862, 0, 862, 0]
     assert settle("klaverjas", result, 4) == [862, 0, 862, 0]
+
+
+def test_the_stock_items_count_in_the_scores():
+    """Schafkopf's Stock (docs/rules/schafkopf.md 7.9): a thrown-in deal's `stock_in` is paid by
+    every seat, a won game's `stock_out` shared by its winners; changing either changes the
+    scores, and a pot the winners cannot share evenly is refused."""
+    hands = [h.split() for h in ("KD 7D 7H JC TS QH KC KS", "7S AS 8C QD KH JS TC JH",
+                                 "AC AH AD 9C QS 8H 9H TD", "JD 9S 8D 8S 9D QC 7C TH")]
+    game = games.get("schafkopf", {"stock": 10, "stock_pot": 40})
+    thrown = game.new_deal(hands, 3)
+    for seat in range(4):
+        thrown.apply({"seat": seat, "type": "bid", "call": "pass"})
+    won = game.new_deal(hands, 3)
+    won.apply({"seat": 0, "type": "bid", "call": "rufspiel", "suit": "D"})
+    for seat in (1, 2, 3):
+        won.apply({"seat": seat, "type": "bid", "call": "pass"})
+    for card in ("JC QD AH JD JH 9H QC 7H 7C KC 8C AC QS TH QH KH 9C 9D KD TC 7S TD 9S KS"
+                 " TS AS 8H 8S AD 8D 7D JS").split():
+        won.apply({"seat": won.to_act(), "type": "play", "card": card})
+    for state, item, scores in ((thrown, "stock_in", [-10] * 4), (won, "stock_out", [30, -10, 30, -10])):
+        result = state.result()
+        assert result["scores"] == scores and settle("schafkopf", result, 4) == scores
+        (i,) = [k for k, b in enumerate(result["breakdown"]) if b["item"] == item]
+        for step in (2, 1):
+            altered = copy.deepcopy(result)
+            altered["breakdown"][i]["value"] += step
+            try:
+                assert settle("schafkopf", altered, 4) != scores
+            except BreakdownError:
+                assert step == 1 and item == "stock_out"        # 41 does not split in two

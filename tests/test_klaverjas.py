@@ -11,7 +11,8 @@ from engine_core.games.klaverjas.rules import (card_value, legal_cards, position
 from conftest import without_rule_tables
 
 DEFAULTS = {"ruleset": "amsterdam", "trump_choice": "free", "tie_rule": "nat", "roem": True,
-            "nat_roem": "all", "pit_bonus": 100, "deal_packets": [3, 2, 3], "deals_per_match": 16}
+            "nat_roem": "all", "pit_bonus": 100, "deal_packets": [3, 2, 3], "deals_per_match": 16,
+            "match_target": 0}
 
 SUITED = [[r + s for r in "J9ATKQ87"] for s in "HCSD"]          # S10: one suit per seat
 
@@ -535,6 +536,10 @@ def test_replay_rejects_at_the_first_illegal_action():
     ({"deal_packets": [9, -1]}, "options.deal_packets"),
     ({"deals_per_match": 0}, "options.deals_per_match"),
     ({"deals_per_match": 1001}, "options.deals_per_match"),
+    ({"match_target": -1}, "options.match_target"),
+    ({"match_target": 10_001}, "options.match_target"),
+    ({"match_target": "1500"}, "options.match_target"),
+    ({"match_target": True}, "options.match_target"),
     ({"roem": "yes"}, "options.roem"),
     ({"tie_rule": "replay"}, "options.tie_rule"),
     ({"nat_roem": "none"}, "options.nat_roem"),
@@ -636,6 +641,8 @@ def test_canonical_option_strings():
     ("pit_bonus", PIT_BONUS_MAX + 1, f"0..{PIT_BONUS_MAX}"),
     ("deals_per_match", 0, "1..1000"),
     ("deals_per_match", 1001, "1..1000"),
+    ("match_target", -1, "0..10000"),
+    ("match_target", 10_001, "0..10000"),
     ("deal_packets", [9], "1..8"),
     ("deal_packets", [0, 8], "1..8"),
 ])

@@ -4,7 +4,7 @@ import random
 import pytest
 
 from engine_core import games
-from engine_core.match import Match
+from engine_core.match import MAX_DEALS_PER_MATCH, Match, MatchEnd
 
 
 def play_match(match, seed=0):
@@ -116,3 +116,76 @@ def test_copy_is_independent():
     other.apply(other.current.legal_actions()[0])
     assert len(state.actions) == 0 and len(other.current.actions) == 1
     assert match.current is state and other.current is not state
+
+
+# ---- a match to a target score (Klaverjas's match_target; docs/rules/klaverjas.md 8.1) ---------
+def test_match_end_rule_comes_from_the_declaration():
+    """The plain rule is `deals_per_match` deals; Klaverjas's `match_target` replaces it with a
+    target for the fixed partners {0, 2} and {1, 3}."""
+    assert Match(games.get("schafkopf"), 1, deals_per_match=7).end == MatchEnd(deals=7)
+    assert Match(games.get("klaverjas"), 1).end == MatchEnd(deals=16)
+    end = Match(games.get("klaverjas", games.preset("klaverjas", "to_1500")), 1).end
+    assert end == MatchEnd(target=1500, sides=((0, 2), (1, 3)))
+
+
+@pytest.mark.parametrize("totals, counted, over", [
+    ([1499, 1400, 1499, 1400], 30, False),       # nobody there yet, however many deals
+    ([1500, 1400, 1500, 1400], 3, True),         # reaching it is enough
+    ([1400, 1520, 1400, 1520], 3, True),
+    ([1510, 1530, 1510, 1530], 3, True),         # both there: the higher total wins
+    ([1530, 1530, 1530, 1530], 17, False),       # level at the top: play on
+    ([0, 0, 0, 0], MAX_DEALS_PER_MATCH, True),   # the engine's bound on any match
+])
+def test_target_over(totals, counted, over):
+    end = MatchEnd(target=1500, sides=((0, 2), (1, 3)))
+    assert end.over(totals, counted) is over
+
+
+def test_target_without_sides_counts_each_seat():
+    end = MatchEnd(target=100)
+    assert end.over([100, 40, 99, 0], 1) and not end.over([100, 100, 3, 0], 1)
+    assert MatchEnd(deals=2).over([0] * 4, 2) and not MatchEnd(deals=2).over([10 ** 6] * 4, 1)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_target_match_ends_after_the_deal_that_reaches_it(seed):
+    """Played out at random: not over before a team reaches the target, over once one team is
+    ahead at or past it, however many deals that takes (deals_per_match 2 is not used); the
+    status, the view and the refusal to deal again agree."""
+    g = games.get("klaverjas", {"match_target": 400, "deals_per_match": 2})
+    match = Match(g, seed=seed)
+    assert match.view(None)["match"]["target"] == 400
+    rng = random.Random(seed)
+    for m in _random_to_end(match, rng):
+        a, b = m.totals[0], m.totals[1]
+        assert m.totals == [a, b, a, b]
+        assert m.is_over() == (max(a, b) >= 400 and a != b)
+    assert match.view(0)["match"]["status"] == "match_over"
+    with pytest.raises(ValueError, match="match is over: a total reached 400"):
+        match.deal()
+    assert match.counted == match.dealt and match.counted < 400 * 2 // 81 + 2
+
+
+def test_a_target_match_resumes_past_deals_per_match_and_plays_on_from_a_tie():
+    """progress() of a target match may count more deals than deals_per_match; level totals
+    past the target leave it waiting for the deal that separates them, which ends it."""
+    g = games.get("klaverjas", {"match_target": 300, "deals_per_match": 1})
+    level = {"dealt": 5, "counted": 5, "dealer": 1, "totals": [310, 310, 310, 310], "carry": {}}
+    match = Match.resume(g, 9, level)
+    assert match.status == "waiting_for_deal"
+    state = match.deal()
+    rng = random.Random(0)
+    while not state.is_over():
+        match.apply(rng.choice(state.legal_actions()))
+    assert match.is_over() and match.totals[0] != match.totals[1] and match.counted == 6
+    plain = games.get("klaverjas", {"deals_per_match": 1})
+    with pytest.raises(ValueError, match="does not fit"):
+        Match.resume(plain, 9, level)
+
+
+def test_match_lengths_tool_plays_target_matches_to_their_end():
+    """tools/match_lengths.py (the figures of docs/rules/klaverjas.md 8.1): bot matches to 1500
+    end after a number of deals that the 81-a-deal bound allows."""
+    from conftest import tool
+    found = tool("match_lengths").lengths("klaverjas", games.preset("klaverjas", "to_1500"), "easy", 3)
+    assert len(found) == 3 and all(1 <= n <= 2 * 1500 // 81 + 1 for n in found), found

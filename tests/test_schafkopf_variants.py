@@ -59,7 +59,9 @@ def test_own_scenario(line):
     assert common(result) == common(line["result"])
     assert result["contract"] == line["result"]["contract"]
     assert result["breakdown"] == line["result"]["breakdown"]
-    assert sum(result["scores"]) == 0
+    stock = {b["item"]: b["value"] for b in result["breakdown"] if b["item"].startswith("stock_")}
+    # zero-sum but for the Stock: four stakes paid into the pot, or the pot paid out of it
+    assert sum(result["scores"]) == stock.get("stock_out", 0) - 4 * stock.get("stock_in", 0)
 
 
 @pytest.mark.parametrize("line", own("legal"))
@@ -89,6 +91,8 @@ def test_own_lines_cover_every_club_contract():
     assert set(CLUB) | {"leaster"} <= kinds
     ids = {line["id"] for line in conformance_lines("schafkopf", "own-illegal")}
     assert any("caller_keeps" in i for i in ids)
+    items = {b["item"] for line in conformance_lines("schafkopf", "own-scenarios") for b in line["result"]["breakdown"]}
+    assert {"stock_in", "stock_out"} <= items
 
 
 # ---- options ----
@@ -489,3 +493,103 @@ def test_analysis_finds_the_decisive_mistake_of_a_bettel():
     assert out["side"] == [0] and out["target"] == 61 and out["perfect"] == 0 and out["won"] is True
     mistake = out["first_decisive_mistake"]
     assert (mistake["index"], mistake["seat"], mistake["action"]["card"]) == (8, 2, "7D")
+
+
+# ---- the Stock (option stock, docs/rules/schafkopf.md 7.9) ----
+
+RUF = ["KD 7D 7H JC TS QH KC KS", "7S AS 8C QD KH JS TC JH", "AC AH AD 9C QS 8H 9H TD",
+       "JD 9S 8D 8S 9D QC 7C TH"]
+RUF_PLAY = ("JC QD AH JD | JH 9H QC 7H | 7C KC 8C AC | QS TH QH KH | 9C 9D KD TC | 7S TD 9S KS |"
+            " TS AS 8H 8S | AD 8D 7D JS")
+
+
+@pytest.mark.parametrize("options, field, text", [
+    ({"stock": -1}, "stock", "0..10000"),
+    ({"stock": 10_001}, "stock", "0..10000"),
+    ({"stock": True}, "stock", "integer"),
+    ({"stock": 10, "ramsch": True}, "stock", "ramsch or leaster"),
+    ({"stock": 10, "leaster": True}, "stock", "ramsch or leaster"),
+    ({"stock_pot": 40}, "stock_pot", "needs the Stock"),
+    ({"stock": 10, "stock_pot": 30}, "stock_pot", "multiple of 4 x stock = 40"),
+    ({"stock": 10, "stock_pot": -40}, "stock_pot", "0..40000000"),
+])
+def test_stock_options_are_checked(options, field, text):
+    with pytest.raises(OptionError) as err:
+        games.get("schafkopf", options)
+    assert err.value.field == f"options.{field}" and text in str(err.value)
+
+
+def test_without_the_stock_a_thrown_in_deal_scores_nothing():
+    state = deal({"stock_pot": 0}, RUF)
+    bids(state, "pass", "pass", "pass", "pass")
+    assert state.result()["breakdown"] == [] and state.result()["scores"] == [0] * 4
+
+
+def test_the_pot_goes_only_to_a_playing_side_that_wins():
+    won = deal({"stock": 10, "stock_pot": 120}, RUF)
+    bids(won, "rufspiel D", "pass", "pass", "pass")
+    play(won, RUF_PLAY)
+    assert won.result()["scores"] == [10 + 60, -10, 10 + 60, -10]
+    lost = deal({"stock": 10, "stock_pot": 120}, RUF)       # the defenders win a Wenz: no pot
+    bids(lost, "wenz", "pass", "pass", "pass")
+    while not lost.is_over():
+        lost.apply(lost.legal_actions()[0])
+    result = lost.result()
+    assert 0 not in result["winners"] and not [b for b in result["breakdown"] if b["item"].startswith("stock")]
+    assert sum(result["scores"]) == 0
+
+
+def test_a_match_carries_the_pot_between_deals():
+    """Thrown in: four stakes into the pot, carried as the next deal's stock_pot; a lost game
+    leaves it; a won game empties it; the totals are the scores' sums, short of the pot."""
+    from engine_core.match import Match
+    match = Match(games.get("schafkopf", {"stock": 5, "deals_per_match": 40}), seed=3)
+    pots = []
+    rng = random.Random(5)
+    while not match.is_over():
+        state = match.deal()
+        pot = state.game.options.stock_pot
+        everybody_passes = match.dealt % 3 == 1
+        while not state.is_over():
+            legal = state.legal_actions()
+            bids_ = [a for a in legal if a["type"] == "bid"]
+            if bids_:      # forehand names the lowest contract he may, or everybody passes
+                forehand = state.to_act() == (state.dealer + 1) % 4 and not everybody_passes
+                match.apply(bids_[min(1, len(bids_) - 1)] if forehand else bids_[0])
+            else:
+                match.apply(rng.choice(legal))
+        result = match.results[-1]
+        items = {b["item"]: b.get("value") for b in result["breakdown"]}
+        contract = result["contract"]["type"]
+        if contract == "thrown_in":
+            assert items == {"stock_in": 5} and match.game.options.stock_pot == pot + 20
+        elif pot and set(result["winners"]) == set(result["teams"][0]):
+            assert items["stock_out"] == pot and match.game.options.stock_pot == 0
+        else:
+            assert "stock_out" not in items and match.game.options.stock_pot == pot
+        pots.append((contract, pot))
+    assert sum(match.totals) == -match.game.options.stock_pot
+    assert [c for c, _ in pots].count("thrown_in") >= 10
+    taken = [r for r in match.results if any(b["item"] == "stock_out" for b in r["breakdown"])]
+    kept = [(c, p) for (c, p), r in zip(pots, match.results) if p and c != "thrown_in" and r not in taken]
+    assert len(taken) >= 2 and kept, pots
+
+
+@SETTINGS
+@given(options=CLUB_OPTIONS, seed=SEEDS, dealer=st.integers(0, 3), stake=st.integers(1, 10_000),
+       stakes=st.integers(0, 1000))
+def test_the_stock_adds_only_its_own_payments(options, seed, dealer, stake, stakes):
+    """Any deal with the Stock scores as the same deal without it, plus four stakes paid in
+    when it is thrown in, or the pot shared by the playing side when it wins (rules 7.9)."""
+    options = {**options, "ramsch": False, "leaster": False}
+    state = random_deal({**options, "stock": stake, "stock_pot": 4 * stake * stakes}, seed, dealer)
+    result = state.result()
+    plain = dict(state.record(), options={**state.record()["options"], "stock": 0, "stock_pot": 0})
+    expected = records.replay(plain).result()["scores"]
+    kind = result["contract"]["type"]
+    if kind == "thrown_in":
+        expected = [s - stake for s in expected]
+    elif stakes and set(result["winners"]) == set(result["teams"][0]):
+        side = result["teams"][0]
+        expected = [s + (4 * stake * stakes // len(side) if i in side else 0) for i, s in enumerate(expected)]
+    assert result["scores"] == expected

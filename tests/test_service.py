@@ -608,6 +608,52 @@ def test_match_layer_carries_the_sheepshead_doubler_stake(client):
     assert client.view(t.table_id, t.spectator_id)["deals_counted"] == 0
 
 
+def _play_deal(client, t, choose):
+    """Deal and play one deal to its end, each seat taking choose(legal)."""
+    client.deal(t.table_id, t.tokens[0])
+    while True:
+        v = client.view(t.table_id, t.spectator_id)
+        if v["status"] != "in_deal":
+            return v
+        seat = v["to_act"]
+        client.act(t.table_id, t.tokens[seat], choose(client.view(t.table_id, t.tokens[seat])["legal"]))
+
+
+@pytest.mark.skipif("klaverjas" not in GAMES, reason="needs klaverjas")
+def test_a_match_to_a_target_score_ends_by_the_games_rule(client):
+    """Klaverjas's match_target (the game's match-end rule): the view and the score carry the
+    target, the match is over after the deal in which a team reaches it (deals_per_match 5 is
+    not used), and another deal is refused."""
+    t = client.create_table("klaverjas", {"match_target": 1}, 5, seed=3)
+    first = client.view(t.table_id, t.spectator_id)
+    assert first["match_target"] == 1 and first["deals_per_match"] == 5
+    v = _play_deal(client, t, lambda legal: legal[0])      # every deal gives a team 81 or more
+    assert v["status"] == "match_over" and v["deals_counted"] == 1
+    score = client.score(t.table_id, t.tokens[0])
+    assert score["match_over"] and score["match_target"] == 1 and score["deals_finished"] == 1
+    with pytest.raises(IllegalActionError):
+        client.deal(t.table_id, t.tokens[0])
+    plain = client.create_table("klaverjas", {}, 2, seed=3)
+    assert client.view(plain.table_id, plain.spectator_id)["match_target"] == 0
+
+
+@pytest.mark.skipif("schafkopf" not in GAMES, reason="needs schafkopf")
+def test_the_schafkopf_stock_is_carried_by_the_tables_match(client):
+    """The Stock (rules 7.9): a thrown-in deal pays four stakes in, and the next deal is dealt
+    with the pot (its options' stock_pot), as the engine's match carries it."""
+    t = client.create_table("schafkopf", {"stock": 10}, 3, seed=1)
+
+    def passing(legal):
+        passes = [a for a in legal if a.get("call") == "pass"]
+        return passes[0] if passes else legal[0]
+    _play_deal(client, t, passing)
+    score = client.score(t.table_id, t.tokens[0])
+    assert score["result"]["breakdown"] == [{"item": "stock_in", "value": 10}]
+    assert score["result"]["scores"] == [-10] * 4 and score["match_scores"] == [-10] * 4
+    dealt = client.deal(t.table_id, t.tokens[0])
+    assert dealt["options"]["stock_pot"] == 40
+
+
 # ---- conversions --------------------------------------------------------------------------------------
 def test_fill_struct_is_struct_update():
     """service.convert.fill_struct (the fast path of typed results) sets what Struct.update sets."""

@@ -24,7 +24,7 @@ OTHER = {
     "ILLEGAL_CODE": "an engine action code that is not legal now (State.apply_code)",
     "NO_DEAL": "a match has no deal in progress to act in",
     "DEAL_IN_PROGRESS": "a match cannot deal while the current deal is not finished",
-    "MATCH_OVER": "the match has played all its deals",
+    "MATCH_OVER": "the match is over: all its deals played, or its target score reached",
     "BAD_SOLVER_ARGUMENT": "the solver was given a position in the auction, a bad budget, objective or target",
 }
 

@@ -1,7 +1,8 @@
 """A match: deals of one game in turn, the deal passing by the game's between-deals rule
 (`GameSpec.next_deal`: to the left; Doppelkopf's void Armut and Sheepshead's doubler are
 redealt by the same dealer and do not count, a doubler carrying its stake in `multiplier`),
-and the running totals. Deal k (0-based) uses the seed `deal_seed(seed, k)` (= seed + k), so
+and the running totals, until the game's match-end rule says it is over
+(`GameSpec.end_of_match`: `deals_per_match` counted deals, or Klaverjas's `match_target`). Deal k (0-based) uses the seed `deal_seed(seed, k)` (= seed + k), so
 a daily match is the same for everyone.
 
 The service holds one Match per table: it asks the match for views and results and never
@@ -16,15 +17,17 @@ from typing import Any
 
 from ._rng import deal_seed
 from .errors import IllegalActionError
-from .games import Game
+from .games import MAX_DEALS_PER_MATCH, Game, MatchEnd
 from .state import State
 
 WAITING, IN_DEAL, MATCH_OVER = "waiting_for_deal", "in_deal", "match_over"
-MAX_DEALS_PER_MATCH = 1000
+__all__ = ["Match", "MatchEnd", "MAX_DEALS_PER_MATCH", "WAITING", "IN_DEAL", "MATCH_OVER"]
 
 
 class Match:
-    """`deals_per_match` counted deals of one game (None: the game's `deals_per_match`)."""
+    """Deals of one game until the game's match-end rule (`end`) says the match is over:
+    `deals_per_match` counted deals (None: the game's `deals_per_match`), or the target score
+    the game's options set (`end.target`)."""
 
     def __init__(self, game: Game, seed: int, first_dealer: int = 0, deals_per_match: int | None = None,
                  keep_results: bool = True):
@@ -39,6 +42,7 @@ class Match:
         self.seed = seed
         self.dealer = first_dealer
         self.deals_per_match = n
+        self.end: MatchEnd = game.spec.end_of_match(game.options, n)
         self.counted = 0                 # finished deals that count toward the match
         self.dealt = 0                   # deals started (redeals included)
         self.totals = [0] * game.seats
@@ -59,7 +63,7 @@ class Match:
     def status(self) -> str:
         if self.current is not None and not self.current.is_over():
             return IN_DEAL
-        return MATCH_OVER if self.counted >= self.deals_per_match else WAITING
+        return MATCH_OVER if self.end.over(self.totals, self.counted) else WAITING
 
     def is_over(self) -> bool:
         return self.status == MATCH_OVER
@@ -68,8 +72,7 @@ class Match:
         """Start the next deal (the previous one must be finished)."""
         status = self.status
         if status == MATCH_OVER:
-            raise IllegalActionError(f"the match is over after {self.deals_per_match} deals",
-                                     reason_id="MATCH_OVER")
+            raise IllegalActionError(f"the match is over: {self._how_over()}", reason_id="MATCH_OVER")
         if status == IN_DEAL:
             raise IllegalActionError("the current deal is not finished", reason_id="DEAL_IN_PROGRESS")
         self.current = self._game.deal(deal_seed(self.seed, self.dealt), self.dealer)
@@ -122,12 +125,18 @@ class Match:
             return self._book()
         return self.results[-1]
 
+    def _how_over(self) -> str:
+        if self.end.target is None or self.counted >= MAX_DEALS_PER_MATCH:
+            return f"{self.counted} deals played"
+        return f"a total reached {self.end.target} with one side ahead after {self.counted} deals"
+
     def view(self, seat: int | None) -> dict:
-        """What `seat` (None: a spectator) sees: the match (deal number, totals, status) and the
-        current or last deal as State.view shows it."""
-        out = {"match": {"deals_per_match": self.deals_per_match, "deals_dealt": self.dealt,
-                         "deals_counted": self.counted, "totals": list(self.totals),
-                         "dealer": self.dealer, "status": self.status}}
+        """What `seat` (None: a spectator) sees: the match (deal number, totals, status; its
+        `target` score, None when the match is `deals_per_match` deals) and the current or last
+        deal as State.view shows it."""
+        out = {"match": {"deals_per_match": self.deals_per_match, "target": self.end.target,
+                         "deals_dealt": self.dealt, "deals_counted": self.counted,
+                         "totals": list(self.totals), "dealer": self.dealer, "status": self.status}}
         if self.current is not None:
             out["deal"] = self.current.view(seat)
         return out
@@ -163,7 +172,7 @@ class Match:
         ints = (dealt, counted, dealer, *totals)
         if any(isinstance(v, bool) or not isinstance(v, int) for v in ints):
             raise ValueError("a match progress holds integers")
-        if not (0 <= counted <= dealt and counted <= match.deals_per_match
+        if not (0 <= counted <= dealt and counted <= (match.end.deals or MAX_DEALS_PER_MATCH)
                 and 0 <= dealer < game.seats and len(totals) == game.seats):
             raise ValueError("the match progress does not fit this game and match length")
         match.dealt, match.counted, match.dealer, match.totals = dealt, counted, dealer, totals

@@ -309,6 +309,7 @@ def view_msg(v: dict, msg: tables_pb2.TableView | None = None) -> tables_pb2.Tab
     msg.deal_number = v["deal_number"]
     msg.deals_counted = v["deals_counted"]
     msg.deals_per_match = v["deals_per_match"]
+    msg.match_target = v.get("match_target", 0)     # 0: the match is deals_per_match deals
     msg.match_scores.extend(v["match_scores"])
     fill_struct(msg.options, v["options"])
     settings = v.get("settings")

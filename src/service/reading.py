@@ -45,7 +45,7 @@ class Reading:
         m.evict(table)
         return {"deal_number": number, "result": state.result_for(seat), "match_scores": list(match.totals),
                 "deals_finished": finished, "deals_per_match": match.deals_per_match,
-                "match_over": match.is_over()}
+                "match_over": match.is_over(), "match_target": match.end.target or 0}
 
     async def hint(self, table_id: str, token: str, peer: str = "") -> dict:
         """The hard bot's evaluation of each legal action of the token's seat, computed from

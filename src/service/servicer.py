@@ -202,7 +202,7 @@ class StichServicer:
         s = await self.manager.score(request.table_id, request.token, request.deal_number)
         out = pb.ScoreResponse(deal_number=s["deal_number"], match_scores=s["match_scores"],
                                deals_finished=s["deals_finished"], deals_per_match=s["deals_per_match"],
-                               match_over=s["match_over"])
+                               match_over=s["match_over"], match_target=s["match_target"])
         convert.result_msg(s["result"], out.result)
         return out
 

@@ -280,7 +280,8 @@ def view_of(table: Table, match: Match, version: int, deal: DealLog | None, seat
     return {"table_id": table.id, "version": version, "game": table.spec.game, "seat": seat,
             "seats": table.seats(), "status": m["status"], "settings": dict(table.spec.settings),
             "deal_number": m["deals_dealt"], "deals_counted": m["deals_counted"],
-            "deals_per_match": m["deals_per_match"], "match_scores": m["totals"],
+            "deals_per_match": m["deals_per_match"], "match_target": m["target"] or 0,
+            "match_scores": m["totals"],
             "options": match.current.game.options.as_dict() if match.current is not None
             else match.game.options.as_dict(),
             "deal": v.get("deal")}

@@ -84,6 +84,7 @@ class View(TypedDict):
     status: str                      # "waiting_for_deal" | "in_deal" | "match_over"
     deal_number: int
     deals_per_match: int
+    match_target: int                # the score that ends the match; 0: deals_per_match deals
     deals_counted: int
     dealer: int | None
     phase: str
@@ -123,6 +124,7 @@ class Score(TypedDict):
     deals_finished: int
     deals_per_match: int
     match_over: bool
+    match_target: int                # the score that ends the match; 0: deals_per_match deals
 
 
 @dataclass
@@ -294,7 +296,8 @@ class Calls:
         r = yield "Score", pb.ScoreRequest(table_id=table_id, token=token, deal_number=deal_number), None
         return {"deal_number": r.deal_number, "result": convert.result_dict(r.result),
                 "match_scores": list(r.match_scores), "deals_finished": r.deals_finished,
-                "deals_per_match": r.deals_per_match, "match_over": r.match_over}
+                "deals_per_match": r.deals_per_match, "match_over": r.match_over,
+                "match_target": r.match_target}
 
     # ---- batch ----------------------------------------------------------------------------------
     def evaluate_batch(self, lines: Iterable[str | dict], with_legal: bool = False, first_number: int = 0,

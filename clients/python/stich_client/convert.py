@@ -223,7 +223,7 @@ def view_dict(msg: tables_pb2.TableView) -> dict:
         "seats": [seat_kind(s) for s in msg.seats],
         "status": _status(msg.status),
         "deal_number": msg.deal_number, "deals_per_match": msg.deals_per_match,
-        "deals_counted": msg.deals_counted,
+        "match_target": msg.match_target, "deals_counted": msg.deals_counted,
         "dealer": msg.dealer if msg.HasField("dealer") else None,
         "phase": msg.phase, "to_act": msg.to_act if msg.HasField("to_act") else None,
         "hand": list(msg.hand), "legal": [action_dict(a) for a in msg.legal],

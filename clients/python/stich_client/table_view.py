@@ -291,7 +291,7 @@ def render_view(view: dict, menu=None, news: list[dict] | None = None) -> Render
     n = seats_of(view)
     parts: list[RenderableType] = []
     dealer = seat_name(view.get("dealer"), me)
-    parts.append(Text(f"{game.capitalize()} · deal {view['deal_number']} of {view['deals_per_match']} · "
+    parts.append(Text(f"{game.capitalize()} · deal {view['deal_number']} {match_length(view)} · "
                       f"dealer {dealer} · {words_of(game).phase(view['phase'])}", style="bold"))
     for action in news or []:
         if action.get("type") != "play":
@@ -375,12 +375,24 @@ def breakdown_table(game: str, result: dict, me: int | None) -> Table:
     return table
 
 
+def match_length(match: dict) -> str:
+    """How long the match runs, from a view or a score: "of 16" deals, or "(first to 1500)"
+    when its game's options play to a target score (the server's `match_target`)."""
+    if match.get("match_target"):
+        return f"(first to {match['match_target']})"
+    return f"of {match.get('deals_per_match')}"
+
+
 def scores_table(result: dict | None, match_scores: list[int], me: int | None,
-                 deals_finished: int | None = None, deals_per_match: int | None = None) -> Table:
+                 deals_finished: int | None = None, deals_per_match: int | None = None,
+                 match_target: int = 0) -> Table:
     """Per seat: card points and score of this deal (when given) and the match total."""
     title = "Match totals"
     if deals_finished is not None:
-        title += f" after {deals_finished} of {deals_per_match} deals"
+        if match_target:
+            title += f" after {deals_finished} deals, first to {match_target}"
+        else:
+            title += f" after {deals_finished} of {deals_per_match} deals"
     table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False)
     table.add_column("")
     for s in range(len(match_scores)):
@@ -414,7 +426,8 @@ def render_result(game: str, score: dict, me: int | None) -> RenderableType:
     elif isinstance(r.get("winner"), str):
         parts.append(Text(f"Won by the {words_of(game).team(r['winner'])} side"))
     parts.append(breakdown_table(game, r, me))
-    parts.append(scores_table(r, score["match_scores"], me, score.get("deals_finished"), score.get("deals_per_match")))
+    parts.append(scores_table(r, score["match_scores"], me, score.get("deals_finished"), score.get("deals_per_match"),
+                              score.get("match_target", 0)))
     return Group(*parts)
 
 

@@ -95,7 +95,7 @@ function rulesOf(game: string): Record<string, unknown> {
 }
 
 // options that carry the match's state, not a rule to switch
-const MATCH_STATE = ["deals_per_match", "multiplier"];
+const MATCH_STATE = ["deals_per_match", "multiplier", "stock_pot"];
 
 /** The rules `options` set for `game`, without match state and without values at the game's
  *  defaults: two ways of writing the same rules compare equal. */
@@ -540,7 +540,9 @@ function render(seat: Seat, view: TableView, again = false): void {
   }
   shownVersion = view.version;
   const mine = view.seat !== undefined;
-  const dealLine = view.dealNumber > 0 ? t("deal_of", { n: view.dealNumber, m: view.dealsPerMatch }) : t("waiting_first_deal");
+  const dealLine = view.dealNumber === 0 ? t("waiting_first_deal")
+    : view.matchTarget > 0 ? t("deal_to_target", { n: view.dealNumber, m: view.matchTarget })
+    : t("deal_of", { n: view.dealNumber, m: view.dealsPerMatch });
   where.textContent = `${gameName(view.game)} · ${dealLine}${mine ? "" : ` · ${t("watching")}`}`;
   const nowTurn = turnText(view);
   if (turn.textContent !== nowTurn) turn.textContent = nowTurn;
@@ -805,13 +807,16 @@ function resultEl(view: TableView): HTMLElement {
         h("td", {}, num(r.cardPoints[i] ?? 0)), h("td", { class: "deal-score" }, num(s)), h("td", { class: "match-total" }, num(view.matchScores[i] ?? 0)))))));
 }
 
-/** The match so far: deals played and each seat's total; at the end, who finished first. */
+/** The match so far: deals played (and the target score, when the game's options play to one)
+ *  and each seat's total; at the end, who finished first. */
 function matchEl(view: TableView): HTMLElement {
   const totals = view.matchScores;
   const best = Math.max(...totals);
   const over = view.status === TableStatus.MATCH_OVER;
   return h("section", { id: "match" }, h("h2", {}, t("match_summary")),
-    h("p", {}, over ? t("match_over") : t("deals_played", { n: view.dealsCounted, m: view.dealsPerMatch })),
+    h("p", { id: "match-length", "data-target": String(view.matchTarget) }, over ? t("match_over")
+      : view.matchTarget > 0 ? t("deals_played_target", { n: view.dealsCounted, m: view.matchTarget })
+      : t("deals_played", { n: view.dealsCounted, m: view.dealsPerMatch })),
     over ? h("p", { id: "match-winner" }, t("match_winner", {
       seat: totals.map((n, s) => [n, s]).filter(([n]) => n === best).map(([, s]) => seatName(view, s)).join(", "), n: num(best) })) : null);
 }

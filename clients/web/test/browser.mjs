@@ -385,6 +385,22 @@ async function tableOptions(page) {
   await page.waitForFunction((t) => location.href !== t, next);
   await page.waitForSelector("#status", { state: "attached" });
   assert.notDeepEqual((await tableOptions(page))[name], defaults[name], `${game}: the option ${name} was not played`);
+  // a preset that plays the match to a target score (Klaverjas's to_1500): the header names the
+  // target the server sends (TableView.match_target), not a number of deals
+  const toTarget = info.presets.find((p) => p.options.match_target);
+  if (toTarget) {
+    await page.goto(url + "/");
+    await page.selectOption("#game", game);
+    await page.locator("#rules summary").click();
+    await page.selectOption("#preset", toTarget.name);
+    await createTable(page, game);
+    await page.click("#deal");
+    await page.waitForSelector("#hand .card");
+    const target = String(toTarget.options.match_target);
+    const header = await page.innerText("#where");
+    assert.ok(header.includes(target), `${game}: the header "${header}" does not name the target ${target}`);   // no match has 1500 deals
+    console.log(`rules switch (${game}): preset ${toTarget.name} plays to ${target}: "${header}"`);
+  }
   await context.close();
   console.log(`rules switch (${game}): preset ${preset.name} kept over a reload and played; the standard rules and the option ${name} each started a new game (${((Date.now() - began) / 1000).toFixed(1)} s)`);
 }

@@ -27,6 +27,7 @@ REGISTRY = {
     "klaverjas": "engine_core.games.klaverjas",
 }
 GAMES = tuple(REGISTRY)
+MAX_DEALS_PER_MATCH = 1000          # no match runs longer, whatever ends it
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,29 @@ class NextDeal:
 def rotate(result: dict, dealer: int, options: Options, seats: int) -> NextDeal:
     """The plain between-deals rule: the deal passes to the left and counts."""
     return NextDeal((dealer + 1) % seats)
+
+
+@dataclass(frozen=True)
+class MatchEnd:
+    """When a match is over, as the game's declaration says (`GameSpec.end_of_match`): after
+    `deals` counted deals; or, with `target` (and `deals` None), after the first deal at whose
+    end a side's total has reached `target` and one side is ahead of every other. `sides` are
+    the seats that share a total (fixed partners), None: each seat is a side. Sides level at
+    the top after reaching the target play on: the next deal that separates them ends the
+    match. A target match ends after MAX_DEALS_PER_MATCH counted deals at the latest."""
+
+    deals: int | None = None
+    target: int | None = None
+    sides: tuple[tuple[int, ...], ...] | None = None
+
+    def over(self, totals: list[int], counted: int) -> bool:
+        if self.target is None:
+            return counted >= self.deals
+        if counted >= MAX_DEALS_PER_MATCH:
+            return True
+        sides = self.sides or tuple((s,) for s in range(len(totals)))
+        best = sorted((totals[side[0]] for side in sides), reverse=True)
+        return best[0] >= self.target and (len(best) == 1 or best[0] > best[1])
 
 
 @dataclass(frozen=True)
@@ -93,6 +117,10 @@ class GameSpec:
     # the card points a seat's side needs to win the deal as the position stands, where that
     # moves during the deal (Doppelkopf's announcements); None: the declared "win" target holds
     win_points: Callable[[Any, int], int | None] | None = None
+    # how a match ends, from the options and the match's deal count (`end_of_match`): None is
+    # the plain rule, after `deals_per_match` counted deals; Klaverjas's `match_target` plays
+    # to a score instead
+    match_end: Callable[[Options, int], MatchEnd] | None = None
 
     # the sizes, declared once as the rules module's G_* constants
     @property
@@ -158,6 +186,13 @@ class GameSpec:
         if self.between_deals is None:
             return rotate(result, dealer, options, self.seats)
         return self.between_deals(result, dealer, options)
+
+    def end_of_match(self, options: Options, deals: int) -> MatchEnd:
+        """How a match of `deals` counted deals (the match's `deals_per_match`) with these
+        options ends; the match layer and everything above it ask this, never the options."""
+        if self.match_end is None:
+            return MatchEnd(deals=deals)
+        return self.match_end(options, deals)
 
 
 _SPECS: dict[str, GameSpec] = {}

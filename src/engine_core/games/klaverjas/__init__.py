@@ -2,7 +2,7 @@
 declaration; the rules are the hooks of `rules.pyx` (../shared/rules/klaverjas.md)."""
 from ...errors import OptionError
 from ...options import Options, OptionSpec
-from .. import GameSpec, Target
+from .. import GameSpec, MatchEnd, Target
 from . import rules
 from .words import WORDS
 
@@ -10,6 +10,11 @@ from .words import WORDS
 # at most 1000 deals stays below 2^24: far inside the 64-bit scores, and inside the 16-bit
 # bounds the solver's transposition table keeps of a deal's remaining value.
 PIT_BONUS_MAX = 10_000
+# A target match: every deal adds at least 81 to the two teams' totals together (a made deal
+# gives the makers more than half of 162 or more, a nat or half nat gives the defenders 81 or
+# more), so a team reaches 10,000 within 247 deals, and a tie at the top is broken by the next
+# deal (its scores are never equal): far inside MAX_DEALS_PER_MATCH.
+MATCH_TARGET_MAX = 10_000
 
 OPTIONS = (
     OptionSpec("ruleset", "choice", "amsterdam",
@@ -30,14 +35,20 @@ OPTIONS = (
                minimum=0, maximum=PIT_BONUS_MAX),
     OptionSpec("deal_packets", "int_list", (3, 2, 3), "packet sizes of the deal (each 1..8), summing to 8",
                minimum=1, maximum=8, status="informational"),
-    OptionSpec("deals_per_match", "int", 16, "match length in deals, 1..1000", minimum=1, maximum=1000,
-               status="informational"),
+    OptionSpec("deals_per_match", "int", 16, "match length in deals, 1..1000 (not used with match_target)",
+               minimum=1, maximum=1000, status="informational"),
+    OptionSpec("match_target", "int", 0,
+               f"play the match to this many points instead of deals_per_match deals: it ends after the "
+               f"deal in which a team reaches it, the higher total winning (level totals play on); "
+               f"0 = off, 1..{MATCH_TARGET_MAX}", minimum=0, maximum=MATCH_TARGET_MAX, status="informational"),
 )
 
 # the other cities' rules (docs/rules/klaverjas.md, "Presets"); Amsterdam is the default
 PRESETS = {
     "rotterdam": {"ruleset": "rotterdam"},
     "utrecht": {"ruleset": "utrecht"},
+    # the home game to 1,500 points (BoardGameArena's default game length, Dutch Wikipedia)
+    "to_1500": {"match_target": 1500},
 }
 
 
@@ -67,6 +78,14 @@ def validate(options: Options) -> Options:
                                        for k, v in options.values))
 
 
+def match_end(options: Options, deals: int) -> MatchEnd:
+    """`deals` deals, or with `match_target` the first team to reach it (section 8 of
+    docs/rules/klaverjas.md): the partners {0, 2} and {1, 3} share a total."""
+    if options.match_target:
+        return MatchEnd(target=options.match_target, sides=((0, 2), (1, 3)))
+    return MatchEnd(deals=deals)
+
+
 GAME = GameSpec(
     name="klaverjas",
     rules=rules,
@@ -76,6 +95,7 @@ GAME = GameSpec(
     targets={"win": Target(1, "margin"), "pit": Target(None, "tricks"), "schwarz": Target(None, "tricks")},
     stat_contracts=("trump_C", "trump_S", "trump_H", "trump_D"),
     validate=validate,
+    match_end=match_end,
     trump_points={"J": 20, "9": 14},
     description="Dutch Klaverjas: Amsterdam, Rotterdam or Utrecht rules; roem, pit and nat",
     words=WORDS,

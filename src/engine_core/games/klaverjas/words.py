@@ -30,7 +30,8 @@ WORDS = {
             "roem_four_jacks": "roem: four jacks", "roem_stuk": "roem: stuk (K+Q of trump)", "pit": "pit",
             "total": "total", "nat": "nat", "half_nat": "half nat", "score": "score",
         },
-        "presets": {"rotterdam": "Rotterdam (always trump and overtrump)", "utrecht": "Utrecht (eldest must name trumps)"},
+        "presets": {"rotterdam": "Rotterdam (always trump and overtrump)", "utrecht": "Utrecht (eldest must name trumps)",
+                    "to_1500": "to 1,500 points (instead of 16 deals)"},
         "phases": {"bidding": "bidding", "play": "play", "over": "over"},
     },
     "de": {
@@ -56,7 +57,8 @@ WORDS = {
             "roem_four_jacks": "Roem: vier Buben", "roem_stuk": "Roem: Stuk (Trumpf-König und -Dame)", "pit": "Pit",
             "total": "Summe", "nat": "nass", "half_nat": "halb nass", "score": "Punkte",
         },
-        "presets": {"rotterdam": "Rotterdam (immer stechen und überstechen)", "utrecht": "Utrecht (Vorhand muss Trumpf bestimmen)"},
+        "presets": {"rotterdam": "Rotterdam (immer stechen und überstechen)", "utrecht": "Utrecht (Vorhand muss Trumpf bestimmen)",
+                    "to_1500": "bis 1500 Punkte (statt 16 Spielen)"},
         "phases": {"bidding": "Trumpfwahl", "play": "Spiel", "over": "Ende"},
     },
     "nl": {
@@ -82,7 +84,8 @@ WORDS = {
             "roem_four_jacks": "roem: vier boeren", "roem_stuk": "roem: stuk (heer en vrouw van troef)", "pit": "pit",
             "total": "totaal", "nat": "nat", "half_nat": "half nat", "score": "score",
         },
-        "presets": {"rotterdam": "Rotterdams (altijd troeven en overtroeven)", "utrecht": "Utrechts (verplicht troef maken)"},
+        "presets": {"rotterdam": "Rotterdams (altijd troeven en overtroeven)", "utrecht": "Utrechts (verplicht troef maken)",
+                    "to_1500": "tot 1500 punten (in plaats van 16 potjes)"},
         "phases": {"bidding": "troef kiezen", "play": "spelen", "over": "afgelopen"},
     },
     "ur": {
@@ -108,7 +111,8 @@ WORDS = {
             "roem_four_jacks": "رُوم: چار غلام", "roem_stuk": "رُوم: اسٹُک (ترپ کا بادشاہ اور بیگم)", "pit": "پِٹ",
             "total": "کل", "nat": "ناٹ", "half_nat": "آدھا ناٹ", "score": "اسکور",
         },
-        "presets": {"rotterdam": "روٹرڈیم (ہمیشہ ترپ اور اوپر ترپ)", "utrecht": "یوٹریکٹ (پہلا کھلاڑی لازماً ترپ چنتا ہے)"},
+        "presets": {"rotterdam": "روٹرڈیم (ہمیشہ ترپ اور اوپر ترپ)", "utrecht": "یوٹریکٹ (پہلا کھلاڑی لازماً ترپ چنتا ہے)",
+                    "to_1500": "۱۵۰۰ پوائنٹ تک (۱۶ بازیوں کی بجائے)"},
         "phases": {"bidding": "ترپ کا انتخاب", "play": "کھیل", "over": "ختم"},
     },
 }

@@ -1,11 +1,17 @@
 """Schafkopf (Bavarian): 4 players, 32 cards, 8 each. The declaration; the rules are the hooks
 of `rules.pyx` and are described in docs/rules/schafkopf.md."""
-from ...options import OptionSpec
-from .. import GameSpec, Target
+from ...errors import OptionError
+from ...options import Options, OptionSpec
+from .. import MAX_DEALS_PER_MATCH, GameSpec, NextDeal, Target
 from . import rules
 from .words import WORDS
 
 TARIFF = dict(minimum=1, maximum=1_000_000)   # no score can reach 2^40 within these ranges
+# The Stock grows by four stakes a thrown-in deal and is emptied whole, so a match holds at most
+# 4 x 1000 stakes: 4 x 10^7 at the largest stake, so that a deal's scores with the pot stay
+# inside the 32-bit integers of the service's messages, as every other score does.
+STOCK_MAX = 10_000
+STOCK_POT_MAX = 4 * MAX_DEALS_PER_MATCH * STOCK_MAX
 
 OPTIONS = (
     OptionSpec("tariff_rufspiel", "int", 10, "base of a Rufspiel; also the Ramsch base", **TARIFF),
@@ -27,6 +33,13 @@ OPTIONS = (
     OptionSpec("caller_keeps_called_suit", "bool", False,
                "the caller may not discard his last card of the called suit before it is led"),
     OptionSpec("leaster", "bool", False, "all pass: a Leaster (the Ramsch played for fewest card points)"),
+    OptionSpec("stock", "int", 0,
+               "the Stock: when all pass (no Ramsch, no Leaster) each player pays this stake into a pot "
+               f"that the playing side of the next game won takes; 0 = off, else 1..{STOCK_MAX}",
+               minimum=0, maximum=STOCK_MAX),
+    OptionSpec("stock_pot", "int", 0,
+               f"the Stock's pot carried into this deal (match state set by the match), a multiple of "
+               f"4 x stock, 0..{STOCK_POT_MAX}", minimum=0, maximum=STOCK_POT_MAX),
     OptionSpec("klopfen", "bool", False, "doubling by knocking (not part of this ruleset)", status="listed_only"),
 )
 
@@ -61,12 +74,43 @@ def packets(options):
     return [(k % 4, 4) for k in range(8)]
 
 
+def validate(options: Options) -> Options:
+    """The Stock (rules 7.9) is paid only when all pass and the deal is thrown in: not with a
+    Ramsch or a Leaster; its pot is whole stakes of four players."""
+    stock, pot = options.stock, options.stock_pot
+    if stock and (options.ramsch or options.leaster):
+        raise OptionError("options.stock", "the Stock is paid when all pass and the deal is thrown in: "
+                          "it cannot go with ramsch or leaster (each plays the passed deal)")
+    if pot and not stock:
+        raise OptionError("options.stock_pot", "a pot needs the Stock: set stock to its stake")
+    if stock and pot % (4 * stock):
+        raise OptionError("options.stock_pot", f"the pot holds whole stakes of the four players: a "
+                          f"multiple of 4 x stock = {4 * stock}, got {pot}")
+    return options
+
+
+def between_deals(result, dealer, options):
+    """The deal passes to the left and counts (rules 10); with the Stock the next deal carries
+    the pot: four stakes more after a thrown-in deal, empty once a won game took it, the same
+    after a lost one (rules 7.9)."""
+    nxt = NextDeal((dealer + 1) % 4)
+    if not options.stock:
+        return nxt
+    items = {b["item"]: b["value"] for b in result["breakdown"] if b["item"] in ("stock_in", "stock_out")}
+    pot = options.stock_pot + 4 * items.get("stock_in", 0)
+    if "stock_out" in items:
+        pot = 0
+    return NextDeal(nxt.dealer, carry={"stock_pot": pot})
+
+
 GAME = GameSpec(
     name="schafkopf",
     rules=rules,
     options=OPTIONS,
     packets=packets,
     presets=PRESETS,
+    validate=validate,
+    between_deals=between_deals,
     bid_families=BID_FAMILIES,
     targets={"win": Target(61), "schneider": Target(91), "schwarz": Target(None, "tricks")},
     description="Bavarian Schafkopf: Rufspiel, Wenz, Farbsolo, Tout, Sie; optional Ramsch, Leaster, Kontra/Re, "

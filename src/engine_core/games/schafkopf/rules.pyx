@@ -106,6 +106,8 @@ cpdef enum Item:
     I_BETTEL
     I_OUVERT
     I_LEASTER
+    I_STOCK_IN          # option stock: each player's stake paid into the pot (a thrown-in deal)
+    I_STOCK_OUT         # the pot taken by the playing side that won the next played game
 
 # the keys of the game's own contract and result fields
 cpdef enum Word:
@@ -138,6 +140,7 @@ cdef struct SkOpts:
     DealPlan deal
     i64 tariff_rufspiel, tariff_solo, tariff_increment
     bint ramsch, kontra, schneider_official, caller_keeps, leaster
+    i64 stock, stock_pot        # the Stock's stake (0: off) and the pot carried into the deal
     u64 offered                 # bit per Contract that may be bid (the club ones by option)
 
 cdef struct SkState:
@@ -280,6 +283,8 @@ cdef int g_opts(options, SkOpts* out) except -1:
     out.schneider_official = options.schneider_rule == "official"
     out.caller_keeps = options.caller_keeps_called_suit
     out.leaster = options.leaster
+    out.stock = options.stock
+    out.stock_pot = options.stock_pot
     out.offered = SEED_CONTRACTS
     for k, name in CLUB_CONTRACTS.items():
         if getattr(options, name):
@@ -684,6 +689,7 @@ cdef int laufende(const SkState* s, u64 side) noexcept nogil:
 
 cdef struct SkTally:          # the intermediate figures of scoring that the breakdown shows
     i64 base, value
+    i64 stock_in, stock_out   # each player's stake paid into the Stock, the pot taken from it
     int laufende, schneider, schwarz, tout, ouvert
     int losers, jungfrauen, durchmarsch
 
@@ -699,6 +705,10 @@ cdef void tally(const SkState* s, const SkOpts* o, Score* sc, SkTally* t) noexce
     for i in range(4):
         sc.card_points[i] = points_of(s.won[i])
     if s.contract == K_THROWN_IN:
+        if s.phase == P_OVER and o.stock:         # all passed: each player pays into the Stock
+            t.stock_in = o.stock
+            for i in range(4):
+                sc.scores[i] = -o.stock
         return
     if s.contract == K_LEASTER:
         leaster(s, o, sc, t)
@@ -774,6 +784,13 @@ cdef void tally(const SkState* s, const SkOpts* o, Score* sc, SkTally* t) noexce
             sc.scores[i] = v if on_playing_side(s, i) else -v
         else:
             sc.scores[i] = 3 * v if i == s.declarer else -v
+    if sc.side_won and o.stock_pot and s.phase == P_OVER:
+        # the playing side that wins takes the Stock, shared evenly (a multiple of 4 stakes:
+        # validate); a lost game leaves it for the next one (rules 7.9)
+        t.stock_out = o.stock_pot
+        for i in range(4):
+            if on_playing_side(s, i):
+                sc.scores[i] += o.stock_pot // popcount(sc.side)
 
 
 cdef void leaster(const SkState* s, const SkOpts* o, Score* sc, SkTally* t) noexcept nogil:
@@ -869,6 +886,10 @@ cdef void g_result(const SkState* s, const SkOpts* o, Result* r) noexcept nogil:
         if s.re >= 0:
             add_item(r, I_RE, IF_FACTOR, 0, 0, 0, 0, 2, 0)
         add_item(r, I_TOTAL, IF_VALUE, 0, 0, 0, t.value, 0, 0)
+    if t.stock_in:
+        add_item(r, I_STOCK_IN, IF_VALUE, 0, 0, 0, t.stock_in, 0, 0)
+    if t.stock_out:
+        add_item(r, I_STOCK_OUT, IF_VALUE, 0, 0, 0, t.stock_out, 0, 0)
     extra_field(r, W_WINNERS, V_SEATS, winners)
 
 

@@ -200,20 +200,22 @@ class ScoreRequest(_message.Message):
     def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ..., deal_number: _Optional[int] = ...) -> None: ...
 
 class ScoreResponse(_message.Message):
-    __slots__ = ("deal_number", "result", "match_scores", "deals_finished", "deals_per_match", "match_over")
+    __slots__ = ("deal_number", "result", "match_scores", "deals_finished", "deals_per_match", "match_over", "match_target")
     DEAL_NUMBER_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
     MATCH_SCORES_FIELD_NUMBER: _ClassVar[int]
     DEALS_FINISHED_FIELD_NUMBER: _ClassVar[int]
     DEALS_PER_MATCH_FIELD_NUMBER: _ClassVar[int]
     MATCH_OVER_FIELD_NUMBER: _ClassVar[int]
+    MATCH_TARGET_FIELD_NUMBER: _ClassVar[int]
     deal_number: int
     result: _results_pb2.DealResult
     match_scores: _containers.RepeatedScalarFieldContainer[int]
     deals_finished: int
     deals_per_match: int
     match_over: bool
-    def __init__(self, deal_number: _Optional[int] = ..., result: _Optional[_Union[_results_pb2.DealResult, _Mapping]] = ..., match_scores: _Optional[_Iterable[int]] = ..., deals_finished: _Optional[int] = ..., deals_per_match: _Optional[int] = ..., match_over: _Optional[bool] = ...) -> None: ...
+    match_target: int
+    def __init__(self, deal_number: _Optional[int] = ..., result: _Optional[_Union[_results_pb2.DealResult, _Mapping]] = ..., match_scores: _Optional[_Iterable[int]] = ..., deals_finished: _Optional[int] = ..., deals_per_match: _Optional[int] = ..., match_over: _Optional[bool] = ..., match_target: _Optional[int] = ...) -> None: ...
 
 class WatchTableRequest(_message.Message):
     __slots__ = ("table_id", "token", "from_version")
