@@ -590,24 +590,68 @@ cdef inline int g_points(const KjState* s, const KjOpts* o, int side) noexcept n
     return total
 
 
+cdef inline int roem_left_max(const KjState* s, u64 left, int tricks) noexcept nogil:
+    """An upper bound of the roem the tricks still to complete can score, from the cards left
+    (`left`: the hands and the trick in play): a trick scores at most one item of a four of a
+    kind or a run (its cards are of one rank or a run takes three of one suit), so the bound is
+    the `tricks` largest of: each four of a kind still complete (200 jacks, 100 A T K Q), and per
+    suit as many runs as disjoint windows of three cards left that are consecutive in
+    A K Q J T 9 8 7 (50 each where four consecutive are left, else 20); plus the stuk (20) while
+    the trump King and Queen are both left and not in one hand."""
+    cdef unsigned int seq
+    cdef int i, rank, suit, p, runs, n50 = 0, n20 = 0, quads = 0, f = 0, c
+    cdef u64 kq
+    for i in range(5):                      # the four of a kinds still complete, jacks first
+        rank = QUAD_RANKS[i]
+        if (left >> rank & <u64>0x01010101) == <u64>0x01010101 and quads < tricks:
+            f += 200 if rank == JACK else 100
+            quads += 1
+    for suit in range(4):
+        seq = 0
+        for c in range(8):
+            if left >> (8 * suit + c) & 1:
+                seq |= 1u << SEQ[c]
+        runs = 0
+        p = 0
+        while p <= 5:                       # greedy: the most disjoint windows of three
+            if (seq >> p & 7) == 7:
+                runs += 1
+                p += 3
+            else:
+                p += 1
+        if seq & (seq >> 1) & (seq >> 2) & (seq >> 3):
+            n50 += runs
+        else:
+            n20 += runs
+    tricks -= quads
+    if n50 > tricks:
+        n50 = tricks
+    tricks -= n50
+    if n20 > tricks:
+        n20 = tricks
+    f += 50 * n50 + 20 * n20
+    kq = bit(card(KING, s.trump)) | bit(card(QUEEN, s.trump))
+    if (left & kq) == kq:
+        for i in range(4):
+            if (s.hand[i] & kq) == kq:
+                return f
+        f += 20
+    return f
+
+
 cdef inline int g_future_max(const KjState* s, const KjOpts* o) noexcept nogil:
-    """What any side can still add: the card points not yet taken, the last trick, roem (per
-    trick at most a four of a kind still complete among the unplayed cards, else 70) and the
-    pit while one team has every trick so far."""
+    """What any side can still add: the card points not yet taken, the last trick, the roem
+    the cards left can still make (roem_left_max) and the pit while one team has every trick
+    so far."""
     cdef u64 left = s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]
-    cdef int i, rank, f, tricks = 8 - s.trick_no, quads = 0
+    cdef int i, f
     if s.trick_no == 8:
         return 0
     for i in range(s.n_in_trick):
         left |= bit(s.trick[s.trick_no][i])
     f = points_of(s, left) + 10
     if o.roem:
-        for i in range(5):                  # the four of a kinds still complete, jacks first
-            rank = QUAD_RANKS[i]
-            if (left >> rank & <u64>0x01010101) == <u64>0x01010101 and quads < tricks:
-                f += 200 if rank == JACK else 100
-                quads += 1
-        f += 70 * (tricks - quads)
+        f += roem_left_max(s, left, 8 - s.trick_no)
     if s.n_won[0] + s.n_won[2] == 0 or s.n_won[1] + s.n_won[3] == 0:
         f += <int>o.pit_bonus
     return f
