@@ -426,3 +426,20 @@ def test_klaverjas_future_bound_holds_what_any_play_adds():
             assert added <= future, (state.record(), added, future)
             checked += 1
     assert checked >= 20
+
+
+def test_klaverjas_merges_cards_that_can_no_longer_make_roem():
+    """With roem on, cards that can no longer be part of a run, four of a kind or stuk (no three
+    consecutive cards of their suit left in different seats, ...) are merged with an equal card
+    (so the twin checks of test_solve_and_values_equal_plain_minimax meet them), and each such
+    card has the value plain minimax gives it."""
+    merged = 0
+    for state in positions("klaverjas", {}, 3, 60, seed=1007):
+        side = solver.objective_of(state).side
+        for entry in solver.values(state):
+            for other in entry["equivalent"]:
+                twin = state.copy()
+                twin.apply({**entry["action"], "card": other})
+                assert minimax(twin, twin.core.copy(), side) == entry["value"], (state.record(), entry)
+                merged += 1
+    assert merged >= 3

@@ -590,36 +590,68 @@ cdef inline int g_points(const KjState* s, const KjOpts* o, int side) noexcept n
     return total
 
 
-cdef inline int roem_left_max(const KjState* s, u64 left, int tricks) noexcept nogil:
-    """An upper bound of the roem the tricks still to complete can score, from the cards left
-    (`left`: the hands and the trick in play): a trick scores at most one item of a four of a
-    kind or a run (its cards are of one rank or a run takes three of one suit), so the bound is
-    the `tricks` largest of: each four of a kind still complete (200 jacks, 100 A T K Q), and per
-    suit as many runs as disjoint windows of three cards left that are consecutive in
-    A K Q J T 9 8 7 (50 each where four consecutive are left, else 20); plus the stuk (20) while
-    the trump King and Queen are both left and not in one hand."""
-    cdef unsigned int seq
-    cdef int i, rank, suit, p, runs, n50 = 0, n20 = 0, quads = 0, f = 0, c
-    cdef u64 kq
-    for i in range(5):                      # the four of a kinds still complete, jacks first
+cdef inline u64 seq_bits(u64 m) noexcept nogil:
+    """A mask of cards (ranks A T K Q J 9 8 7 from bit 0 of each suit's byte) as sequence bits:
+    each suit's byte in A K Q J T 9 8 7 order (the ten moves behind the jack)."""
+    return (m & <u64>0xE1E1E1E1) | ((m & <u64>0x02020202) << 3) | ((m & <u64>0x1C1C1C1C) >> 1)
+
+
+cdef inline u64 card_bits(u64 q) noexcept nogil:
+    """The inverse of seq_bits."""
+    return (q & <u64>0xE1E1E1E1) | ((q & <u64>0x10101010) >> 3) | ((q & <u64>0x0E0E0E0E) << 1)
+
+
+cdef inline void roem_chances(const KjState* s, u64* live, int* bound) noexcept nogil:
+    """What roem the cards still in play (the hands and the trick in play) can make, each card
+    with the seat that holds or played it: a trick's cards come from four seats, so a run needs
+    three (four) cards consecutive in A K Q J T 9 8 7 of one suit held by different seats, a
+    four of a kind (A T K Q J) four such cards, the stuk the trump King and Queen in different
+    seats. `live`: the cards that can still be part of any of them (the others never change a
+    roem again: they can be merged with an equal card). `bound`: an upper bound of the roem of
+    the tricks still to complete: a trick scores at most one four of a kind or run (its cards
+    are of one rank, or three of them of one suit), so the largest `tricks` of: each possible
+    four of a kind (200 jacks, 100 the others), per suit as many runs as disjoint possible
+    windows of three (50 each in a suit with a possible run of four, else 20); plus the stuk."""
+    cdef u64 own[4]
+    cdef u64 left = 0, conflict1 = 0, conflict2 = 0, conflict3 = 0, h, w3, w4, kq, quad
+    cdef u64 lv = 0
+    cdef int i, q, suit, rank, n50 = 0, n20 = 0, quads = 0, f = 0, runs, p, tricks = 8 - s.trick_no
+    for q in range(4):
+        own[q] = s.hand[q]
+    for i in range(s.n_in_trick):
+        own[(s.leader + i) % 4] |= bit(s.trick[s.trick_no][i])
+    for q in range(4):
+        left |= own[q]
+    for i in range(5):                      # the four of a kinds still possible, jacks first
         rank = QUAD_RANKS[i]
-        if (left >> rank & <u64>0x01010101) == <u64>0x01010101 and quads < tricks:
-            f += 200 if rank == JACK else 100
-            quads += 1
+        quad = <u64>0x01010101 << rank
+        if (left & quad) != quad:
+            continue
+        for q in range(4):
+            if popcount(own[q] & quad) > 1:
+                break
+        else:
+            lv |= quad
+            if quads < tricks:
+                f += 200 if rank == JACK else 100
+                quads += 1
+    for q in range(4):                      # two cards of one seat at sequence distance 1, 2, 3
+        h = seq_bits(own[q])
+        conflict1 |= h & (h >> 1)
+        conflict2 |= h & (h >> 2)
+        conflict3 |= h & (h >> 3)
+    h = seq_bits(left)
+    w3 = h & (h >> 1) & (h >> 2) & ~conflict1 & ~(conflict1 >> 1) & ~conflict2 & <u64>0x3F3F3F3F
+    w4 = w3 & (w3 >> 1) & ~conflict2 & ~conflict3 & <u64>0x1F1F1F1F
+    lv |= card_bits(w3 | (w3 << 1) | (w3 << 2))
     for suit in range(4):
-        seq = 0
-        for c in range(8):
-            if left >> (8 * suit + c) & 1:
-                seq |= 1u << SEQ[c]
+        h = (w3 >> (8 * suit)) & 0xFF
         runs = 0
-        p = 0
-        while p <= 5:                       # greedy: the most disjoint windows of three
-            if (seq >> p & 7) == 7:
-                runs += 1
-                p += 3
-            else:
-                p += 1
-        if seq & (seq >> 1) & (seq >> 2) & (seq >> 3):
+        while h:                            # greedy: the most disjoint windows of three
+            p = lowest(h)
+            runs += 1
+            h &= ~((<u64>1 << (p + 3)) - 1)
+        if (w4 >> (8 * suit)) & 0xFF:
             n50 += runs
         else:
             n20 += runs
@@ -632,26 +664,30 @@ cdef inline int roem_left_max(const KjState* s, u64 left, int tricks) noexcept n
     f += 50 * n50 + 20 * n20
     kq = bit(card(KING, s.trump)) | bit(card(QUEEN, s.trump))
     if (left & kq) == kq:
-        for i in range(4):
-            if (s.hand[i] & kq) == kq:
-                return f
-        f += 20
-    return f
+        for q in range(4):
+            if (own[q] & kq) == kq:
+                break
+        else:
+            lv |= kq
+            f += 20
+    live[0] = lv
+    bound[0] = f
 
 
 cdef inline int g_future_max(const KjState* s, const KjOpts* o) noexcept nogil:
     """What any side can still add: the card points not yet taken, the last trick, the roem
-    the cards left can still make (roem_left_max) and the pit while one team has every trick
+    the cards left can still make (roem_chances) and the pit while one team has every trick
     so far."""
-    cdef u64 left = s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]
-    cdef int i, f
+    cdef u64 left = s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3], live
+    cdef int i, f, roem
     if s.trick_no == 8:
         return 0
     for i in range(s.n_in_trick):
         left |= bit(s.trick[s.trick_no][i])
     f = points_of(s, left) + 10
     if o.roem:
-        f += roem_left_max(s, left, 8 - s.trick_no)
+        roem_chances(s, &live, &roem)
+        f += roem
     if s.n_won[0] + s.n_won[2] == 0 or s.n_won[1] + s.n_won[3] == 0:
         f += <int>o.pit_bonus
     return f
@@ -667,8 +703,13 @@ cdef inline int g_rule_key(const KjState* s) noexcept nogil:
 
 
 cdef inline u64 g_unmergeable(const KjState* s, const KjOpts* o) noexcept nogil:
-    """With roem every rank matters (runs, four of a kind, stuk): no card is merged."""
-    return <u64>0xFFFFFFFF if o.roem else 0
+    """With roem, the cards that can still make one (runs, four of a kind, stuk: roem_chances)."""
+    cdef u64 live
+    cdef int roem
+    if not o.roem or s.trump < 0:
+        return <u64>0xFFFFFFFF if o.roem else 0
+    roem_chances(s, &live, &roem)
+    return live
 
 cdef inline u64 g_odd_cards(const KjState* s, const KjOpts* o) noexcept nogil:
     return 0
