@@ -149,7 +149,6 @@ cdef u64 ABOVE[4][9]            # ABOVE[t][p]: trumps of suit t with power > p (
 cdef int16_t PLAIN_BYTE[256]    # card points of a plain suit's byte of a mask (rank bits A T K Q J 9 8 7)
 cdef int16_t TRUMP_BYTE[256]    # ... of the trump suit's byte
 cdef int QUAD_RANKS[5]          # the ranks whose four of a kind scores roem, the jacks (200) first
-cdef int8_t SEQ[8]              # rank index -> position in the roem sequence A K Q J T 9 8 7
 
 
 cdef inline int card(int rank, int suit) noexcept nogil:
@@ -163,8 +162,6 @@ cdef void _build_tables():
     trump_ranks = (JACK, NINE, ACE, TEN, KING, QUEEN, 6, 7)
     trump_points = {JACK: 20, NINE: 14, ACE: 11, TEN: 10, KING: 4, QUEEN: 3}
     plain_points = (11, 10, 4, 3, 2, 0, 0, 0)
-    for i, r in enumerate((0, 4, 1, 2, 3, 5, 6, 7)):
-        SEQ[i] = r
     for t in range(5):
         order_init(&ORDERS[t])
         for s in range(4):
@@ -219,47 +216,45 @@ cdef int g_opts(options, KjOpts* out) except -1:
 
 
 # ---- roem (rules 5.2) ----
-cdef inline int longest_run(unsigned int m) noexcept nogil:
-    cdef int n = 0
-    while m:
-        m &= m >> 1
-        n += 1
-    return n
+cdef inline u64 seq_bits(u64 m) noexcept nogil:
+    """A mask of cards (ranks A T K Q J 9 8 7 from bit 0 of each suit's byte) as sequence bits:
+    each suit's byte in A K Q J T 9 8 7 order (the ten moves behind the jack)."""
+    return (m & <u64>0xE1E1E1E1) | ((m & <u64>0x02020202) << 3) | ((m & <u64>0x1C1C1C1C) >> 1)
+
+
+cdef inline u64 card_bits(u64 q) noexcept nogil:
+    """The inverse of seq_bits."""
+    return (q & <u64>0xE1E1E1E1) | ((q & <u64>0x10101010) >> 3) | ((q & <u64>0x0E0E0E0E) << 1)
 
 
 cdef int kj_trick_roem(const int8_t* cards, int trump, int* items) noexcept nogil:
     """Roem of a complete trick: runs per suit in A K Q J T 9 8 7 (only the longest counts),
     four of a kind, and the stuk (K and Q of trumps) on top. Returns the value and sets the
-    R_* flags in `items`."""
-    cdef unsigned int seq[4]
-    cdef int i, c, run, value = 0
-    cdef int rank0 = cards[0] % 8
-    cdef bint same_rank = True
+    R_* flags in `items`. Over masks: the four cards as sequence bits, a run of three where
+    three consecutive bits of one suit's byte are set (of four: four), four of a kind where
+    the cards share one rank bit (the cards are distinct, so one of each suit)."""
+    cdef u64 m = bit(cards[0]) | bit(cards[1]) | bit(cards[2]) | bit(cards[3]), q, r3, kq
+    cdef u64 ranks = (m | m >> 8 | m >> 16 | m >> 24) & 0xFF
+    cdef int value = 0
     items[0] = 0
-    for i in range(4):
-        seq[i] = 0
-    for i in range(4):
-        c = cards[i]
-        seq[c // 8] |= 1u << SEQ[c % 8]
-        if c % 8 != rank0:
-            same_rank = False
-    if same_rank:
-        if rank0 == JACK:
+    if not (ranks & (ranks - 1)):
+        if ranks == bit(JACK):
             items[0] = R_FOUR_JACKS
             return 200
-        if rank0 <= QUEEN:           # A T K Q
+        if ranks <= bit(QUEEN):              # A T K Q
             items[0] = R_FOUR
             return 100
         return 0
-    for i in range(4):
-        run = longest_run(seq[i])
-        if run >= 4:
-            items[0] |= R_RUN4
-            value += 50
-        elif run == 3:
-            items[0] |= R_RUN3
-            value += 20
-    if (seq[trump] & (1u << SEQ[KING])) and (seq[trump] & (1u << SEQ[QUEEN])):
+    q = seq_bits(m)
+    r3 = q & (q >> 1) & (q >> 2) & <u64>0x3F3F3F3F
+    if r3 & (r3 >> 1) & <u64>0x1F1F1F1F:
+        items[0] = R_RUN4
+        value = 50
+    elif r3:
+        items[0] = R_RUN3
+        value = 20
+    kq = bit(card(KING, trump)) | bit(card(QUEEN, trump))
+    if (m & kq) == kq:
         items[0] |= R_STUK
         value += 20
     return value
@@ -590,17 +585,6 @@ cdef inline int g_points(const KjState* s, const KjOpts* o, int side) noexcept n
     return total
 
 
-cdef inline u64 seq_bits(u64 m) noexcept nogil:
-    """A mask of cards (ranks A T K Q J 9 8 7 from bit 0 of each suit's byte) as sequence bits:
-    each suit's byte in A K Q J T 9 8 7 order (the ten moves behind the jack)."""
-    return (m & <u64>0xE1E1E1E1) | ((m & <u64>0x02020202) << 3) | ((m & <u64>0x1C1C1C1C) >> 1)
-
-
-cdef inline u64 card_bits(u64 q) noexcept nogil:
-    """The inverse of seq_bits."""
-    return (q & <u64>0xE1E1E1E1) | ((q & <u64>0x10101010) >> 3) | ((q & <u64>0x0E0E0E0E) << 1)
-
-
 cdef inline void roem_chances(const KjState* s, u64* live, int* bound) noexcept nogil:
     """What roem the cards still in play (the hands and the trick in play) can make, each card
     with the seat that holds or played it: a trick's cards come from four seats, so a run needs
@@ -628,7 +612,8 @@ cdef inline void roem_chances(const KjState* s, u64* live, int* bound) noexcept 
         if (left & quad) != quad:
             continue
         for q in range(4):
-            if popcount(own[q] & quad) > 1:
+            h = own[q] & quad
+            if h & (h - 1):                 # two of them in one seat
                 break
         else:
             lv |= quad
