@@ -570,9 +570,11 @@ cdef inline int g_points(const KjState* s, const KjOpts* o, int side) noexcept n
     """The raw total the side's teams have taken so far, as the result's breakdown counts it
     (final at the end of the deal)."""
     cdef int m = team_closure(side), i, team, total = 0
+    cdef u64 won = 0
     for i in range(4):
         if m >> i & 1:
-            total += points_of(s, s.won[i])
+            won |= s.won[i]
+    total = points_of(s, won)
     for i in range(s.trick_no):
         if m >> s.trick_winner[i] & 1:
             total += s.trick_roem[i]
