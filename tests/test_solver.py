@@ -393,3 +393,53 @@ def test_sure_point_bounds_save_nodes():
         with_bounds += on[2]
         without += off[2]
     assert with_bounds < without
+
+
+def _most_added(state, core):
+    """Both Klaverjas teams' raw totals at the end of the line of play that makes them largest."""
+    if core.is_over():
+        result = core.result()
+        return raw_klaverjas_total(result, 0) + raw_klaverjas_total(result, 1)
+    best = None
+    for code in core.legal_list():
+        core.apply(code)
+        value = _most_added(state, core)
+        core.undo()
+        best = value if best is None or value > best else best
+    return best
+
+
+def test_klaverjas_future_bound_holds_what_any_play_adds():
+    """Klaverjas' bound of what is still open (card points, the last trick, the roem the cards
+    left can still make, the pit) is at least what both teams together add on the line of play
+    that adds the most, at trick boundaries with roem on; the search's value ranges and the
+    sure-point bounds stand on it."""
+    checked = 0
+    for tricks_left, n in ((2, 16), (3, 8)):
+        for state in boundary_positions("klaverjas", {}, tricks_left, n, seed=31 + tricks_left):
+            rules = state.game.rules
+            first = rules.sure_bounds(state.core, 0b0101, True)
+            second = rules.sure_bounds(state.core, 0b1010, True)
+            future = first[3] - first[2]
+            assert future == second[3] - second[2]
+            added = _most_added(state, state.core.copy()) - first[2] - second[2]
+            assert added <= future, (state.record(), added, future)
+            checked += 1
+    assert checked >= 20
+
+
+def test_klaverjas_merges_cards_that_can_no_longer_make_roem():
+    """With roem on, cards that can no longer be part of a run, four of a kind or stuk (no three
+    consecutive cards of their suit left in different seats, ...) are merged with an equal card
+    (so the twin checks of test_solve_and_values_equal_plain_minimax meet them), and each such
+    card has the value plain minimax gives it."""
+    merged = 0
+    for state in positions("klaverjas", {}, 3, 60, seed=1007):
+        side = solver.objective_of(state).side
+        for entry in solver.values(state):
+            for other in entry["equivalent"]:
+                twin = state.copy()
+                twin.apply({**entry["action"], "card": other})
+                assert minimax(twin, twin.core.copy(), side) == entry["value"], (state.record(), entry)
+                merged += 1
+    assert merged >= 3

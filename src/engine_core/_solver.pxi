@@ -13,8 +13,9 @@
 #   g_point_table(s)      card points by card index in the contract in force (ordering, merging)
 #   g_rule_key(s)         up to 5 bits of rule state the future depends on beyond the cards
 #                         and the leader (e.g. the called suit already led)
-#   g_unmergeable(s, o)   cards that must never be merged with an equal one (the unknown card,
-#                         every card when Klaverjas roem makes ranks matter)
+#   g_unmergeable(s, o)   cards that must not be merged with an equal one at this position (the
+#                         unknown card; with Klaverjas roem, the cards that can still make one);
+#                         a card's answer may only go from unmergeable to mergeable as play goes on
 #   g_odd_cards(s, o)     cards whose part in a trick the card order does not describe (Sheepshead's
 #                         unknown card follows as the called suit and never wins): the sure-point
 #                         bounds never count on them
@@ -76,7 +77,8 @@ cdef struct Search:
     u64 above[64]           # per card: cards of its effective suit with a higher power
     u64 geq[64]             # per card: cards of its effective suit with a power at least its own
     const int8_t* points
-    u64 unmergeable
+    u64 unmergeable         # g_unmergeable at the root
+    u64 unm[G_HAND + 1]     # g_unmergeable at the start of each trick on the current line
     # partition keys (canonical): each effective suit's cards from the weakest up, the seat
     # holding each card at the root, and per card the cards of equal power (copies)
     int8_t owner[64]
@@ -109,6 +111,7 @@ cdef void search_init(Search* c, const GState* s, const GOpts* o, int side, int 
     c.aborted = False
     c.points = g_point_table(s)
     c.unmergeable = g_unmergeable(s, o)
+    c.unm[s.trick_no] = c.unmergeable
     c.odd = g_odd_cards(s, o)
     c.counted = g_counted(s, side)
     c.sure = kind == COUNT_POINTS and g_plays_out(s)
@@ -298,14 +301,19 @@ cdef inline void tt_store(Search* c, u64 key, int lo, int hi, int best, int dept
         table_grow(t)
 
 
-cdef inline bint equivalent(const Search* c, const Order* order, u64 others, int a, int b) noexcept nogil:
-    """Cards a and b of one hand are equivalent: the same effective suit and card points, and no
-    card of another hand or of the trick in play ranked between them (or equal to either), so
-    every trick and every later choice goes the same with either. Rank alone is not enough:
-    A, T and K are neighbours but worth 11, 10 and 4."""
+cdef inline bint equivalent(const Search* c, const Order* order, u64 others, u64 unmergeable, int a,
+                            int b) noexcept nogil:
+    """Cards a and b of one hand are equivalent: the same effective suit and card points, neither
+    unmergeable at this position (g_unmergeable), and no card of another hand or of the trick in
+    play ranked between them (or equal to either), so every trick and every later choice goes
+    the same with either. Rank alone is not enough: A, T and K are neighbours but worth 11, 10
+    and 4."""
+    return (alike(c, order, others, a, b) and not (unmergeable >> a & 1) and not (unmergeable >> b & 1))
+
+
+cdef inline bint alike(const Search* c, const Order* order, u64 others, int a, int b) noexcept nogil:
+    """equivalent() but for the unmergeable cards."""
     cdef int lo, hi
-    if (c.unmergeable >> a & 1) or (c.unmergeable >> b & 1):
-        return False
     if order.eff_suit[a] != order.eff_suit[b] or c.points[a] != c.points[b]:
         return False
     if order.power[a] <= order.power[b]:
@@ -327,18 +335,37 @@ cdef inline u64 others_of(const GState* s, int seat) noexcept nogil:
     return others
 
 
+cdef inline u64 node_unmergeable(const Search* c, const GState* s) noexcept nogil:
+    """The cards not to merge at this position: g_unmergeable's answer at the start of its
+    trick (search() asks at each trick boundary it expands; the root's for the root's trick),
+    and none where the root had none. Sound because a card once mergeable stays so (Klaverjas'
+    roem chances only shrink as cards leave play): the answer at the trick's start holds every
+    card unmergeable later in the trick."""
+    return c.unm[s.trick_no] if c.unmergeable else 0
+
+
 cdef inline u64 reduce_equivalent(const Search* c, const GState* s, int seat, u64 legal) noexcept nogil:
-    """One card (the lowest index) of each class of equivalent legal cards."""
+    """One card (the lowest index) of each class of equivalent legal cards (the unmergeable
+    cards are asked for only when two cards are alike otherwise)."""
     cdef const Order* order = g_order(s)
-    cdef u64 others = others_of(s, seat), out = 0, m = legal, kept
-    cdef int card
+    cdef u64 others, out = 0, m = legal, kept, unmergeable = 0
+    cdef int card, k
+    cdef bint asked = False
+    if not (legal & (legal - 1)):
+        return legal
+    others = others_of(s, seat)
     while m:
         card = lowest(m)
         m &= m - 1
         kept = out
         while kept:
-            if equivalent(c, order, others, card, lowest(kept)):
-                break
+            k = lowest(kept)
+            if alike(c, order, others, card, k):
+                if not asked:
+                    unmergeable = node_unmergeable(c, s)
+                    asked = True
+                if not (unmergeable >> card & 1) and not (unmergeable >> k & 1):
+                    break
             kept &= kept - 1
         else:
             out |= bit(card)
@@ -691,6 +718,8 @@ cdef int search(Search* c, const GState* s, int pts, int alpha, int beta) noexce
             beta = hi
     alpha0 = alpha
     beta0 = beta
+    if boundary and c.unmergeable:
+        c.unm[s.trick_no] = g_unmergeable(s, c.o)
     legal = reduce_equivalent(c, s, seat, g_legal_cards(s, c.o))
     n = order_moves(c, s, seat, legal, hint, moves)
     maxi = ((c.side >> seat) & 1) == c.maximize
@@ -916,7 +945,7 @@ def action_values(Core core, Solver solver, int side, int kind, bint maximize, l
             solve_bounds(&c, &child, &b)
         nodes += c.nodes
         same = [card] + [other for other in range(G_DECK) if other != card and all_legal >> other & 1
-                         and equivalent(&c, order, others, card, other)]
+                         and equivalent(&c, order, others, c.unmergeable, card, other)]
         out.append((card, same, b.lo, b.hi))
     return out, nodes
 

@@ -149,7 +149,6 @@ cdef u64 ABOVE[4][9]            # ABOVE[t][p]: trumps of suit t with power > p (
 cdef int16_t PLAIN_BYTE[256]    # card points of a plain suit's byte of a mask (rank bits A T K Q J 9 8 7)
 cdef int16_t TRUMP_BYTE[256]    # ... of the trump suit's byte
 cdef int QUAD_RANKS[5]          # the ranks whose four of a kind scores roem, the jacks (200) first
-cdef int8_t SEQ[8]              # rank index -> position in the roem sequence A K Q J T 9 8 7
 
 
 cdef inline int card(int rank, int suit) noexcept nogil:
@@ -163,8 +162,6 @@ cdef void _build_tables():
     trump_ranks = (JACK, NINE, ACE, TEN, KING, QUEEN, 6, 7)
     trump_points = {JACK: 20, NINE: 14, ACE: 11, TEN: 10, KING: 4, QUEEN: 3}
     plain_points = (11, 10, 4, 3, 2, 0, 0, 0)
-    for i, r in enumerate((0, 4, 1, 2, 3, 5, 6, 7)):
-        SEQ[i] = r
     for t in range(5):
         order_init(&ORDERS[t])
         for s in range(4):
@@ -219,47 +216,45 @@ cdef int g_opts(options, KjOpts* out) except -1:
 
 
 # ---- roem (rules 5.2) ----
-cdef inline int longest_run(unsigned int m) noexcept nogil:
-    cdef int n = 0
-    while m:
-        m &= m >> 1
-        n += 1
-    return n
+cdef inline u64 seq_bits(u64 m) noexcept nogil:
+    """A mask of cards (ranks A T K Q J 9 8 7 from bit 0 of each suit's byte) as sequence bits:
+    each suit's byte in A K Q J T 9 8 7 order (the ten moves behind the jack)."""
+    return (m & <u64>0xE1E1E1E1) | ((m & <u64>0x02020202) << 3) | ((m & <u64>0x1C1C1C1C) >> 1)
+
+
+cdef inline u64 card_bits(u64 q) noexcept nogil:
+    """The inverse of seq_bits."""
+    return (q & <u64>0xE1E1E1E1) | ((q & <u64>0x10101010) >> 3) | ((q & <u64>0x0E0E0E0E) << 1)
 
 
 cdef int kj_trick_roem(const int8_t* cards, int trump, int* items) noexcept nogil:
     """Roem of a complete trick: runs per suit in A K Q J T 9 8 7 (only the longest counts),
     four of a kind, and the stuk (K and Q of trumps) on top. Returns the value and sets the
-    R_* flags in `items`."""
-    cdef unsigned int seq[4]
-    cdef int i, c, run, value = 0
-    cdef int rank0 = cards[0] % 8
-    cdef bint same_rank = True
+    R_* flags in `items`. Over masks: the four cards as sequence bits, a run of three where
+    three consecutive bits of one suit's byte are set (of four: four), four of a kind where
+    the cards share one rank bit (the cards are distinct, so one of each suit)."""
+    cdef u64 m = bit(cards[0]) | bit(cards[1]) | bit(cards[2]) | bit(cards[3]), q, r3, kq
+    cdef u64 ranks = (m | m >> 8 | m >> 16 | m >> 24) & 0xFF
+    cdef int value = 0
     items[0] = 0
-    for i in range(4):
-        seq[i] = 0
-    for i in range(4):
-        c = cards[i]
-        seq[c // 8] |= 1u << SEQ[c % 8]
-        if c % 8 != rank0:
-            same_rank = False
-    if same_rank:
-        if rank0 == JACK:
+    if not (ranks & (ranks - 1)):
+        if ranks == bit(JACK):
             items[0] = R_FOUR_JACKS
             return 200
-        if rank0 <= QUEEN:           # A T K Q
+        if ranks <= bit(QUEEN):              # A T K Q
             items[0] = R_FOUR
             return 100
         return 0
-    for i in range(4):
-        run = longest_run(seq[i])
-        if run >= 4:
-            items[0] |= R_RUN4
-            value += 50
-        elif run == 3:
-            items[0] |= R_RUN3
-            value += 20
-    if (seq[trump] & (1u << SEQ[KING])) and (seq[trump] & (1u << SEQ[QUEEN])):
+    q = seq_bits(m)
+    r3 = q & (q >> 1) & (q >> 2) & <u64>0x3F3F3F3F
+    if r3 & (r3 >> 1) & <u64>0x1F1F1F1F:
+        items[0] = R_RUN4
+        value = 50
+    elif r3:
+        items[0] = R_RUN3
+        value = 20
+    kq = bit(card(KING, trump)) | bit(card(QUEEN, trump))
+    if (m & kq) == kq:
         items[0] |= R_STUK
         value += 20
     return value
@@ -575,9 +570,11 @@ cdef inline int g_points(const KjState* s, const KjOpts* o, int side) noexcept n
     """The raw total the side's teams have taken so far, as the result's breakdown counts it
     (final at the end of the deal)."""
     cdef int m = team_closure(side), i, team, total = 0
+    cdef u64 won = 0
     for i in range(4):
         if m >> i & 1:
-            total += points_of(s, s.won[i])
+            won |= s.won[i]
+    total = points_of(s, won)
     for i in range(s.trick_no):
         if m >> s.trick_winner[i] & 1:
             total += s.trick_roem[i]
@@ -590,24 +587,94 @@ cdef inline int g_points(const KjState* s, const KjOpts* o, int side) noexcept n
     return total
 
 
+cdef inline void roem_chances(const KjState* s, u64* live, int* bound) noexcept nogil:
+    """What roem the cards still in play (the hands and the trick in play) can make, each card
+    with the seat that holds or played it: a trick's cards come from four seats, so a run needs
+    three (four) cards consecutive in A K Q J T 9 8 7 of one suit held by different seats, a
+    four of a kind (A T K Q J) four such cards, the stuk the trump King and Queen in different
+    seats. `live`: the cards that can still be part of any of them (the others never change a
+    roem again: they can be merged with an equal card). `bound`: an upper bound of the roem of
+    the tricks still to complete: a trick scores at most one four of a kind or run (its cards
+    are of one rank, or three of them of one suit), so the largest `tricks` of: each possible
+    four of a kind (200 jacks, 100 the others), per suit as many runs as disjoint possible
+    windows of three (50 each in a suit with a possible run of four, else 20); plus the stuk."""
+    cdef u64 own[4]
+    cdef u64 left = 0, conflict1 = 0, conflict2 = 0, conflict3 = 0, h, w3, w4, kq, quad
+    cdef u64 lv = 0
+    cdef int i, q, suit, rank, n50 = 0, n20 = 0, quads = 0, f = 0, runs, p, tricks = 8 - s.trick_no
+    for q in range(4):
+        own[q] = s.hand[q]
+    for i in range(s.n_in_trick):
+        own[(s.leader + i) % 4] |= bit(s.trick[s.trick_no][i])
+    for q in range(4):
+        left |= own[q]
+    for i in range(5):                      # the four of a kinds still possible, jacks first
+        rank = QUAD_RANKS[i]
+        quad = <u64>0x01010101 << rank
+        if (left & quad) != quad:
+            continue
+        for q in range(4):
+            h = own[q] & quad
+            if h & (h - 1):                 # two of them in one seat
+                break
+        else:
+            lv |= quad
+            if quads < tricks:
+                f += 200 if rank == JACK else 100
+                quads += 1
+    for q in range(4):                      # two cards of one seat at sequence distance 1, 2, 3
+        h = seq_bits(own[q])
+        conflict1 |= h & (h >> 1)
+        conflict2 |= h & (h >> 2)
+        conflict3 |= h & (h >> 3)
+    h = seq_bits(left)
+    w3 = h & (h >> 1) & (h >> 2) & ~conflict1 & ~(conflict1 >> 1) & ~conflict2 & <u64>0x3F3F3F3F
+    w4 = w3 & (w3 >> 1) & ~conflict2 & ~conflict3 & <u64>0x1F1F1F1F
+    lv |= card_bits(w3 | (w3 << 1) | (w3 << 2))
+    for suit in range(4):
+        h = (w3 >> (8 * suit)) & 0xFF
+        runs = 0
+        while h:                            # greedy: the most disjoint windows of three
+            p = lowest(h)
+            runs += 1
+            h &= ~((<u64>1 << (p + 3)) - 1)
+        if (w4 >> (8 * suit)) & 0xFF:
+            n50 += runs
+        else:
+            n20 += runs
+    tricks -= quads
+    if n50 > tricks:
+        n50 = tricks
+    tricks -= n50
+    if n20 > tricks:
+        n20 = tricks
+    f += 50 * n50 + 20 * n20
+    kq = bit(card(KING, s.trump)) | bit(card(QUEEN, s.trump))
+    if (left & kq) == kq:
+        for q in range(4):
+            if (own[q] & kq) == kq:
+                break
+        else:
+            lv |= kq
+            f += 20
+    live[0] = lv
+    bound[0] = f
+
+
 cdef inline int g_future_max(const KjState* s, const KjOpts* o) noexcept nogil:
-    """What any side can still add: the card points not yet taken, the last trick, roem (per
-    trick at most a four of a kind still complete among the unplayed cards, else 70) and the
-    pit while one team has every trick so far."""
-    cdef u64 left = s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]
-    cdef int i, rank, f, tricks = 8 - s.trick_no, quads = 0
+    """What any side can still add: the card points not yet taken, the last trick, the roem
+    the cards left can still make (roem_chances) and the pit while one team has every trick
+    so far."""
+    cdef u64 left = s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3], live
+    cdef int i, f, roem
     if s.trick_no == 8:
         return 0
     for i in range(s.n_in_trick):
         left |= bit(s.trick[s.trick_no][i])
     f = points_of(s, left) + 10
     if o.roem:
-        for i in range(5):                  # the four of a kinds still complete, jacks first
-            rank = QUAD_RANKS[i]
-            if (left >> rank & <u64>0x01010101) == <u64>0x01010101 and quads < tricks:
-                f += 200 if rank == JACK else 100
-                quads += 1
-        f += 70 * (tricks - quads)
+        roem_chances(s, &live, &roem)
+        f += roem
     if s.n_won[0] + s.n_won[2] == 0 or s.n_won[1] + s.n_won[3] == 0:
         f += <int>o.pit_bonus
     return f
@@ -623,8 +690,13 @@ cdef inline int g_rule_key(const KjState* s) noexcept nogil:
 
 
 cdef inline u64 g_unmergeable(const KjState* s, const KjOpts* o) noexcept nogil:
-    """With roem every rank matters (runs, four of a kind, stuk): no card is merged."""
-    return <u64>0xFFFFFFFF if o.roem else 0
+    """With roem, the cards that can still make one (runs, four of a kind, stuk: roem_chances)."""
+    cdef u64 live
+    cdef int roem
+    if not o.roem or s.trump < 0:
+        return <u64>0xFFFFFFFF if o.roem else 0
+    roem_chances(s, &live, &roem)
+    return live
 
 cdef inline u64 g_odd_cards(const KjState* s, const KjOpts* o) noexcept nogil:
     return 0
