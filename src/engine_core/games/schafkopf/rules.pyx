@@ -1070,7 +1070,7 @@ cdef object _explain_play(Core core, int c):
 
 
 # ---- what a seat may see ----
-cdef bint partner_revealed(const SkState* s) noexcept:
+cdef inline bint partner_revealed(const SkState* s) noexcept nogil:
     """The partner is known once the called ace has been played (or the deal is over)."""
     if s.contract != K_RUFSPIEL or s.phase == P_OVER:
         return True
@@ -1124,22 +1124,24 @@ def redact_result(Core core, result, seat):
     return result
 
 
-def sides(Core core, int seat):
+cdef inline void g_sides(const SkState* s, int seat, int* partners, int* opponents) noexcept nogil:
     """(partners, opponents) seat masks as `seat` knows them: nothing before a contract,
-    everyone for himself in a Ramsch; a solo's sides are public; a Rufspiel's partner is known to himself,
-    and to all once the called ace has been played."""
-    cdef SkState* s = &core.s
+    everyone for himself in a Ramsch; a solo's sides are public; a Rufspiel's partner is known
+    to himself, and to all once the called ace has been played."""
     cdef int me = 1 << seat, others = 15 & ~(1 << seat), dside
     cdef bint known, settled
     if everyone_alone(s.contract):
-        return me, others
+        partners[0], opponents[0] = me, others
+        return
     if s.contract == K_NONE or s.contract == K_THROWN_IN or s.declarer < 0:
-        return me, 0
+        partners[0], opponents[0] = me, 0
+        return
     known = s.partner >= 0 and (partner_revealed(s) or seat == s.partner)
     dside = (1 << s.declarer) | ((1 << s.partner) if s.contract == K_RUFSPIEL and known else 0)
     settled = s.contract != K_RUFSPIEL or known
     if dside & me:
-        return dside, (others & ~dside) if settled else 0
-    return (15 & ~dside) if settled else me, dside
+        partners[0], opponents[0] = dside, (others & ~dside) if settled else 0
+    else:
+        partners[0], opponents[0] = (15 & ~dside) if settled else me, dside
 
 include "../../_engine.pxi"
