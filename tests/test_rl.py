@@ -45,6 +45,7 @@ def test_layout_is_the_declarations(name):
     assert lay.observation["trick"][1] == (s, d)
     assert lay.observation["calls"][1] == (s, len(game.spec.calls))
     assert lay.observation["phase"][1] == (len(game.spec.phases),)
+    assert lay.observation["sides"][1] == (2, s)
     assert lay.observation_size == sum(np.prod(shape) for _, shape in lay.observation.values())
     assert lay.actions["card"] == (0, d)
     assert lay.actions["call"] == (d, len(game.spec.calls))
@@ -79,6 +80,72 @@ def test_hidden_hands_do_not_change_the_seats_tensors(name):
                     if k != seat and other.state.core.hand(k) != deal.state.core.hand(k):
                         differed += not np.array_equal(tensors(other, k)[0], tensors(deal, k)[0])
     assert checked >= 40 and differed > 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_sides_block_is_the_sides_hook(name):
+    """The `sides` part is the game's g_sides hook (what the seat views carry as "sides"),
+    relative to the observer, at every position of random deals; some seats know a partner
+    besides themselves and some know fewer than all seats (the block is not constant)."""
+    game = games.get(name)
+    lay = rl.Layout(game)
+    s = game.seats
+    partial = partner = 0
+    for seed in range(40):
+        deal = rl.Deal.new(game, 300 + seed, seed % s)
+        rng = random.Random(seed)
+        while deal.to_act() is not None:
+            for seat in range(s):
+                obs, _ = tensors(deal, seat)
+                block = lay.part(obs, "sides")
+                view = deal.state.view(seat)["sides"]
+                rel = lambda seats: sorted((k - seat) % s for k in seats)       # noqa: E731
+                assert np.flatnonzero(block[0]).tolist() == rel(view["partners"])
+                assert np.flatnonzero(block[1]).tolist() == rel(view["opponents"])
+                partial += block.sum() < s
+                partner += block[0].sum() > 1
+            deal.apply_index(rng.choice(deal.legal_indices()))
+    assert partner > 0 and (partial > 0 or name == "klaverjas")
+
+
+def test_rufspiel_partner_stays_hidden_in_the_sides_block():
+    """A Schafkopf Rufspiel before the called ace is played: a defender's worlds place the
+    called ace (the partner) elsewhere, yet its tensors, the sides block included, are the
+    same in all of them; the partner himself knows his side."""
+    game = games.get("schafkopf")
+    lay = rl.Layout(game)
+    for seed in range(200):
+        deal = rl.Deal.new(game, seed, 0)
+        rng = random.Random(seed)
+        while deal.to_act() is not None and deal.state.phase() == "auction":
+            legal = deal.legal_indices()
+            ruf = [i for i in legal if "rufspiel" in str(game.spec.calls[i - lay.actions["call"][0]]).lower()]
+            deal.apply_index(ruf[0] if ruf and deal.to_act() == 1 else legal[0])
+        contract = deal.state.view(0)["contract"]
+        if deal.to_act() is None or not contract or contract.get("type") != "rufspiel":
+            continue
+        for _ in range(rng.randrange(0, 4)):
+            deal.apply_index(rng.choice(deal.legal_indices()))
+        declarer = contract["declarer"]
+        partner = next(k for k in range(4) if k != declarer and declarer in deal.state.view(k)["sides"]["partners"])
+        if len(deal.state.view(declarer)["sides"]["partners"]) > 1:
+            continue                                    # the ace was played already
+        assert lay.part(tensors(deal, partner)[0], "sides")[0].sum() == 2
+        defender = next(k for k in range(4) if k not in (declarer, partner))
+        view = deal.state.view(defender)
+        obs, info = tensors(deal, defender)
+        assert lay.part(obs, "sides")[0].sum() == 1 and lay.part(obs, "sides")[1].sum() == 1
+        moved = 0
+        for w in Inference(view, game.options.as_dict()).sample(12, seed=seed):
+            other = rl.Deal.of_masks(game, w["masks"], w["blind_mask"], deal.state.dealer,
+                                     _filled(view["actions"], w["hidden"]))
+            holder = next(k for k in range(4) if k != declarer and declarer in other.state.view(k)["sides"]["partners"])
+            moved += holder != partner
+            o2, i2 = tensors(other, defender)
+            assert np.array_equal(obs, o2) and np.array_equal(info, i2)
+        assert moved > 0, "some world gives the called ace to another seat"
+        return
+    pytest.fail("no Rufspiel before its ace was played")
 
 
 def _reaches_exchange(state, depth):

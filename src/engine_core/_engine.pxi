@@ -7,10 +7,11 @@
 #   ctypedef GState, GOpts   its state and options structs (GOpts has a `DealPlan deal`)
 #   enum G_SEATS, G_HAND, G_BLIND, G_DECK, G_FACES, G_COPIES, G_MAX_ACTIONS, G_BIDS
 #   nogil hooks g_init, g_kinds, g_legal_cards, g_legal, g_apply,
-#               g_random, g_score, g_result, g_stat_contract, g_order
+#               g_random, g_score, g_result, g_stat_contract, g_order,
+#               g_sides(s, seat, &partners, &opponents) (seat masks as `seat` knows them)
 #   g_opts(options, GOpts*) (the resolved Options to C), _NAMES (a _result.Names), PHASE_NAMES,
 #   the Python-level hooks explain(core, code), public(core, seat), redact(core, i, a, seat),
-#   redact_result(core, result, seat), sides(core, seat) -> (partners, opponents) seat masks,
+#   redact_result(core, result, seat),
 #   and the solver hooks of _solver.pxi (included at the end)
 # GState has the common fields hand[], to_act (-1 when the deal is over), phase (the game's Phase
 # value) and dealer, and the trick fields trick_no, n_in_trick, leader, trick[][G_SEATS],
@@ -556,10 +557,12 @@ cdef class Core:
 
     def sides(self, int seat):
         """(partners, opponents) as seat masks, as `seat` knows them now: the seat itself is
-        among its partners; a seat in neither is not known yet (the game's `sides` hook)."""
+        among its partners; a seat in neither is not known yet (the game's `g_sides` hook)."""
+        cdef int partners, opponents
         if not 0 <= seat < G_SEATS:
             raise ValueError(f"seat must be 0..{G_SEATS - 1}, got {seat!r}")
-        return sides(self, seat)
+        g_sides(&self.s, seat, &partners, &opponents)
+        return partners, opponents
 
     def redact(self, int index, action, seat):
         """The record action `action` (number `index`) as `seat` (None: a spectator) sees it."""

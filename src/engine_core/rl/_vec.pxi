@@ -47,6 +47,8 @@ _OBS_PARTS = (
     ("to_act", (RL_SEATS,)),                 # one-hot (none when the deal is over)
     ("leader", (RL_SEATS,)),                 # who led the trick in play (none between tricks)
     ("tricks_won", (RL_SEATS,)),             # tricks each seat won
+    ("sides", (2, RL_SEATS)),                # the seats known to be its partners (itself among
+                                             # them), then its opponents (g_sides)
 )
 
 
@@ -76,8 +78,10 @@ cdef int RLO_DEALER = OBS_LAYOUT["dealer"][0]
 cdef int RLO_TO_ACT = OBS_LAYOUT["to_act"][0]
 cdef int RLO_LEADER = OBS_LAYOUT["leader"][0]
 cdef int RLO_WON = OBS_LAYOUT["tricks_won"][0]
+cdef int RLO_SIDES = OBS_LAYOUT["sides"][0]
 cdef int RLO_SMALL = OBS_LAYOUT["trick_face_down"][0]     # the parts after the card planes
-cdef int RL_DECK_BYTES = G_FACES // 8
+if RLO_SMALL != RLO_PLAYED + G_SEATS * G_FACES or RLO_PLAYED != RLO_TRICK + G_SEATS * G_FACES:
+    raise ImportError("rl_observe writes the card planes, then zeroes the parts after them")
 
 # information-state tensor: the observation, the observer's dealt hand, then the public action
 # sequence (perfect recall), one row per action: [seat (relative, one-hot)][card played face up]
@@ -108,16 +112,18 @@ cdef struct RlTrack:
     u64 down_set[MAX_SEATS]         # ... that stayed in its hand (set aside): played face down
     u64 down_played[MAX_SEATS]      # cards each seat played face down
     uint8_t n_down[MAX_SEATS]
-    uint8_t calls[MAX_SEATS][RL_MAX_CALLS]
     uint8_t n_exch[MAX_SEATS]
     uint8_t won[MAX_SEATS]
     int8_t trick_card[MAX_SEATS]    # the card each seat put in the trick in play, -1 none
     int8_t trick_down[MAX_SEATS]
     int8_t trick_lead               # -1 between tricks
     int16_t n_hist
-    int8_t hist_seat[G_MAX_ACTIONS]
+    int16_t n_calls
+    int8_t hist_seat[G_MAX_ACTIONS]     # (from here on read up to n_hist, n_calls: not zeroed)
     i64 hist_code[G_MAX_ACTIONS]
     uint8_t hist_down[G_MAX_ACTIONS]
+    int8_t call_seat[G_MAX_ACTIONS]     # the calls made (bids, announcements): seat, call number
+    int16_t call_no[G_MAX_ACTIONS]
 
 
 cdef void rl_track_init(RlTrack* t, const GOpts* o, const u64* hands, u64 blind, int dealer) noexcept nogil:
@@ -153,7 +159,10 @@ cdef void rl_track_apply(RlTrack* t, const GOpts* o, i64 code) noexcept nogil:
                 t.trick_down[i] = 0
             t.trick_lead = -1
     elif code < EXCHANGE_BASE:
-        t.calls[p][code - CALL_BASE] = 1
+        if t.n_calls < G_MAX_ACTIONS:
+            t.call_seat[t.n_calls] = p
+            t.call_no[t.n_calls] = <int16_t>(code - CALL_BASE)
+            t.n_calls += 1
     else:
         t.n_exch[p] += 1
         t.exch_set[p] |= exchange_mask(code)
@@ -170,6 +179,11 @@ for _b in range(256):
     RL_EXPAND[_b] = sum(1 << (8 * _i) for _i in range(8) if _b >> _i & 1)
 
 
+cdef enum:
+    RL_DECK_BYTES = G_FACES >> 3                # whole bytes of a face mask (eight faces each)
+    RL_TRICK_SIZE = G_SEATS * G_FACES
+
+
 cdef inline void rl_bytes(u64 m, uint8_t* out) noexcept nogil:
     """A card mask as RL_DECK bytes 0/1 (every byte written), eight at a time."""
     cdef int j
@@ -180,14 +194,20 @@ cdef inline void rl_bytes(u64 m, uint8_t* out) noexcept nogil:
 
 
 cdef inline void rl_cards(u64 m, uint8_t* out) noexcept nogil:
-    """A card mask as one count per face (0/1; 0..2 with two copies), every byte written."""
-    cdef u64 hi
-    rl_bytes(m & _FACE_MASK, out)
-    if G_COPIES > 1:
-        hi = (m >> G_FACES) & _FACE_MASK
-        while hi:
-            out[lowest(hi)] += 1
-            hi &= hi - 1
+    """A card mask as one count per face (0/1; 0..2 with two copies), every byte written: the
+    two copies' bytes are added eight faces at a time (a byte never exceeds 2)."""
+    cdef int j
+    cdef u64 lo, hi, w
+    if G_COPIES == 1:
+        rl_bytes(m & _FACE_MASK, out)
+        return
+    lo = m & _FACE_MASK
+    hi = (m >> G_FACES) & _FACE_MASK
+    for j in range(RL_DECK_BYTES):
+        w = RL_EXPAND[(lo >> (8 * j)) & 255] + RL_EXPAND[(hi >> (8 * j)) & 255]
+        memcpy(out + 8 * j, &w, 8)
+    for j in range(8 * RL_DECK_BYTES, G_FACES):
+        out[j] = ((lo >> j) & 1) + ((hi >> j) & 1)
 
 
 cdef inline u64 rl_fold(u64 m) noexcept nogil:
@@ -197,35 +217,51 @@ cdef inline u64 rl_fold(u64 m) noexcept nogil:
     return m
 
 
+cdef inline int rl_face(int c) noexcept nogil:
+    """The face of a card index."""
+    if G_COPIES > 1 and c >= G_FACES:
+        return c - G_FACES
+    return c
+
+
 cdef void rl_observe(const RlTrack* t, int me, uint8_t* out) noexcept nogil:
-    """The observation tensor of seat `me` (OBS_LAYOUT) into out[OBS_SIZE]."""
-    cdef int r, p, c
+    """The observation tensor of seat `me` (OBS_LAYOUT) into out[OBS_SIZE]: the card planes
+    expanded from their masks, the trick and the small parts zeroed and their few entries set."""
+    cdef int r, p, c, k, partners, opponents
     cdef int to_act = g_to_act(&t.s)
-    cdef u64 m
+    cdef uint8_t* small = out + RLO_SMALL
     rl_cards(t.s.hand[me], out + RLO_HAND)
     rl_cards(t.exch_set[me], out + RLO_MY_EXCH)
-    memset(out + RLO_SMALL, 0, RL_OBS_SIZE_C - RLO_SMALL)
-    for r in range(G_SEATS):
-        p = (me + r) % G_SEATS
+    memset(out + RLO_TRICK, 0, RL_TRICK_SIZE)
+    memset(small, 0, RL_OBS_SIZE_C - RLO_SMALL)
+    p = me
+    for r in range(G_SEATS):                    # p: the seat r places left of me
         c = t.trick_card[p]
-        m = 0
         if c >= 0:
             if t.trick_down[p] and p != me:
                 out[RLO_TRICK_DOWN + r] = 1
             else:
-                m = bit(c)
-        rl_cards(m, out + RLO_TRICK + r * G_FACES)
+                out[RLO_TRICK + r * G_FACES + rl_face(c)] = 1
         rl_cards(t.up[p] | (t.down_played[p] if p == me else 0), out + RLO_PLAYED + r * G_FACES)
         out[RLO_PLAYED_DOWN + r] = t.n_down[p]
-        memcpy(out + RLO_CALLS + r * RL_CALLS, t.calls[p], RL_CALLS)
         out[RLO_EXCH + r] = t.n_exch[p]
         out[RLO_WON + r] = t.won[p]
+        p = p + 1 if p + 1 < G_SEATS else 0
+    for k in range(t.n_calls):
+        r = t.call_seat[k] - me
+        out[RLO_CALLS + (r + G_SEATS if r < 0 else r) * RL_CALLS + t.call_no[k]] = 1
     out[RLO_PHASE + g_phase(&t.s)] = 1
     out[RLO_DEALER + (t.s.dealer - me + G_SEATS) % G_SEATS] = 1
     if to_act >= 0:
         out[RLO_TO_ACT + (to_act - me + G_SEATS) % G_SEATS] = 1
     if t.trick_lead >= 0:
         out[RLO_LEADER + (t.trick_lead - me + G_SEATS) % G_SEATS] = 1
+    g_sides(&t.s, me, &partners, &opponents)
+    p = me
+    for r in range(G_SEATS):
+        out[RLO_SIDES + r] = (partners >> p) & 1
+        out[RLO_SIDES + G_SEATS + r] = (opponents >> p) & 1
+        p = p + 1 if p + 1 < G_SEATS else 0
 
 
 cdef void rl_information_state(const RlTrack* t, int me, uint8_t* out) noexcept nogil:

@@ -1402,35 +1402,53 @@ cdef list _seats(int m):
     return [i for i in range(4) if m >> i & 1]
 
 
-cdef dict _known_teams(const DkState* s, seat):
-    """{"re": seats, "kontra": seats, "complete": bool}: what `seat` (None: a spectator) knows
-    of the teams. Club-queen teams (normal game, silent solo) are known only from one's own
-    hand, club queens played and re/kontra announcements; declared teams are public."""
+cdef bint known_teams(const DkState* s, int seat, int* re, int* ko) noexcept nogil:
+    """What `seat` (-1: a spectator) knows of the teams: the seats known to be Re and Kontra
+    (masks) and whether the teams are complete. Club-queen teams (normal game, silent solo) are
+    known only from one's own hand, club queens played and re/kontra announcements; declared
+    teams are public."""
     cdef int t, k, p, held, located = 0
+    re[0] = ko[0] = 0
     if s.contract == K_NONE or s.redeal:
-        return {"re": [], "kontra": [], "complete": False}
+        return False
     if s.phase == P_OVER or s.contract == K_SOLO or (s.contract == K_ARMUT and s.acceptor >= 0) or (
             s.contract == K_HOCHZEIT and s.clarified):
-        return {"re": _seats(s.re_mask), "kontra": _seats(~s.re_mask & 15), "complete": True}
+        re[0], ko[0] = s.re_mask, ~s.re_mask & 15
+        return True
     if s.contract == K_HOCHZEIT or s.contract == K_ARMUT:    # partner not known yet
-        return {"re": [s.declarer], "kontra": [], "complete": False}
-    re, ko = set(), set()
-    if seat is not None:
+        re[0] = 1 << s.declarer
+        return False
+    if seat >= 0:
         held = popcount(s.dealt[seat] & QC_BOTH)
         located += held
-        (re if held else ko).add(seat)
+        if held:
+            re[0] |= 1 << seat
+        else:
+            ko[0] |= 1 << seat
     for t in range(s.trick_no + 1):
         for k in range(4 if t < s.trick_no else s.n_in_trick):
             p = ((s.trick_leader[t] if t < s.trick_no else s.leader) + k) % 4
             if face(s.trick[t][k]) == FACE_QC:
-                re.add(p)
-                if seat is None or p != seat:
+                re[0] |= 1 << p
+                if p != seat:
                     located += 1
     for k in range(s.n_ann):
-        (re if team_of(s, s.ann_seat[k]) == 0 else ko).add(s.ann_seat[k])
-    if located == 2 or len(re) == 2 or len(ko) == 3:
-        return {"re": _seats(s.re_mask), "kontra": _seats(~s.re_mask & 15), "complete": True}
-    return {"re": sorted(re), "kontra": sorted(ko), "complete": False}
+        if team_of(s, s.ann_seat[k]) == 0:
+            re[0] |= 1 << s.ann_seat[k]
+        else:
+            ko[0] |= 1 << s.ann_seat[k]
+    if located == 2 or popcount(re[0]) == 2 or popcount(ko[0]) == 3:
+        re[0], ko[0] = s.re_mask, ~s.re_mask & 15
+        return True
+    return False
+
+
+cdef dict _known_teams(const DkState* s, seat):
+    """{"re": seats, "kontra": seats, "complete": bool}: known_teams for `seat` (None: a
+    spectator)."""
+    cdef int re, ko
+    cdef bint complete = known_teams(s, -1 if seat is None else seat, &re, &ko)
+    return {"re": _seats(re), "kontra": _seats(ko), "complete": complete}
 
 
 cdef object _shown_pigs(Core core):
@@ -1517,20 +1535,21 @@ def redact_result(Core core, result, seat):
     return {**result, "contract": hidden}
 
 
-def sides(Core core, int seat):
+cdef inline void g_sides(const DkState* s, int seat, int* partners, int* opponents) noexcept nogil:
     """(partners, opponents) seat masks as `seat` knows them: the teams as far as the seat can
-    know them (club queens held and played, announcements, declared contracts)."""
-    cdef DkState* s = &core.s
-    cdef int mine = 1 << seat, theirs = 0, k
-    teams = _known_teams(s, seat)
-    for name, other in (("re", "kontra"), ("kontra", "re")):
-        if seat in teams[name]:
-            for k in teams[name]:
-                mine |= 1 << k
-            for k in teams[other]:
-                theirs |= 1 << k
-            if teams["complete"]:
-                theirs = 15 & ~mine
-    return mine, theirs
+    know them (club queens held and played, announcements, declared contracts: known_teams)."""
+    cdef int re, ko
+    cdef bint complete = known_teams(s, seat, &re, &ko)
+    partners[0], opponents[0] = 1 << seat, 0
+    if re >> seat & 1:
+        partners[0] |= re
+        opponents[0] |= ko
+        if complete:
+            opponents[0] = 15 & ~partners[0]
+    if ko >> seat & 1:
+        partners[0] |= ko
+        opponents[0] |= re
+        if complete:
+            opponents[0] = 15 & ~partners[0]
 
 include "../../_engine.pxi"

@@ -950,9 +950,9 @@ def legal_cards(hand, trick, trump, ruleset="amsterdam", int leader=0):
     return [PIQUET.code(i) for i in core.sort_cards(core.legal_mask())]
 
 
-def sides(Core core, int seat):
+cdef inline void g_sides(const KjState* s, int seat, int* partners, int* opponents) noexcept nogil:
     """(partners, opponents) seat masks: the fixed partnerships, opposite seats together."""
-    cdef int mine = (1 << seat) | (1 << ((seat + 2) % 4))
-    return mine, 15 & ~mine
+    partners[0] = (1 << seat) | (1 << ((seat + 2) % 4))
+    opponents[0] = 15 & ~partners[0]
 
 include "../../_engine.pxi"

@@ -19,7 +19,7 @@ or the official 91/90) and schwarz; Tout doubles base and Laufende; Sie = 4 x so
 Ramsch: most points pays, Jungfrau doubles, Durchmarsch takes the solo tariff.
 """
 from libc.string cimport memset
-from engine_core._bits cimport append_bits, u64, i64, int8_t, int16_t, uint8_t, popcount, lowest, bit
+from engine_core._bits cimport append_bits, u64, i64, int8_t, int16_t, uint8_t, popcount, lowest, bit, nth_bit
 from engine_core._rng cimport Rng, rng_below, pick_bit
 from engine_core._order cimport (Order, TRUMP, mask_points, order_init,
                                  order_add_trumps, order_add_plain)
@@ -142,6 +142,7 @@ cdef struct SkOpts:
     bint ramsch, kontra, schneider_official, caller_keeps, leaster
     i64 stock, stock_pot        # the Stock's stake (0: off) and the pot carried into the deal
     u64 offered                 # bit per Contract that may be bid (the club ones by option)
+    u64 offered_bids            # the positions in RANKED_CALLS of those contracts' calls
 
 cdef struct SkState:
     u64 hand[4]
@@ -275,6 +276,7 @@ _build_tables()
 
 cdef int g_opts(options, SkOpts* out) except -1:
     """The C options of resolved Options (ranges are checked by the option table)."""
+    cdef int i
     out.tariff_rufspiel = options.tariff_rufspiel
     out.tariff_solo = options.tariff_solo
     out.tariff_increment = options.tariff_increment
@@ -289,6 +291,10 @@ cdef int g_opts(options, SkOpts* out) except -1:
     for k, name in CLUB_CONTRACTS.items():
         if getattr(options, name):
             out.offered |= bit(k)
+    out.offered_bids = 0
+    for i in range(N_RANKED):
+        if out.offered >> _call_contract(RANKED_CALLS[i]) & 1:
+            out.offered_bids |= bit(i)
     return 0
 
 
@@ -301,6 +307,12 @@ CLUB_CONTRACTS = {K_GEIER: "geier", K_FARBWENZ: "farbwenz", K_FARBGEIER: "farbge
 
 # ---- the auction ----
 cdef inline int call_contract(int call) noexcept nogil:
+    """The contract a bid names, K_NONE for pass and announcements (CALL_CONTRACT: this,
+    tabled)."""
+    return CALL_CONTRACT[call]
+
+
+cdef int _call_contract(int call) noexcept nogil:
     """The contract a bid names, K_NONE for pass and announcements."""
     if call >= BID_RUFSPIEL_C and call < BID_WENZ:
         return K_RUFSPIEL
@@ -362,6 +374,25 @@ RANKED_CALLS[:] = [BID_RUFSPIEL_C, BID_RUFSPIEL_S, BID_RUFSPIEL_H, BID_RUFSPIEL_
                    BID_WENZ, BID_FARBSOLO_C, BID_FARBSOLO_S, BID_FARBSOLO_H, BID_FARBSOLO_D,
                    BID_BETTEL_OUVERT, BID_WENZ_TOUT, BID_SOLO_TOUT_C, BID_SOLO_TOUT_S,
                    BID_SOLO_TOUT_H, BID_SOLO_TOUT_D, BID_SIE]
+
+
+cdef int CALL_CONTRACT[64]
+for _c in range(64):
+    CALL_CONTRACT[_c] = _call_contract(_c)
+# masks of positions in RANKED_CALLS: ranks above r, of rank r, the Rufspiel calls, the Sie
+cdef u64 RANKED_ABOVE[12]
+cdef u64 RANKED_OF_RANK[12]
+cdef u64 RANKED_RUFSPIEL = 0
+cdef u64 RANKED_SIE = 0
+for _r in range(12):
+    RANKED_ABOVE[_r] = sum(1 << _i for _i in range(N_RANKED) if RANK[_call_contract(RANKED_CALLS[_i])] > _r)
+    RANKED_OF_RANK[_r] = sum(1 << _i for _i in range(N_RANKED) if RANK[_call_contract(RANKED_CALLS[_i])] == _r)
+for _i in range(N_RANKED):
+    if _call_contract(RANKED_CALLS[_i]) == K_RUFSPIEL:
+        RANKED_RUFSPIEL |= bit(_i)
+        assert RANKED_CALLS[_i] - BID_RUFSPIEL_C == _i      # position = suit (auction_bids)
+    elif _call_contract(RANKED_CALLS[_i]) == K_SIE:
+        RANKED_SIE |= bit(_i)
 
 
 cdef inline int call_rank(int call) noexcept nogil:
@@ -481,27 +512,38 @@ cdef u64 bound_cards(const SkState* s, u64 hand, u64 m) noexcept nogil:
     return hand
 
 
-cdef int auction_calls(const SkState* s, const SkOpts* o, i64* out, bint cheapest) noexcept nogil:
-    """The legal codes of the speaker in the auction: pass, then every call that outbids the
-    best so far, in auction order; `cheapest`: only those of the lowest contract open to him."""
-    cdef int n = 1, i, call, k, rank = 0
+cdef inline u64 auction_bids(const SkState* s, const SkOpts* o, bint cheapest) noexcept nogil:
+    """The bids open to the speaker in the auction, as a mask of positions in RANKED_CALLS:
+    every offered call that outbids the best so far (a Rufspiel only on an ace he may call, a
+    Sie only with all Obers and Unters); `cheapest`: only those of the lowest such contract."""
     cdef int best = call_rank(s.best_call) if s.best_call >= 0 else 0
     cdef u64 hand = s.hand[s.to_act]
+    cdef u64 m = o.offered_bids & RANKED_ABOVE[best]
+    cdef u64 aces = 0
+    cdef int suit
+    if m & RANKED_RUFSPIEL:
+        for suit in range(4):
+            if can_call_ace(hand, suit):
+                aces |= bit(suit)           # positions 0..3: the Rufspiel calls C S H D
+        m &= ~RANKED_RUFSPIEL | aces
+    if (hand & OBERS_UNTERS) != OBERS_UNTERS:
+        m &= ~RANKED_SIE
+    if cheapest and m:
+        m &= RANKED_OF_RANK[RANK[call_contract(RANKED_CALLS[lowest(m)])]]
+    return m
+
+
+cdef inline int auction_calls(const SkState* s, const SkOpts* o, i64* out, bint cheapest) noexcept nogil:
+    """The legal codes of the speaker in the auction: pass, then every call that outbids the
+    best so far, in auction order (auction_bids); `cheapest`: only those of the lowest contract
+    open to him."""
+    cdef int n = 1
+    cdef u64 m = auction_bids(s, o, cheapest)
     out[0] = CALL_BASE + BID_PASS
-    for i in range(N_RANKED):
-        call = RANKED_CALLS[i]
-        k = call_contract(call)
-        if RANK[k] <= best or not (o.offered >> k & 1):
-            continue
-        if cheapest and n > 1 and RANK[k] != rank:
-            break
-        if k == K_RUFSPIEL and not can_call_ace(hand, call - BID_RUFSPIEL_C):
-            continue
-        if k == K_SIE and (hand & OBERS_UNTERS) != OBERS_UNTERS:
-            continue
-        rank = RANK[k]
-        out[n] = CALL_BASE + call
+    while m:
+        out[n] = CALL_BASE + RANKED_CALLS[lowest(m)]
         n += 1
+        m &= m - 1
     return n
 
 
@@ -657,19 +699,25 @@ cdef inline void g_apply(SkState* s, const SkOpts* o, i64 code) noexcept nogil:
 
 
 cdef inline i64 g_random(const SkState* s, const SkOpts* o, Rng* r, int bids) noexcept nogil:
-    """A random legal action: cards uniformly; with BIDS_CHEAPEST a speaker in the auction
-    passes or (50:50) names one of the cheapest contracts open to him."""
+    """A random legal action: cards uniformly; in the auction (auction_bids, the legal calls
+    after pass) uniformly, or with BIDS_CHEAPEST pass or (50:50) one of the cheapest contract's
+    calls open to the speaker."""
     cdef i64 buf[64]
     cdef int n
+    cdef u64 m
     if s.phase == P_PLAY:
         return pick_bit(r, g_legal_cards(s, o))
-    if bids == BIDS_CHEAPEST and s.phase == P_AUCTION:
-        n = auction_calls(s, o, buf, True)       # pass, then the cheapest contract's calls
-        if n > 1:
+    if s.phase == P_AUCTION:
+        m = auction_bids(s, o, bids == BIDS_CHEAPEST)
+        n = popcount(m)
+        if n == 0:
+            return CALL_BASE + BID_PASS
+        if bids == BIDS_CHEAPEST:
             if rng_below(r, 2) == 0:
-                return buf[0]
-            return buf[1 + rng_below(r, n - 1)] if n > 2 else buf[1]
-        return buf[0]
+                return CALL_BASE + BID_PASS
+            return CALL_BASE + RANKED_CALLS[nth_bit(m, rng_below(r, n)) if n > 1 else lowest(m)]
+        n = rng_below(r, n + 1)             # pass is the first of the n + 1 legal calls
+        return CALL_BASE + (RANKED_CALLS[nth_bit(m, n - 1)] if n else BID_PASS)
     n = g_legal(s, o, buf)
     return buf[rng_below(r, n)] if n > 1 else buf[0]
 
@@ -1043,7 +1091,7 @@ cdef object _explain_play(Core core, int c):
 
 
 # ---- what a seat may see ----
-cdef bint partner_revealed(const SkState* s) noexcept:
+cdef inline bint partner_revealed(const SkState* s) noexcept nogil:
     """The partner is known once the called ace has been played (or the deal is over)."""
     if s.contract != K_RUFSPIEL or s.phase == P_OVER:
         return True
@@ -1097,22 +1145,24 @@ def redact_result(Core core, result, seat):
     return result
 
 
-def sides(Core core, int seat):
+cdef inline void g_sides(const SkState* s, int seat, int* partners, int* opponents) noexcept nogil:
     """(partners, opponents) seat masks as `seat` knows them: nothing before a contract,
-    everyone for himself in a Ramsch; a solo's sides are public; a Rufspiel's partner is known to himself,
-    and to all once the called ace has been played."""
-    cdef SkState* s = &core.s
+    everyone for himself in a Ramsch; a solo's sides are public; a Rufspiel's partner is known
+    to himself, and to all once the called ace has been played."""
     cdef int me = 1 << seat, others = 15 & ~(1 << seat), dside
     cdef bint known, settled
     if everyone_alone(s.contract):
-        return me, others
+        partners[0], opponents[0] = me, others
+        return
     if s.contract == K_NONE or s.contract == K_THROWN_IN or s.declarer < 0:
-        return me, 0
+        partners[0], opponents[0] = me, 0
+        return
     known = s.partner >= 0 and (partner_revealed(s) or seat == s.partner)
     dside = (1 << s.declarer) | ((1 << s.partner) if s.contract == K_RUFSPIEL and known else 0)
     settled = s.contract != K_RUFSPIEL or known
     if dside & me:
-        return dside, (others & ~dside) if settled else 0
-    return (15 & ~dside) if settled else me, dside
+        partners[0], opponents[0] = dside, (others & ~dside) if settled else 0
+    else:
+        partners[0], opponents[0] = (15 & ~dside) if settled else me, dside
 
 include "../../_engine.pxi"

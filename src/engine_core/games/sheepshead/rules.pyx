@@ -997,10 +997,10 @@ cdef bint _sees_face_down(const SsState* s, seat):
     return seat is not None and s.picker >= 0 and seat == s.picker
 
 
-cdef bint _partner_known(const SsState* s, seat):
+cdef inline bint partner_known(const SsState* s, int seat) noexcept nogil:
     """The partner is known to himself, and to all once the called card has been played or the
-    deal is over."""
-    if s.partner < 0 or s.phase == P_OVER or (seat is not None and seat == s.partner):
+    deal is over (seat -1: a spectator)."""
+    if s.partner < 0 or s.phase == P_OVER or seat == s.partner:
         return True
     return not (s.hand[s.partner] & bit(s.called))
 
@@ -1039,7 +1039,7 @@ def public(Core core, seat):
     contract = None
     if s.contract != K_NONE:
         start_result(&res)
-        fill_contract(s, &core.o, &res, _partner_known(s, seat),
+        fill_contract(s, &core.o, &res, partner_known(s, -1 if seat is None else seat),
                       s.phase == P_OVER or face_down)
         contract = render_contract(&res, _NAMES)
         if not face_down:
@@ -1109,22 +1109,24 @@ def redact_result(Core core, result, seat):
     return out
 
 
-def sides(Core core, int seat):
+cdef inline void g_sides(const SsState* s, int seat, int* partners, int* opponents) noexcept nogil:
     """(partners, opponents) seat masks as `seat` knows them: nothing before the call, everyone
     for himself in a leaster or a doubler; the picker's partner is known to himself, and to all once
     the called card has been played; a picker who goes alone says so."""
-    cdef SsState* s = &core.s
     cdef int me = 1 << seat, others = 31 & ~(1 << seat), pside
     cdef bint known, settled
     if s.contract == K_LEASTER or s.contract == K_DOUBLER:
-        return me, others
+        partners[0], opponents[0] = me, others
+        return
     if s.picker < 0 or s.contract == K_NONE:
-        return me, 0
-    known = s.partner >= 0 and _partner_known(s, seat)
+        partners[0], opponents[0] = me, 0
+        return
+    known = s.partner >= 0 and partner_known(s, seat)
     pside = (1 << s.picker) | ((1 << s.partner) if known else 0)
     settled = known or s.contract == K_ALONE
     if pside & me:
-        return pside, (others & ~pside) if settled else 0
-    return (31 & ~pside) if settled else me, pside
+        partners[0], opponents[0] = pside, (others & ~pside) if settled else 0
+    else:
+        partners[0], opponents[0] = (31 & ~pside) if settled else me, pside
 
 include "../../_engine.pxi"
