@@ -194,15 +194,22 @@ def play_match_checked(client: StichClient, game: str, options: dict, deals: int
         for v in viewers:
             score = client.stub.Score(pb.ScoreRequest(table_id=table.table_id, token=token[v]), timeout=20)
             _checked(stats, mirror, score, v, f"{game} score")
+    # every event up to the last version played (a match that goes on, e.g. to a target score,
+    # keeps its stream open: it is read that far and cancelled)
+    final = max(allowed_at)
     for v in viewers:
         last = {s: set() for s in viewers}
-        for r in client.stub.WatchTable(pb.WatchTableRequest(table_id=table.table_id, token=token[v]), timeout=60):
+        stream = client.stub.WatchTable(pb.WatchTableRequest(table_id=table.table_id, token=token[v]), timeout=60)
+        for r in stream:
             last = allowed_at.get(r.event.version, last)
             stats.messages += 1
             leaked = card_strings(r.event) - last[v]
             stats.cards += len(card_strings(r.event))
             if leaked:
                 stats.leaks.append(f"{game}: event {r.event.version} showed seat {v} {sorted(leaked)}")
+            if r.event.version >= final:
+                stream.cancel()
+                break
 
 
 def _send(client, table_id, token, action):
