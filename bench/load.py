@@ -74,12 +74,17 @@ def raise_open_files() -> tuple[int, int]:
 
 
 def rss_mb(pid: int, field: str = "VmRSS") -> float:
-    """A process's resident memory in MiB, from /proc/<pid>/status."""
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) / 1024
-    raise RuntimeError(f"no {field} in /proc/{pid}/status")
+    """A process's resident memory in MiB, from /proc/<pid>/status; 0 for a process that has
+    exited (a zombie's status has no memory lines, and a reaped one has no status: a worker's
+    short-lived child may end between listing the tree and reading it)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) / 1024
+    except FileNotFoundError:
+        return 0.0
+    return 0.0
 
 
 def process_tree(pid: int) -> list[int]:
