@@ -13,6 +13,18 @@ def _load_module():
     return module
 
 
+def _postgres_or_skip() -> None:
+    """Skip unless a PostgreSQL answers (the benches start their own fresh databases on it)."""
+    import pytest
+    from service.testing.postgres import find_admin
+    try:
+        _, own = find_admin()
+    except RuntimeError as err:
+        pytest.skip(f"no PostgreSQL: {err}")
+    if own is not None:
+        own.stop()
+
+
 def _run(capsys, argv):
     assert _load_module().main([*argv, "--json"]) == 0
     return json.loads(capsys.readouterr().out)
@@ -40,14 +52,7 @@ def bench_load_holds_watch_streams(capsys):
 
 
 def bench_load_counts_the_round_trips_on_postgres(capsys):
-    import pytest
-    from service.testing.postgres import find_admin
-    try:
-        _, own = find_admin()
-    except RuntimeError as err:
-        pytest.skip(f"no PostgreSQL: {err}")
-    if own is not None:
-        own.stop()
+    _postgres_or_skip()
     out = _run(capsys, ["play", "--tables", "4", "--matches", "8", "--database", "fresh", "--settle", "0.2"])
     assert out["finished"] == 8 and out["errors"] == {} and out["server_exit_codes"] == [0]
     # a match: its CreateTable a transaction (four round trips), its Deal and every action one;
@@ -63,14 +68,7 @@ def bench_load_two_workers_on_one_sqlite_file(capsys):
 
 def bench_pg_writes_measures_every_row(capsys):
     """bench/pg_writes.py at a tiny size: one table and all tables, flush on and off."""
-    import pytest
-    from service.testing.postgres import find_admin
-    try:
-        _, own = find_admin()
-    except RuntimeError as err:
-        pytest.skip(f"no PostgreSQL: {err}")
-    if own is not None:
-        own.stop()
+    _postgres_or_skip()
     spec = importlib.util.spec_from_file_location("stich_bench_pg_writes", Path(__file__).with_name("pg_writes.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
