@@ -165,7 +165,12 @@ class StichState(pyspiel.State):
             m = deck.mask_of(h, within=deck.full_mask & ~used)
             used |= m
             masks.append(m)
-        self.deal = Deal.of_masks(game, masks, deck.mask_of(blind, within=deck.full_mask & ~used), self.g.dealer)
+        first = None
+        if game.sight_phase():          # each seat's first packet: its first cards dealt
+            first = [deck.mask_of(h[:n], within=m)
+                     for h, m, n in zip(hands, masks, game.first_sizes(self.g.dealer))]
+        self.deal = Deal.of_masks(game, masks, deck.mask_of(blind, within=deck.full_mask & ~used), self.g.dealer,
+                                  first=first)
 
     # -- OpenSpiel's state API --
     def current_player(self):
