@@ -92,7 +92,8 @@ def test_own_lines_cover_every_club_contract():
     ids = {line["id"] for line in conformance_lines("schafkopf", "own-illegal")}
     assert any("caller_keeps" in i for i in ids)
     items = {b["item"] for line in conformance_lines("schafkopf", "own-scenarios") for b in line["result"]["breakdown"]}
-    assert {"stock_in", "stock_out"} <= items
+    assert {"stock_in", "stock_out", "klopfen"} <= items
+    assert {"own-illegal-klopfen_out_of_turn", "own-illegal-klopfen_after_the_round"} <= ids
 
 
 # ---- options ----
