@@ -253,6 +253,18 @@ def test_bots_knock_on_the_seen_cards_alone(level):
     assert 0 < made < 48
 
 
+def test_no_world_is_sampled_in_the_round():
+    from engine_core.bots.inference import Inference, InferenceError
+    state = games.get("schafkopf", KLOPFEN).deal(4, 0)
+    with pytest.raises(InferenceError, match="has seen 4 of the 8 cards"):
+        Inference(state.view(1), KLOPFEN)
+    evals = bots.get("schafkopf", "hard", options=KLOPFEN).evaluate(state.view(1))
+    assert sorted(e["action"]["call"] for e in evals) == ["klopfen", "pass"]
+    assert all(e["expected"] == 0.0 and e["win"] is None for e in evals)
+    knock(state)
+    assert Inference(state.view(1), KLOPFEN).sample(2, seed=1)             # whole hands from now on
+
+
 def test_bots_play_knocked_deals_to_the_end():
     game = games.get("schafkopf", {**KLOPFEN, "kontra": True, "ramsch": True})
     for seed, level in ((1, "normal"), (2, "easy")):

@@ -360,7 +360,10 @@ def test_club_deals_score_by_the_rules(options, seed, dealer):
     if kind in CLUB:
         assert options[kind], f"{kind} played with its option off"
     items = {i["item"]: i for i in result["breakdown"]}
+    knocks = sum(a["call"] == "klopfen" for a in state.actions if a["type"] == "announce")
+    assert items.get("klopfen", {}).get("count", 0) == (knocks if kind != "thrown_in" else 0)
     factor = (2 if contract.get("kontra") is not None else 1) * (2 if contract.get("re") is not None else 1)
+    factor *= 2 ** knocks                          # each knock doubles (rules 3.2)
     if kind in ("bettel", "bettel_ouvert"):
         took = [w for _, _, w in result["tricks"] if w == declarer]
         assert result["winners"] == ([declarer] if not took else sorted({0, 1, 2, 3} - {declarer}))
@@ -385,7 +388,7 @@ def test_club_deals_score_by_the_rules(options, seed, dealer):
         took = {w for _, _, w in result["tricks"]}
         fewest = min(result["card_points"][s] for s in took)
         assert result["winners"] == sorted(s for s in took if result["card_points"][s] == fewest)
-        v = options["tariff_rufspiel"]
+        v = options["tariff_rufspiel"] * factor
         for s in range(4):
             n_win = len(result["winners"])
             assert result["scores"][s] == (v * (4 - n_win) if s in result["winners"] else -v * n_win)
