@@ -90,6 +90,7 @@ def test_options_are_declared_and_checked():
         assert good in str(err.value)
     house = games.get("doppelkopf", games.preset("doppelkopf", "house")).options
     assert house.schweinchen == "superschweinchen" and house.throw_in and house.second_heart_ten_beats_first
+    assert (house.bockrunden, house.bock, house.bock_next) == ("tie", 0, (0, 0, 0))
     assert games.preset("doppelkopf", "second_heart_ten") == {"second_heart_ten_beats_first": True}
     with pytest.raises(OptionError, match="unknown preset"):
         games.preset("doppelkopf", "turnier")

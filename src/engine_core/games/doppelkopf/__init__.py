@@ -51,8 +51,10 @@ PRESETS = {
     "second_heart_ten": {"second_heart_ten_beats_first": True},
     "soloist_leads": {"solo_player_leads": True},
     "karlchen_only_winning": {"charlie_only_when_winning": True},
-    # a typical private table: the second heart ten, Schweinchen and Superschweinchen, throwing in
-    "house": {"second_heart_ten_beats_first": True, "schweinchen": "superschweinchen", "throw_in": True},
+    # a typical private table: the second heart ten, Schweinchen and Superschweinchen, throwing in,
+    # bock rounds after a 120 : 120 tie
+    "house": {"second_heart_ten_beats_first": True, "schweinchen": "superschweinchen", "throw_in": True,
+              "bockrunden": "tie"},
 }
 
 
