@@ -113,6 +113,23 @@ def test_a_tie_with_a_lost_kontra_names_both_and_starts_one_round():
     assert nxt.carry == {"bock": 2, "bock_next": [1, 1, 1]}
 
 
+def test_a_void_armut_triggers_nothing_and_scores_nothing_at_any_bock():
+    hands = ["9S TD KD QS KS QD AH AS JC QD QH AS", "KC TS AD KC TH AH KH KH 9S TC 9C 9H",
+             "JC 9D JS JH AC 9C TD KD JH TS TC KS", "JD TH AD JD 9H 9D QC QC QH QS JS AC"]
+    game = games.get("doppelkopf", {"bockrunden": "tie_or_lost_kontra", "bock": 2, "bock_next": [2, 1, 0]})
+    state = game.new_deal([h.split() for h in hands], 0)
+    for call in ("armut", "healthy", "healthy", "healthy"):
+        state.apply({"seat": state.to_act(), "type": "bid", "call": call})
+    state.apply({"seat": 1, "type": "exchange", "call": "armut_give", "cards": ["9C", "AD", "TH"]})
+    for _ in range(3):
+        state.apply({"seat": state.to_act(), "type": "bid", "call": "decline"})
+    result = state.result()
+    assert result["redeal"] and result["bock_triggers"] == [] and result["breakdown"] == []
+    assert result["scores"] == [0] * 4
+    nxt = SPEC.next_deal(result, 0, game.options)
+    assert (nxt.dealer, nxt.counts, dict(nxt.carry)) == (0, False, {"bock": 2, "bock_next": [2, 1, 0]})
+
+
 # ---- what the match carries ----
 
 @pytest.mark.parametrize("bock,due,triggered,carry", [
