@@ -265,6 +265,15 @@ def test_no_world_is_sampled_in_the_round():
     assert Inference(state.view(1), KLOPFEN).sample(2, seed=1)             # whole hands from now on
 
 
+def test_hard_bids_after_knocks():
+    """The auction's first bid after a round with knocks: the worlds are weighed by the other
+    seats' calls, the knocks left out (docs/bots.md)."""
+    state = games.get("schafkopf", KLOPFEN).deal(6, 3)
+    knock(state, 1, 2)
+    view = state.view(0)
+    assert bots.get("schafkopf", "hard", seed=1, options=KLOPFEN).choose(view) in view["legal"]
+
+
 def test_bots_play_knocked_deals_to_the_end():
     game = games.get("schafkopf", {**KLOPFEN, "kontra": True, "ramsch": True})
     for seed, level in ((1, "normal"), (2, "easy")):

@@ -60,10 +60,15 @@ class Bot:
         """Whether the view is of the game's sight phase (Game.sight_phase): the seat has seen
         only the first packet of its hand, so no world can be sampled around its own cards and
         every level decides by the easy level's rule on the cards seen."""
+        phase = self._sight_phase()
+        return phase is not None and view.get("phase") == phase
+
+    def _sight_phase(self) -> str | None:
+        """The game's sight phase with the bot's options (None: hands are seen whole)."""
         if not hasattr(self, "_sight"):
             from ..games import get as get_game
             self._sight = get_game(self.game, self.options).sight_phase()
-        return self._sight is not None and view.get("phase") == self._sight
+        return self._sight
 
     def _choose(self, view: dict, legal: list[dict]) -> dict:   # pragma: no cover - abstract
         raise NotImplementedError
