@@ -134,11 +134,14 @@ def test_auction_order_of_all_contracts():
     order = ["rufspiel", "bettel", "farbgeier", "farbwenz", "geier", "wenz", "farbsolo", "bettel_ouvert",
              "wenz_tout", "solo_tout"]
     state = deal(games.preset("schafkopf", "club"), GEIER)
+    assert state.phase() == "klopfen"                       # the club table knocks first
+    bids(state, "pass", "pass", "pass", "pass")
     seen = [a["call"] for a in state.legal_actions()][1:]
     assert [k for k, _ in itertools.groupby(seen)] == order
     # each contract is outbid exactly by the ones after it
     for i, kind in enumerate(order[1:], 1):
         st_ = deal(games.preset("schafkopf", "club"), GEIER)
+        bids(st_, "pass", "pass", "pass", "pass")
         suit = {"farbgeier": " C", "farbwenz": " C", "farbsolo": " C", "solo_tout": " C"}.get(kind, "")
         bids(st_, kind + suit)
         above = [k for k, _ in itertools.groupby(a["call"] for a in st_.legal_actions()[1:])]

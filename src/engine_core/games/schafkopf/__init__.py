@@ -51,9 +51,9 @@ PRESETS = {
     # Tout, Sie), Kontra/Re, the official schneider line
     "schafkopfschule": {"kontra": True, "schneider_rule": "official"},
     # a private table at an online club with every house contract on: 10/50 tariffs, Ramsch
-    # when all pass, Kontra/Re, Geier, Farbwenz, Farbgeier, Bettel and Bettel ouvert
+    # when all pass, Kontra/Re, Klopfen, Geier, Farbwenz, Farbgeier, Bettel and Bettel ouvert
     "club": {"kontra": True, "ramsch": True, "geier": True, "farbwenz": True, "farbgeier": True,
-             "bettel": True, "bettel_ouvert": True},
+             "bettel": True, "bettel_ouvert": True, "klopfen": True},
 }
 
 # what each bid's contract asks of a hand (GameSpec.bid_families: the bots' auction rules)
