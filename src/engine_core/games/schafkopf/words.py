@@ -26,7 +26,7 @@ WORDS = {
                 "bettel_ouvert": call("Bettel ouvert", "plays a Bettel ouvert", "play a Bettel ouvert"),
             },
             "announce": {
-                "pass": call("no more", "says no more", "say no more"),
+                "pass": call("pass", "passes", "pass"),            # kontra, re and the knocking round
                 "kontra": call("Kontra", "says Kontra", "say Kontra"),
                 "re": call("Re", "says Re", "say Re"),
                 "klopfen": call("knock (klopfen)", "knocks (klopft)", "knock (klopfen)"),
@@ -89,7 +89,7 @@ WORDS = {
                 "bettel_ouvert": call("Bettel ouvert", "spielt einen Bettel ouvert", "spielst einen Bettel ouvert"),
             },
             "announce": {
-                "pass": call("nichts mehr", "sagt nichts mehr", "sagst nichts mehr"),
+                "pass": call("passen", "passt", "passt"),
                 "kontra": call("Kontra", "gibt Kontra", "gibst Kontra"),
                 "re": call("Re", "gibt Re", "gibst Re"),
                 "klopfen": call("klopfen", "klopft", "klopfst"),
@@ -151,7 +151,7 @@ WORDS = {
                 "bettel_ouvert": call("Bettel ouvert", "speelt een Bettel ouvert", "speelt een Bettel ouvert"),
             },
             "announce": {
-                "pass": call("niets meer", "zegt niets meer", "zegt niets meer"),
+                "pass": call("passen", "past", "past"),
                 "kontra": call("Kontra", "zegt Kontra", "zegt Kontra"),
                 "re": call("Re", "zegt Re", "zegt Re"),
                 "klopfen": call("kloppen (klopfen)", "klopt (klopft)", "klopt (klopfen)"),
@@ -213,7 +213,7 @@ WORDS = {
                                        "بیٹل اووَر (کھلے پتے) کھیلتے ہیں"),
             },
             "announce": {
-                "pass": call("مزید کچھ نہیں", "مزید کچھ نہیں کہتا", "مزید کچھ نہیں کہتے"),
+                "pass": call("پاس", "پاس کرتا ہے", "پاس کرتے ہیں"),
                 "kontra": call("Kontra (دگنا)", "Kontra کہتا ہے", "Kontra کہتے ہیں"),
                 "re": call("Re (پھر دگنا)", "Re کہتا ہے", "Re کہتے ہیں"),
                 "klopfen": call("Klopfen (کھٹکھٹانا، دگنا)", "Klopfen کرتا ہے", "Klopfen کرتے ہیں"),
