@@ -320,3 +320,23 @@ def test_knocks_multiply_the_unknocked_deal(options, seed, dealer, knocks):
         assert items["total"]["value"] == {b["item"]: b for b in plain["breakdown"]}["total"]["value"] * 2 ** n
     else:
         assert "klopfen" not in items
+
+
+def test_openspiel_resamples_the_round_around_the_first_packet():
+    pyspiel = pytest.importorskip("pyspiel")
+    from engine_core.rl import openspiel
+    openspiel.register()
+    game = pyspiel.load_game(openspiel.short_name("schafkopf"), {"klopfen": True})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+    state.apply_action(state.legal_actions()[1])            # forehand knocks
+    player = state.current_player()
+    mine = state.information_state_tensor(player)
+    for k in range(3):
+        world = state.resample_from_infostate(player, lambda: (k + 1) / 7)
+        assert world.information_state_tensor(player) == mine
+        assert world.deal.state.phase() == "klopfen"
+        assert sum(world.observation_tensor(player)[:32]) == 4
