@@ -258,6 +258,7 @@ def get(name: str, options: Mapping[str, Any] | Options | None = None) -> "Game"
 
 
 _DEFAULTS: dict[str, tuple] = {}
+_SIGHT: dict[tuple, str | None] = {}      # (rules module, Options) -> Game.sight_phase()
 
 
 def _defaults(spec: GameSpec) -> tuple:
@@ -344,7 +345,14 @@ class Game:
         rest of its hand is left out of its view: Schafkopf's knocking round), None when every
         seat sees its whole hand from the deal on. A record of such a deal lists each hand in
         the order dealt: its first packet first (docs/records.md)."""
-        return self.spec.rules.sight_phase(self.options)
+        key = (self.spec.rules, self.options)
+        try:
+            return _SIGHT[key]
+        except KeyError:
+            phase = self.spec.rules.sight_phase(self.options)
+            if len(_SIGHT) < 4096:          # options sets are few; a flood of them is not cached
+                _SIGHT[key] = phase
+            return phase
 
     def first_sizes(self, dealer: int) -> list[int]:
         """The size of the first packet dealt to each seat (the declared packets)."""
