@@ -824,7 +824,8 @@ def test_options_are_validated():
     assert games.get("sheepshead").options.as_dict() == {
         "partner": "called_ace", "no_pick": "leaster", "leaster_blind": "set_aside",
         "double_on_the_bump": True, "no_trick_partner_exempt": False, "unknown_broad": False,
-        "first_leader": "eldest", "cracking": False, "blitz": False, "multiplier": 1, "deals_per_match": 10}
+        "first_leader": "eldest", "call_own_ace": False, "cracking": False, "blitz": False, "multiplier": 1,
+        "deals_per_match": 10}
 
 
 @pytest.mark.parametrize("name", ["blitzing", "red_blitz", "call_up", "spitz", "sheepshead_call"])

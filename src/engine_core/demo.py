@@ -170,9 +170,11 @@ class HandStrengthPolicy:
         if phase == "call":
             if trumps >= 6 and sum(c[0] == "Q" for c in hand) >= 3 and _find(legal, "alone"):
                 return _find(legal, "alone")
+            # never an ace of its own hand (call_own_ace: secretly alone)
+            partners = [a for a in legal if not (a.get("call") == "ace" and "A" + a["suit"] in hand)]
             for call in ("ace", "jack_of_diamonds", "ten", "unknown_ace", "alone"):
-                if _find(legal, call):
-                    return _find(legal, call)
+                if _find(partners, call):
+                    return _find(partners, call)
         if phase == "unknown":
             return min(legal, key=lambda a: sum(_points(c) for c in a["cards"]))
         if phase == "blitz":

@@ -25,6 +25,8 @@ OPTIONS = (
     OptionSpec("first_leader", "choice", "eldest", "who leads trick 1: left of the dealer, or the dealer",
                allowed=("eldest", "dealer")),
     OptionSpec("cracking", "bool", False, "crack / re-crack round after the call, x2 each"),
+    OptionSpec("call_own_ace", "bool", False,
+               "the picker may call a fail ace in his own hand and play secretly alone (scored as alone)"),
     OptionSpec("blitz", "bool", False,
                "blitz round after the call: a seat holding both black queens may show them, x2"),
     OptionSpec("multiplier", "int", 1,

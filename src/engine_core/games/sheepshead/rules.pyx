@@ -10,7 +10,8 @@ lacks (hand or bury) with a kept card of its suit; a ten when his 8 cards hold a
 aces; the "unknown" ace when no ace is callable and his fail cards are only aces (or he has
 none; `unknown_broad` drops that condition), with one card of his hand set aside face down;
 alone (forced when nothing else is allowed). `partner: jack_of_diamonds` calls the JD holder
-instead; `partner: none` is always alone. Cracking (option): the seats after the picker may
+instead; `partner: none` is always alone. With option call_own_ace the picker may
+also call a fail ace in his hand and play secretly alone. Cracking (option): the seats after the picker may
 crack (not the partner, who gets a forced pass turn so that nothing gives him away), the picker
 may then re-crack. Blitzing (option): before the crack round every seat in turn from eldest may
 show both black queens (QC QS) from its hand, doubling the stakes; every seat is asked, the
@@ -164,7 +165,7 @@ cdef struct SsOpts:
     DealPlan deal
     int8_t partner_mode        # PM_*
     int8_t no_pick             # NP_*
-    bint blind_last_trick, bump, exempt, unknown_broad, dealer_leads, cracking, blitz
+    bint blind_last_trick, bump, exempt, unknown_broad, dealer_leads, cracking, blitz, own_ace
     i64 multiplier
 
 cdef struct SsState:
@@ -174,7 +175,7 @@ cdef struct SsState:
     int8_t n_won[5]
     int8_t dealer, to_act, phase, n_spoken
     int8_t picker, partner, contract, called, called_suit, called_led, unknown
-    int8_t forced_alone, cracked_by, recracked, blitzed_by
+    int8_t forced_alone, cracked_by, recracked, blitzed_by, own_ace
     int8_t trick_no, n_in_trick, leader
     int8_t trick[6][5]
     int8_t trick_leader[6]
@@ -256,6 +257,7 @@ cdef int g_opts(options, SsOpts* o) except -1:
     o.dealer_leads = options.first_leader == "dealer"
     o.cracking = options.cracking
     o.blitz = options.blitz
+    o.own_ace = options.call_own_ace
     o.multiplier = options.multiplier
     return 0
 
@@ -306,6 +308,10 @@ cdef int call_mask(const SsState* s, const SsOpts* o) noexcept nogil:
         for x in range(3):
             if not (p8 & bit(card(TEN, x))) and (h & ORDER.suit_mask[x]):
                 m |= 1 << (BID_TEN_C + x)
+    if o.own_ace:                      # call_own_ace: his own ace, secretly alone (rules doc 3.9)
+        for x in range(3):
+            if h & bit(card(ACE, x)):
+                m |= 1 << (BID_ACE_C + x)
     return m | (1 << BID_ALONE)
 
 
@@ -328,7 +334,7 @@ cdef inline u64 black_queens() noexcept nogil:
 
 cdef inline bint may_blitz(const SsState* s, int seat) noexcept nogil:
     """A seat may blitz when both black queens are in its hand; the picker's unknown card is
-    face down and cannot be shown (rules 2.7a)."""
+    face down and cannot be shown (docs/rules/sheepshead.md 3.8)."""
     cdef u64 h = s.hand[seat]
     if s.unknown >= 0 and seat == s.picker:
         h &= ~bit(s.unknown)
@@ -503,7 +509,7 @@ cdef inline void crack_round(SsState* s, const SsOpts* o) noexcept nogil:
 
 cdef inline void after_call(SsState* s, const SsOpts* o) noexcept nogil:
     """The blitz round (every seat from eldest to the dealer), if any, then the crack round
-    (rules 2.7a, 2.7)."""
+    (docs/rules/sheepshead.md 3.8, 3.7)."""
     if o.blitz:
         s.phase = P_BLITZ
         s.to_act = (s.dealer + 1) % 5
@@ -613,6 +619,9 @@ cdef void g_apply(SsState* s, const SsOpts* o, i64 code) noexcept nogil:
                 s.called_suit = call - BID_UNKNOWN_ACE_C
                 s.called = card(ACE, s.called_suit)
             s.partner = holder(s, s.called)
+            if s.partner == s.picker:          # his own ace: secretly alone (rules doc 3.9)
+                s.partner = -1
+                s.own_ace = True
         if s.contract == K_UNKNOWN_ACE:
             s.phase = P_UNKNOWN
         else:
@@ -992,6 +1001,9 @@ cdef object _explain_call(Core core, int call):
     suit = SUIT_NAMES[SUITS[x]]
     all_aces = (p8 & FAIL_ACES) == FAIL_ACES
     if call < BID_TEN_C:
+        if core.o.own_ace and s.buried & bit(card(ACE, x)):
+            return "ACE_HELD", ("you buried it: you may call a fail ace you do not hold, or one in your "
+                                "hand (call_own_ace), not a buried one")
         if all_aces:
             return "CALL_A_TEN", "you hold all three fail aces: call a ten instead"
         if p8 & bit(card(ACE, x)):
@@ -1099,8 +1111,8 @@ cdef list _tricks(const SsState* s, bint face_down):
 
 cdef object _shown_queens(const SsState* s):
     """A blitz: the black queens lie face up for every seat, spectators included, from the
-    blitz until they are played (rules 2.7a): {"seat", "cards"} with those still in the
-    blitzer's hand; None without a blitz or once both are played."""
+    blitz until they are played (docs/rules/sheepshead.md 3.8): {"seat", "cards"} with those
+    still in the blitzer's hand; None without a blitz or once both are played."""
     if s.blitzed_by < 0:
         return None
     cards = _codes(s.hand[s.blitzed_by] & black_queens())
@@ -1203,6 +1215,8 @@ cdef inline void g_sides(const SsState* s, int seat, int* partners, int* opponen
     known = s.partner >= 0 and partner_known(s, seat)
     pside = (1 << s.picker) | ((1 << s.partner) if known else 0)
     settled = known or s.contract == K_ALONE
+    if s.own_ace and (seat == s.picker or not (s.hand[s.picker] & bit(s.called))):
+        settled = True                 # his own ace: he knows, and all do once it is played
     if pside & me:
         partners[0], opponents[0] = pside, (others & ~pside) if settled else 0
     else:
