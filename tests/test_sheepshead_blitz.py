@@ -303,3 +303,18 @@ def test_bots_call_their_own_ace_only_with_a_strong_hand(level):
     act(state, "bid pick", "exchange bury 8H 7H")      # five trumps: not the own ace
     bot = bots.get("sheepshead", level, seed=1, options={"call_own_ace": True})
     assert bot.choose(state.view(1)) == {"seat": 1, "type": "bid", "call": "unknown_ace", "suit": "C"}
+
+
+# ---- the solver ------------------------------------------------------------------------------
+def test_the_solver_values_the_card_play_the_same_with_a_blitz():
+    """The solver counts card points: a blitz changes the stakes, not a card's value. Four
+    tricks into the deal of docs 12 (two cards each left), with and without the blitz."""
+    from engine_core import solver
+    values = []
+    for blitzed in (False, True):
+        state = deal({"blitz": True}, R, "7H KD")
+        act(state, "bid pick", "exchange bury 8H KD", "bid ace H",
+            "announce blitz" if blitzed else "announce pass", *["announce pass"] * 4)
+        play(state, "|".join(R_PLAY.split("|")[:4]))
+        values.append(sorted((v["action"]["card"], v["value"]) for v in solver.values(state)))
+    assert values[0] == values[1] and len(values[0]) == 2
