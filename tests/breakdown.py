@@ -108,11 +108,18 @@ def _each_loser_pays_each_winner(result: dict, unit: int, seats: int) -> list[in
 def _doppelkopf(result: dict, seats: int) -> list[int]:
     """Every item counts for its team; the game value is the winners' items less the other
     team's (or, without winners, the difference as it falls); each seat of the larger side
-    wins or pays it, a soloist three times."""
+    wins or pays it, a soloist three times. A `bock` item (Bockrunden, rules 9.1) multiplies
+    every seat's score by its factor, 2 for each bock round (its count) on the deal."""
     _unknown(result, {"won", "against_the_old", "re_announced", "kontra_announced", "below_90", "no_90_announced",
                       "no_90_failed_by_losers", "below_60", "no_60_announced", "no_60_failed_by_losers", "below_30",
                       "no_30_announced", "no_30_failed_by_losers", "schwarz", "schwarz_announced",
-                      "schwarz_failed_by_losers", "doppelkopf", "fox_caught", "karlchen", "karlchen_caught"})
+                      "schwarz_failed_by_losers", "doppelkopf", "fox_caught", "karlchen", "karlchen_caught", "bock"})
+    bock = [b for b in result["breakdown"] if b["item"] == "bock"]
+    if bock:
+        if len(bock) > 1 or bock[0].get("factor") != 2 ** bock[0].get("count", -1) or bock[0]["count"] < 1:
+            raise BreakdownError(f"a Doppelkopf deal has one bock item of factor 2^count, count >= 1: {bock}")
+        rest = dict(result, breakdown=[b for b in result["breakdown"] if b["item"] != "bock"])
+        return [score * bock[0]["factor"] for score in _doppelkopf(rest, seats)]
     teams = [set(t) for t in result["teams"]]
     per_team = [0] * len(teams)
     for b in result["breakdown"]:

@@ -152,3 +152,25 @@ def test_the_stock_items_count_in_the_scores():
                 assert settle("schafkopf", altered, 4) != scores
             except BreakdownError:
                 assert step == 1 and item == "stock_out"        # 41 does not split in two
+
+
+def test_the_doppelkopf_bock_item_multiplies_the_scores():
+    """Bockrunden (docs/rules/doppelkopf.md 9.1): the `bock` item's factor multiplies every
+    seat's score; another factor changes the scores, and a factor that is not 2^count is refused."""
+    hands = [h.split() for h in ("QC AC AS AH 9D QS KC KS QH JH AD JC", "9D 9C TS KH AD JC 9C 9S QD JS TD JD",
+                                 "KD TC KS 9H QC TH AC AS QH JH QD KH", "JD KC 9S AH TD QS TC TS TH JS KD 9H")]
+    state = games.get("doppelkopf", {"bockrunden": "tie", "bock": 2, "bock_next": [1, 1, 0]}).new_deal(hands, 3)
+    for call in ("healthy", "healthy", "solo_diamonds", "healthy"):
+        state.apply({"seat": state.to_act(), "type": "bid", "call": call})
+    for card in ("QC 9D KD JD AC 9C TC KC AS TS KS 9S AH KH 9H AH 9D AD QC TD TH QS QS JC AC TC KC 9C"
+                 " AS TS KS 9S QH TH QH QD JS JH JS JH KD AD TD QD KH 9H JC JD").split():
+        state.apply({"seat": state.to_act(), "type": "play", "card": card})
+    result = state.result()
+    assert result["breakdown"][-1] == {"item": "bock", "count": 2, "factor": 4}
+    assert result["scores"] == [4, 4, -12, 4] and settle("doppelkopf", result, 4) == result["scores"]
+    altered = copy.deepcopy(result)
+    altered["breakdown"][-1].update(count=3, factor=8)
+    assert settle("doppelkopf", altered, 4) == [8, 8, -24, 8]
+    altered["breakdown"][-1]["factor"] = 6
+    with pytest.raises(BreakdownError, match="factor 2\\^count"):
+        settle("doppelkopf", altered, 4)

@@ -16,7 +16,7 @@ PIGS = ["QC AC AS AH KC QS AD KS QH JH AD JC", "9D 9C TS KH 9D JC 9C 9S QD JS TD
         "KD TC KS 9H QC TH AC AS QH JH QD KH", "JD KC 9S AH TD QS TC TS TH JS KD 9H"]
 NINES = ["QC AC AS AH 9D QS KC KS QH JH AD JC", "9D 9C TS KH AD JC 9C 9S QD 9S TD JD",
          "KD TC KS 9H QC TH AC AS QH JH QD KH", "JD KC JS AH TD QS TC TS TH JS KD 9H"]
-NEW = ("schweinchen", "hochzeit_partner", "throw_in")
+NEW = ("schweinchen", "hochzeit_partner", "throw_in", "bockrunden", "bock", "bock_next")
 
 
 def deal(options, hands, dealer=3):
@@ -90,6 +90,7 @@ def test_options_are_declared_and_checked():
         assert good in str(err.value)
     house = games.get("doppelkopf", games.preset("doppelkopf", "house")).options
     assert house.schweinchen == "superschweinchen" and house.throw_in and house.second_heart_ten_beats_first
+    assert (house.bockrunden, house.bock, house.bock_next) == ("tie", 0, (0, 0, 0))
     assert games.preset("doppelkopf", "second_heart_ten") == {"second_heart_ten_beats_first": True}
     with pytest.raises(OptionError, match="unknown preset"):
         games.preset("doppelkopf", "turnier")

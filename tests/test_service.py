@@ -654,6 +654,20 @@ def test_the_schafkopf_stock_is_carried_by_the_tables_match(client):
     assert dealt["options"]["stock_pot"] == 40
 
 
+@pytest.mark.skipif("doppelkopf" not in GAMES, reason="needs doppelkopf")
+def test_doppelkopf_bock_rounds_are_carried_by_the_tables_match(client):
+    """Bockrunden (docs/rules/doppelkopf.md 9.1): seed 165's first deal, played with each seat's
+    first legal action, ends 120 : 120; the result names the trigger and the next deal is
+    dealt at bock 1 with the round due on the three deals after it."""
+    t = client.create_table("doppelkopf", {"bockrunden": "tie"}, 4, seed=165)
+    _play_deal(client, t, lambda legal: legal[0])
+    result = client.score(t.table_id, t.tokens[0])["result"]
+    assert result["team_card_points"] == {"re": 120, "kontra": 120} and result["bock_triggers"] == ["tie"]
+    assert "bock" not in {b["item"] for b in result["breakdown"]}           # the first deal is plain
+    dealt = client.deal(t.table_id, t.tokens[0])
+    assert dealt["options"]["bock"] == 1 and list(dealt["options"]["bock_next"]) == [1, 1, 1]
+
+
 # ---- conversions --------------------------------------------------------------------------------------
 def test_fill_struct_is_struct_update():
     """service.convert.fill_struct (the fast path of typed results) sets what Struct.update sets."""

@@ -19,7 +19,7 @@ import logging
 from . import errors
 from .sections import locked
 from .store import StoreError
-from .tables import DealLog, Table, entry_after
+from .tables import DealLog, Table, apply_logged
 
 log = logging.getLogger("stich.service")
 FOLLOW_ROWS = 64        # more rows behind than this: read the table whole (see Freshness.follow)
@@ -91,9 +91,7 @@ class Freshness:
         match = table.match.copy()
         entries = list(deal.entries)
         try:
-            for version, _, action in rows:
-                match.apply(action)
-                entries.append(entry_after(match, version, version - deal.first_version - 1))
+            apply_logged(match, entries, deal.first_version, ((version, action) for version, _, action in rows))
         except Exception:  # noqa: BLE001 - whatever the rows hold, the whole read judges them
             return False
         table.match, table.version = match, rows[-1][0]

@@ -23,6 +23,7 @@ import hmac
 import secrets
 import time
 from dataclasses import dataclass, field
+from typing import Iterable
 
 from engine_core import games
 from engine_core.match import IN_DEAL, MATCH_OVER, WAITING, Match
@@ -202,10 +203,17 @@ def replay(spec: Spec, number: int, first_version: int, start: dict, actions: li
             or record.get("blind", []) != start.get("blind", []):
         raise ValueError(f"deal {number} does not deal as stored")
     log = DealLog(number, first_version, start, [entry_after(match, first_version, None)])
-    for i, action in enumerate(actions):
-        match.apply(action)
-        log.entries.append(entry_after(match, first_version + 1 + i, i))
+    apply_logged(match, log.entries, first_version, enumerate(actions, first_version + 1))
     return match, log
+
+
+def apply_logged(match: Match, entries: list, first_version: int, rows: Iterable[tuple[int, dict]]) -> None:
+    """Apply stored (version, action) rows of the deal that began at `first_version` to
+    `match` (each judged again by the rules), appending each one's log entry: the one way a
+    deal is rebuilt, whole (replay) or its tail after another server's actions (Freshness)."""
+    for version, action in rows:
+        match.apply(action)
+        entries.append(entry_after(match, version, version - first_version - 1))
 
 
 class Table:

@@ -95,7 +95,7 @@ function rulesOf(game: string): Record<string, unknown> {
 }
 
 // options that carry the match's state, not a rule to switch
-const MATCH_STATE = ["deals_per_match", "multiplier", "stock_pot"];
+const MATCH_STATE = ["deals_per_match", "multiplier", "stock_pot", "bock", "bock_next"];
 
 /** The rules `options` set for `game`, without match state and without values at the game's
  *  defaults: two ways of writing the same rules compare equal. */

@@ -1,12 +1,17 @@
 """Doppelkopf: 4 players, 48 cards (every card twice), 12 each. The declaration; the rules are
 the hooks of `rules.pyx` and are described in docs/rules/doppelkopf.md."""
-from ...options import OptionSpec
+from ...errors import OptionError
+from ...options import Options, OptionSpec
 from .. import GameSpec, Target, NextDeal
 from . import rules
 from .words import WORDS
 
 # No option sets a stake: a deal's score is at most a few dozen points (the game value items
-# and extra points of rules 5.3/5.4, x3 for a lone player), far from any 64-bit limit.
+# and extra points of rules 5.3/5.4, x3 for a lone player), far from any 64-bit limit; Bockrunden
+# multiply it by at most 2^4 = 16 (rules 9.1: a bock round lasts four deals and a deal starts at
+# most one, so at most four overlap).
+BOCK_DEALS = 4          # a bock round: one deal per player
+MAX_BOCK = rules.MAX_BOCK
 OPTIONS = (
     OptionSpec("second_heart_ten_beats_first", "bool", False,
                "of two heart tens in a trick the second wins, except in the last trick"),
@@ -26,6 +31,18 @@ OPTIONS = (
     OptionSpec("throw_in", "bool", False,
                "a hand with five nines, five kings or no trump above the jacks may throw in: "
                "the deal is dealt again by the same dealer and does not count"),
+    OptionSpec("bockrunden", "choice", "off",
+               "bock rounds (rules 9.1): after a deal that triggers one, the next four deals score "
+               "double, overlapping rounds doubling again; 'tie': a deal ending 120:120 triggers; "
+               "'tie_or_lost_kontra': also a deal whose Kontra team announced kontra and did not win; 'off'",
+               allowed=rules.BOCKRUNDEN),
+    OptionSpec("bock", "int", 0,
+               f"bock rounds on this deal (match state set by the match): its scores x 2^bock, "
+               f"0..{MAX_BOCK}", minimum=0, maximum=MAX_BOCK),
+    OptionSpec("bock_next", "int_list", (0, 0, 0),
+               "bock rounds already due on each of the three deals after this one (match state set "
+               "by the match): three integers, none above bock nor the one before it, at most 3, 2, 1",
+               minimum=0, maximum=MAX_BOCK - 1),
 )
 
 # the three rule alternatives pagat lists, each on its own, and a house table with the house rules
@@ -34,8 +51,10 @@ PRESETS = {
     "second_heart_ten": {"second_heart_ten_beats_first": True},
     "soloist_leads": {"solo_player_leads": True},
     "karlchen_only_winning": {"charlie_only_when_winning": True},
-    # a typical private table: the second heart ten, Schweinchen and Superschweinchen, throwing in
-    "house": {"second_heart_ten_beats_first": True, "schweinchen": "superschweinchen", "throw_in": True},
+    # a typical private table: the second heart ten, Schweinchen and Superschweinchen, throwing in,
+    # bock rounds after a 120 : 120 tie
+    "house": {"second_heart_ten_beats_first": True, "schweinchen": "superschweinchen", "throw_in": True,
+              "bockrunden": "tie"},
 }
 
 
@@ -44,12 +63,56 @@ def packets(options):
     return [(k % 4, 3) for k in range(16)]
 
 
+def validate(options: Options) -> Options:
+    """Bock rounds (rules 9.1) are match state of the rule `bockrunden`: a round covers four
+    deals from the one after the deal that started it, so a round due on a later deal is on
+    this one too (bock_next never rises and never exceeds bock), and at most 3, 2 and 1 rounds
+    started before this deal reach one, two and three deals further."""
+    bock, due = options.bock, options.bock_next
+    if options.bockrunden == "off":
+        if bock:
+            raise OptionError("options.bock", "bock rounds need the rule: set bockrunden to 'tie' or "
+                              "'tie_or_lost_kontra'")
+        if any(due):
+            raise OptionError("options.bock_next", "bock rounds need the rule: set bockrunden to 'tie' or "
+                              "'tie_or_lost_kontra'")
+    if len(due) != BOCK_DEALS - 1:
+        raise OptionError("options.bock_next", f"must list the {BOCK_DEALS - 1} deals after this one, "
+                          f"got {len(due)} entries: {list(due)}")
+    before = bock
+    for k, n in enumerate(due):
+        if n > before:
+            raise OptionError("options.bock_next", f"a round due later is on the deals before it too: "
+                              f"entry {k} is {n}, more than {before} (bock, then each entry) allows")
+        if n > BOCK_DEALS - 1 - k:
+            raise OptionError("options.bock_next", f"entry {k} is {n}: at most {BOCK_DEALS - 1 - k} rounds "
+                              f"started before this deal reach {k + 1} deal(s) further")
+        before = n
+    return options
+
+
+def next_bock(options: Options, triggers) -> dict:
+    """The bock state the next deal carries (rules 9.1): what was due on it, plus one new round
+    over the next four deals when this deal triggered any."""
+    new = 1 if triggers else 0
+    due = options.bock_next
+    return {"bock": due[0] + new, "bock_next": [due[1] + new, due[2] + new, new]}
+
+
 def between_deals(result, dealer, options):
     """A void Armut (nobody accepts) or a thrown-in deal is redealt by the same dealer and does
-    not count toward the match; otherwise the deal passes to the left (rules 9)."""
+    not count toward the match; otherwise the deal passes to the left (rules 9). With
+    Bockrunden the next deal carries the bock rounds: a redealt deal keeps this deal's, a
+    counted one moves them on by a deal (rules 9.1)."""
+    if options.bockrunden == "off":
+        carry = {}
+    elif result.get("redeal"):
+        carry = {"bock": options.bock, "bock_next": list(options.bock_next)}
+    else:
+        carry = next_bock(options, result["bock_triggers"])
     if result.get("redeal"):
-        return NextDeal(dealer, counts=False)
-    return NextDeal((dealer + 1) % 4)
+        return NextDeal(dealer, counts=False, carry=carry)
+    return NextDeal((dealer + 1) % 4, carry=carry)
 
 
 GAME = GameSpec(
@@ -60,12 +123,13 @@ GAME = GameSpec(
     presets=PRESETS,
     targets={"win": Target(121), "no_90": Target(151), "no_60": Target(181), "no_30": Target(211),
              "schwarz": Target(None, "tricks")},
+    validate=validate,
     between_deals=between_deals,
     declaring_team="re",
     win_points=rules.win_points,
     description="Doppelkopf: normal game, silent solo, Hochzeit, Armut and seven solos; "
                 "re/kontra and no_90 .. schwarz announcements; optional Schweinchen, "
-                "Superschweinchen, Hochzeit partner rules and throwing in",
+                "Superschweinchen, Hochzeit partner rules, throwing in and Bockrunden",
     words=WORDS,
     # twelve tricks: each search costs more, so fewer worlds; the normal level plays the bid
     # rollouts (solos, Hochzeit and Armut differ in kind)

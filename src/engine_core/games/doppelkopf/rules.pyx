@@ -26,6 +26,7 @@ from engine_core._order cimport Order, TRUMP, order_init
 from engine_core._game cimport (CALL_BASE, EXCHANGE_BASE, MAX_LEGAL, A_BID, A_EXCHANGE,
                                 A_ANNOUNCE, A_PLAY, BIDS_CHEAPEST, Score, Result, DealPlan,
                                 exchange_code, exchange_call, exchange_mask, add_item, contract_field, extra_field, IF_TEAM,
+                                IF_COUNT, IF_FACTOR,
                                 IF_VALUE, V_INT, V_OPT_INT, V_BOOL, V_OPT_BOOL, V_WORD, V_CARD,
                                 V_NULL, V_OBJECT, V_LIST)
 from engine_core._result cimport Names, render_contract
@@ -78,7 +79,7 @@ cpdef enum Exchange:
     X_ARMUT_RETURN
 
 # breakdown items; below_*, *_announced and *_failed_by_losers of level L (2..5) are
-# I_BELOW_90 + 3 * (L - 2), +1, +2; the items from I_DOPPELKOPF on are extra points
+# I_BELOW_90 + 3 * (L - 2), +1, +2; the items from I_DOPPELKOPF to I_KARLCHEN_CAUGHT are extra points
 cpdef enum Item:
     I_WON
     I_AGAINST_THE_OLD
@@ -100,6 +101,8 @@ cpdef enum Item:
     I_FOX_CAUGHT
     I_KARLCHEN
     I_KARLCHEN_CAUGHT
+    I_BOCK                  # option bockrunden: the deal's bock rounds (count) and factor 2^count;
+                            # booked by g_result after the others, never through credit()
 
 # the keys of the game's own contract and result fields, and the words used as values
 cpdef enum Word:
@@ -140,6 +143,9 @@ cpdef enum Word:
     W_ACES
     W_SCHWEINCHEN           # options schweinchen, superschweinchen: the holder's seat
     W_SUPERSCHWEINCHEN
+    W_BOCK_TRIGGERS         # option bockrunden: the events of this deal that start a bock round
+    W_TIE                   # 120 : 120
+    W_LOST_KONTRA           # Kontra announced kontra and did not win
 
 DECK = DOPPELKOPF
 CONTRACTS = names(Contract, "K_")
@@ -152,6 +158,8 @@ TEAM_NAMES = ("re", "kontra")
 LEVEL_NAMES = ("", "re/kontra", "no_90", "no_60", "no_30", "schwarz")
 HOCHZEIT_PARTNER = ("first_trick", "first_trump_trick", "first_colour_trick")
 SCHWEINCHEN = ("off", "schweinchen", "superschweinchen")
+BOCKRUNDEN = ("off", "tie", "tie_or_lost_kontra")
+MAX_BOCK = 4                # a round lasts four deals and a deal starts at most one (rules 9.1)
 
 # ---- the C state ----
 cdef enum:
@@ -171,6 +179,8 @@ cdef struct DkOpts:
     bint second_heart_ten, solo_player_leads, charlie_only_when_winning
     bint schweinchen, superschweinchen, throw_in     # option schweinchen: at least / superschweinchen
     int8_t hochzeit_partner     # HP_ANY, HP_TRUMP, HP_COLOUR: the tricks that find the partner
+    int8_t bockrunden           # index in BOCKRUNDEN: 0 off, 1 tie, 2 also a lost kontra
+    int8_t bock                 # bock rounds on this deal: scores x 2^bock (0..MAX_BOCK)
 
 cdef struct DkState:
     u64 hand[4]
@@ -366,6 +376,8 @@ cdef int g_opts(options, DkOpts* out) except -1:
     out.superschweinchen = options.schweinchen == "superschweinchen"
     out.throw_in = options.throw_in
     out.hochzeit_partner = HOCHZEIT_PARTNER.index(options.hochzeit_partner)
+    out.bockrunden = BOCKRUNDEN.index(options.bockrunden)
+    out.bock = options.bock
     return 0
 
 
@@ -1062,6 +1074,7 @@ cdef void tally(const DkState* s, const DkOpts* o, Score* sc, DkTally* t, Result
     sc.side_points = t.team_points[0]
     if n_re == 0:
         return
+    net_re *= <i64>1 << o.bock         # each bock round on the deal doubles it (rules 9.1)
     for i in range(4):
         sc.scores[i] = net_re * (4 - n_re) // n_re if team_of(s, i) == 0 else -net_re
 
@@ -1164,6 +1177,7 @@ cdef void g_result(const DkState* s, const DkOpts* o, Result* r) noexcept nogil:
     counts_toward_match (a void Armut: winner, redeal, team_card_points, next_dealer = the
     same dealer, counts_toward_match false)."""
     cdef DkTally t
+    cdef bint tie, lost_kontra
     start_result(r)
     tally(s, o, &r.score, &t, r)
     fill_tricks(s, r)
@@ -1174,7 +1188,11 @@ cdef void g_result(const DkState* s, const DkOpts* o, Result* r) noexcept nogil:
         team_pair(r, W_TEAM_CARD_POINTS, 0, 0)
         extra_field(r, W_NEXT_DEALER, V_INT, s.dealer)
         extra_field(r, W_COUNTS_TOWARD_MATCH, V_BOOL, 0)
+        if o.bockrunden:
+            extra_field(r, W_BOCK_TRIGGERS, V_LIST, 0)
         return
+    if o.bock and s.phase == P_OVER:
+        add_item(r, I_BOCK, IF_COUNT | IF_FACTOR, 0, 0, o.bock, 0, <i64>1 << o.bock, 0)
     r.n_teams = 2
     r.teams[0] = s.re_mask
     r.teams[1] = 15 & ~s.re_mask
@@ -1185,6 +1203,15 @@ cdef void g_result(const DkState* s, const DkOpts* o, Result* r) noexcept nogil:
     team_pair(r, W_EXTRA_POINTS, t.extras[0], t.extras[1])
     extra_field(r, W_NEXT_DEALER, V_INT, (s.dealer + 1) % 4)
     extra_field(r, W_COUNTS_TOWARD_MATCH, V_BOOL, 1)
+    if o.bockrunden:
+        # the events that start a bock round after this deal (rules 9.1); the match reads them
+        tie = s.phase == P_OVER and t.team_points[0] == 120
+        lost_kontra = o.bockrunden == 2 and s.phase == P_OVER and s.level[1] >= 1 and t.winner != 1
+        extra_field(r, W_BOCK_TRIGGERS, V_LIST, tie + lost_kontra)
+        if tie:
+            extra_field(r, W_BOCK_TRIGGERS, V_WORD, W_TIE)
+        if lost_kontra:
+            extra_field(r, W_BOCK_TRIGGERS, V_WORD, W_LOST_KONTRA)
 
 
 # ---- solver hooks (_solver.pxi) ----

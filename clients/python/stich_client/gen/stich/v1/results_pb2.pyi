@@ -114,7 +114,7 @@ class TeamPoints(_message.Message):
     def __init__(self, re: _Optional[int] = ..., kontra: _Optional[int] = ...) -> None: ...
 
 class DealResult(_message.Message):
-    __slots__ = ("contract", "teams", "tricks", "card_points", "scores", "breakdown", "winners", "announcements", "counts_toward_match", "extra_points", "game_value", "next_dealer", "team_card_points", "winner", "redeal", "team_totals")
+    __slots__ = ("contract", "teams", "tricks", "card_points", "scores", "breakdown", "winners", "announcements", "counts_toward_match", "extra_points", "game_value", "next_dealer", "team_card_points", "winner", "redeal", "team_totals", "bock_triggers")
     CONTRACT_FIELD_NUMBER: _ClassVar[int]
     TEAMS_FIELD_NUMBER: _ClassVar[int]
     TRICKS_FIELD_NUMBER: _ClassVar[int]
@@ -131,6 +131,7 @@ class DealResult(_message.Message):
     WINNER_FIELD_NUMBER: _ClassVar[int]
     REDEAL_FIELD_NUMBER: _ClassVar[int]
     TEAM_TOTALS_FIELD_NUMBER: _ClassVar[int]
+    BOCK_TRIGGERS_FIELD_NUMBER: _ClassVar[int]
     contract: Contract
     teams: _containers.RepeatedCompositeFieldContainer[Team]
     tricks: _containers.RepeatedCompositeFieldContainer[_actions_pb2.Trick]
@@ -147,7 +148,8 @@ class DealResult(_message.Message):
     winner: str
     redeal: bool
     team_totals: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, contract: _Optional[_Union[Contract, _Mapping]] = ..., teams: _Optional[_Iterable[_Union[Team, _Mapping]]] = ..., tricks: _Optional[_Iterable[_Union[_actions_pb2.Trick, _Mapping]]] = ..., card_points: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., breakdown: _Optional[_Iterable[_Union[BreakdownItem, _Mapping]]] = ..., winners: _Optional[_Iterable[int]] = ..., announcements: _Optional[_Iterable[_Union[Announcement, _Mapping]]] = ..., counts_toward_match: _Optional[bool] = ..., extra_points: _Optional[_Union[TeamPoints, _Mapping]] = ..., game_value: _Optional[int] = ..., next_dealer: _Optional[int] = ..., team_card_points: _Optional[_Union[TeamPoints, _Mapping]] = ..., winner: _Optional[str] = ..., redeal: _Optional[bool] = ..., team_totals: _Optional[_Iterable[int]] = ...) -> None: ...
+    bock_triggers: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, contract: _Optional[_Union[Contract, _Mapping]] = ..., teams: _Optional[_Iterable[_Union[Team, _Mapping]]] = ..., tricks: _Optional[_Iterable[_Union[_actions_pb2.Trick, _Mapping]]] = ..., card_points: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., breakdown: _Optional[_Iterable[_Union[BreakdownItem, _Mapping]]] = ..., winners: _Optional[_Iterable[int]] = ..., announcements: _Optional[_Iterable[_Union[Announcement, _Mapping]]] = ..., counts_toward_match: _Optional[bool] = ..., extra_points: _Optional[_Union[TeamPoints, _Mapping]] = ..., game_value: _Optional[int] = ..., next_dealer: _Optional[int] = ..., team_card_points: _Optional[_Union[TeamPoints, _Mapping]] = ..., winner: _Optional[str] = ..., redeal: _Optional[bool] = ..., team_totals: _Optional[_Iterable[int]] = ..., bock_triggers: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class EvaluationError(_message.Message):
     __slots__ = ("index", "reason", "reason_id")
