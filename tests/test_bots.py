@@ -19,7 +19,8 @@ OPTION_SETS = {
     "doppelkopf": [{}, {"second_heart_ten_beats_first": True, "solo_player_leads": True},
                    {**games.preset("doppelkopf", "house"), "hochzeit_partner": "first_colour_trick"}],
     "sheepshead": [{}, games.preset("sheepshead", "seed004"), {"cracking": True, "partner": "jack_of_diamonds"},
-                   {"no_pick": "doubler", "unknown_broad": True}, {"no_pick": "forced"}],
+                   {"no_pick": "doubler", "unknown_broad": True}, {"no_pick": "forced"},
+                   {"blitz": True, "call_own_ace": True, "cracking": True}],
     "klaverjas": [{}, {"ruleset": "rotterdam"}, {"ruleset": "utrecht", "roem": False}],
 }
 CASES = [(g, o) for g in GAMES for o in OPTION_SETS.get(g, [{}])]

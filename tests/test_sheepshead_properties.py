@@ -21,6 +21,8 @@ OPTION_SETS = [
     {"unknown_broad": True}, {"first_leader": "dealer"}, games.preset("sheepshead", "seed004"),
     games.preset("sheepshead", "seed004_literal"), {"multiplier": 2, "cracking": True, "deals_per_match": 20},
     {"unknown_broad": True, "cracking": True, "no_pick": "forced_pick"},
+    {"blitz": True, "cracking": True}, {"blitz": True, "partner": "none", "multiplier": 4},
+    {"call_own_ace": True, "blitz": True}, {"call_own_ace": True, "unknown_broad": True, "cracking": True},
 ]
 
 TRUMPS = "QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D".split()
@@ -118,6 +120,10 @@ def check_views(state, facts):
     hidden = (set(state.blind) - played) | set(facts.get("buried") or [])
     if facts.get("unknown"):
         hidden.add(facts["unknown"])
+    # named or shown by the rules, wherever they came from (the blind included): the called
+    # card (an own ace, call_own_ace) and the blitzed black queens; never a buried card
+    shown = state.view(None)["shown"]
+    hidden -= ({facts.get("called")} | set(shown["cards"] if shown else ())) - set(facts.get("buried") or [])
     for seat in SEATS_AND_SPECTATOR:
         view = state.view(seat)
         text = json.dumps(without_rule_tables(view))
@@ -178,7 +184,9 @@ def test_random_deals(params):
         read_facts(state, facts)
         if state.phase() == "play":
             if facts["called"] is not None:
-                assert facts["partner"] == next(s for s in range(5) if facts["called"] in hands0[s])
+                holder = next((s for s in range(5) if facts["called"] in hands0[s]), facts["picker"])
+                # an ace of the picker's own (call_own_ace, from his hand or the blind): no partner
+                assert facts["partner"] == (None if holder == facts["picker"] else holder)
             hand = [state.game.deck.code(i) for i in state.core.sort_cards(state.core.hand(seat))]
             ours = {a["card"] for a in legal}
             if current:

@@ -24,7 +24,7 @@ from conftest import GAMES
 SCENARIOS = {
     "schafkopf": [({"kontra": True, "klopfen": True}, ("kontra", "re", "rufspiel", "klopfen"))],
     "doppelkopf": [({}, ("armut", "accept", "healthy")), ({}, ("healthy", "re", "no_90"))],
-    "sheepshead": [({"cracking": True}, ("pick", "crack", "recrack", "ace")),
+    "sheepshead": [({"cracking": True, "blitz": True}, ("pick", "blitz", "crack", "recrack", "ace")),
                    ({"unknown_broad": True}, ("pick", "unknown_ace"))],
     "klaverjas": [({}, ("pass", "trump"))],
 }

@@ -31,7 +31,7 @@ Sheepshead (trumps: queens, jacks, diamonds)
   - bury: the legal pair with the most card points among non-trumps (the bury counts for
     the picker), else the pair with the most points;
   - call: go alone with at least 6 trumps, 3 of them queens; else the first ace (or ten)
-    call the engine offers; crack with 5 trumps, re-crack with 6;
+    call the engine offers; blitz with 4 trumps, crack with 5, re-crack with 6;
   - the unknown card: the lowest card offered.
 Klaverjas
   - name the suit X where the hand holds the trump jack or nine of X and 3 cards of X or
@@ -170,11 +170,15 @@ class HandStrengthPolicy:
         if phase == "call":
             if trumps >= 6 and sum(c[0] == "Q" for c in hand) >= 3 and _find(legal, "alone"):
                 return _find(legal, "alone")
+            # never an ace of its own hand (call_own_ace: secretly alone)
+            partners = [a for a in legal if not (a.get("call") == "ace" and "A" + a["suit"] in hand)]
             for call in ("ace", "jack_of_diamonds", "ten", "unknown_ace", "alone"):
-                if _find(legal, call):
-                    return _find(legal, call)
+                if _find(partners, call):
+                    return _find(partners, call)
         if phase == "unknown":
             return min(legal, key=lambda a: sum(_points(c) for c in a["cards"]))
+        if phase == "blitz":
+            return _pass(legal, "blitz" if trumps >= 4 else "pass", "pass")
         if phase == "crack":
             return _pass(legal, "crack" if trumps >= 5 else "pass", "pass")
         if phase == "recrack":
@@ -198,7 +202,7 @@ class HandStrengthPolicy:
 PHASES = {
     **dict.fromkeys(("auction", "kontra", "re"), "_auction"),
     **dict.fromkeys(("reservation", "armut_give", "armut_offer", "armut_return"), "_reservations"),
-    **dict.fromkeys(("pick", "bury", "call", "unknown", "crack", "recrack"), "_pick_and_call"),
+    **dict.fromkeys(("pick", "bury", "call", "unknown", "blitz", "crack", "recrack"), "_pick_and_call"),
     "bidding": "_trump_bidding",
 }
 

@@ -277,7 +277,7 @@ class EasyBot(Bot):
         return legal[0]
 
     def _pick_and_call(self, view, legal):
-        """Sheepshead's pick, bury, partner call, unknown card and cracking."""
+        """Sheepshead's pick, bury, partner call, unknown card, blitzing and cracking."""
         hand = view["hand"]
         phase = view["phase"]
         trumps = default_trumps(view, hand)
@@ -300,10 +300,25 @@ class EasyBot(Bot):
             if len(trumps) >= 7 and find(legal, "alone"):
                 return find(legal, "alone")
             calls = [a for a in legal if a["call"] in ("ace", "ten", "unknown_ace", "jack_of_diamonds")]
+            # a called card in the own hand (call_own_ace) means playing secretly alone: only
+            # with a hand that would nearly go alone
+            own = [a for a in calls if a["call"] == "ace" and "A" + a["suit"] in hand]
+            if own and len(trumps) >= 6:
+                return own[0]
+            calls = [a for a in calls if a not in own] or calls
             if calls:
                 order = {"ace": 0, "jack_of_diamonds": 1, "ten": 2, "unknown_ace": 3}
                 return min(calls, key=lambda a: (order[a["call"]], a.get("suit", "")))
             return legal[0]
+        if phase == "blitz":
+            # the legal actions offer a blitz only to the holder of the two highest trumps:
+            # show them when on the picker's side (the picker, or holding the called card),
+            # or as a defender with two more trumps behind them
+            contract = view.get("contract") or {}
+            ours = contract.get("declarer") == view["seat"] or contract.get("called_card") in hand
+            if find(legal, "blitz") and (ours or len(trumps) >= 4):
+                return find(legal, "blitz")
+            return find(legal, "pass") or legal[0]
         if phase in ("crack", "recrack"):
             want = "crack" if phase == "crack" else "recrack"
             if len(trumps) >= 4 and queens >= 2 and find(legal, want):
@@ -340,7 +355,7 @@ class EasyBot(Bot):
 AUCTIONS = {
     **dict.fromkeys(("auction", "kontra", "re"), "_auction_and_kontra"),
     **dict.fromkeys(("reservation", "armut_give", "armut_offer", "armut_return"), "_reservations"),
-    **dict.fromkeys(("pick", "bury", "call", "unknown", "crack", "recrack"), "_pick_and_call"),
+    **dict.fromkeys(("pick", "bury", "call", "unknown", "blitz", "crack", "recrack"), "_pick_and_call"),
     "bidding": "_trump_bidding",
     "klopfen": "_knock",
 }

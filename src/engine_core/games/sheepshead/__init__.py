@@ -25,11 +25,15 @@ OPTIONS = (
     OptionSpec("first_leader", "choice", "eldest", "who leads trick 1: left of the dealer, or the dealer",
                allowed=("eldest", "dealer")),
     OptionSpec("cracking", "bool", False, "crack / re-crack round after the call, x2 each"),
+    OptionSpec("call_own_ace", "bool", False,
+               "the picker may call a fail ace in his own hand and play secretly alone (scored as alone)"),
+    OptionSpec("blitz", "bool", False,
+               "blitz round after the call: a seat holding both black queens may show them, x2"),
     OptionSpec("multiplier", "int", 1,
                f"stake multiplier carried in from doublers (deal state set by the match), "
                f"1..{rules.MAX_MULTIPLIER} (2^20): a run of doublers stops doubling at "
                f"{rules.MAX_MULTIPLIER} (next_multiplier stays there; breakdown item doubler_cap), "
-               f"so no score of a deal exceeds 96 x 2^20",
+               f"so no score of a deal exceeds 192 x 2^20 (96 without blitzing)",
                minimum=1, maximum=rules.MAX_MULTIPLIER),
     OptionSpec("deals_per_match", "int", 10, "match length in played deals (doublers do not count), 1..1000",
                minimum=1, maximum=1000, status="informational"),
@@ -68,7 +72,7 @@ GAME = GameSpec(
     presets=PRESETS,
     between_deals=between_deals,
     description="Five-handed Milwaukee Sheepshead: pick, bury, call an ace (ten, unknown) or go alone; "
-                "leaster, doubler or forced pick; optional cracking",
+                "leaster, doubler or forced pick; optional blitzing and cracking",
     words=WORDS,
     # as Schafkopf: the normal level plays the bid rollouts; many worlds for the card play
     hard_budget={"worlds": 128, "playout_worlds": 48, "playouts": 192, "rollout_worlds": 16},

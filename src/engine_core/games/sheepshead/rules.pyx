@@ -10,9 +10,12 @@ lacks (hand or bury) with a kept card of its suit; a ten when his 8 cards hold a
 aces; the "unknown" ace when no ace is callable and his fail cards are only aces (or he has
 none; `unknown_broad` drops that condition), with one card of his hand set aside face down;
 alone (forced when nothing else is allowed). `partner: jack_of_diamonds` calls the JD holder
-instead; `partner: none` is always alone. Cracking (option): the seats after the picker may
+instead; `partner: none` is always alone. With option call_own_ace the picker may
+also call a fail ace in his hand and play secretly alone. Cracking (option): the seats after the picker may
 crack (not the partner, who gets a forced pass turn so that nothing gives him away), the picker
-may then re-crack.
+may then re-crack. Blitzing (option): before the crack round every seat in turn from eldest may
+show both black queens (QC QS) from its hand, doubling the stakes; every seat is asked, the
+others can only pass, so that the turn order gives nothing away; the shown queens are public.
 Everybody passes: leaster (fewest points among seats with a trick wins), a doubler (thrown in,
 next deal x2, up to the `multiplier` option's maximum) or, with `forced_pick`, the dealer must
 pick.
@@ -34,6 +37,8 @@ Hidden information (`public`, `redact`, `redact_result`), decided once in `_sees
 * The partner is shown (`contract.partner`) only to himself until the called card has been
   played, and to everybody when the deal is over. Legal actions are the acting seat's only, so
   his forced choices (the crack-round pass, the called ace) are never broadcast.
+* A blitz shows the black queens: the view's `shown` ({"seat", "cards"}) lists those still in
+  the blitzer's hand to every seat and to spectators.
 """
 from libc.string cimport memset
 from engine_core._bits cimport append_bits, u64, i64, int8_t, popcount, lowest, bit, nth_bit
@@ -68,6 +73,7 @@ cpdef enum Phase:
     P_RECRACK
     P_PLAY
     P_OVER
+    P_BLITZ         # after the call, before the crack round (appended: earlier codes unchanged)
 
 # a call's code is CALL_BASE + value; the suit calls run C S H (fail suits)
 cpdef enum Call:
@@ -87,6 +93,7 @@ cpdef enum Call:
     ANNOUNCE_CRACK
     ANNOUNCE_PASS
     ANNOUNCE_RECRACK
+    ANNOUNCE_BLITZ
 
 cpdef enum Exchange:
     X_BURY
@@ -114,6 +121,7 @@ cpdef enum Item:
     I_LEASTER_TIE
     I_DOUBLER
     I_DOUBLER_CAP
+    I_BLITZ
 
 # the keys of the game's own contract fields
 cpdef enum Word:
@@ -144,11 +152,11 @@ cdef enum:
     G_DECK = 32
     G_FACES = 32
     G_COPIES = 1
-    G_MAX_ACTIONS = 48          # 5 picks, bury, call, unknown, 5 crack-round calls, 30 cards
+    G_MAX_ACTIONS = 56          # 5 picks, bury, call, unknown, 5 blitz-round calls, 5 crack-round calls, 30 cards
     G_BIDS = 1                  # uniform only
     SS_LEGAL = 32               # the most legal actions: the bury's 28 pairs of 8 cards
     # the `multiplier` option's maximum, where a run of doublers stops doubling: no score of a
-    # deal exceeds 96 x 2^20 (4 shares x no trick 3 x bump 2 x crack 2 x re-crack 2 x M)
+    # deal exceeds 192 x 2^20 (4 shares x no trick 3 x bump 2 x blitz 2 x crack 2 x re-crack 2 x M)
     MULTIPLIER_CAP = 1048576
 
 MAX_MULTIPLIER = MULTIPLIER_CAP
@@ -157,7 +165,7 @@ cdef struct SsOpts:
     DealPlan deal
     int8_t partner_mode        # PM_*
     int8_t no_pick             # NP_*
-    bint blind_last_trick, bump, exempt, unknown_broad, dealer_leads, cracking
+    bint blind_last_trick, bump, exempt, unknown_broad, dealer_leads, cracking, blitz, own_ace
     i64 multiplier
 
 cdef struct SsState:
@@ -167,7 +175,7 @@ cdef struct SsState:
     int8_t n_won[5]
     int8_t dealer, to_act, phase, n_spoken
     int8_t picker, partner, contract, called, called_suit, called_led, unknown
-    int8_t forced_alone, cracked_by, recracked
+    int8_t forced_alone, cracked_by, recracked, blitzed_by, own_ace
     int8_t trick_no, n_in_trick, leader
     int8_t trick[6][5]
     int8_t trick_leader[6]
@@ -196,6 +204,8 @@ cdef enum:
     SEVEN = 7
     DIAMONDS = 3
     JD_CARD = 4 + 8 * 3
+    QC_CARD = 3                # the black queens, shown in a blitz
+    QS_CARD = 3 + 8
 
 cdef int8_t POINTS[32]
 cdef Order ORDER
@@ -246,6 +256,8 @@ cdef int g_opts(options, SsOpts* o) except -1:
     o.unknown_broad = options.unknown_broad
     o.dealer_leads = options.first_leader == "dealer"
     o.cracking = options.cracking
+    o.blitz = options.blitz
+    o.own_ace = options.call_own_ace
     o.multiplier = options.multiplier
     return 0
 
@@ -296,6 +308,10 @@ cdef int call_mask(const SsState* s, const SsOpts* o) noexcept nogil:
         for x in range(3):
             if not (p8 & bit(card(TEN, x))) and (h & ORDER.suit_mask[x]):
                 m |= 1 << (BID_TEN_C + x)
+    if o.own_ace:                      # call_own_ace: his own ace, secretly alone (rules doc 3.9)
+        for x in range(3):
+            if h & bit(card(ACE, x)):
+                m |= 1 << (BID_ACE_C + x)
     return m | (1 << BID_ALONE)
 
 
@@ -312,9 +328,24 @@ cdef inline int holder(const SsState* s, int c) noexcept nogil:
     return -1
 
 
+cdef inline u64 black_queens() noexcept nogil:
+    return bit(QC_CARD) | bit(QS_CARD)
+
+
+cdef inline bint may_blitz(const SsState* s, int seat) noexcept nogil:
+    """A seat may blitz when both black queens are in its hand; the picker's unknown card is
+    face down and cannot be shown (docs/rules/sheepshead.md 3.8)."""
+    cdef u64 h = s.hand[seat]
+    if s.unknown >= 0 and seat == s.picker:
+        h &= ~bit(s.unknown)
+    return (h & black_queens()) == black_queens()
+
+
 cdef inline i64 effective_multiplier(const SsState* s, const SsOpts* o) noexcept nogil:
-    """M: the `multiplier` option, x2 if cracked, x2 if re-cracked (rules 5.2)."""
+    """M: the `multiplier` option, x2 if blitzed, x2 if cracked, x2 if re-cracked (rules 5.2)."""
     cdef i64 m = o.multiplier
+    if s.blitzed_by >= 0:
+        m *= 2
     if s.cracked_by >= 0:
         m *= 2
     if s.recracked:
@@ -349,6 +380,7 @@ cdef void g_init(SsState* s, const SsOpts* o, const u64* hands, u64 blind, int d
     s.called_led = -1
     s.unknown = -1
     s.cracked_by = -1
+    s.blitzed_by = -1
 
 
 cdef inline int g_kinds(const SsState* s) noexcept nogil:
@@ -356,7 +388,7 @@ cdef inline int g_kinds(const SsState* s) noexcept nogil:
         return A_BID
     if s.phase == P_BURY or s.phase == P_UNKNOWN:
         return A_EXCHANGE
-    if s.phase == P_CRACK or s.phase == P_RECRACK:
+    if s.phase == P_CRACK or s.phase == P_RECRACK or s.phase == P_BLITZ:
         return A_ANNOUNCE
     if s.phase == P_PLAY:
         return A_PLAY
@@ -451,6 +483,12 @@ cdef int g_legal(const SsState* s, const SsOpts* o, i64* out) noexcept nogil:
         out[0] = CALL_BASE + ANNOUNCE_PASS
         out[1] = CALL_BASE + ANNOUNCE_RECRACK
         n = 2
+    elif s.phase == P_BLITZ:
+        out[0] = CALL_BASE + ANNOUNCE_PASS
+        n = 1
+        if may_blitz(s, s.to_act):
+            out[1] = CALL_BASE + ANNOUNCE_BLITZ
+            n = 2
     return n
 
 
@@ -460,13 +498,23 @@ cdef inline void start_play(SsState* s, const SsOpts* o) noexcept nogil:
     s.leader = s.to_act
 
 
-cdef inline void after_call(SsState* s, const SsOpts* o) noexcept nogil:
+cdef inline void crack_round(SsState* s, const SsOpts* o) noexcept nogil:
     """The crack round (seats picker+1 .. dealer), if any, then play (rules 2.7)."""
     if o.cracking and s.picker != s.dealer:
         s.phase = P_CRACK
         s.to_act = (s.picker + 1) % 5
     else:
         start_play(s, o)
+
+
+cdef inline void after_call(SsState* s, const SsOpts* o) noexcept nogil:
+    """The blitz round (every seat from eldest to the dealer), if any, then the crack round
+    (docs/rules/sheepshead.md 3.8, 3.7)."""
+    if o.blitz:
+        s.phase = P_BLITZ
+        s.to_act = (s.dealer + 1) % 5
+    else:
+        crack_round(s, o)
 
 
 cdef inline int trick_winner(const SsState* s, const int8_t* cards) noexcept nogil:
@@ -571,10 +619,21 @@ cdef void g_apply(SsState* s, const SsOpts* o, i64 code) noexcept nogil:
                 s.called_suit = call - BID_UNKNOWN_ACE_C
                 s.called = card(ACE, s.called_suit)
             s.partner = holder(s, s.called)
+            if s.partner == s.picker:          # his own ace: secretly alone (rules doc 3.9)
+                s.partner = -1
+                s.own_ace = True
         if s.contract == K_UNKNOWN_ACE:
             s.phase = P_UNKNOWN
         else:
             after_call(s, o)
+        return
+    if s.phase == P_BLITZ:
+        if call == ANNOUNCE_BLITZ:
+            s.blitzed_by = seat
+        if seat == s.dealer:
+            crack_round(s, o)
+        else:
+            s.to_act = (seat + 1) % 5
         return
     if s.phase == P_CRACK:
         if call == ANNOUNCE_CRACK:
@@ -766,6 +825,8 @@ cdef void g_result(const SsState* s, const SsOpts* o, Result* r) noexcept nogil:
     add_item(r, I_GAME + t.level - 1, IF_VALUE, 0, 0, 0, t.level, 0, 0)
     if t.bump != 1:
         add_item(r, I_DOUBLE_ON_THE_BUMP, IF_VALUE, 0, 0, 0, t.bump, 0, 0)
+    if s.blitzed_by >= 0:
+        add_item(r, I_BLITZ, IF_VALUE, 0, 0, 0, 2, 0, 0)
     if s.cracked_by >= 0:
         add_item(r, I_CRACK, IF_VALUE, 0, 0, 0, 2, 0, 0)
     if s.recracked:
@@ -876,6 +937,10 @@ REASONS = {
     "UNKNOWN_KEPT": "the unknown card is kept for the first called-suit trick (or the last trick)",
     "HOLD_CARD_KEPT": "the picker keeps his only called-suit card until the suit has been led",
     "NOT_ALLOWED_NOW": "the call is not open now",
+    "NO_BLITZING": "blitzing is played only with option blitz: true",
+    "BLITZ_ROUND_ONLY": "a blitz is shown only in the blitz round, after the call and before the first lead",
+    "NO_BLACK_QUEENS": "only a player holding both black queens (QC, QS) in hand may blitz",
+    "BLITZ_OR_PASS": "the blitz round knows only blitz and pass",
 }
 
 
@@ -888,6 +953,18 @@ def explain(Core core, i64 code):
         return _explain_exchange(core, code)
     call = <int>(code - CALL_BASE)
     name = CALL_TABLE[call][1]
+    if call == ANNOUNCE_BLITZ and s.phase != P_BLITZ:
+        if not core.o.blitz:
+            return "NO_BLITZING", "blitzing is not played at this table (option blitz: false)"
+        return "BLITZ_ROUND_ONLY", ("a blitz is shown only in the blitz round, which comes after the call "
+                                    "and before the crack round and the first lead")
+    if s.phase == P_BLITZ:
+        if call == ANNOUNCE_BLITZ:
+            why = ("your unknown card is face down and cannot be shown"
+                   if holds_unknown(s, s.to_act) and s.unknown in (QC_CARD, QS_CARD)
+                   else "you do not hold both QC and QS")
+            return "NO_BLACK_QUEENS", f"only a player with both black queens (QC, QS) in hand may blitz: {why}"
+        return "BLITZ_OR_PASS", f"{name} is not a blitz-round call: blitz (with both black queens) or pass"
     if s.phase == P_PICK:
         if call == BID_PASS:
             return "MUST_PICK", "everybody else has passed: the dealer must pick (forced pick)"
@@ -924,6 +1001,9 @@ cdef object _explain_call(Core core, int call):
     suit = SUIT_NAMES[SUITS[x]]
     all_aces = (p8 & FAIL_ACES) == FAIL_ACES
     if call < BID_TEN_C:
+        if core.o.own_ace and s.buried & bit(card(ACE, x)):
+            return "ACE_HELD", ("you buried it: you may call a fail ace you do not hold, or one in your "
+                                "hand (call_own_ace), not a buried one")
         if all_aces:
             return "CALL_A_TEN", "you hold all three fail aces: call a ten instead"
         if p8 & bit(card(ACE, x)):
@@ -1029,6 +1109,16 @@ cdef list _tricks(const SsState* s, bint face_down):
             for t in range(s.trick_no)]
 
 
+cdef object _shown_queens(const SsState* s):
+    """A blitz: the black queens lie face up for every seat, spectators included, from the
+    blitz until they are played (docs/rules/sheepshead.md 3.8): {"seat", "cards"} with those
+    still in the blitzer's hand; None without a blitz or once both are played."""
+    if s.blitzed_by < 0:
+        return None
+    cards = _codes(s.hand[s.blitzed_by] & black_queens())
+    return {"seat": s.blitzed_by, "cards": cards} if cards else None
+
+
 def public(Core core, seat):
     """What `seat` (None: a spectator) may see beyond its hand (module docstring: hidden
     information). The picker also sees the blind, his bury and his unknown card."""
@@ -1051,6 +1141,7 @@ def public(Core core, seat):
                  if s.phase == P_PLAY else None,
         "tricks": _tricks(s, face_down),
         "tricks_won": [s.n_won[k] for k in range(5)],
+        "shown": _shown_queens(s),
     }
     if face_down:
         out["blind"] = _codes(s.blind)
@@ -1124,6 +1215,8 @@ cdef inline void g_sides(const SsState* s, int seat, int* partners, int* opponen
     known = s.partner >= 0 and partner_known(s, seat)
     pside = (1 << s.picker) | ((1 << s.partner) if known else 0)
     settled = known or s.contract == K_ALONE
+    if s.own_ace and (seat == s.picker or not (s.hand[s.picker] & bit(s.called))):
+        settled = True                 # his own ace: he knows, and all do once it is played
     if pside & me:
         partners[0], opponents[0] = pside, (others & ~pside) if settled else 0
     else:

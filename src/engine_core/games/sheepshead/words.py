@@ -1,5 +1,5 @@
 """Sheepshead's words, as ListGames serves them (docs/adding-a-game.md, "Words"): French suits,
-the picking, calling and cracking calls and the bury in three forms, the contract as a
+the picking, calling, blitzing and cracking calls and the bury in three forms, the contract as a
 sentence, the breakdown items and the phases; in English, German (as German Schafkopf
 players would say it: aufnehmen, drücken, Kontra), Dutch and Urdu (the terms of the Urdu
 rules: بلائنڈ، پکر، دفن، لیسٹر)."""
@@ -24,8 +24,10 @@ WORDS = {
             },
             "announce": {
                 "crack": call("crack (double)", "cracks (doubles)", "crack (doubles)"),
-                "pass": call("no crack", "does not crack", "do not crack"),
+                "pass": call("pass (no double)", "passes (does not double)", "pass (do not double)"),
                 "recrack": call("re-crack (double again)", "re-cracks (doubles again)", "re-crack (doubles again)"),
+                "blitz": call("blitz (show both black queens, double)", "blitzes: shows both black queens (doubles)",
+                              "blitz: show both black queens (doubles)"),
             },
             "exchange": {
                 "bury": call("bury", "buries {cards:cards}", "bury {cards:cards}"),
@@ -61,11 +63,11 @@ WORDS = {
             "partner_exempt": "partner exempt", "picker_share": "picker share", "partner_share": "partner share",
             "blind_set_aside": "blind set aside", "blind_to_last_trick": "blind to last trick",
             "leaster_winner": "leaster winner", "leaster_tie": "leaster tie", "doubler": "doubler",
-            "doubler_cap": "doubler cap",
+            "doubler_cap": "doubler cap", "blitz": "blitz (black queens shown)",
         },
         "presets": {"seed004": "no double on the bump, a trickless partner spared", "seed004_literal": "no double on the bump, a trickless partner spared, the dealer leads"},
         "phases": {"pick": "pick", "bury": "bury", "call": "call", "unknown": "unknown", "crack": "crack",
-                   "recrack": "recrack", "play": "play", "over": "over"},
+                   "recrack": "recrack", "play": "play", "over": "over", "blitz": "blitz"},
     },
     "de": {
         "cards": FRENCH_DE,
@@ -84,7 +86,10 @@ WORDS = {
             },
             "announce": {
                 "crack": call("Kontra (Crack)", "gibt Kontra (verdoppelt)", "gibst Kontra (verdoppelst)"),
-                "pass": call("kein Kontra", "gibt kein Kontra", "gibst kein Kontra"),
+                "pass": call("weiter (nicht verdoppeln)", "sagt weiter (verdoppelt nicht)", "sagst weiter (verdoppelst nicht)"),
+                "blitz": call("Blitz (beide schwarzen Damen zeigen, verdoppeln)",
+                              "blitzt: zeigt beide schwarzen Damen (verdoppelt)",
+                              "blitzt: zeigst beide schwarzen Damen (verdoppelst)"),
                 "recrack": call("Re (Re-Crack)", "gibt Re (verdoppelt noch einmal)", "gibst Re (verdoppelst noch einmal)"),
             },
             "exchange": {
@@ -122,11 +127,12 @@ WORDS = {
             "picker_share": "Anteil des Aufnehmers", "partner_share": "Anteil des Partners",
             "blind_set_aside": "Blind beiseitegelegt", "blind_to_last_trick": "Blind zum letzten Stich",
             "leaster_winner": "Leaster gewonnen", "leaster_tie": "Leaster unentschieden", "doubler": "Doubler",
-            "doubler_cap": "Doubler-Obergrenze",
+            "doubler_cap": "Doubler-Obergrenze", "blitz": "Blitz (schwarze Damen gezeigt)",
         },
         "presets": {"seed004": "keine Verdopplung bei Niederlage, stichloser Partner verschont", "seed004_literal": "keine Verdopplung bei Niederlage, stichloser Partner verschont, der Geber spielt aus"},
         "phases": {"pick": "Aufnehmen", "bury": "Drücken", "call": "Rufen", "unknown": "unbekannte Karte",
-                   "crack": "Kontra", "recrack": "Re", "play": "Spiel", "over": "Ende"},
+                   "crack": "Kontra", "recrack": "Re", "play": "Spiel", "over": "Ende",
+                   "blitz": "Blitz"},
     },
     "nl": {
         "cards": FRENCH_NL,
@@ -145,7 +151,10 @@ WORDS = {
             },
             "announce": {
                 "crack": call("crack (verdubbelen)", "verdubbelt (crack)", "verdubbelt (crack)"),
-                "pass": call("geen crack", "verdubbelt niet", "verdubbelt niet"),
+                "pass": call("pas (niet verdubbelen)", "past (verdubbelt niet)", "past (verdubbelt niet)"),
+                "blitz": call("blitz (beide zwarte vrouwen tonen, verdubbelen)",
+                              "blitzt: toont beide zwarte vrouwen (verdubbelt)",
+                              "blitzt: toont beide zwarte vrouwen (verdubbelt)"),
                 "recrack": call("re-crack (nog eens verdubbelen)", "verdubbelt nog eens (re-crack)",
                                  "verdubbelt nog eens (re-crack)"),
             },
@@ -184,10 +193,12 @@ WORDS = {
             "partner_share": "deel van de partner", "blind_set_aside": "blind apart gelegd",
             "blind_to_last_trick": "blind naar de laatste slag", "leaster_winner": "winnaar van de Leaster",
             "leaster_tie": "gelijkspel in de Leaster", "doubler": "doubler", "doubler_cap": "maximum van de doubler",
+            "blitz": "blitz (zwarte vrouwen getoond)",
         },
         "presets": {"seed004": "niet dubbel bij verlies, partner zonder slag gespaard", "seed004_literal": "niet dubbel bij verlies, partner zonder slag gespaard, de gever komt uit"},
         "phases": {"pick": "oppakken", "bury": "wegleggen", "call": "roepen", "unknown": "onbekende kaart",
-                   "crack": "crack", "recrack": "re-crack", "play": "spelen", "over": "afgelopen"},
+                   "crack": "crack", "recrack": "re-crack", "play": "spelen", "over": "afgelopen",
+                   "blitz": "blitz"},
     },
     "ur": {
         "cards": FRENCH_UR,
@@ -206,7 +217,9 @@ WORDS = {
             },
             "announce": {
                 "crack": call("کریک (دگنا)", "کریک کرتا ہے (دگنا)", "کریک کرتے ہیں (دگنا)"),
-                "pass": call("کریک نہیں", "کریک نہیں کرتا", "کریک نہیں کرتے"),
+                "pass": call("پاس (دگنا نہیں)", "پاس کرتا ہے (دگنا نہیں کرتا)", "پاس کرتے ہیں (دگنا نہیں کرتے)"),
+                "blitz": call("بلٹز (دونوں کالی بیگمیں دکھائیں، دگنا)", "بلٹز کرتا ہے: دونوں کالی بیگمیں دکھاتا ہے (دگنا)",
+                              "بلٹز کرتے ہیں: دونوں کالی بیگمیں دکھاتے ہیں (دگنا)"),
                 "recrack": call("ری کریک (پھر دگنا)", "ری کریک کرتا ہے (پھر دگنا)", "ری کریک کرتے ہیں (پھر دگنا)"),
             },
             "exchange": {
@@ -243,10 +256,11 @@ WORDS = {
             "partner_exempt": "ساتھی مستثنیٰ", "picker_share": "پکر کا حصہ", "partner_share": "ساتھی کا حصہ",
             "blind_set_aside": "بلائنڈ الگ رکھا گیا", "blind_to_last_trick": "بلائنڈ آخری چال کو",
             "leaster_winner": "لیسٹر کا فاتح", "leaster_tie": "لیسٹر میں برابری", "doubler": "ڈبلر",
-            "doubler_cap": "ڈبلر کی حد",
+            "doubler_cap": "ڈبلر کی حد", "blitz": "بلٹز (کالی بیگمیں دکھائی گئیں)",
         },
         "presets": {"seed004": "ہارنے پر دگنا نہیں، بغیر چال کا ساتھی مستثنیٰ", "seed004_literal": "ہارنے پر دگنا نہیں، بغیر چال کا ساتھی مستثنیٰ، ڈیلر پہلا پتا کھیلتا ہے"},
         "phases": {"pick": "بلائنڈ اٹھانا", "bury": "دفن", "call": "بلانا", "unknown": "نامعلوم پتا",
-                   "crack": "کریک", "recrack": "ری کریک", "play": "کھیل", "over": "ختم"},
+                   "crack": "کریک", "recrack": "ری کریک", "play": "کھیل", "over": "ختم",
+                   "blitz": "بلٹز"},
     },
 }
