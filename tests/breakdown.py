@@ -58,12 +58,13 @@ def _larger_side_pays_each(result: dict, unit: int, seats: int) -> list[int]:
 
 def _schafkopf(result: dict, seats: int) -> list[int]:
     """Base items (game, laufende, schneider, schwarz; bettel, ramsch, leaster, durchmarsch,
-    sie) add up; factor items (tout, ouvert, kontra, re, jungfrau) multiply; `total` is what
-    each seat of the larger side wins or pays. The Stock (rules 7.9) comes on top: `stock_in`
-    is what every seat pays into the pot, `stock_out` the pot the winners share evenly."""
+    sie) add up; factor items (tout, ouvert, kontra, re, jungfrau, klopfen: 2^knocks)
+    multiply; `total` is what each seat of the larger side wins or pays. The Stock (rules 7.9)
+    comes on top, never knocked: `stock_in` is what every seat pays into the pot, `stock_out`
+    the pot the winners share evenly."""
     _unknown(result, {"game", "laufende", "schneider", "schwarz", "sie", "bettel", "ramsch", "leaster",
                       "durchmarsch", "tout", "ouvert", "kontra", "re", "jungfrau", "total",
-                      "stock_in", "stock_out"})
+                      "stock_in", "stock_out", "klopfen"})
     by = _items(result)
     stock = _stock(result, by, seats)
     game = [b for b in result["breakdown"] if b["item"] not in ("stock_in", "stock_out")]

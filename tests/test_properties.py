@@ -15,7 +15,7 @@ SCHAFKOPF_FIELDS = {
     "ramsch": st.booleans(), "kontra": st.booleans(),
     "schneider_rule": st.sampled_from(["seed", "official"]),
     "tariff_rufspiel": st.integers(1, 50), "tariff_solo": st.integers(1, 100),
-    "tariff_increment": st.integers(1, 20),
+    "tariff_increment": st.integers(1, 20), "klopfen": st.booleans(),
 }
 SCHAFKOPF_OPTIONS = st.fixed_dictionaries(SCHAFKOPF_FIELDS)
 

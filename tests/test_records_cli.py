@@ -21,7 +21,7 @@ def test_record_roundtrip_and_resolved_options():
     rec["options"] = {}                                      # a reader fills in the defaults
     state = records.replay(rec)
     dumped = records.dump(state)
-    assert dumped["options"]["tariff_rufspiel"] == 10 and "klopfen" not in dumped["options"]
+    assert dumped["options"]["tariff_rufspiel"] == 10 and dumped["options"]["klopfen"] is False
     assert records.replay(records.loads(records.dumps(dumped))).result() == state.result()
 
 

@@ -246,10 +246,11 @@ def test_options_resolved_and_refused():
     game = games.get("schafkopf", {"tariff_solo": 20})
     assert game.options.as_dict()["tariff_solo"] == 20
     assert str(game.options) == "schafkopf(tariff_solo=20)"
-    assert "klopfen" not in game.options.as_dict()
-    games.get("schafkopf", {"klopfen": False})               # listed only: accepted when off
-    with pytest.raises(OptionError, match="listed by the rules but not part"):
-        games.get("schafkopf", {"klopfen": True})
+    assert game.options.as_dict()["klopfen"] is False        # supported: stored resolved
+    with pytest.raises(OptionError, match="options.klopfen: must be true or false"):
+        games.get("schafkopf", {"klopfen": "yes"})
+    with pytest.raises(OptionError, match="options.klopfen: with four knocks"):
+        games.get("schafkopf", {"klopfen": True, "tariff_solo": 1_000_000, "tariff_increment": 1_000_000})
     with pytest.raises(OptionError, match="unknown option"):
         games.get("schafkopf", {"doppeln": True})
     with pytest.raises(OptionError, match="one of"):

@@ -92,7 +92,8 @@ def test_own_lines_cover_every_club_contract():
     ids = {line["id"] for line in conformance_lines("schafkopf", "own-illegal")}
     assert any("caller_keeps" in i for i in ids)
     items = {b["item"] for line in conformance_lines("schafkopf", "own-scenarios") for b in line["result"]["breakdown"]}
-    assert {"stock_in", "stock_out"} <= items
+    assert {"stock_in", "stock_out", "klopfen"} <= items
+    assert {"own-illegal-klopfen_out_of_turn", "own-illegal-klopfen_after_the_round"} <= ids
 
 
 # ---- options ----
@@ -104,8 +105,7 @@ def test_club_options_are_declared_and_checked():
         assert by_name[name].status == "supported" and by_name[name].default is False
         with pytest.raises(OptionError, match=f"options.{name}: must be true or false"):
             games.get("schafkopf", {name: 1})
-    with pytest.raises(OptionError, match="options.klopfen: is listed by the rules"):   # not played
-        games.get("schafkopf", {"klopfen": True})
+    assert by_name["klopfen"].status == "supported" and by_name["klopfen"].default is False
     for ramsch in (False, True):                    # all pass: a Leaster, with or without ramsch
         state = games.get("schafkopf", {"leaster": True, "ramsch": ramsch}).deal(1, 3)
         bids(state, "pass", "pass", "pass", "pass")
@@ -134,11 +134,14 @@ def test_auction_order_of_all_contracts():
     order = ["rufspiel", "bettel", "farbgeier", "farbwenz", "geier", "wenz", "farbsolo", "bettel_ouvert",
              "wenz_tout", "solo_tout"]
     state = deal(games.preset("schafkopf", "club"), GEIER)
+    assert state.phase() == "klopfen"                       # the club table knocks first
+    bids(state, "pass", "pass", "pass", "pass")
     seen = [a["call"] for a in state.legal_actions()][1:]
     assert [k for k, _ in itertools.groupby(seen)] == order
     # each contract is outbid exactly by the ones after it
     for i, kind in enumerate(order[1:], 1):
         st_ = deal(games.preset("schafkopf", "club"), GEIER)
+        bids(st_, "pass", "pass", "pass", "pass")
         suit = {"farbgeier": " C", "farbwenz": " C", "farbsolo": " C", "solo_tout": " C"}.get(kind, "")
         bids(st_, kind + suit)
         above = [k for k, _ in itertools.groupby(a["call"] for a in st_.legal_actions()[1:])]
@@ -360,7 +363,10 @@ def test_club_deals_score_by_the_rules(options, seed, dealer):
     if kind in CLUB:
         assert options[kind], f"{kind} played with its option off"
     items = {i["item"]: i for i in result["breakdown"]}
+    knocks = sum(a["call"] == "klopfen" for a in state.actions if a["type"] == "announce")
+    assert items.get("klopfen", {}).get("count", 0) == (knocks if kind != "thrown_in" else 0)
     factor = (2 if contract.get("kontra") is not None else 1) * (2 if contract.get("re") is not None else 1)
+    factor *= 2 ** knocks                          # each knock doubles (rules 3.2)
     if kind in ("bettel", "bettel_ouvert"):
         took = [w for _, _, w in result["tricks"] if w == declarer]
         assert result["winners"] == ([declarer] if not took else sorted({0, 1, 2, 3} - {declarer}))
@@ -385,7 +391,7 @@ def test_club_deals_score_by_the_rules(options, seed, dealer):
         took = {w for _, _, w in result["tricks"]}
         fewest = min(result["card_points"][s] for s in took)
         assert result["winners"] == sorted(s for s in took if result["card_points"][s] == fewest)
-        v = options["tariff_rufspiel"]
+        v = options["tariff_rufspiel"] * factor
         for s in range(4):
             n_win = len(result["winners"])
             assert result["scores"][s] == (v * (4 - n_win) if s in result["winners"] else -v * n_win)

@@ -22,7 +22,7 @@ from conftest import GAMES
 # (game, options, calls preferred when legal): together they reach every phase of the game (a
 # game not listed: its defaults, no call preferred)
 SCENARIOS = {
-    "schafkopf": [({"kontra": True}, ("kontra", "re", "rufspiel"))],
+    "schafkopf": [({"kontra": True, "klopfen": True}, ("kontra", "re", "rufspiel", "klopfen"))],
     "doppelkopf": [({}, ("armut", "accept", "healthy")), ({}, ("healthy", "re", "no_90"))],
     "sheepshead": [({"cracking": True, "blitz": True}, ("pick", "blitz", "crack", "recrack", "ace")),
                    ({"unknown_broad": True}, ("pick", "unknown_ace"))],

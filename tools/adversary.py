@@ -166,7 +166,7 @@ def play_match_checked(client: StichClient, game: str, options: dict, deals: int
             to_act = views[None]["to_act"]
             for s in range(n):
                 hand = sorted(views[s]["hand"])
-                if hand != sorted(mirror.state.game.deck.codes(mirror.state.core.hand(s))):
+                if hand != sorted(mirror.seen_hand(s)):         # as much as the seat has seen
                     stats.leaks.append(f"{game}: seat {s}'s view shows {hand}, not its hand")
             if to_act is None:
                 break

@@ -129,7 +129,7 @@ cdef void g_playout(Rng* r, int dealer, int bids, const void* vo, PlayoutStats* 
     cdef bint timed = st.timed
     if timed:
         t0 = clock_ns()
-    deal_cards(r, dealer, &o.deal, hands, &blind)
+    deal_cards(r, dealer, &o.deal, hands, &blind, NULL)
     g_init(&s, o, hands, blind, dealer)
     if timed:
         t1 = clock_ns()
@@ -248,6 +248,7 @@ BIDS = tuple(name for i, name in enumerate(("uniform", "cheapest")) if G_BIDS >>
 
 cdef int make_opts(options, packets, GOpts* o) except -1:
     memset(o, 0, sizeof(GOpts))
+    o.deal.sight_phase = -1         # every hand seen whole from the deal, unless g_opts says
     g_opts(options, o)
     if packets is not None:
         fill_deal_plan(packets, &o.deal)
@@ -262,12 +263,14 @@ def c_options(options, packets):
     return (<char*>&o)[:sizeof(GOpts)]
 
 
-def deal_masks(options, packets, u64 seed, int dealer):
+def deal_masks(options, packets, u64 seed, int dealer, bint first=False):
     """The dealt hands and the blind (card masks) of the seeded deal: the deal function, version
-    1, with the declaration's packets (Game.deal and batch playouts both deal here)."""
+    1, with the declaration's packets (Game.deal and batch playouts both deal here). With
+    `first`, also the first packet each seat received (hands, blind, firsts)."""
     cdef GOpts o
     cdef Rng r
     cdef u64 hands[MAX_SEATS]
+    cdef u64 firsts[MAX_SEATS]
     cdef u64 blind = 0
     cdef int i
     if not 0 <= dealer < G_SEATS:
@@ -275,8 +278,27 @@ def deal_masks(options, packets, u64 seed, int dealer):
     make_opts(options, packets, &o)
     r.s = seed
     with nogil:
-        deal_cards(&r, dealer, &o.deal, hands, &blind)
+        deal_cards(&r, dealer, &o.deal, hands, &blind, firsts)
+    if first:
+        return [hands[i] for i in range(G_SEATS)], blind, [firsts[i] for i in range(G_SEATS)]
     return [hands[i] for i in range(G_SEATS)], blind
+
+
+def sight_phase(options):
+    """The phase (its name) during which each seat has seen only the first packet dealt to it,
+    with these resolved Options; None when every seat sees its whole hand from the deal on (the
+    game's g_opts sets DealPlan.sight_phase: Schafkopf's knocking round)."""
+    cdef GOpts o
+    make_opts(options, None, &o)
+    return PHASE_NAMES[o.deal.sight_phase] if o.deal.sight_phase >= 0 else None
+
+
+cdef inline u64 unseen_cards(const GState* s, const GOpts* o, const u64* first, int seat) noexcept nogil:
+    """The cards of `seat`'s hand it has not seen yet: all but its first packet while the
+    game's sight phase lasts (DealPlan.sight_phase), none otherwise."""
+    if o.deal.sight_phase < 0 or g_phase(s) != o.deal.sight_phase:
+        return 0
+    return s.hand[seat] & ~first[seat]
 
 
 cdef class Core:
@@ -288,8 +310,11 @@ cdef class Core:
     cdef GOpts o
     cdef GState hist[G_MAX_ACTIONS]
     cdef int n_hist
+    cdef u64 first[MAX_SEATS]       # the cards each seat saw first (its first packet): unseen
 
-    def __init__(self, options, hands, int dealer, blind=0):
+    def __init__(self, options, hands, int dealer, blind=0, first=None):
+        """`first`: the first packet dealt to each seat (masks within its hand), which is all
+        the seat sees during the game's sight phase (`sight_phase`); None: whole hands."""
         cdef u64 h[MAX_SEATS]
         cdef u64 used = 0, m, b
         cdef int i
@@ -297,6 +322,8 @@ cdef class Core:
             raise ValueError(f"dealer must be a seat 0..{G_SEATS - 1}, got {dealer}")
         if len(hands) != G_SEATS:
             raise ValueError(f"need {G_SEATS} hands, got {len(hands)}")
+        if first is not None and len(first) != G_SEATS:
+            raise ValueError(f"need {G_SEATS} first packets, got {len(first)}")
         for i in range(G_SEATS):
             if not 0 <= hands[i] <= _DECK_MASK:
                 raise ValueError(f"hand {i} is not a mask of this deck's {G_DECK} cards")
@@ -305,6 +332,11 @@ cdef class Core:
                 raise ValueError(f"hand {i} must hold {G_HAND} cards that no other hand holds")
             used |= m
             h[i] = m
+            self.first[i] = m
+            if first is not None:
+                if not 0 <= first[i] <= _DECK_MASK or first[i] & ~m:
+                    raise ValueError(f"first packet {i} must be cards of hand {i}")
+                self.first[i] = first[i]
         if not 0 <= blind <= _DECK_MASK:
             raise ValueError(f"the blind is not a mask of this deck's {G_DECK} cards")
         b = blind
@@ -318,6 +350,7 @@ cdef class Core:
         cdef Core c = Core.__new__(Core)
         c.s = self.s
         c.o = self.o
+        c.first = self.first
         c.n_hist = self.n_hist
         memcpy(c.hist, self.hist, self.n_hist * sizeof(GState))
         return c
@@ -342,6 +375,17 @@ cdef class Core:
         if not 0 <= seat < G_SEATS:
             raise ValueError(f"seat must be 0..{G_SEATS - 1}, got {seat}")
         return self.s.hand[seat]
+
+    cpdef u64 unseen(self, int seat):
+        """The cards of `seat`'s hand that it has not seen yet (0 but in the game's sight phase,
+        where only its first packet is seen): what no view of that seat may show."""
+        if not 0 <= seat < G_SEATS:
+            raise ValueError(f"seat must be 0..{G_SEATS - 1}, got {seat}")
+        return unseen_cards(&self.s, &self.o, self.first, seat)
+
+    def first_packets(self):
+        """The first packet of each seat (its whole hand where none was given)."""
+        return [self.first[i] for i in range(G_SEATS)]
 
     cpdef u64 legal_mask(self):
         """Legal cards as a mask (0 outside the card play)."""
@@ -580,26 +624,37 @@ cdef class Core:
 
 
 # ---- helpers the games' hooks use ----
-cdef inline void deal_cards(Rng* r, int dealer, const DealPlan* plan, u64* hands, u64* blind) noexcept nogil:
+cdef inline void deal_cards(Rng* r, int dealer, const DealPlan* plan, u64* hands, u64* blind,
+                            u64* first) noexcept nogil:
     """The deal function, version 1: shuffle the deck (Fisher-Yates), hand out the packets of
     the plan in order, then number the two copies of a card (Doppelkopf) so that the first seat
-    holding one has the first copy, as Game.new_deal numbers the cards of a record."""
+    holding one has the first copy, as Game.new_deal numbers the cards of a record. With
+    `first` (else NULL), the first packet each seat received (by faces where a card has two
+    copies: either copy of a face seen first counts as seen)."""
     cdef int8_t deck[64]
     cdef int p, j, pos = 0, seat
-    cdef u64 taken = 0, h, lo, hi, two, one
+    cdef u64 taken = 0, h, lo, hi, two, one, f
+    cdef u64 got = 0                # seats that have had their first packet
     shuffle_deck(r, deck, G_DECK)
     for seat in range(G_SEATS):
         hands[seat] = 0
+        if first != NULL:
+            first[seat] = 0
     blind[0] = 0
     for p in range(plan.n):
+        seat = (dealer + 1 + plan.target[p]) % G_SEATS if plan.target[p] != TO_BLIND else -1
         for j in range(plan.size[p]):
             if pos >= G_DECK:
                 break
-            if plan.target[p] == TO_BLIND:
+            if seat < 0:
                 blind[0] |= bit(deck[pos])
             else:
-                hands[(dealer + 1 + plan.target[p]) % G_SEATS] |= bit(deck[pos])
+                hands[seat] |= bit(deck[pos])
+                if first != NULL and not (got >> seat) & 1:
+                    first[seat] |= bit(deck[pos])
             pos += 1
+        if seat >= 0:
+            got |= bit(seat)
     if G_COPIES > 1:
         for seat in range(G_SEATS):
             h = hands[seat]
@@ -609,6 +664,9 @@ cdef inline void deal_cards(Rng* r, int dealer, const DealPlan* plan, u64* hands
             one = (lo | hi) & ~two
             hands[seat] = two | (two << G_FACES) | (one & ~taken) | ((one & taken) << G_FACES)
             taken |= lo | hi
+            if first != NULL:
+                f = (first[seat] | (first[seat] >> G_FACES)) & _FACE_MASK
+                first[seat] = hands[seat] & (f | (f << G_FACES))
 
 
 cdef int fill_deal_plan(packets, DealPlan* plan) except -1:

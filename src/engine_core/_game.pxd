@@ -154,6 +154,11 @@ cdef struct DealPlan:
     int n
     int8_t target[MAX_PACKETS]      # seat offset from the dealer's left (0 = dealer + 1), or TO_BLIND
     int8_t size[MAX_PACKETS]
+    # the game's Phase value during which each seat has seen only the first packet dealt to it
+    # (Schafkopf's knocking round, option klopfen); -1: every seat sees its whole hand from the
+    # deal on. Set by the game's g_opts (the engine presets -1); the engine's views and tensors
+    # leave the rest of the hand out while the phase lasts (Core.unseen)
+    int8_t sight_phase
 
 # ---- random playouts (engine_core.batch) ----
 cdef enum:

@@ -95,9 +95,10 @@ class State:
         return self.game.spec.rules.redact_result(self.core, result, seat)
 
     def view(self, seat: int | None) -> dict:
-        """What `seat` may see: its own hand sorted trumps-first, public history, and its legal
-        actions when it is to act. Never another seat's hidden cards. `seat=None` is the
-        spectator's view: public information only."""
+        """What `seat` may see: its own hand sorted trumps-first (as much of it as the seat has
+        seen: only its first packet in the game's sight phase, `Core.unseen`), public history,
+        and its legal actions when it is to act. Never another seat's hidden cards. `seat=None`
+        is the spectator's view: public information only."""
         core = self.core
         deck = self.game.deck
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
@@ -110,7 +111,7 @@ class State:
             "dealer": self.dealer,
             "phase": core.phase(),
             "to_act": to_act,
-            "hand": [] if seat is None else [deck.code(i) for i in core.sort_cards(core.hand(seat))],
+            "hand": [] if seat is None else [deck.code(i) for i in core.sort_cards(core.hand(seat) & ~core.unseen(seat))],
             "legal": self.legal_actions() if seat is not None and to_act == seat else [],
             "actions": [core.redact(i, a, seat) for i, a in enumerate(self.actions)],
             "order": core.order_codes() if self._in_play() else None,

@@ -38,14 +38,37 @@ class Bot:
         legal = check_view(view, self.game)
         if len(legal) == 1:
             return dict(legal[0])
+        if self.level != "random" and self._partial_sight(view):
+            from .simple import EasyBot          # the same rule at every level (docs/bots.md)
+            return dict(EasyBot(self.game, self.seed, self.options)._choose(view, legal))
         return dict(self._choose(view, legal))
 
     def evaluate(self, view: Any) -> list[dict]:
         """For each legal action {"action", "expected": the expected score of the seat's
-        side for the deal, "win": the probability that the seat's side wins, or None}."""
+        side for the deal, "win": the probability that the seat's side wins, or None}. In the
+        game's sight phase (the seat has seen only part of its hand) nothing is searched: every
+        action has expected 0.0 and win None, the rule's choice first."""
         legal = check_view(view, self.game)
+        if self._partial_sight(view):
+            pick = self.choose(view)
+            return [{"action": dict(a), "expected": 0.0, "win": None}
+                    for a in sorted(legal, key=lambda a: a != pick)]
         return [{"action": e["action"], "expected": float(e["expected"]), "win": e["win"]}
                 for e in self._evaluate(view, legal)]
+
+    def _partial_sight(self, view: dict) -> bool:
+        """Whether the view is of the game's sight phase (Game.sight_phase): the seat has seen
+        only the first packet of its hand, so no world can be sampled around its own cards and
+        every level decides by the easy level's rule on the cards seen."""
+        phase = self._sight_phase()
+        return phase is not None and view.get("phase") == phase
+
+    def _sight_phase(self) -> str | None:
+        """The game's sight phase with the bot's options (None: hands are seen whole)."""
+        if not hasattr(self, "_sight"):
+            from ..games import get as get_game
+            self._sight = get_game(self.game, self.options).sight_phase()
+        return self._sight
 
     def _choose(self, view: dict, legal: list[dict]) -> dict:   # pragma: no cover - abstract
         raise NotImplementedError

@@ -119,6 +119,12 @@ class Inference:
             known_init[s] += extra
             known_held[s] += extra
         counts = _holdings(view, spec, played, hidden_plays, piles)
+        if len(view["hand"]) + hidden_plays[me] < counts[me]:
+            # the game's sight phase (Schafkopf's knocking round): the seat has seen only part
+            # of its own hand, so no world can be built around it (docs/bots.md)
+            raise InferenceError(f"seat {me} has seen {len(view['hand'])} of the {counts[me]} cards it "
+                                 f"holds (phase {view.get('phase')!r}): no world is sampled before it "
+                                 f"has seen its whole hand")
         known_blind = Counter()
         for p in piles:
             if p["from_seat"] is None and p["cards"] is not None:

@@ -326,6 +326,19 @@ class EasyBot(Bot):
             return find(legal, "pass") or legal[0]
         return legal[0]
 
+    def _knock(self, view, legal):
+        """A doubling said on the first packet alone (Schafkopf's klopfen), on the cards seen:
+        two of the normal game's four highest trumps (two Obers), or one of them with two more
+        trumps (Ober and Unter or hearts). About one seat in six knocks (docs/bots.md)."""
+        seen = view["hand"]
+        top = set(spec_of(view).default_order["trump"][:4])
+        high = sum(c in top for c in seen)
+        strong = high >= 2 or (high >= 1 and len(default_trumps(view, seen)) >= 3)
+        double = [a for a in legal if a["call"] != "pass"]
+        if strong and double:
+            return double[0]
+        return find(legal, "pass") or legal[0]
+
     def _trump_bidding(self, view, legal):
         """Klaverjas's bidding: name a trump suit or pass."""
         hand = view["hand"]
@@ -344,6 +357,7 @@ AUCTIONS = {
     **dict.fromkeys(("reservation", "armut_give", "armut_offer", "armut_return"), "_reservations"),
     **dict.fromkeys(("pick", "bury", "call", "unknown", "blitz", "crack", "recrack"), "_pick_and_call"),
     "bidding": "_trump_bidding",
+    "klopfen": "_knock",
 }
 
 

@@ -258,6 +258,7 @@ def get(name: str, options: Mapping[str, Any] | Options | None = None) -> "Game"
 
 
 _DEFAULTS: dict[str, tuple] = {}
+_SIGHT: dict[tuple, str | None] = {}      # (rules module, Options) -> Game.sight_phase()
 
 
 def _defaults(spec: GameSpec) -> tuple:
@@ -335,8 +336,32 @@ class Game:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise InvalidRecordError("seed", f"must be an integer 0..2^64-1, got {_short(seed)}")
         self._check_dealer(dealer)
-        hands, blind = self.spec.rules.deal_masks(self.options, self.spec.packets(self.options), seed, dealer)
-        return self._state(hands, dealer, blind)
+        hands, blind, first = self.spec.rules.deal_masks(self.options, self.spec.packets(self.options), seed,
+                                                         dealer, first=True)
+        return self._state(hands, dealer, blind, first if self.sight_phase() else None)
+
+    def sight_phase(self) -> str | None:
+        """The phase during which each seat has seen only the first packet dealt to it (the
+        rest of its hand is left out of its view: Schafkopf's knocking round), None when every
+        seat sees its whole hand from the deal on. A record of such a deal lists each hand in
+        the order dealt: its first packet first (docs/records.md)."""
+        key = (self.spec.rules, self.options)
+        try:
+            return _SIGHT[key]
+        except KeyError:
+            phase = self.spec.rules.sight_phase(self.options)
+            if len(_SIGHT) < 4096:          # options sets are few; a flood of them is not cached
+                _SIGHT[key] = phase
+            return phase
+
+    def first_sizes(self, dealer: int) -> list[int]:
+        """The size of the first packet dealt to each seat (the declared packets)."""
+        sizes = [0] * self.seats
+        for target, size in self.spec.packets(self.options):
+            if target is not None:
+                seat = (dealer + 1 + target) % self.seats
+                sizes[seat] = sizes[seat] or size
+        return sizes
 
     def deal_k(self, seed: int, k: int, dealer: int = 0):
         """Deal k (0-based) of a match or batch started with `seed`: `deal(deal_seed(seed, k))`."""
@@ -351,14 +376,24 @@ class Game:
         from ..state import State
         self._check_dealer(dealer)
         masks, blind_mask = self._check_cards(hands, blind)
-        core = self.spec.rules.Core(self.options, masks, dealer, blind_mask)
+        first = None
+        if self.sight_phase():           # the hands as dealt: each one's first packet first
+            first = [self.deck.mask_of(h[:n], within=m)
+                     for h, m, n in zip(hands, masks, self.first_sizes(dealer))]
+        core = self.spec.rules.Core(self.options, masks, dealer, blind_mask, first)
         return State(self, core, dealer, [list(h) for h in hands], list(blind or []))
 
-    def _state(self, masks: list[int], dealer: int, blind: int):
+    def _state(self, masks: list[int], dealer: int, blind: int, first: list[int] | None = None):
+        """A deal from card masks; with `first` (each seat's first packet), each hand lists its
+        first packet first, as dealt."""
         from ..state import State
         deck = self.deck
-        core = self.spec.rules.Core(self.options, masks, dealer, blind)
-        return State(self, core, dealer, [deck.codes(m) for m in masks], deck.codes(blind))
+        core = self.spec.rules.Core(self.options, masks, dealer, blind, first)
+        if first is None:
+            hands = [deck.codes(m) for m in masks]
+        else:
+            hands = [deck.codes(f) + deck.codes(m & ~f) for m, f in zip(masks, first)]
+        return State(self, core, dealer, hands, deck.codes(blind))
 
     def _check_dealer(self, dealer: Any) -> None:
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < self.seats:

@@ -59,14 +59,16 @@ class Deal:
     @classmethod
     def new(cls, game, seed: int, dealer: int = 0) -> "Deal":
         """The seeded deal (what Game.deal(seed, dealer) deals) with its tracker."""
-        hands, blind = game.rules.deal_masks(game.options, game.spec.packets(game.options), seed, dealer)
-        return cls.of_masks(game, hands, blind, dealer)
+        hands, blind, first = game.rules.deal_masks(game.options, game.spec.packets(game.options), seed,
+                                                    dealer, first=True)
+        return cls.of_masks(game, hands, blind, dealer, first=first if game.sight_phase() else None)
 
     @classmethod
-    def of_masks(cls, game, hands: list[int], blind: int, dealer: int, actions=()) -> "Deal":
-        """A deal from its dealt card masks, with record actions (dicts) replayed."""
-        deal = cls(game, game._state(list(hands), dealer, blind),
-                   compiled(game).Tracker(game, list(hands), blind, dealer))
+    def of_masks(cls, game, hands: list[int], blind: int, dealer: int, actions=(), first=None) -> "Deal":
+        """A deal from its dealt card masks, with record actions (dicts) replayed; `first`: the
+        first packet of each seat, all it sees in the game's sight phase (Game.sight_phase)."""
+        deal = cls(game, game._state(list(hands), dealer, blind, first),
+                   compiled(game).Tracker(game, list(hands), blind, dealer, first))
         for action in actions:
             deal.apply_code(deal.state.encode(action))
         return deal

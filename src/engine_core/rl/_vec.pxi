@@ -107,6 +107,7 @@ ACTION_SECTIONS = {"card": (RL_A_CARDS, RL_DECK), "call": (RL_A_CALLS, RL_CALLS)
 cdef struct RlTrack:
     GState s
     u64 dealt[MAX_SEATS]
+    u64 first[MAX_SEATS]            # the first packet of each seat (Core.unseen: the sight phase)
     u64 up[MAX_SEATS]               # cards each seat played face up
     u64 exch_set[MAX_SEATS]         # cards each seat exchanged (gave, buried, set aside)
     u64 down_set[MAX_SEATS]         # ... that stayed in its hand (set aside): played face down
@@ -126,12 +127,15 @@ cdef struct RlTrack:
     int16_t call_no[G_MAX_ACTIONS]
 
 
-cdef void rl_track_init(RlTrack* t, const GOpts* o, const u64* hands, u64 blind, int dealer) noexcept nogil:
+cdef void rl_track_init(RlTrack* t, const GOpts* o, const u64* hands, u64 blind, int dealer,
+                        const u64* first) noexcept nogil:
+    """`first`: each seat's first packet (NULL: whole hands), all it sees in the sight phase."""
     cdef int i
     memset(t, 0, <size_t>(<char*>&t.hist_seat[0] - <char*>t))     # the history is read up to n_hist
     g_init(&t.s, o, hands, blind, dealer)
     for i in range(G_SEATS):
         t.dealt[i] = hands[i]
+        t.first[i] = first[i] if first != NULL else hands[i]
         t.trick_card[i] = -1
     t.trick_lead = -1
 
@@ -224,13 +228,15 @@ cdef inline int rl_face(int c) noexcept nogil:
     return c
 
 
-cdef void rl_observe(const RlTrack* t, int me, uint8_t* out) noexcept nogil:
+cdef void rl_observe(const RlTrack* t, const GOpts* o, int me, uint8_t* out) noexcept nogil:
     """The observation tensor of seat `me` (OBS_LAYOUT) into out[OBS_SIZE]: the card planes
-    expanded from their masks, the trick and the small parts zeroed and their few entries set."""
+    expanded from their masks, the trick and the small parts zeroed and their few entries set.
+    The hand is what `me` has seen of it (unseen_cards: none of its later packets in the
+    game's sight phase)."""
     cdef int r, p, c, k, partners, opponents
     cdef int to_act = g_to_act(&t.s)
     cdef uint8_t* small = out + RLO_SMALL
-    rl_cards(t.s.hand[me], out + RLO_HAND)
+    rl_cards(t.s.hand[me] & ~unseen_cards(&t.s, o, t.first, me), out + RLO_HAND)
     rl_cards(t.exch_set[me], out + RLO_MY_EXCH)
     memset(out + RLO_TRICK, 0, RL_TRICK_SIZE)
     memset(small, 0, RL_OBS_SIZE_C - RLO_SMALL)
@@ -264,14 +270,15 @@ cdef void rl_observe(const RlTrack* t, int me, uint8_t* out) noexcept nogil:
         p = p + 1 if p + 1 < G_SEATS else 0
 
 
-cdef void rl_information_state(const RlTrack* t, int me, uint8_t* out) noexcept nogil:
-    """The information-state tensor of seat `me` (INFO_LAYOUT) into out[INFO_SIZE]."""
+cdef void rl_information_state(const RlTrack* t, const GOpts* o, int me, uint8_t* out) noexcept nogil:
+    """The information-state tensor of seat `me` (INFO_LAYOUT) into out[INFO_SIZE]; the dealt
+    hand as far as `me` has seen it."""
     cdef int k, p
     cdef i64 code
     cdef uint8_t* row
     memset(out, 0, RL_INFO_SIZE_C)
-    rl_observe(t, me, out)
-    rl_cards(t.dealt[me], out + RL_I_DEALT)
+    rl_observe(t, o, me, out)
+    rl_cards(t.dealt[me] & ~unseen_cards(&t.s, o, t.first, me), out + RL_I_DEALT)
     for k in range(t.n_hist):
         row = out + RL_I_HIST + k * RL_H_ROW
         p = t.hist_seat[k]
@@ -375,8 +382,10 @@ cdef class Tracker:
     cdef RlTrack t
     cdef GOpts o
 
-    def __init__(self, game, hands, blind, int dealer):
+    def __init__(self, game, hands, blind, int dealer, first=None):
+        """`first`: each seat's first packet (None: whole hands), as Core takes it."""
         cdef u64 h[MAX_SEATS]
+        cdef u64 f[MAX_SEATS]
         cdef int i
         opts = rl_game_opts(game)
         if len(opts) != sizeof(GOpts):
@@ -386,9 +395,14 @@ cdef class Tracker:
             raise ValueError(f"dealer must be a seat 0..{G_SEATS - 1}, got {dealer}")
         if len(hands) != G_SEATS:
             raise ValueError(f"need {G_SEATS} hands, got {len(hands)}")
+        if first is not None and len(first) != G_SEATS:
+            raise ValueError(f"need {G_SEATS} first packets, got {len(first)}")
         for i in range(G_SEATS):
             h[i] = hands[i]
-        rl_track_init(&self.t, &self.o, h, blind, dealer)
+            f[i] = hands[i] if first is None else first[i]
+            if f[i] & ~h[i]:
+                raise ValueError(f"first packet {i} must be cards of hand {i}")
+        rl_track_init(&self.t, &self.o, h, blind, dealer, f)
 
     def copy(self):
         cdef Tracker c = Tracker.__new__(Tracker)
@@ -436,14 +450,14 @@ cdef class Tracker:
         rl_check_seat(seat)
         if out.shape[0] != RL_OBS_SIZE_C:
             raise ValueError(f"the observation has {RL_OBS_SIZE_C} entries, got {out.shape[0]}")
-        rl_observe(&self.t, seat, &out[0])
+        rl_observe(&self.t, &self.o, seat, &out[0])
 
     def information_state_into(self, int seat, uint8_t[::1] out):
         """Write `seat`'s information-state tensor into out[INFO_SIZE]."""
         rl_check_seat(seat)
         if out.shape[0] != RL_INFO_SIZE_C:
             raise ValueError(f"the information state has {RL_INFO_SIZE_C} entries, got {out.shape[0]}")
-        rl_information_state(&self.t, seat, &out[0])
+        rl_information_state(&self.t, &self.o, seat, &out[0])
 
     def scores(self):
         cdef Score sc
@@ -486,12 +500,13 @@ cdef struct RlEnv:
 cdef void rl_slot_reset(RlEnv* e, int i) noexcept nogil:
     cdef RlSlot* sl = &e.slots[i]
     cdef u64 hands[MAX_SEATS]
+    cdef u64 first[MAX_SEATS]
     cdef u64 blind = 0
     cdef i64 k = sl.episode * e.n + i
     cdef int dealer = <int>(k % G_SEATS)
     sl.rng.s = deal_seed_u64(e.seed, k)
-    deal_cards(&sl.rng, dealer, &e.o.deal, hands, &blind)
-    rl_track_init(&sl.t, &e.o, hands, blind, dealer)
+    deal_cards(&sl.rng, dealer, &e.o.deal, hands, &blind, first)
+    rl_track_init(&sl.t, &e.o, hands, blind, dealer, first)
 
 
 cdef void rl_slot_settle(RlEnv* e, int i) noexcept nogil:
@@ -519,7 +534,7 @@ cdef void rl_slot_settle(RlEnv* e, int i) noexcept nogil:
         e.cards += code < CALL_BASE
         rl_track_apply(&sl.t, &e.o, code)
     e.seat[i] = <int8_t>p
-    rl_observe(&sl.t, p, e.obs + <i64>i * RL_OBS_SIZE_C)
+    rl_observe(&sl.t, &e.o, p, e.obs + <i64>i * RL_OBS_SIZE_C)
     rl_legal_mask(&sl.t, &e.o, e.mask + <i64>i * RL_ACTIONS, &sl.xprev)
 
 

@@ -7,6 +7,8 @@ sampler (engine_core.bots.inference: worlds consistent with everything the playe
 """
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pyspiel
 
@@ -165,7 +167,12 @@ class StichState(pyspiel.State):
             m = deck.mask_of(h, within=deck.full_mask & ~used)
             used |= m
             masks.append(m)
-        self.deal = Deal.of_masks(game, masks, deck.mask_of(blind, within=deck.full_mask & ~used), self.g.dealer)
+        first = None
+        if game.sight_phase():          # each seat's first packet: its first cards dealt
+            first = [deck.mask_of(h[:n], within=m)
+                     for h, m, n in zip(hands, masks, game.first_sizes(self.g.dealer))]
+        self.deal = Deal.of_masks(game, masks, deck.mask_of(blind, within=deck.full_mask & ~used), self.g.dealer,
+                                  first=first)
 
     # -- OpenSpiel's state API --
     def current_player(self):
@@ -219,7 +226,12 @@ class StichState(pyspiel.State):
             raise ValueError("resample_from_infostate needs a dealt deal (not during the chance nodes)")
         game = self.g.stich
         seed = int(probability_sampler() * 2 ** 62)
-        world = Inference(self.deal.state.view(player_id), game.options.as_dict()).sample(1, seed=seed)[0]
+        view = self.deal.state.view(player_id)
+        sight = game.sight_phase()
+        if sight is not None and view["phase"] == sight:
+            world = self._first_packet_world(view, seed)
+        else:
+            world = Inference(view, game.options.as_dict()).sample(1, seed=seed)[0]
         out = StichState(self.get_game())
         deck = game.deck
         pools = [list(h) for h in world["hands"]]
@@ -227,13 +239,43 @@ class StichState(pyspiel.State):
         for seat in self.g.order:
             code = (blind if seat is None else pools[seat]).pop(0)
             out.dealt.append(deck.face_index(code))
-        out.deal = Deal.of_masks(game, world["masks"], world["blind_mask"], self.g.dealer)
+        first = None
+        if sight is not None:           # each seat's first packet: its first cards dealt
+            first = [deck.mask_of(h[:n], within=m) for h, m, n in
+                     zip(world["hands"], world["masks"], game.first_sizes(self.g.dealer))]
+        out.deal = Deal.of_masks(game, world["masks"], world["blind_mask"], self.g.dealer, first=first)
         for i, action in enumerate(self.deal.state.actions):
             if i in world["hidden"]:
                 key = "card" if action["type"] == "play" else "cards"
                 action = dict(action, **{key: world["hidden"][i]})
             out.deal.apply_code(out.deal.state.encode(action))
         return out
+
+
+    def _first_packet_world(self, view: dict, seed: int) -> dict:
+        """A world in the game's sight phase (Schafkopf's knocking round, the deal's first
+        phase): the player has seen only its first packet and no action has told anything of
+        the cards, so its first packet stays and every other card is dealt uniformly at random
+        (stich's sampler starts from a seen hand, docs/bots.md)."""
+        game = self.g.stich
+        deck = game.deck
+        seat, n = view["seat"], game.seats
+        rest = [c for c in deck.faces for _ in range(deck.copies)]
+        for c in view["hand"]:
+            rest.remove(c)
+        random.Random(seed).shuffle(rest)
+        hands = [[] for _ in range(n)]
+        hands[seat] = list(view["hand"])
+        for s in range(n):                         # the seen packet leads the player's hand
+            want = game.spec.hand_size - len(hands[s])
+            hands[s], rest = hands[s] + rest[:want], rest[want:]
+        blind = rest[:game.spec.blind_size]
+        used, masks = 0, []
+        for h in hands:
+            masks.append(deck.mask_of(h, within=deck.full_mask & ~used))
+            used |= masks[-1]
+        return {"hands": hands, "blind": blind, "masks": masks,
+                "blind_mask": deck.mask_of(blind, within=deck.full_mask & ~used), "hidden": {}}
 
 
 class StichObserver:

@@ -2,8 +2,9 @@
 tests and tools/adversary.py).
 
 The rule (docs/service.md, "Hidden information"): a seat may see a card only if it held that
-card at some moment of the deal (its hand as dealt, the blind it picked, cards handed to it)
-or the card was played face up; a spectator only the cards played face up. A face-down card
+card at some moment of the deal (its hand as dealt, once it has seen it: in Schafkopf's
+knocking round only its first packet; the blind it picked, cards handed to it) or the card
+was played face up; a spectator only the cards played face up. A face-down card
 (Sheepshead's buried cards and unknown card, Doppelkopf's Armut exchange) never becomes
 public, not even after the deal. The checker reads every string of a message (any field, any
 depth, Struct keys included) and every card code in the text of an error, and requires each
@@ -62,9 +63,15 @@ class Mirror:
     def __init__(self, state):
         self.state = state
         self.seats = state.game.seats
-        self.held = [set(state.hands[s]) for s in range(self.seats)]
+        self.held = [set(self.seen_hand(s)) for s in range(self.seats)]
         self.public: set[str] = set()
         self.face_down: set[str] = set()
+
+    def seen_hand(self, seat: int) -> list[str]:
+        """The cards of `seat`'s hand it has seen (all but its later packets in the game's
+        sight phase, Schafkopf's knocking round: Core.unseen)."""
+        core = self.state.core
+        return self.state.game.deck.codes(core.hand(seat) & ~core.unseen(seat))
 
     def apply(self, action: dict) -> None:
         self.state.apply(action)
@@ -72,9 +79,8 @@ class Mirror:
             self.face_down |= set(action["cards"])       # Sheepshead: played face down later
         if action["type"] == "play" and action["card"] not in self.face_down:
             self.public.add(action["card"])
-        deck = self.state.game.deck
         for s in range(self.seats):
-            self.held[s] |= set(deck.codes(self.state.core.hand(s)))
+            self.held[s] |= set(self.seen_hand(s))
 
     def allowed(self, seat: int | None) -> set[str]:
         """Cards `seat` (None: a spectator) may see now."""

@@ -12,6 +12,7 @@ TARIFF = dict(minimum=1, maximum=1_000_000)   # no score can reach 2^40 within t
 # inside the 32-bit integers of the service's messages, as every other score does.
 STOCK_MAX = 10_000
 STOCK_POT_MAX = 4 * MAX_DEALS_PER_MATCH * STOCK_MAX
+SCORE_MAX = 2 ** 31 - 1             # the service's messages carry scores as 32-bit integers
 
 OPTIONS = (
     OptionSpec("tariff_rufspiel", "int", 10, "base of a Rufspiel; also the Ramsch base", **TARIFF),
@@ -40,7 +41,8 @@ OPTIONS = (
     OptionSpec("stock_pot", "int", 0,
                f"the Stock's pot carried into this deal (match state set by the match), a multiple of "
                f"4 x stock, 0..{STOCK_POT_MAX}", minimum=0, maximum=STOCK_POT_MAX),
-    OptionSpec("klopfen", "bool", False, "doubling by knocking (not part of this ruleset)", status="listed_only"),
+    OptionSpec("klopfen", "bool", False, "a knocking round on the first four cards before the auction: "
+               "each knock (klopfen) doubles the deal's value"),
 )
 
 # well-known rule sets (games.preset("schafkopf", name)); docs/rules/schafkopf.md 11
@@ -49,9 +51,9 @@ PRESETS = {
     # Tout, Sie), Kontra/Re, the official schneider line
     "schafkopfschule": {"kontra": True, "schneider_rule": "official"},
     # a private table at an online club with every house contract on: 10/50 tariffs, Ramsch
-    # when all pass, Kontra/Re, Geier, Farbwenz, Farbgeier, Bettel and Bettel ouvert
+    # when all pass, Kontra/Re, Klopfen, Geier, Farbwenz, Farbgeier, Bettel and Bettel ouvert
     "club": {"kontra": True, "ramsch": True, "geier": True, "farbwenz": True, "farbgeier": True,
-             "bettel": True, "bettel_ouvert": True},
+             "bettel": True, "bettel_ouvert": True, "klopfen": True},
 }
 
 # what each bid's contract asks of a hand (GameSpec.bid_families: the bots' auction rules)
@@ -76,7 +78,8 @@ def packets(options):
 
 def validate(options: Options) -> Options:
     """The Stock (rules 7.9) is paid only when all pass and the deal is thrown in: not with a
-    Ramsch or a Leaster; its pot is whole stakes of four players."""
+    Ramsch or a Leaster; its pot is whole stakes of four players. With knocking (rules 3.2)
+    the tariffs must keep a deal with four knocks inside the scores a message carries."""
     stock, pot = options.stock, options.stock_pot
     if stock and (options.ramsch or options.leaster):
         raise OptionError("options.stock", "the Stock is paid when all pass and the deal is thrown in: "
@@ -86,7 +89,20 @@ def validate(options: Options) -> Options:
     if stock and pot % (4 * stock):
         raise OptionError("options.stock_pot", f"the pot holds whole stakes of the four players: a "
                           f"multiple of 4 x stock = {4 * stock}, got {pot}")
+    if options.klopfen and _largest_score(options) > SCORE_MAX:
+        raise OptionError("options.klopfen", f"with four knocks (x16) these tariffs could score "
+                          f"{_largest_score(options)}, beyond the {SCORE_MAX} a deal's score may reach: "
+                          f"lower tariff_solo, tariff_rufspiel or tariff_increment")
     return options
+
+
+def _largest_score(options) -> int:
+    """A bound on any seat's score in a deal with four knocks (rules 3.2): the largest value of
+    a game (a Tout with 14 Laufende, a Sie, a Ramsch with three Jungfrauen x 3 payers, ...) x
+    Kontra and Re x 2^4, x 3 for a soloist, plus the Stock's pot."""
+    solo, ruf, inc = options.tariff_solo, options.tariff_rufspiel, options.tariff_increment
+    game = max(2 * (solo + 14 * inc), 4 * solo, solo + 16 * inc, ruf + 16 * inc, 8 * ruf, solo)
+    return 3 * 4 * 16 * game + options.stock_pot
 
 
 def between_deals(result, dealer, options):
@@ -114,7 +130,7 @@ GAME = GameSpec(
     bid_families=BID_FAMILIES,
     targets={"win": Target(61), "schneider": Target(91), "schwarz": Target(None, "tricks")},
     description="Bavarian Schafkopf: Rufspiel, Wenz, Farbsolo, Tout, Sie; optional Ramsch, Leaster, Kontra/Re, "
-                "Geier, Farbwenz, Farbgeier, Bettel and Bettel ouvert",
+                "Klopfen, Geier, Farbwenz, Farbgeier, Bettel and Bettel ouvert",
     words=WORDS,
     # contracts differ in kind and stakes, so the normal level plays the bid rollouts (random
     # defenders make every solo look good); many worlds for the card play

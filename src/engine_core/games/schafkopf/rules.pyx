@@ -17,6 +17,9 @@ last card of the called suit before it is led.
 Scoring: 61 wins (60:60 loses); Laufende from 3 (2 in Wenz) mit or ohne; schneider (<= 30,
 or the official 91/90) and schwarz; Tout doubles base and Laufende; Sie = 4 x solo tariff;
 Ramsch: most points pays, Jungfrau doubles, Durchmarsch takes the solo tariff.
+Option `klopfen`: before the auction a knocking round from forehand on the first four cards
+(the rest of each hand unseen: DealPlan.sight_phase); each knock doubles the deal's value,
+whatever is played (not the Stock's stake or pot).
 """
 from libc.string cimport memset
 from engine_core._bits cimport append_bits, u64, i64, int8_t, int16_t, uint8_t, popcount, lowest, bit, nth_bit
@@ -55,6 +58,7 @@ cpdef enum Phase:
     P_RE
     P_PLAY
     P_OVER
+    P_KLOPFEN           # option klopfen: the knocking round after the first four cards
 
 # a call's code is CALL_BASE + value; the seed's bids are numbered by auction rank, the club
 # contracts' bids follow the announcements (RANKED_CALLS is the auction order of them all)
@@ -89,6 +93,7 @@ cpdef enum Call:
     BID_FARBGEIER_D
     BID_BETTEL
     BID_BETTEL_OUVERT
+    ANNOUNCE_KLOPFEN    # option klopfen: a knock in the knocking round, x2 each
 
 cpdef enum Item:
     I_GAME
@@ -108,6 +113,7 @@ cpdef enum Item:
     I_LEASTER
     I_STOCK_IN          # option stock: each player's stake paid into the pot (a thrown-in deal)
     I_STOCK_OUT         # the pot taken by the playing side that won the next played game
+    I_KLOPFEN           # option klopfen: the knocks (count) and their factor 2^count
 
 # the keys of the game's own contract and result fields
 cpdef enum Word:
@@ -133,13 +139,13 @@ cdef enum:
     G_DECK = 32
     G_FACES = 32
     G_COPIES = 1
-    G_MAX_ACTIONS = 48          # 4 bids, 8 announcements, 32 cards
+    G_MAX_ACTIONS = 52          # 4 knocks, 4 bids, 8 announcements, 32 cards
     G_BIDS = 3                  # uniform and cheapest
 
 cdef struct SkOpts:
     DealPlan deal
     i64 tariff_rufspiel, tariff_solo, tariff_increment
-    bint ramsch, kontra, schneider_official, caller_keeps, leaster
+    bint ramsch, kontra, schneider_official, caller_keeps, leaster, klopfen
     i64 stock, stock_pot        # the Stock's stake (0: off) and the pot carried into the deal
     u64 offered                 # bit per Contract that may be bid (the club ones by option)
     u64 offered_bids            # the positions in RANKED_CALLS of those contracts' calls
@@ -153,6 +159,7 @@ cdef struct SkState:
     int8_t best_call, best_seat
     int8_t contract, suit, declarer, partner, order
     int8_t kontra, re, called_led
+    int8_t knocked              # seat mask of the seats that knocked (option klopfen)
     int8_t trick_no, n_in_trick, leader
     int8_t led                  # effective suit of the trick in play's lead, -1 before it
     u64 follow                  # the led suit's cards (all cards before the lead): set once a trick
@@ -285,6 +292,9 @@ cdef int g_opts(options, SkOpts* out) except -1:
     out.schneider_official = options.schneider_rule == "official"
     out.caller_keeps = options.caller_keeps_called_suit
     out.leaster = options.leaster
+    out.klopfen = options.klopfen
+    if out.klopfen:             # the knocking round is played on the first four cards only
+        out.deal.sight_phase = P_KLOPFEN
     out.stock = options.stock
     out.stock_pot = options.stock_pot
     out.offered = SEED_CONTRACTS
@@ -437,7 +447,7 @@ cdef void g_init(SkState* s, const SkOpts* o, const u64* hands, u64 blind, int d
         s.dealt[i] = hands[i]
     s.dealer = dealer
     s.to_act = (dealer + 1) % 4
-    s.phase = P_AUCTION
+    s.phase = P_KLOPFEN if o.klopfen else P_AUCTION
     s.best_call = -1
     s.best_seat = -1
     s.contract = K_NONE
@@ -453,6 +463,8 @@ cdef void g_init(SkState* s, const SkOpts* o, const u64* hands, u64 blind, int d
 
 
 cdef inline int g_kinds(const SkState* s) noexcept nogil:
+    if s.phase == P_KLOPFEN:
+        return A_ANNOUNCE
     if s.phase == P_AUCTION:
         return A_BID
     if s.phase == P_PLAY:
@@ -551,6 +563,10 @@ cdef int g_legal(const SkState* s, const SkOpts* o, i64* out) noexcept nogil:
     cdef int n = 0, seat = s.to_act
     if s.phase == P_PLAY:
         n = append_bits(g_legal_cards(s, o), out, n)
+    elif s.phase == P_KLOPFEN:
+        out[0] = CALL_BASE + ANNOUNCE_PASS
+        out[1] = CALL_BASE + ANNOUNCE_KLOPFEN
+        n = 2
     elif s.phase == P_AUCTION:
         n = auction_calls(s, o, out, False)
     elif s.phase == P_KONTRA:
@@ -669,6 +685,15 @@ cdef inline void g_apply(SkState* s, const SkOpts* o, i64 code) noexcept nogil:
         play_card(s, <int>code)
         return
     call = <int>(code - CALL_BASE)
+    if s.phase == P_KLOPFEN:    # each seat once, from forehand; then the auction from forehand
+        if call == ANNOUNCE_KLOPFEN:
+            s.knocked |= 1 << seat
+        s.n_spoken += 1
+        s.to_act = (seat + 1) % 4
+        if s.n_spoken == 4:
+            s.phase = P_AUCTION
+            s.n_spoken = 0
+        return
     if s.phase == P_AUCTION:
         if call != BID_PASS:
             s.best_call = call
@@ -739,6 +764,7 @@ cdef struct SkTally:          # the intermediate figures of scoring that the bre
     i64 base, value
     i64 stock_in, stock_out   # each player's stake paid into the Stock, the pot taken from it
     int laufende, schneider, schwarz, tout, ouvert
+    int knocks                # option klopfen: the knocks, each doubling the value
     int losers, jungfrauen, durchmarsch
 
 
@@ -749,6 +775,7 @@ cdef void tally(const SkState* s, const SkOpts* o, Score* sc, SkTally* t) noexce
     cdef i64 v = 0
     memset(t, 0, sizeof(SkTally))
     t.durchmarsch = -1
+    t.knocks = popcount(<u64>s.knocked)
     start_score(sc, s, s.contract, s.declarer)
     for i in range(4):
         sc.card_points[i] = points_of(s.won[i])
@@ -765,9 +792,10 @@ cdef void tally(const SkState* s, const SkOpts* o, Score* sc, SkTally* t) noexce
         for i in range(4):
             if s.n_won[i] == 8:
                 t.durchmarsch = i
-                t.value = o.tariff_solo
+                t.base = o.tariff_solo
+                t.value = o.tariff_solo << t.knocks
                 for j in range(4):
-                    sc.scores[j] = 3 * o.tariff_solo if j == i else -o.tariff_solo
+                    sc.scores[j] = 3 * t.value if j == i else -t.value
                 return
         for i in range(4):
             if sc.card_points[i] > most:
@@ -779,7 +807,7 @@ cdef void tally(const SkState* s, const SkOpts* o, Score* sc, SkTally* t) noexce
                 t.losers |= 1 << i
                 n_losers += 1
         t.base = o.tariff_rufspiel
-        t.value = o.tariff_rufspiel << t.jungfrauen
+        t.value = o.tariff_rufspiel << (t.jungfrauen + t.knocks)
         for i in range(4):
             sc.scores[i] = -t.value * (4 - n_losers) if t.losers >> i & 1 else t.value * n_losers
         return
@@ -824,6 +852,7 @@ cdef void tally(const SkState* s, const SkOpts* o, Score* sc, SkTally* t) noexce
         v *= 2
     if s.re >= 0:
         v *= 2
+    v <<= t.knocks
     t.value = v
     if not sc.side_won:
         v = -v
@@ -854,7 +883,7 @@ cdef void leaster(const SkState* s, const SkOpts* o, Score* sc, SkTally* t) noex
         else:
             t.losers |= 1 << i
     t.base = o.tariff_rufspiel
-    t.value = o.tariff_rufspiel
+    t.value = o.tariff_rufspiel << t.knocks
     for i in range(4):
         sc.scores[i] = -t.value * n_winners if t.losers >> i & 1 else t.value * (4 - n_winners)
 
@@ -882,6 +911,12 @@ cdef void fill_contract(const SkState* s, Result* r, bint reveal_partner) noexce
         contract_field(r, W_RE, V_OPT_INT, s.re)
 
 
+cdef inline void add_knocks(Result* r, const SkTally* t) noexcept nogil:
+    """Option klopfen: the knocks and their factor 2^knocks, when there were any (rules 3.2)."""
+    if t.knocks:
+        add_item(r, I_KLOPFEN, IF_COUNT | IF_FACTOR, 0, 0, t.knocks, 0, 1 << t.knocks, 0)
+
+
 cdef void g_result(const SkState* s, const SkOpts* o, Result* r) noexcept nogil:
     """The Result: teams, winners and breakdown items in records.md order (rules 5, 6)."""
     cdef SkTally t
@@ -896,6 +931,7 @@ cdef void g_result(const SkState* s, const SkOpts* o, Result* r) noexcept nogil:
         for i in range(4):
             r.teams[i] = 1 << i
         add_item(r, I_LEASTER, IF_VALUE | IF_LOSERS, 0, 0, 0, t.base, 0, t.losers)
+        add_knocks(r, &t)
         add_item(r, I_TOTAL, IF_VALUE, 0, 0, 0, t.value, 0, 0)
         winners = 15 & ~t.losers
     elif k == K_RAMSCH:
@@ -903,13 +939,14 @@ cdef void g_result(const SkState* s, const SkOpts* o, Result* r) noexcept nogil:
         for i in range(4):
             r.teams[i] = 1 << i
         if t.durchmarsch >= 0:
-            add_item(r, I_DURCHMARSCH, IF_VALUE, 0, 0, 0, t.value, 0, 0)
+            add_item(r, I_DURCHMARSCH, IF_VALUE, 0, 0, 0, t.base, 0, 0)
             winners = 1 << t.durchmarsch
         else:
             add_item(r, I_RAMSCH, IF_VALUE | IF_LOSERS, 0, 0, 0, t.base, 0, t.losers)
             if t.jungfrauen:
                 add_item(r, I_JUNGFRAU, IF_COUNT | IF_FACTOR, 0, 0, t.jungfrauen, 0, 1 << t.jungfrauen, 0)
             winners = 15 & ~t.losers
+        add_knocks(r, &t)
         add_item(r, I_TOTAL, IF_VALUE, 0, 0, 0, t.value, 0, 0)
     elif k != K_THROWN_IN:
         r.n_teams = 2
@@ -933,6 +970,7 @@ cdef void g_result(const SkState* s, const SkOpts* o, Result* r) noexcept nogil:
             add_item(r, I_KONTRA, IF_FACTOR, 0, 0, 0, 0, 2, 0)
         if s.re >= 0:
             add_item(r, I_RE, IF_FACTOR, 0, 0, 0, 0, 2, 0)
+        add_knocks(r, &t)
         add_item(r, I_TOTAL, IF_VALUE, 0, 0, 0, t.value, 0, 0)
     if t.stock_in:
         add_item(r, I_STOCK_IN, IF_VALUE, 0, 0, 0, t.stock_in, 0, 0)
@@ -1025,6 +1063,9 @@ REASONS = {
     "CONTRACT_NOT_OFFERED": "a club contract (Geier, Farbwenz, Farbgeier, Bettel, Bettel ouvert) is bid only where its option is on",
     "CALLER_KEEPS_CALLED_SUIT": "with option caller_keeps_called_suit the caller may not discard his last card of the called suit before it is led",
     "NOT_ALLOWED_NOW": "the call is not open to this seat now",
+    "KLOPFEN_OFF": "knocking is played only with option klopfen",
+    "KNOCK_ROUND_OVER": "a seat knocks only in the knocking round, after its first four cards",
+    "KNOCK_OR_PASS": "in the knocking round a seat knocks (klopfen) or passes",
 }
 
 
@@ -1035,6 +1076,13 @@ def explain(Core core, i64 code):
         return _explain_play(core, <int>code)
     call = <int>(code - CALL_BASE)
     name = CALL_TABLE[call][1]
+    if call == ANNOUNCE_KLOPFEN:
+        if not core.o.klopfen:
+            return "KLOPFEN_OFF", "knocking is not played at this table: option klopfen is off"
+        return "KNOCK_ROUND_OVER", ("the knocking round is over: a seat knocks only in it, after its "
+                                    "first four cards and before the auction")
+    if s.phase == P_KLOPFEN:
+        return "KNOCK_OR_PASS", f"{name} is not said in the knocking round: knock (klopfen) or pass"
     if call >= ANNOUNCE_PASS and call <= ANNOUNCE_RE:
         if s.phase == P_KONTRA and call == ANNOUNCE_RE:
             return "RE_ONLY_AFTER_KONTRA", "re may be said only in the re round, after a kontra"

@@ -26,9 +26,10 @@ WORDS = {
                 "bettel_ouvert": call("Bettel ouvert", "plays a Bettel ouvert", "play a Bettel ouvert"),
             },
             "announce": {
-                "pass": call("no more", "says no more", "say no more"),
+                "pass": call("pass", "passes", "pass"),            # kontra, re and the knocking round
                 "kontra": call("Kontra", "says Kontra", "say Kontra"),
                 "re": call("Re", "says Re", "say Re"),
+                "klopfen": call("knock (klopfen)", "knocks (klopft)", "knock (klopfen)"),
             },
         },
         "contracts": {
@@ -61,9 +62,11 @@ WORDS = {
             "jungfrau": "jungfrau", "durchmarsch": "durchmarsch", "total": "total",
             "bettel": "bettel", "ouvert": "ouvert", "leaster": "leaster",
             "stock_in": "into the Stock (each player)", "stock_out": "the Stock, to the winners",
+            "klopfen": "knocks (klopfen)",
         },
-        "presets": {"schafkopfschule": "Schafkopfschule rules (Kontra, the official schneider line)", "club": "club table (every house contract: Ramsch, Geier, Farbwenz, Bettel …)"},
-        "phases": {"auction": "auction", "kontra": "kontra", "re": "re", "play": "play", "over": "over"},
+        "presets": {"schafkopfschule": "Schafkopfschule rules (Kontra, the official schneider line)", "club": "club table (Klopfen and every house contract: Ramsch, Geier, Farbwenz, Bettel …)"},
+        "phases": {"auction": "auction", "kontra": "kontra", "re": "re", "play": "play", "over": "over",
+                   "klopfen": "knocking (klopfen)"},
     },
     "de": {
         "cards": GERMAN_DE,
@@ -86,9 +89,10 @@ WORDS = {
                 "bettel_ouvert": call("Bettel ouvert", "spielt einen Bettel ouvert", "spielst einen Bettel ouvert"),
             },
             "announce": {
-                "pass": call("nichts mehr", "sagt nichts mehr", "sagst nichts mehr"),
+                "pass": call("passen", "passt", "passt"),
                 "kontra": call("Kontra", "gibt Kontra", "gibst Kontra"),
                 "re": call("Re", "gibt Re", "gibst Re"),
+                "klopfen": call("klopfen", "klopft", "klopfst"),
             },
         },
         "contracts": {
@@ -121,9 +125,11 @@ WORDS = {
             "jungfrau": "Jungfrau", "durchmarsch": "Durchmarsch", "total": "Summe",
             "bettel": "Bettel", "ouvert": "ouvert", "leaster": "Leaster",
             "stock_in": "in den Stock (jeder Spieler)", "stock_out": "der Stock, an die Gewinner",
+            "klopfen": "Klopfen",
         },
-        "presets": {"schafkopfschule": "Regeln der Schafkopfschule (Kontra, die offizielle Schneidergrenze)", "club": "Clubtisch (alle Hausspiele: Ramsch, Geier, Farbwenz, Bettel …)"},
-        "phases": {"auction": "Ansage", "kontra": "Kontra", "re": "Re", "play": "Spiel", "over": "Ende"},
+        "presets": {"schafkopfschule": "Regeln der Schafkopfschule (Kontra, die offizielle Schneidergrenze)", "club": "Clubtisch (Klopfen und alle Hausspiele: Ramsch, Geier, Farbwenz, Bettel …)"},
+        "phases": {"auction": "Ansage", "kontra": "Kontra", "re": "Re", "play": "Spiel", "over": "Ende",
+                   "klopfen": "Klopfen"},
     },
     "nl": {
         "cards": GERMAN_NL,
@@ -145,9 +151,10 @@ WORDS = {
                 "bettel_ouvert": call("Bettel ouvert", "speelt een Bettel ouvert", "speelt een Bettel ouvert"),
             },
             "announce": {
-                "pass": call("niets meer", "zegt niets meer", "zegt niets meer"),
+                "pass": call("passen", "past", "past"),
                 "kontra": call("Kontra", "zegt Kontra", "zegt Kontra"),
                 "re": call("Re", "zegt Re", "zegt Re"),
+                "klopfen": call("kloppen (klopfen)", "klopt (klopft)", "klopt (klopfen)"),
             },
         },
         "contracts": {
@@ -180,9 +187,11 @@ WORDS = {
             "jungfrau": "Jungfrau (geen slag)", "durchmarsch": "Durchmarsch (alle slagen)", "total": "totaal",
             "bettel": "Bettel", "ouvert": "ouvert", "leaster": "Leaster",
             "stock_in": "in de pot (elke speler)", "stock_out": "de pot, naar de winnaars",
+            "klopfen": "geklopt (Klopfen)",
         },
-        "presets": {"schafkopfschule": "regels van de Schafkopfschule (Kontra, de officiële schneidergrens)", "club": "clubtafel (alle huisspellen: Ramsch, Geier, Farbwenz, Bettel …)"},
-        "phases": {"auction": "bieden", "kontra": "Kontra", "re": "Re", "play": "spelen", "over": "afgelopen"},
+        "presets": {"schafkopfschule": "regels van de Schafkopfschule (Kontra, de officiële schneidergrens)", "club": "clubtafel (Klopfen en alle huisspellen: Ramsch, Geier, Farbwenz, Bettel …)"},
+        "phases": {"auction": "bieden", "kontra": "Kontra", "re": "Re", "play": "spelen", "over": "afgelopen",
+                   "klopfen": "kloppen (Klopfen)"},
     },
     "ur": {
         "cards": GERMAN_UR,
@@ -204,9 +213,10 @@ WORDS = {
                                        "بیٹل اووَر (کھلے پتے) کھیلتے ہیں"),
             },
             "announce": {
-                "pass": call("مزید کچھ نہیں", "مزید کچھ نہیں کہتا", "مزید کچھ نہیں کہتے"),
+                "pass": call("پاس", "پاس کرتا ہے", "پاس کرتے ہیں"),
                 "kontra": call("Kontra (دگنا)", "Kontra کہتا ہے", "Kontra کہتے ہیں"),
                 "re": call("Re (پھر دگنا)", "Re کہتا ہے", "Re کہتے ہیں"),
+                "klopfen": call("Klopfen (کھٹکھٹانا، دگنا)", "Klopfen کرتا ہے", "Klopfen کرتے ہیں"),
             },
         },
         "contracts": {
@@ -239,8 +249,10 @@ WORDS = {
             "jungfrau": "یونگ فراؤ", "durchmarsch": "دُرخ مارش", "total": "کل",
             "bettel": "بیٹل", "ouvert": "اووَر", "leaster": "لیسٹر",
             "stock_in": "اسٹاک میں (ہر کھلاڑی)", "stock_out": "اسٹاک، جیتنے والوں کو",
+            "klopfen": "Klopfen (ہر بار دگنا)",
         },
-        "presets": {"schafkopfschule": "شافکوپف اسکول کے قواعد (Kontra، سرکاری شنائیڈر حد)", "club": "کلب کی میز (تمام گھریلو کھیل: Ramsch، Geier، Farbwenz، Bettel …)"},
-        "phases": {"auction": "بولی", "kontra": "Kontra کا موقع", "re": "Re کا موقع", "play": "کھیل", "over": "ختم"},
+        "presets": {"schafkopfschule": "شافکوپف اسکول کے قواعد (Kontra، سرکاری شنائیڈر حد)", "club": "کلب کی میز (Klopfen اور تمام گھریلو کھیل: Ramsch، Geier، Farbwenz، Bettel …)"},
+        "phases": {"auction": "بولی", "kontra": "Kontra کا موقع", "re": "Re کا موقع", "play": "کھیل", "over": "ختم",
+                   "klopfen": "Klopfen کا موقع"},
     },
 }
