@@ -189,3 +189,35 @@ def test_match_lengths_tool_plays_target_matches_to_their_end():
     from conftest import tool
     found = tool("match_lengths").lengths("klaverjas", games.preset("klaverjas", "to_1500"), "easy", 3)
     assert len(found) == 3 and all(1 <= n <= 2 * 1500 // 81 + 1 for n in found), found
+
+
+def _plain(value):
+    return list(value) if isinstance(value, (list, tuple)) else value
+
+
+# options under which each game's match carries state from deal to deal
+CARRYING = {"schafkopf": {"stock": 10}, "doppelkopf": {"bockrunden": "tie_or_lost_kontra"},
+            "sheepshead": {"no_pick": "doubler"}, "klaverjas": {}}
+
+
+@pytest.mark.parametrize("game", games.available())
+def test_what_a_match_carries_is_declared_match_state(game):
+    """Every option a match carries into the next deal is declared `match_state`, and every
+    declared one is carried by some match: the rules switches above the engine leave them out
+    by their status alone (the web page names none of them)."""
+    spec = games.spec_of(game)
+    declared = {o.name for o in spec.options if o.status == "match_state"}
+    defaults = {o.name: o.default for o in spec.options}
+    carried: set[str] = set()
+    for seed in range(12):
+        match = Match(games.get(game, {**CARRYING[game], "deals_per_match": 8}), seed=seed)
+        rng = random.Random(seed)
+        while not match.is_over():
+            state = match.deal()
+            while not state.is_over():
+                legal = state.legal_actions()
+                passes = [a for a in legal if "pass" in str(a)]       # all passing: a Stock, a doubler
+                state.apply(rng.choice(passes if passes and rng.random() < 0.7 else legal))
+            match.finish_deal()
+            carried |= {k for k, v in match.carry.items() if _plain(v) != _plain(defaults[k])}
+    assert carried == declared

@@ -1,8 +1,11 @@
 """Rule options: each game's option table (from its rules file) as data, validated once.
 
 An option is `supported` (changes the rules), `informational` (stored, used by the match
-layer, e.g. `deals_per_match`) or `listed_only` (named by the rules file but not part of the
-ruleset: accepted only at its off value and never stored). Anything else is an error.
+layer, e.g. `deals_per_match`), `match_state` (a deal's state that the match sets from the deals
+before it, e.g. a doubler's multiplier, the Stock's pot, the bock rounds due: checked, stored and
+scored like a supported option, but not a rule a table chooses, so a rules switch leaves it
+out) or `listed_only` (named by the rules file but not part of the ruleset: accepted only at
+its off value and never stored). Anything else is an error.
 """
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ class OptionSpec:
     allowed: tuple = ()            # for "choice" (and restricted "int")
     minimum: int | None = None     # for "int" and "int_list" entries
     maximum: int | None = None     # for "int" and "int_list" entries: every score fits 64 bits
-    status: str = "supported"      # "supported" | "informational" | "listed_only"
+    status: str = "supported"      # "supported" | "informational" | "match_state" | "listed_only"
 
     def check(self, value: Any) -> Any:
         where = f"options.{self.name}"

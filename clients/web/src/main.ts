@@ -94,8 +94,11 @@ function rulesOf(game: string): Record<string, unknown> {
   }
 }
 
-// options that carry the match's state, not a rule to switch
-const MATCH_STATE = ["deals_per_match", "multiplier", "stock_pot", "bock", "bock_next"];
+/** An option that carries the match's state (declared so: a doubler's multiplier, the Stock's
+ *  pot, bock rounds; and the match's length, which the lobby sets), not a rule to switch. */
+function matchState(game: string, name: string): boolean {
+  return name === "deals_per_match" || gameInfo.get(game)?.options.find((o) => o.name === name)?.status === "match_state";
+}
 
 /** The rules `options` set for `game`, without match state and without values at the game's
  *  defaults: two ways of writing the same rules compare equal. */
@@ -103,7 +106,7 @@ function changedRules(game: string, options: Record<string, unknown>): Record<st
   const declared = new Map((gameInfo.get(game)?.options ?? []).map((o) => [o.name, plain(o.defaultValue)]));
   const out: Record<string, unknown> = {};
   for (const name of Object.keys(options).sort()) {
-    if (MATCH_STATE.includes(name)) continue;
+    if (matchState(game, name)) continue;
     if (!declared.has(name) || JSON.stringify(declared.get(name)) !== JSON.stringify(options[name])) out[name] = options[name];
   }
   return out;
@@ -301,7 +304,7 @@ function rulesEl(game: string, onChange: () => void, playing?: Record<string, un
     box.append(h("label", { class: "rule", for: "preset" }, h("span", {}, t("rules_preset")), choice));
   }
   for (const o of info?.options ?? []) {
-    if (MATCH_STATE.includes(o.name)) continue;
+    if (o.status === "match_state" || o.name === "deals_per_match") continue;
     const def = plain(o.defaultValue);
     const current = o.name in chosen ? chosen[o.name] : def;
     const id = `rule-${o.name}`;

@@ -38,11 +38,11 @@ OPTIONS = (
                allowed=rules.BOCKRUNDEN),
     OptionSpec("bock", "int", 0,
                f"bock rounds on this deal (match state set by the match): its scores x 2^bock, "
-               f"0..{MAX_BOCK}", minimum=0, maximum=MAX_BOCK),
+               f"0..{MAX_BOCK}", minimum=0, maximum=MAX_BOCK, status="match_state"),
     OptionSpec("bock_next", "int_list", (0, 0, 0),
                "bock rounds already due on each of the three deals after this one (match state set "
                "by the match): three integers, none above bock nor the one before it, at most 3, 2, 1",
-               minimum=0, maximum=MAX_BOCK - 1),
+               minimum=0, maximum=MAX_BOCK - 1, status="match_state"),
 )
 
 # the three rule alternatives pagat lists, each on its own, and a house table with the house rules

@@ -40,7 +40,7 @@ OPTIONS = (
                minimum=0, maximum=STOCK_MAX),
     OptionSpec("stock_pot", "int", 0,
                f"the Stock's pot carried into this deal (match state set by the match), a multiple of "
-               f"4 x stock, 0..{STOCK_POT_MAX}", minimum=0, maximum=STOCK_POT_MAX),
+               f"4 x stock, 0..{STOCK_POT_MAX}", minimum=0, maximum=STOCK_POT_MAX, status="match_state"),
     OptionSpec("klopfen", "bool", False, "a knocking round on the first four cards before the auction: "
                "each knock (klopfen) doubles the deal's value"),
 )

@@ -34,7 +34,7 @@ OPTIONS = (
                f"1..{rules.MAX_MULTIPLIER} (2^20): a run of doublers stops doubling at "
                f"{rules.MAX_MULTIPLIER} (next_multiplier stays there; breakdown item doubler_cap), "
                f"so no score of a deal exceeds 192 x 2^20 (96 without blitzing)",
-               minimum=1, maximum=rules.MAX_MULTIPLIER),
+               minimum=1, maximum=rules.MAX_MULTIPLIER, status="match_state"),
     OptionSpec("deals_per_match", "int", 10, "match length in played deals (doublers do not count), 1..1000",
                minimum=1, maximum=1000, status="informational"),
 )
