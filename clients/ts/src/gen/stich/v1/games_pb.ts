@@ -49,7 +49,8 @@ export type OptionSchema = Message<"stich.v1.OptionSchema"> & {
   description: string;
 
   /**
-   * "supported", "informational" or "listed_only".
+   * "supported", "informational", "match_state" (set by the match from the deals before: a carried
+   * stake, the bock rounds due; not a rule a table chooses) or "listed_only".
    *
    * @generated from field: string status = 5;
    */

@@ -540,7 +540,8 @@ export type TableView = Message<"stich.v1.TableView"> & {
 
   /**
    * Cards laid face up for everyone (Schafkopf's Bettel ouvert: the declarer's remaining hand,
-   * once the first trick is complete); absent otherwise.
+   * once the first trick is complete; Doppelkopf's Schweinchen; Sheepshead's blitzed black
+   * queens); absent otherwise.
    *
    * @generated from field: stich.v1.ShownHand shown = 39;
    */
