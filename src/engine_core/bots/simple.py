@@ -254,14 +254,14 @@ class EasyBot(Bot):
         if phase == "reservation":
             # a picture solo the game declares (bid_families: trump ranks, no trump suit), the
             # first in the legal order the hand meets: six of its one rank (Damen-, Buben-,
-            # Koenigssolo), or nine of its two ranks with four of the upper (Buben-Damen-Solo)
+            # Koenigssolo), or eight of its two ranks with four of the upper (Buben-Damen-Solo)
             for a in legal:
                 family = _family_of(view, a.get("call"))
                 ranks = family.get("trump_ranks", "")
                 if a["type"] != "bid" or not ranks or "trump_suit" in family or family.get("tout"):
                     continue
                 n = sum(_rank(c) in ranks for c in hand)
-                if n >= 6 if len(ranks) == 1 else (n >= 9 and sum(_rank(c) == ranks[0] for c in hand) >= 4):
+                if n >= 6 if len(ranks) == 1 else (n >= 8 and sum(_rank(c) == ranks[0] for c in hand) >= 4):
                     return a
             # a hand bad enough to throw in (only offered where the table allows it) is thrown in
             for call in ("throw_in", "hochzeit", "armut"):
