@@ -55,9 +55,9 @@ PRESETS = {
     "soloist_leads": {"solo_player_leads": True},
     "karlchen_only_winning": {"charlie_only_when_winning": True},
     # a typical private table: the second heart ten, Schweinchen and Superschweinchen, throwing in,
-    # bock rounds after a 120 : 120 tie
+    # bock rounds after a 120 : 120 tie, the picture solos
     "house": {"second_heart_ten_beats_first": True, "schweinchen": "superschweinchen", "throw_in": True,
-              "bockrunden": "tie"},
+              "bockrunden": "tie", "picture_solos": True},
 }
 
 # what the picture solos ask of a hand (GameSpec.bid_families: the bots' reservation rules); the

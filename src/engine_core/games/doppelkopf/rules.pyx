@@ -2,7 +2,8 @@
 """Doppelkopf's rule hooks (typed, nogil) over card masks; the engine around them is the shared
 `_engine.pxi`, included at the end. The rules as implemented: docs/rules/doppelkopf.md.
 
-Reservations: one bid each from the dealer's left (healthy, hochzeit, armut, seven solos);
+Reservations: one bid each from the dealer's left (healthy, hochzeit, armut, seven solos, and
+under options throw_in and the picture solos: Buben-Damen-Solo, Koenigssolo);
 the earliest solo wins, else the earliest armut, else the hochzeit, else a normal game (a
 silent solo when one seat holds both club queens). Armut: the poor player gives 3 cards
 holding all his trumps, the others accept or decline in turn, the acceptor returns any 3;
