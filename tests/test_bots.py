@@ -16,7 +16,7 @@ from conftest import GAMES
 # the option sets each game's bots play (a game not listed: its defaults)
 OPTION_SETS = {
     "schafkopf": [{}, {"ramsch": True, "kontra": True}, {"schneider_rule": "official", "kontra": True}],
-    "doppelkopf": [{}, {"second_heart_ten_beats_first": True, "solo_player_leads": True},
+    "doppelkopf": [{}, {"second_heart_ten_beats_first": True, "solo_player_leads": True, "picture_solos": True},
                    {**games.preset("doppelkopf", "house"), "hochzeit_partner": "first_colour_trick"}],
     "sheepshead": [{}, games.preset("sheepshead", "seed004"), {"cracking": True, "partner": "jack_of_diamonds"},
                    {"no_pick": "doubler", "unknown_broad": True}, {"no_pick": "forced"},

@@ -252,12 +252,17 @@ class EasyBot(Bot):
         hand = view["hand"]
         phase = view["phase"]
         if phase == "reservation":
-            queens = sum(_rank(c) == "Q" for c in hand)
-            jacks = sum(_rank(c) == "J" for c in hand)
-            if queens >= 6 and find(legal, "solo_queens"):
-                return find(legal, "solo_queens")
-            if jacks >= 6 and find(legal, "solo_jacks"):
-                return find(legal, "solo_jacks")
+            # a picture solo the game declares (bid_families: trump ranks, no trump suit), the
+            # first in the legal order the hand meets: six of its one rank (Damen-, Buben-,
+            # Koenigssolo), or eight of its two ranks with four of the upper (Buben-Damen-Solo)
+            for a in legal:
+                family = _family_of(view, a.get("call"))
+                ranks = family.get("trump_ranks", "")
+                if a["type"] != "bid" or not ranks or "trump_suit" in family or family.get("tout"):
+                    continue
+                n = sum(_rank(c) in ranks for c in hand)
+                if n >= 6 if len(ranks) == 1 else (n >= 8 and sum(_rank(c) == ranks[0] for c in hand) >= 4):
+                    return a
             # a hand bad enough to throw in (only offered where the table allows it) is thrown in
             for call in ("throw_in", "hochzeit", "armut"):
                 if find(legal, call):

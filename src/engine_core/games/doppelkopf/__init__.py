@@ -31,6 +31,9 @@ OPTIONS = (
     OptionSpec("throw_in", "bool", False,
                "a hand with five nines, five kings or no trump above the jacks may throw in: "
                "the deal is dealt again by the same dealer and does not count"),
+    OptionSpec("picture_solos", "bool", False,
+               "two more solos may be bid (rules 3.7.1): the Buben-Damen-Solo (queens above jacks "
+               "the only trumps) and the Koenigssolo (kings the only trumps)"),
     OptionSpec("bockrunden", "choice", "off",
                "bock rounds (rules 9.1): after a deal that triggers one, the next four deals score "
                "double, overlapping rounds doubling again; 'tie': a deal ending 120:120 triggers; "
@@ -52,9 +55,18 @@ PRESETS = {
     "soloist_leads": {"solo_player_leads": True},
     "karlchen_only_winning": {"charlie_only_when_winning": True},
     # a typical private table: the second heart ten, Schweinchen and Superschweinchen, throwing in,
-    # bock rounds after a 120 : 120 tie
+    # bock rounds after a 120 : 120 tie, the picture solos
     "house": {"second_heart_ten_beats_first": True, "schweinchen": "superschweinchen", "throw_in": True,
-              "bockrunden": "tie"},
+              "bockrunden": "tie", "picture_solos": True},
+}
+
+# what the picture solos ask of a hand (GameSpec.bid_families: the bots' reservation rules); the
+# suit solos and the Fleischloser are not bid by the easy and normal levels
+BID_FAMILIES = {
+    "solo_queens": {"trump_ranks": "Q"},
+    "solo_jacks": {"trump_ranks": "J"},
+    "solo_queens_jacks": {"trump_ranks": "QJ"},
+    "solo_kings": {"trump_ranks": "K"},
 }
 
 
@@ -129,8 +141,10 @@ GAME = GameSpec(
     win_points=rules.win_points,
     description="Doppelkopf: normal game, silent solo, Hochzeit, Armut and seven solos; "
                 "re/kontra and no_90 .. schwarz announcements; optional Schweinchen, "
-                "Superschweinchen, Hochzeit partner rules, throwing in and Bockrunden",
+                "Superschweinchen, Hochzeit partner rules, throwing in, Bockrunden and the "
+                "picture solos (Buben-Damen-Solo, Koenigssolo)",
     words=WORDS,
+    bid_families=BID_FAMILIES,
     # twelve tricks: each search costs more, so fewer worlds; the normal level plays the bid
     # rollouts (solos, Hochzeit and Armut differ in kind)
     hard_budget={"worlds": 64, "playout_worlds": 32, "playouts": 128, "rollout_worlds": 8},

@@ -2,7 +2,8 @@
 """Doppelkopf's rule hooks (typed, nogil) over card masks; the engine around them is the shared
 `_engine.pxi`, included at the end. The rules as implemented: docs/rules/doppelkopf.md.
 
-Reservations: one bid each from the dealer's left (healthy, hochzeit, armut, seven solos);
+Reservations: one bid each from the dealer's left (healthy, hochzeit, armut, seven solos, and
+under options throw_in and the picture solos: Buben-Damen-Solo, Koenigssolo);
 the earliest solo wins, else the earliest armut, else the hochzeit, else a normal game (a
 silent solo when one seat holds both club queens). Armut: the poor player gives 3 cards
 holding all his trumps, the others accept or decline in turn, the acceptor returns any 3;
@@ -73,6 +74,8 @@ cpdef enum Call:
     ANNOUNCE_NO_30
     ANNOUNCE_SCHWARZ
     BID_THROW_IN            # option throw_in (after the others, so their codes stay put)
+    BID_SOLO_QUEENS_JACKS   # option picture_solos: Buben-Damen-Solo (SOLO 7), Koenigssolo (SOLO 8)
+    BID_SOLO_KINGS
 
 cpdef enum Exchange:
     X_ARMUT_GIVE
@@ -141,6 +144,8 @@ cpdef enum Word:
     W_QUEENS
     W_JACKS
     W_ACES
+    W_QUEENS_JACKS          # option picture_solos (SOLO 7, 8)
+    W_KINGS
     W_SCHWEINCHEN           # options schweinchen, superschweinchen: the holder's seat
     W_SUPERSCHWEINCHEN
     W_BOCK_TRIGGERS         # option bockrunden: the events of this deal that start a bock round
@@ -178,6 +183,7 @@ cdef struct DkOpts:
     DealPlan deal
     bint second_heart_ten, solo_player_leads, charlie_only_when_winning
     bint schweinchen, superschweinchen, throw_in     # option schweinchen: at least / superschweinchen
+    bint picture_solos          # the Buben-Damen-Solo and the Koenigssolo may be bid
     int8_t hochzeit_partner     # HP_ANY, HP_TRUMP, HP_COLOUR: the tricks that find the partner
     int8_t bockrunden           # index in BOCKRUNDEN: 0 off, 1 tie, 2 also a lost kontra
     int8_t bock                 # bock rounds on this deal: scores x 2^bock (0..MAX_BOCK)
@@ -233,9 +239,12 @@ cdef enum:
     O_QUEENS = 4
     O_JACKS = 5
     O_ACES = 6
-    O_SCHWEIN = 7       # the normal order with both AD on top (option schweinchen)
-    O_SUPER = 8         # and both 9D above them (option superschweinchen)
-    N_ORDERS = 9
+    O_QUEENS_JACKS = 7  # option picture_solos: queens then jacks (Buben-Damen-Solo)
+    O_KINGS = 8         # and kings only (Koenigssolo)
+    O_SCHWEIN = 9       # the normal order with both AD on top (option schweinchen)
+    O_SUPER = 10        # and both 9D above them (option superschweinchen)
+    N_ORDERS = 11
+    N_SOLOS = 9         # the solo types: 0 diamonds .. 6 aces, 7 queens_jacks, 8 kings
     HP_ANY = 0          # option hochzeit_partner, in the order of HOCHZEIT_PARTNER
     HP_TRUMP = 1
     HP_COLOUR = 2
@@ -322,12 +331,18 @@ cdef void _build_tables():
                 trumps[n] = card(r, suit_of_solo[t]); n += 1
         add_trumps(&ORDERS[t], trumps, n)
         add_plain(&ORDERS[t])
-    for t, r in ((O_QUEENS, QUEEN), (O_JACKS, JACK)):
+    for t, r in ((O_QUEENS, QUEEN), (O_JACKS, JACK), (O_KINGS, KING)):
         order_init(&ORDERS[t])
         for s in range(4):
             trumps[s] = card(r, s)
         add_trumps(&ORDERS[t], trumps, 4)
         add_plain(&ORDERS[t])
+    order_init(&ORDERS[O_QUEENS_JACKS])     # QC QS QH QD JC JS JH JD, the heart ten plain
+    for s in range(4):
+        trumps[s] = card(QUEEN, s)
+        trumps[4 + s] = card(JACK, s)
+    add_trumps(&ORDERS[O_QUEENS_JACKS], trumps, 8)
+    add_plain(&ORDERS[O_QUEENS_JACKS])
     order_init(&ORDERS[O_ACES])
     add_plain(&ORDERS[O_ACES])
     for t, k in ((O_SCHWEIN, 0), (O_SUPER, 2)):   # the normal trumps below k + 2 pigs on top
@@ -375,6 +390,7 @@ cdef int g_opts(options, DkOpts* out) except -1:
     out.schweinchen = options.schweinchen != "off"
     out.superschweinchen = options.schweinchen == "superschweinchen"
     out.throw_in = options.throw_in
+    out.picture_solos = options.picture_solos
     out.hochzeit_partner = HOCHZEIT_PARTNER.index(options.hochzeit_partner)
     out.bockrunden = BOCKRUNDEN.index(options.bockrunden)
     out.bock = options.bock
@@ -440,6 +456,15 @@ cdef inline bint solo_scoring(const DkState* s) noexcept nogil:
             or (s.contract == K_HOCHZEIT and s.clarified > 0 and s.partner < 0))
 
 
+cdef inline int solo_of(int call) noexcept nogil:
+    """The solo type (0..N_SOLOS-1, the order of SOLO) a reservation call declares, or -1."""
+    if call >= BID_SOLO_DIAMONDS and call <= BID_SOLO_ACES:
+        return call - BID_SOLO_DIAMONDS
+    if call == BID_SOLO_QUEENS_JACKS or call == BID_SOLO_KINGS:
+        return 7 + call - BID_SOLO_QUEENS_JACKS
+    return -1
+
+
 cdef inline bint bid_allowed(const DkState* s, int seat, int call) noexcept nogil:
     if call == BID_HOCHZEIT:
         return (s.hand[seat] & QC_BOTH) == QC_BOTH
@@ -466,9 +491,12 @@ cdef inline bint may_throw_in(u64 hand) noexcept nogil:
 
 
 cdef inline bint reservation_allowed(const DkState* s, const DkOpts* o, int seat, int call) noexcept nogil:
-    """A reservation bid the seat may make: bid_allowed, or a throw-in under the option."""
+    """A reservation bid the seat may make: bid_allowed, a throw-in or a picture solo under
+    the options."""
     if call == BID_THROW_IN:
         return o.throw_in and may_throw_in(s.hand[seat])
+    if call == BID_SOLO_QUEENS_JACKS or call == BID_SOLO_KINGS:
+        return o.picture_solos
     return bid_allowed(s, seat, call)
 
 
@@ -595,9 +623,10 @@ cdef int g_legal(const DkState* s, const DkOpts* o, i64* out) noexcept nogil:
             if bid_allowed(s, seat, call):
                 out[n] = CALL_BASE + call
                 n += 1
-        if reservation_allowed(s, o, seat, BID_THROW_IN):
-            out[n] = CALL_BASE + BID_THROW_IN
-            n += 1
+        for call in range(BID_THROW_IN, BID_SOLO_KINGS + 1):     # throw_in, the picture solos
+            if reservation_allowed(s, o, seat, call):
+                out[n] = CALL_BASE + call
+                n += 1
     elif s.phase == P_ARMUT_GIVE or s.phase == P_ARMUT_RETURN:
         call = armut_pool(s, &pool, &k, &base)
         n = enum_multisets(pool, k, base, call, out, 0)
@@ -646,7 +675,7 @@ cdef void resolve_reservations(DkState* s, const DkOpts* o) noexcept nogil:
     for i in range(4):
         p = (first + i) % 4
         b = s.bids[p]
-        if b >= BID_SOLO_DIAMONDS and b <= BID_SOLO_ACES and solo_seat < 0:
+        if solo_of(b) >= 0 and solo_seat < 0:
             solo_seat = p
         elif b == BID_THROW_IN and thrower < 0:
             thrower = p
@@ -657,8 +686,8 @@ cdef void resolve_reservations(DkState* s, const DkOpts* o) noexcept nogil:
     if solo_seat >= 0:
         s.contract = K_SOLO
         s.declarer = solo_seat
-        s.solo = s.bids[solo_seat] - BID_SOLO_DIAMONDS
-        s.order = s.solo
+        s.solo = solo_of(s.bids[solo_seat])
+        s.order = s.solo                # O_* of solo type t is t (O_QUEENS_JACKS 7, O_KINGS 8)
         s.re_mask = 1 << solo_seat
         start_play(s, o)
     elif thrower >= 0:
@@ -867,28 +896,20 @@ cdef i64 random_call(const DkState* s, const DkOpts* o, Rng* r, int bids) noexce
     cards), or with BIDS_CHEAPEST a reservation of healthy or (50:50) the cheapest one open to
     the seat (hochzeit with both club queens, else armut with at most 3 trumps)."""
     cdef i64 buf[MAX_LEGAL]
-    cdef int n, k, call, seat = s.to_act, hochzeit, armut, throw
+    cdef int n, k, call, seat = s.to_act, hochzeit, armut
     cdef u64 pool, base
     if s.phase == P_RESERVATION:
         hochzeit = bid_allowed(s, seat, BID_HOCHZEIT)
         armut = bid_allowed(s, seat, BID_ARMUT)
-        throw = reservation_allowed(s, o, seat, BID_THROW_IN)
         if bids == BIDS_CHEAPEST:
             call = BID_HOCHZEIT if hochzeit else (BID_ARMUT if armut else BID_HEALTHY)
             if call != BID_HEALTHY and rng_below(r, 2) == 0:
                 call = BID_HEALTHY
             return CALL_BASE + call
-        # g_legal's bids: healthy, hochzeit and armut where allowed, the seven solos, throw_in
-        k = rng_below(r, 1 + hochzeit + armut + (BID_SOLO_ACES - BID_SOLO_DIAMONDS + 1) + throw)
-        if k == 8 + hochzeit + armut:
-            return CALL_BASE + BID_THROW_IN
-        if k == 0:
-            return CALL_BASE + BID_HEALTHY
-        if k <= hochzeit:
-            return CALL_BASE + BID_HOCHZEIT
-        if k <= hochzeit + armut:
-            return CALL_BASE + BID_ARMUT
-        return CALL_BASE + BID_SOLO_DIAMONDS + k - 1 - hochzeit - armut
+        # g_legal's bids, uniformly (healthy, hochzeit and armut where allowed, the seven
+        # solos, throw_in and the picture solos under their options)
+        n = g_legal(s, o, buf)
+        return buf[rng_below(r, n)]
     if s.phase == P_ARMUT_GIVE or s.phase == P_ARMUT_RETURN:
         call = armut_pool(s, &pool, &k, &base)
         return exchange_code(call, base | random_multiset(r, pool, k))
@@ -1269,6 +1290,7 @@ REASONS = {
     "ARMUT_NEEDS_FEW_TRUMPS": "an armut needs at most 3 trumps (normal order)",
     "THROW_IN_OFF": "throwing in is not part of this ruleset (option throw_in)",
     "THROW_IN_NEEDS_A_BAD_HAND": "a throw-in needs five nines, five kings or no trump above the jacks",
+    "PICTURE_SOLOS_OFF": "the picture solos are not part of this ruleset (option picture_solos)",
     "ANSWER_THE_ARMUT": "after the reservations an Armut offer is answered with accept or decline",
     "HOCHZEIT_UNDECIDED": "no announcements while a Hochzeit is undecided",
     "OTHER_TEAMS_CALL": "re is announced by the Re team, kontra by the Kontra team",
@@ -1312,6 +1334,9 @@ cdef object _explain_bid(Core core, int call):
             trumps = s.hand[seat] & ORDERS[O_NORMAL].suit_mask[TRUMP]
             return "ARMUT_NEEDS_FEW_TRUMPS", (f"armut needs at most 3 trumps (TH, queens, jacks, diamonds); "
                                               f"you hold {popcount(trumps)}: {_names_of(core, trumps)}")
+        if call == BID_SOLO_QUEENS_JACKS or call == BID_SOLO_KINGS:
+            return "PICTURE_SOLOS_OFF", (f"{name} is not part of this ruleset (option picture_solos "
+                                         f"is off)")
         if call == BID_THROW_IN:
             if not core.o.throw_in:
                 return "THROW_IN_OFF", "throw_in is not part of this ruleset (option throw_in is off)"

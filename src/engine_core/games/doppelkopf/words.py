@@ -6,7 +6,7 @@ terms of the Urdu rules: صحت مند، شادی، غربت، لومڑی، چا
 from ..words import FRENCH_DE, FRENCH_EN, FRENCH_NL, FRENCH_UR, call
 
 # the contract's `solo` field holds the trumps' word; each language names that solo
-SOLOS = ("diamonds", "hearts", "spades", "clubs", "queens", "jacks", "aces")
+SOLOS = ("diamonds", "hearts", "spades", "clubs", "queens", "jacks", "aces", "queens_jacks", "kings")
 
 
 def _solo(what: str, article: str = "a", nickname: str = "") -> dict:
@@ -34,6 +34,8 @@ WORDS = {
                 "solo_queens": _solo("queens", nickname="Damensolo"),
                 "solo_jacks": _solo("jacks", nickname="Bubensolo"),
                 "solo_aces": _solo("aces", "an", "Fleischloser"),
+                "solo_queens_jacks": _solo("queens-and-jacks", nickname="Buben-Damen-Solo"),
+                "solo_kings": _solo("kings", nickname="Königssolo"),
                 "accept": call("take the Armut", "takes the Armut", "take the Armut"),
                 "decline": call("decline the Armut", "declines the Armut", "decline the Armut"),
                 "throw_in": call("throw in", "throws the cards in", "throw the cards in"),
@@ -62,7 +64,7 @@ WORDS = {
             "thrown_in": "thrown in",
         },
         "contract_fields": [
-            _solo_field({s: f"{s} solo" for s in SOLOS}),
+            _solo_field({**{s: f"{s} solo" for s in SOLOS}, "queens_jacks": "queens-and-jacks solo"}),
             {"field": "declarer", "text": "by {declarer:seat}", "join": " "},
             {"field": "acceptor", "text": "taken by {acceptor:seat}"},
             {"field": "partner", "text": "partner {partner:seat}"},
@@ -82,7 +84,7 @@ WORDS = {
             "doppelkopf": "doppelkopf", "fox_caught": "fox caught", "karlchen": "karlchen",
             "karlchen_caught": "karlchen caught", "bock": "bock rounds (each doubles)",
         },
-        "presets": {"second_heart_ten": "the second heart ten beats the first", "soloist_leads": "in a solo the soloist leads", "karlchen_only_winning": "Karlchen scores only for winning the last trick", "house": "house rules: Schweinchen, Superschweinchen, throwing in, bock rounds after 120:120"},
+        "presets": {"second_heart_ten": "the second heart ten beats the first", "soloist_leads": "in a solo the soloist leads", "karlchen_only_winning": "Karlchen scores only for winning the last trick", "house": "house rules: Schweinchen, Superschweinchen, throwing in, bock rounds after 120:120, picture solos"},
         "phases": {"reservation": "reservation", "armut_give": "armut give", "armut_offer": "armut offer",
                    "armut_return": "armut return", "play": "play", "over": "over"},
     },
@@ -100,6 +102,9 @@ WORDS = {
                 "solo_queens": call("Damensolo", "spielt ein Damensolo", "spielst ein Damensolo"),
                 "solo_jacks": call("Bubensolo", "spielt ein Bubensolo", "spielst ein Bubensolo"),
                 "solo_aces": call("Fleischloser", "spielt einen Fleischlosen", "spielst einen Fleischlosen"),
+                "solo_queens_jacks": call("Buben-Damen-Solo", "spielt ein Buben-Damen-Solo",
+                                          "spielst ein Buben-Damen-Solo"),
+                "solo_kings": call("Königssolo", "spielt ein Königssolo", "spielst ein Königssolo"),
                 "accept": call("Armut mitnehmen", "nimmt die Armut mit", "nimmst die Armut mit"),
                 "decline": call("Armut ablehnen", "lehnt die Armut ab", "lehnst die Armut ab"),
                 "throw_in": call("schmeißen", "schmeißt die Karten", "schmeißt die Karten"),
@@ -129,7 +134,8 @@ WORDS = {
         },
         "contract_fields": [
             _solo_field({"diamonds": "Karo-Solo", "hearts": "Herz-Solo", "spades": "Pik-Solo",
-                         "clubs": "Kreuz-Solo", "queens": "Damensolo", "jacks": "Bubensolo", "aces": "Fleischloser"}),
+                         "clubs": "Kreuz-Solo", "queens": "Damensolo", "jacks": "Bubensolo", "aces": "Fleischloser",
+                         "queens_jacks": "Buben-Damen-Solo", "kings": "Königssolo"}),
             {"field": "declarer", "text": "Spieler: {declarer:seat}", "join": ", "},
             {"field": "acceptor", "text": "mitgenommen von: {acceptor:seat}", "join": ", "},
             {"field": "partner", "text": "Partner: {partner:seat}", "join": ", "},
@@ -149,7 +155,7 @@ WORDS = {
             "doppelkopf": "Doppelkopf", "fox_caught": "Fuchs gefangen", "karlchen": "Karlchen gemacht",
             "karlchen_caught": "Karlchen gefangen", "bock": "Bockrunden (jede verdoppelt)",
         },
-        "presets": {"second_heart_ten": "die zweite Herz-Zehn sticht die erste", "soloist_leads": "im Solo spielt der Solist aus", "karlchen_only_winning": "Karlchen zählt nur für den Gewinn des letzten Stichs", "house": "Hausregeln: Schweinchen, Superschweinchen, Schmeißen, Bockrunden nach 120:120"},
+        "presets": {"second_heart_ten": "die zweite Herz-Zehn sticht die erste", "soloist_leads": "im Solo spielt der Solist aus", "karlchen_only_winning": "Karlchen zählt nur für den Gewinn des letzten Stichs", "house": "Hausregeln: Schweinchen, Superschweinchen, Schmeißen, Bockrunden nach 120:120, Bildersoli"},
         "phases": {"reservation": "Vorbehalte", "armut_give": "Armut abgeben", "armut_offer": "Armut anbieten",
                    "armut_return": "Armut zurückgeben", "play": "Spiel", "over": "Ende"},
     },
@@ -170,6 +176,11 @@ WORDS = {
                                     "speelt een boerensolo (Bubensolo)"),
                 "solo_aces": call("azensolo (Fleischloser)", "speelt een azensolo (Fleischloser)",
                                    "speelt een azensolo (Fleischloser)"),
+                "solo_queens_jacks": call("vrouwen-en-boerensolo (Buben-Damen-Solo)",
+                                          "speelt een vrouwen-en-boerensolo (Buben-Damen-Solo)",
+                                          "speelt een vrouwen-en-boerensolo (Buben-Damen-Solo)"),
+                "solo_kings": call("koningensolo (Königssolo)", "speelt een koningensolo (Königssolo)",
+                                   "speelt een koningensolo (Königssolo)"),
                 "accept": call("de Armut aannemen", "neemt de Armut aan", "neemt de Armut aan"),
                 "decline": call("de Armut weigeren", "weigert de Armut", "weigert de Armut"),
                 "throw_in": call("kaarten ingooien", "gooit de kaarten in", "gooit de kaarten in"),
@@ -198,7 +209,8 @@ WORDS = {
         },
         "contract_fields": [
             _solo_field({"diamonds": "ruitensolo", "hearts": "hartensolo", "spades": "schoppensolo",
-                         "clubs": "klaverensolo", "queens": "vrouwensolo", "jacks": "boerensolo", "aces": "azensolo"}),
+                         "clubs": "klaverensolo", "queens": "vrouwensolo", "jacks": "boerensolo", "aces": "azensolo",
+                         "queens_jacks": "vrouwen-en-boerensolo", "kings": "koningensolo"}),
             {"field": "declarer", "text": "speler: {declarer:seat}", "join": ", "},
             {"field": "acceptor", "text": "aangenomen door: {acceptor:seat}", "join": ", "},
             {"field": "partner", "text": "partner: {partner:seat}", "join": ", "},
@@ -218,7 +230,7 @@ WORDS = {
             "doppelkopf": "Doppelkopf (slag van 40+)", "fox_caught": "vos gevangen", "karlchen": "Karlchen",
             "karlchen_caught": "Karlchen gevangen", "bock": "bokrondes (elke verdubbelt)",
         },
-        "presets": {"second_heart_ten": "de tweede harten tien slaat de eerste", "soloist_leads": "bij een solo komt de solist uit", "karlchen_only_winning": "Karlchen telt alleen voor het winnen van de laatste slag", "house": "huisregels: Schweinchen, Superschweinchen, ingooien, bokrondes na 120:120"},
+        "presets": {"second_heart_ten": "de tweede harten tien slaat de eerste", "soloist_leads": "bij een solo komt de solist uit", "karlchen_only_winning": "Karlchen telt alleen voor het winnen van de laatste slag", "house": "huisregels: Schweinchen, Superschweinchen, ingooien, bokrondes na 120:120, plaatjessolo's"},
         "phases": {"reservation": "voorbehoud", "armut_give": "Armut geven", "armut_offer": "Armut aanbieden",
                    "armut_return": "Armut teruggeven", "play": "spelen", "over": "afgelopen"},
     },
@@ -236,6 +248,8 @@ WORDS = {
                 "solo_queens": call("بیگم سولو", "بیگم سولو کھیلتا ہے", "بیگم سولو کھیلتے ہیں"),
                 "solo_jacks": call("غلام سولو", "غلام سولو کھیلتا ہے", "غلام سولو کھیلتے ہیں"),
                 "solo_aces": call("یکہ سولو (بغیر ترپ)", "یکہ سولو کھیلتا ہے", "یکہ سولو کھیلتے ہیں"),
+                "solo_queens_jacks": call("بیگم غلام سولو", "بیگم غلام سولو کھیلتا ہے", "بیگم غلام سولو کھیلتے ہیں"),
+                "solo_kings": call("بادشاہ سولو", "بادشاہ سولو کھیلتا ہے", "بادشاہ سولو کھیلتے ہیں"),
                 "accept": call("غربت قبول کریں", "غربت قبول کرتا ہے", "غربت قبول کرتے ہیں"),
                 "decline": call("غربت رد کریں", "غربت رد کرتا ہے", "غربت رد کرتے ہیں"),
                 "throw_in": call("پتے پھینکیں", "پتے پھینک دیتا ہے", "پتے پھینک دیتے ہیں"),
@@ -264,7 +278,8 @@ WORDS = {
         },
         "contract_fields": [
             _solo_field({"diamonds": "اینٹ سولو", "hearts": "پان سولو", "spades": "حکم سولو", "clubs": "چڑیا سولو",
-                         "queens": "بیگم سولو", "jacks": "غلام سولو", "aces": "یکہ سولو"}),
+                         "queens": "بیگم سولو", "jacks": "غلام سولو", "aces": "یکہ سولو",
+                         "queens_jacks": "بیگم غلام سولو", "kings": "بادشاہ سولو"}),
             {"field": "declarer", "text": "کھلاڑی: {declarer:seat}", "join": "، "},
             {"field": "acceptor", "text": "قبول کرنے والا: {acceptor:seat}", "join": "، "},
             {"field": "partner", "text": "ساتھی: {partner:seat}", "join": "، "},
@@ -284,7 +299,7 @@ WORDS = {
             "doppelkopf": "Doppelkopf (40 یا زیادہ کی چال)", "fox_caught": "لومڑی پکڑی", "karlchen": "چارلی",
             "karlchen_caught": "چارلی پکڑا", "bock": "بوک راؤنڈ (ہر ایک دگنا)",
         },
-        "presets": {"second_heart_ten": "پان کا دوسرا دہلا پہلے کو کاٹتا ہے", "soloist_leads": "سولو میں سولو کھلاڑی پہلا پتا کھیلتا ہے", "karlchen_only_winning": "چارلی صرف آخری چال جیتنے پر", "house": "گھریلو قواعد: شوائنشن، سپر شوائنشن، پتے پھینکنا، 120:120 کے بعد بوک راؤنڈ"},
+        "presets": {"second_heart_ten": "پان کا دوسرا دہلا پہلے کو کاٹتا ہے", "soloist_leads": "سولو میں سولو کھلاڑی پہلا پتا کھیلتا ہے", "karlchen_only_winning": "چارلی صرف آخری چال جیتنے پر", "house": "گھریلو قواعد: شوائنشن، سپر شوائنشن، پتے پھینکنا، 120:120 کے بعد بوک راؤنڈ، تصویری سولو"},
         "phases": {"reservation": "ریزرویشن", "armut_give": "غربت دینا", "armut_offer": "غربت کی پیشکش",
                    "armut_return": "غربت واپس دینا", "play": "کھیل", "over": "ختم"},
     },
