@@ -1,5 +1,5 @@
 """Doppelkopf's picture solos (option `picture_solos`, docs/rules/doppelkopf.md 3.7.1 and 4):
-the Buben-Damen-Solo (queens above jacks the only trumps) and the Koenigssolo (kings the only
+the Damen-Buben-Solo (queens above jacks the only trumps) and the Koenigssolo (kings the only
 trumps): the option and its refusal, the appended call codes, the card orders, concrete tricks,
 scoring as a solo, the bots' reservation rule, the solver against minimax, and a property over
 random deals (zero-sum, every trick won as the order says)."""
@@ -17,7 +17,7 @@ from test_solver import minimax
 
 ON = {"picture_solos": True}
 # docs/rules/doppelkopf.md 12, "House rules: the picture solos": seat 0 holds 8 of the 16
-# Buben-Damen trumps (five queens)
+# Damen-Buben trumps (five queens)
 PICTURE = ["QC QC QS QS QH JC JC JS AC AC TC KC", "QH QD JH JD TH TH AH KH 9H AS 9S 9C",
            "QD JS JH JD AD AD TD KD 9D KS KS TC", "KC 9C AS TS TS 9S AH KH 9H TD KD 9D"]
 TRUMPS = {"queens_jacks": "QC QS QH QD JC JS JH JD", "kings": "KC KS KH KD"}

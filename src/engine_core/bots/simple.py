@@ -254,7 +254,7 @@ class EasyBot(Bot):
         if phase == "reservation":
             # a picture solo the game declares (bid_families: trump ranks, no trump suit), the
             # first in the legal order the hand meets: six of its one rank (Damen-, Buben-,
-            # Koenigssolo), or eight of its two ranks with four of the upper (Buben-Damen-Solo)
+            # Koenigssolo), or eight of its two ranks with four of the upper (Damen-Buben-Solo)
             for a in legal:
                 family = _family_of(view, a.get("call"))
                 ranks = family.get("trump_ranks", "")

@@ -32,7 +32,7 @@ OPTIONS = (
                "a hand with five nines, five kings or no trump above the jacks may throw in: "
                "the deal is dealt again by the same dealer and does not count"),
     OptionSpec("picture_solos", "bool", False,
-               "two more solos may be bid (rules 3.7.1): the Buben-Damen-Solo (queens above jacks "
+               "two more solos may be bid (rules 3.7.1): the Damen-Buben-Solo (queens above jacks "
                "the only trumps) and the Koenigssolo (kings the only trumps)"),
     OptionSpec("bockrunden", "choice", "off",
                "bock rounds (rules 9.1): after a deal that triggers one, the next four deals score "
@@ -142,7 +142,7 @@ GAME = GameSpec(
     description="Doppelkopf: normal game, silent solo, Hochzeit, Armut and seven solos; "
                 "re/kontra and no_90 .. schwarz announcements; optional Schweinchen, "
                 "Superschweinchen, Hochzeit partner rules, throwing in, Bockrunden and the "
-                "picture solos (Buben-Damen-Solo, Koenigssolo)",
+                "picture solos (Damen-Buben-Solo, Koenigssolo)",
     words=WORDS,
     bid_families=BID_FAMILIES,
     # twelve tricks: each search costs more, so fewer worlds; the normal level plays the bid
