@@ -10,7 +10,8 @@ lacks (hand or bury) with a kept card of its suit; a ten when his 8 cards hold a
 aces; the "unknown" ace when no ace is callable and his fail cards are only aces (or he has
 none; `unknown_broad` drops that condition), with one card of his hand set aside face down;
 alone (forced when nothing else is allowed). `partner: jack_of_diamonds` calls the JD holder
-instead; `partner: none` is always alone. With option call_own_ace the picker may
+instead; with option call_up a picker who holds JD may call up the next highest jack he does not
+hold (JH, JS, JC) instead of going alone; `partner: none` is always alone. With option call_own_ace the picker may
 also call a fail ace in his hand and play secretly alone. Cracking (option): the seats after the picker may
 crack (not the partner, who gets a forced pass turn so that nothing gives him away), the picker
 may then re-crack. Blitzing (option): before the crack round every seat in turn from eldest may
@@ -94,6 +95,7 @@ cpdef enum Call:
     ANNOUNCE_PASS
     ANNOUNCE_RECRACK
     ANNOUNCE_BLITZ
+    BID_CALL_UP         # call_up: the next highest jack the picker lacks (appended: codes unchanged)
 
 cpdef enum Exchange:
     X_BURY
@@ -165,7 +167,7 @@ cdef struct SsOpts:
     DealPlan deal
     int8_t partner_mode        # PM_*
     int8_t no_pick             # NP_*
-    bint blind_last_trick, bump, exempt, unknown_broad, dealer_leads, cracking, blitz, own_ace
+    bint blind_last_trick, bump, exempt, unknown_broad, dealer_leads, cracking, blitz, own_ace, call_up
     i64 multiplier
 
 cdef struct SsState:
@@ -258,6 +260,7 @@ cdef int g_opts(options, SsOpts* o) except -1:
     o.cracking = options.cracking
     o.blitz = options.blitz
     o.own_ace = options.call_own_ace
+    o.call_up = options.call_up
     o.multiplier = options.multiplier
     return 0
 
@@ -287,6 +290,16 @@ cdef inline bint holds_unknown(const SsState* s, int seat) noexcept nogil:
     return s.unknown >= 0 and seat == s.picker and (s.hand[seat] & bit(s.unknown)) != 0
 
 
+cdef inline int up_jack(u64 p8) noexcept nogil:
+    """call_up: the next highest jack above JD not among the picker's 8 cards `p8` (hand and
+    bury): JH, then JS, then JC; -1 when he holds all four (docs/rules/sheepshead.md 3.10)."""
+    cdef int x
+    for x in range(2, -1, -1):             # suits C S H: JH (x=2) is the lowest above JD
+        if not (p8 & bit(card(JACK, x))):
+            return card(JACK, x)
+    return -1
+
+
 cdef int call_mask(const SsState* s, const SsOpts* o) noexcept nogil:
     """The calls open to the picker after the bury, as bits of Call values (rules 2.3, 2.5)."""
     cdef u64 h = s.hand[s.picker]
@@ -295,6 +308,8 @@ cdef int call_mask(const SsState* s, const SsOpts* o) noexcept nogil:
     if o.partner_mode == PM_JD:
         if not (p8 & bit(JD_CARD)):
             m |= 1 << BID_JACK_OF_DIAMONDS
+        elif o.call_up and up_jack(p8) >= 0:
+            m |= 1 << BID_CALL_UP
         return m | (1 << BID_ALONE)
     if (p8 & FAIL_ACES) != FAIL_ACES:
         for x in range(3):
@@ -463,10 +478,15 @@ cdef int g_legal(const SsState* s, const SsOpts* o, i64* out) noexcept nogil:
                 n += 1
     elif s.phase == P_CALL:
         m = call_mask(s, o)
-        for call in range(BID_ACE_C, BID_ALONE + 1):
+        for call in range(BID_ACE_C, BID_ALONE):
             if m & (1 << call):
                 out[n] = CALL_BASE + call
                 n += 1
+        if m & (1 << BID_CALL_UP):             # call_up before alone, as the other calls
+            out[n] = CALL_BASE + BID_CALL_UP
+            n += 1
+        out[n] = CALL_BASE + BID_ALONE         # always open (call_mask)
+        n += 1
     elif s.phase == P_UNKNOWN:
         h = s.hand[s.picker]
         while h:
@@ -605,6 +625,10 @@ cdef void g_apply(SsState* s, const SsOpts* o, i64 code) noexcept nogil:
             s.contract = K_JACK_OF_DIAMONDS
             s.called = JD_CARD
             s.partner = holder(s, JD_CARD)
+        elif call == BID_CALL_UP:              # the jack-of-diamonds game with a higher jack (3.10)
+            s.contract = K_JACK_OF_DIAMONDS
+            s.called = up_jack(s.hand[seat] | s.buried)
+            s.partner = holder(s, s.called)
         else:
             if call < BID_TEN_C:
                 s.contract = K_ACE
@@ -914,7 +938,11 @@ REASONS = {
     "RECRACK_OR_PASS": "the picker answers a crack with recrack or pass",
     "PICK_IS_OVER": "the pick is over: the picker calls a partner or goes alone",
     "JD_HELD": "the picker holds JD (in hand or buried): he must play alone",
-    "JD_GAME_CALLS": "in the jack-of-diamonds game the picker calls jack_of_diamonds or alone",
+    "JD_GAME_CALLS": "in the jack-of-diamonds game the picker calls jack_of_diamonds, call_up or alone",
+    "NO_CALL_UP": "calling up a jack is played only with option call_up: true",
+    "CALL_UP_NEEDS_JD": "only a picker holding JD (in hand or buried) may call up a jack",
+    "ALL_JACKS_HELD": "a picker holding all four jacks has no jack to call up: he plays alone",
+    "CALL_UP_JD_GAME": "calling up a jack is played only with option partner: jack_of_diamonds",
     "JD_NOT_PLAYED": "the jack-of-diamonds partner needs option partner: jack_of_diamonds",
     "CALL_A_TEN": "with all three fail aces the picker calls a ten",
     "ACE_HELD": "only a fail ace the picker does not hold (hand or bury) may be called",
@@ -993,8 +1021,20 @@ cdef object _explain_call(Core core, int call):
         return "PICK_IS_OVER", "the pick is over: the picker must call a partner or go alone"
     if core.o.partner_mode == PM_JD:
         if call == BID_JACK_OF_DIAMONDS:
+            if core.o.call_up and m & (1 << BID_CALL_UP):
+                return "JD_HELD", ("you hold JD yourself (in hand or buried): call up the next jack "
+                                   "(call_up) or play alone")
             return "JD_HELD", "you hold JD yourself (in hand or buried): you must play alone"
-        return "JD_GAME_CALLS", "in the jack-of-diamonds game the picker calls jack_of_diamonds or alone"
+        if call == BID_CALL_UP:
+            if not core.o.call_up:
+                return "NO_CALL_UP", "calling up a jack is not played at this table (option call_up: false)"
+            if not (p8 & bit(JD_CARD)):
+                return "CALL_UP_NEEDS_JD", "only a picker holding JD may call up: call jack_of_diamonds"
+            return "ALL_JACKS_HELD", "you hold all four jacks: there is no jack to call up, play alone"
+        return "JD_GAME_CALLS", ("in the jack-of-diamonds game the picker calls jack_of_diamonds, "
+                                 "call_up (with JD, option call_up) or alone")
+    if call == BID_CALL_UP:
+        return "CALL_UP_JD_GAME", "calling up a jack is played only with option partner: jack_of_diamonds"
     if call == BID_JACK_OF_DIAMONDS:
         return "JD_NOT_PLAYED", "the jack-of-diamonds partner is not played (option partner: called_ace)"
     x = (call - BID_ACE_C) % 3
