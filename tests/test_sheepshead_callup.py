@@ -130,6 +130,13 @@ def test_with_all_four_jacks_he_is_forced_alone():
     assert state.view(1)["contract"]["forced_alone"] is True
 
 
+def test_going_alone_with_call_up_open_is_not_forced():
+    state = deal(JD_UP, UP, "7D 8S")
+    act(state, "bid pick", "exchange bury 7S 8S", "bid alone")
+    assert state.view(1)["contract"]["forced_alone"] is False
+    assert state.view(1)["contract"]["called_card"] is None
+
+
 def test_the_worked_example_secret_partner_and_score():
     state = deal(JD_UP, UP, "7D 8S")
     act(state, "bid pick", "exchange bury 7S 8S", "bid call_up")
