@@ -1,7 +1,8 @@
-"""Sheepshead's call-up in the jack-of-diamonds game (issue 28; docs/rules/sheepshead.md 3.5,
-3.10): the option and when it is ignored, concrete deals (who may call up, which jack, the
-secret partner in every view, the errors), the project's own conformance lines, hypothesis
-properties (zero-sum, the partner is the holder of the called jack) and the bots."""
+"""Sheepshead's call-up in the jack-of-diamonds game and spitz (issue 28;
+docs/rules/sheepshead.md 1, 3.5, 3.10): the options and when call_up is ignored, concrete deals
+(who may call up, which jack, the secret partner in every view, the errors, 7D's rank), the
+project's own conformance lines, hypothesis properties (zero-sum, the partner is the holder of
+the called jack, 7D wins every trick without QC) and the bots."""
 import random
 
 import pytest
@@ -237,3 +238,63 @@ def test_every_level_plays_the_worked_deal_legally(level):
         assert action in state.legal_actions()
         state.apply(action)
     assert sum(state.result()["scores"]) == 0
+
+
+# ---- spitz -----------------------------------------------------------------------------------
+SPITZ_PLAY = ("QC 7H KD 8D 7C | QS 8H TD 9D 8C | AS 9H TS 9S 9C | 7D KH QH JS KC |"
+              " JD TH JH JC TC | KS AC AD AH QD")
+
+
+def test_spitz_is_a_boolean_option_defaulting_to_false():
+    spec = next(s for s in games.spec_of("sheepshead").options if s.name == "spitz")
+    assert (spec.kind, spec.default) == ("bool", False)
+    with pytest.raises(OptionError) as err:
+        games.get("sheepshead", {"spitz": "7D"})
+    assert err.value.field == "options.spitz"
+
+
+def test_spitz_puts_7d_second_in_the_order_and_the_hand():
+    for spitz, trumps in ((True, "QC 7D QS QH QD JC JS JH JD AD TD KD 9D 8D"),
+                          (False, "QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D")):
+        state = deal({**JD_UP, "spitz": spitz}, UP, "7D 8S")
+        act(state, "bid pick")
+        assert state.view(1)["hand"][:3] == (["QC", "7D", "QS"] if spitz else ["QC", "QS", "JD"])
+        act(state, "exchange bury 7S 8S", "bid call_up")
+        assert state.view(2)["order"]["trump"] == trumps.split()
+
+
+@pytest.mark.parametrize("spitz,winner", [(True, 1), (False, 3)])
+def test_spitz_7d_beats_qh_but_not_qc(spitz, winner):
+    state = deal({**JD_UP, "spitz": spitz}, UP, "7D 8S")
+    act(state, "bid pick", "exchange bury 7S 8S", "bid call_up")
+    play(state, "|".join(SPITZ_PLAY.split("|")[:4]))
+    assert state.view(None)["tricks"][3][2] == winner
+    if spitz:
+        play(state, "|".join(SPITZ_PLAY.split("|")[4:]))
+        result = state.result()
+        assert [t[2] for t in result["tricks"]] == [1, 1, 1, 1, 4, 3]
+        assert result["card_points"] == [0, 54, 0, 40, 26] and result["scores"] == [-2, 4, -2, 2, -2]
+        assert settle("sheepshead", result, 5) == result["scores"]
+
+
+def test_spitz_7d_loses_to_qc():
+    hands = swap(UP, "QC", "QH")                    # seat 3 now holds QC
+    state = deal({**JD_UP, "spitz": True}, hands, "7D 8S")
+    act(state, "bid pick", "exchange bury 7S 8S", "bid call_up")
+    play(state, "7D 7H QC")
+    play(state, "8D 7C")
+    assert state.view(None)["tricks"][0][2] == 3
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_spitz_deals_are_zero_sum_and_a_trick_with_7d_and_no_qc_goes_to_7d(seed):
+    rng = random.Random(seed)
+    state = games.get("sheepshead", {"spitz": True, "partner": "jack_of_diamonds", "call_up": True}).deal(seed)
+    while not state.is_over():
+        state.apply(rng.choice(state.legal_actions()))
+    result = state.result()
+    assert sum(result["scores"]) == 0 and settle("sheepshead", result, 5) == result["scores"]
+    for leader, cards, winner in result["tricks"]:
+        if "7D" in cards and "QC" not in cards and "??" not in cards:
+            assert (leader + cards.index("7D")) % 5 == winner

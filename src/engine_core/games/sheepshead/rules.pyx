@@ -20,7 +20,8 @@ others can only pass, so that the turn order gives nothing away; the shown queen
 Everybody passes: leaster (fewest points among seats with a trick wins), a doubler (thrown in,
 next deal x2, up to the `multiplier` option's maximum) or, with `forced_pick`, the dealer must
 pick.
-Play: 14 trumps (Q, J, diamonds) form one suit; follow suit, no duty to trump. Until the called
+Play: 14 trumps (Q, J, diamonds) form one suit (with option spitz 7D ranks second, below QC:
+ORDER_SPITZ, chosen by g_order); follow suit, no duty to trump. Until the called
 suit is first led the partner may lead that suit only with the called card and may not discard
 it; when it is first led he must play it; the picker keeps a card of the called suit (his only
 one, or the unknown card, which counts as a card of the called suit and never wins a trick).
@@ -167,7 +168,7 @@ cdef struct SsOpts:
     DealPlan deal
     int8_t partner_mode        # PM_*
     int8_t no_pick             # NP_*
-    bint blind_last_trick, bump, exempt, unknown_broad, dealer_leads, cracking, blitz, own_ace, call_up
+    bint blind_last_trick, bump, exempt, unknown_broad, dealer_leads, cracking, blitz, own_ace, call_up, spitz
     i64 multiplier
 
 cdef struct SsState:
@@ -177,7 +178,7 @@ cdef struct SsState:
     int8_t n_won[5]
     int8_t dealer, to_act, phase, n_spoken
     int8_t picker, partner, contract, called, called_suit, called_led, unknown
-    int8_t forced_alone, cracked_by, recracked, blitzed_by, own_ace
+    int8_t forced_alone, cracked_by, recracked, blitzed_by, own_ace, spitz
     int8_t trick_no, n_in_trick, leader
     int8_t trick[6][5]
     int8_t trick_leader[6]
@@ -211,9 +212,11 @@ cdef enum:
 
 cdef int8_t POINTS[32]
 cdef Order ORDER
+cdef Order ORDER_SPITZ     # option spitz: 7D second-highest trump, below QC (rules doc 1)
 cdef u64 FAIL = 0          # every fail card (A T K 9 8 7 of C, S, H)
 cdef u64 FAIL_ACES = 0     # AC AS AH
 cdef int8_t SORTED[32]     # the cards trumps first (QC .. 7D), then C S H, each highest first
+cdef int8_t SORTED_SPITZ[32]   # the same with spitz: QC 7D QS .. 8D, then C S H
 
 
 cdef inline int card(int rank, int suit) noexcept nogil:
@@ -237,11 +240,19 @@ cdef void _build_tables():
     order_add_trumps(&ORDER, trumps, n)
     for i in range(n):
         SORTED[i] = trumps[i]
+    # spitz: the same trumps with 7D (the last) moved up below QC
+    SORTED_SPITZ[0] = trumps[0]
+    SORTED_SPITZ[1] = trumps[n - 1]
+    for i in range(1, n - 1):
+        SORTED_SPITZ[i + 1] = trumps[i]
+    order_init(&ORDER_SPITZ)
+    order_add_trumps(&ORDER_SPITZ, SORTED_SPITZ, n)
     for s in range(3):
         for i, r in enumerate((ACE, TEN, KING, NINE, EIGHT, SEVEN)):
             plain[i] = card(r, s)
-            SORTED[n] = plain[i]; n += 1
+            SORTED[n] = plain[i]; SORTED_SPITZ[n] = plain[i]; n += 1
         order_add_plain(&ORDER, s, plain, 6)
+        order_add_plain(&ORDER_SPITZ, s, plain, 6)
         FAIL |= ORDER.suit_mask[s]
         FAIL_ACES |= bit(card(ACE, s))
 
@@ -261,11 +272,17 @@ cdef int g_opts(options, SsOpts* o) except -1:
     o.blitz = options.blitz
     o.own_ace = options.call_own_ace
     o.call_up = options.call_up
+    o.spitz = options.spitz
     o.multiplier = options.multiplier
     return 0
 
 
 # ---- the rules' helpers ----
+cdef inline const int8_t* sorted_cards(const SsState* s) noexcept nogil:
+    """The display order of the cards (trumps first) in force."""
+    return &SORTED_SPITZ[0] if s.spitz else &SORTED[0]
+
+
 cdef inline int eff(const SsState* s, int c) noexcept nogil:
     """Effective suit: the unknown card belongs to the called suit (rules 4.2)."""
     if c == s.unknown:
@@ -396,6 +413,7 @@ cdef void g_init(SsState* s, const SsOpts* o, const u64* hands, u64 blind, int d
     s.unknown = -1
     s.cracked_by = -1
     s.blitzed_by = -1
+    s.spitz = o.spitz
 
 
 cdef inline int g_kinds(const SsState* s) noexcept nogil:
@@ -411,7 +429,7 @@ cdef inline int g_kinds(const SsState* s) noexcept nogil:
 
 
 cdef inline const Order* g_order(const SsState* s) noexcept nogil:
-    return &ORDER
+    return &ORDER_SPITZ if s.spitz else &ORDER
 
 
 cdef inline u64 g_legal_cards(const SsState* s, const SsOpts* o) noexcept nogil:
@@ -544,7 +562,7 @@ cdef inline int trick_winner(const SsState* s, const int8_t* cards) noexcept nog
     for i in range(5):
         if cards[i] == s.unknown:
             continue
-        v = card_strength(&ORDER, cards[i], led)
+        v = card_strength(g_order(s), cards[i], led)
         if v > best_v:
             best_v = v
             best = i
@@ -804,8 +822,8 @@ cdef void fill_contract(const SsState* s, const SsOpts* o, Result* r, bint show_
     contract_field(r, W_UNKNOWN_CARD, V_CARD, s.unknown)
     contract_field(r, W_BURIED, V_LIST, popcount(s.buried))
     for k in range(32):
-        if s.buried & bit(SORTED[k]):
-            contract_field(r, W_BURIED, V_CARD, SORTED[k])
+        if s.buried & bit(sorted_cards(s)[k]):
+            contract_field(r, W_BURIED, V_CARD, sorted_cards(s)[k])
     contract_field(r, W_FORCED_ALONE, V_OPT_BOOL, s.forced_alone if show_forced else -1)
     contract_field(r, W_MULTIPLIER, V_INT, effective_multiplier(s, o))
     contract_field(r, W_CRACKED_BY, V_OPT_INT, s.cracked_by)
@@ -1125,9 +1143,10 @@ cdef inline bint partner_known(const SsState* s, int seat) noexcept nogil:
     return not (s.hand[s.partner] & bit(s.called))
 
 
-cdef list _codes(u64 mask):
+cdef list _codes(const SsState* s, u64 mask):
     """The codes of a mask, trumps first (as hands are sorted)."""
-    return [PIQUET.code(SORTED[k]) for k in range(32) if mask & bit(SORTED[k])]
+    cdef const int8_t* order = sorted_cards(s)
+    return [PIQUET.code(order[k]) for k in range(32) if mask & bit(order[k])]
 
 
 cdef dict _hide_contract(dict contract):
@@ -1155,7 +1174,7 @@ cdef object _shown_queens(const SsState* s):
     still in the blitzer's hand; None without a blitz or once both are played."""
     if s.blitzed_by < 0:
         return None
-    cards = _codes(s.hand[s.blitzed_by] & black_queens())
+    cards = _codes(s, s.hand[s.blitzed_by] & black_queens())
     return {"seat": s.blitzed_by, "cards": cards} if cards else None
 
 
@@ -1184,8 +1203,8 @@ def public(Core core, seat):
         "shown": _shown_queens(s),
     }
     if face_down:
-        out["blind"] = _codes(s.blind)
-        out["buried"] = _codes(s.buried)
+        out["blind"] = _codes(s, s.blind)
+        out["buried"] = _codes(s, s.buried)
         out["unknown_card"] = PIQUET.code(s.unknown) if s.unknown >= 0 else None
     return out
 
