@@ -20,7 +20,8 @@ OPTION_SETS = {
                    {**games.preset("doppelkopf", "house"), "hochzeit_partner": "first_colour_trick"}],
     "sheepshead": [{}, games.preset("sheepshead", "seed004"), {"cracking": True, "partner": "jack_of_diamonds"},
                    {"no_pick": "doubler", "unknown_broad": True}, {"no_pick": "forced"},
-                   {"blitz": True, "call_own_ace": True, "cracking": True}],
+                   {"blitz": True, "call_own_ace": True, "cracking": True},
+                   {"partner": "jack_of_diamonds", "call_up": True, "cracking": True, "spitz": True}],
     "klaverjas": [{}, {"ruleset": "rotterdam"}, {"ruleset": "utrecht", "roem": False}],
 }
 CASES = [(g, o) for g in GAMES for o in OPTION_SETS.get(g, [{}])]

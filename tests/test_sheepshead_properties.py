@@ -23,6 +23,7 @@ OPTION_SETS = [
     {"unknown_broad": True, "cracking": True, "no_pick": "forced_pick"},
     {"blitz": True, "cracking": True}, {"blitz": True, "partner": "none", "multiplier": 4},
     {"call_own_ace": True, "blitz": True}, {"call_own_ace": True, "unknown_broad": True, "cracking": True},
+    {"partner": "jack_of_diamonds", "call_up": True, "cracking": True},
 ]
 
 TRUMPS = "QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D".split()

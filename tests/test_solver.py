@@ -19,7 +19,8 @@ from conftest import GAMES
 OPTIONS = {
     "schafkopf": [{}, {"ramsch": True}, {"kontra": True}],
     "doppelkopf": [{}, {"second_heart_ten_beats_first": True}],
-    "sheepshead": [{}, {"partner": "jack_of_diamonds"}, {"no_pick": "leaster"}],
+    "sheepshead": [{}, {"partner": "jack_of_diamonds"}, {"no_pick": "leaster"},
+                   {"spitz": True, "partner": "jack_of_diamonds", "call_up": True}],
     "klaverjas": [{}, {"roem": False}, {"ruleset": "rotterdam"}],
 }
 

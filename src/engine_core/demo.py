@@ -172,7 +172,7 @@ class HandStrengthPolicy:
                 return _find(legal, "alone")
             # never an ace of its own hand (call_own_ace: secretly alone)
             partners = [a for a in legal if not (a.get("call") == "ace" and "A" + a["suit"] in hand)]
-            for call in ("ace", "jack_of_diamonds", "ten", "unknown_ace", "alone"):
+            for call in ("ace", "jack_of_diamonds", "call_up", "ten", "unknown_ace", "alone"):
                 if _find(partners, call):
                     return _find(partners, call)
         if phase == "unknown":

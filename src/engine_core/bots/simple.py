@@ -304,7 +304,7 @@ class EasyBot(Bot):
         if phase == "call":
             if len(trumps) >= 7 and find(legal, "alone"):
                 return find(legal, "alone")
-            calls = [a for a in legal if a["call"] in ("ace", "ten", "unknown_ace", "jack_of_diamonds")]
+            calls = [a for a in legal if a["call"] in ("ace", "ten", "unknown_ace", "jack_of_diamonds", "call_up")]
             # a called card in the own hand (call_own_ace) means playing secretly alone: only
             # with a hand that would nearly go alone
             own = [a for a in calls if a["call"] == "ace" and "A" + a["suit"] in hand]
@@ -312,7 +312,7 @@ class EasyBot(Bot):
                 return own[0]
             calls = [a for a in calls if a not in own] or calls
             if calls:
-                order = {"ace": 0, "jack_of_diamonds": 1, "ten": 2, "unknown_ace": 3}
+                order = {"ace": 0, "jack_of_diamonds": 1, "call_up": 1, "ten": 2, "unknown_ace": 3}
                 return min(calls, key=lambda a: (order[a["call"]], a.get("suit", "")))
             return legal[0]
         if phase == "blitz":

@@ -27,6 +27,10 @@ OPTIONS = (
     OptionSpec("cracking", "bool", False, "crack / re-crack round after the call, x2 each"),
     OptionSpec("call_own_ace", "bool", False,
                "the picker may call a fail ace in his own hand and play secretly alone (scored as alone)"),
+    OptionSpec("call_up", "bool", False,
+               "jack-of-diamonds game: a picker holding JD may call up the next highest jack he lacks "
+               "(JH, JS, JC) as his secret partner; ignored with the other partner modes"),
+    OptionSpec("spitz", "bool", False, "the 7 of diamonds is the second-highest trump, below QC"),
     OptionSpec("blitz", "bool", False,
                "blitz round after the call: a seat holding both black queens may show them, x2"),
     OptionSpec("multiplier", "int", 1,
@@ -72,7 +76,7 @@ GAME = GameSpec(
     presets=PRESETS,
     between_deals=between_deals,
     description="Five-handed Milwaukee Sheepshead: pick, bury, call an ace (ten, unknown) or go alone; "
-                "leaster, doubler or forced pick; optional blitzing and cracking",
+                "leaster, doubler or forced pick; optional blitzing, cracking, calling up a jack and spitz",
     words=WORDS,
     # as Schafkopf: the normal level plays the bid rollouts; many worlds for the card play
     hard_budget={"worlds": 128, "playout_worlds": 48, "playouts": 192, "rollout_worlds": 16},

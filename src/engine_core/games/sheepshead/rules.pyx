@@ -10,7 +10,8 @@ lacks (hand or bury) with a kept card of its suit; a ten when his 8 cards hold a
 aces; the "unknown" ace when no ace is callable and his fail cards are only aces (or he has
 none; `unknown_broad` drops that condition), with one card of his hand set aside face down;
 alone (forced when nothing else is allowed). `partner: jack_of_diamonds` calls the JD holder
-instead; `partner: none` is always alone. With option call_own_ace the picker may
+instead; with option call_up a picker who holds JD may call up the next highest jack he does not
+hold (JH, JS, JC) instead of going alone; `partner: none` is always alone. With option call_own_ace the picker may
 also call a fail ace in his hand and play secretly alone. Cracking (option): the seats after the picker may
 crack (not the partner, who gets a forced pass turn so that nothing gives him away), the picker
 may then re-crack. Blitzing (option): before the crack round every seat in turn from eldest may
@@ -19,7 +20,8 @@ others can only pass, so that the turn order gives nothing away; the shown queen
 Everybody passes: leaster (fewest points among seats with a trick wins), a doubler (thrown in,
 next deal x2, up to the `multiplier` option's maximum) or, with `forced_pick`, the dealer must
 pick.
-Play: 14 trumps (Q, J, diamonds) form one suit; follow suit, no duty to trump. Until the called
+Play: 14 trumps (Q, J, diamonds) form one suit (with option spitz 7D ranks second, below QC:
+ORDER_SPITZ, chosen by g_order); follow suit, no duty to trump. Until the called
 suit is first led the partner may lead that suit only with the called card and may not discard
 it; when it is first led he must play it; the picker keeps a card of the called suit (his only
 one, or the unknown card, which counts as a card of the called suit and never wins a trick).
@@ -94,6 +96,7 @@ cpdef enum Call:
     ANNOUNCE_PASS
     ANNOUNCE_RECRACK
     ANNOUNCE_BLITZ
+    BID_CALL_UP         # call_up: the next highest jack the picker lacks (appended: codes unchanged)
 
 cpdef enum Exchange:
     X_BURY
@@ -165,7 +168,7 @@ cdef struct SsOpts:
     DealPlan deal
     int8_t partner_mode        # PM_*
     int8_t no_pick             # NP_*
-    bint blind_last_trick, bump, exempt, unknown_broad, dealer_leads, cracking, blitz, own_ace
+    bint blind_last_trick, bump, exempt, unknown_broad, dealer_leads, cracking, blitz, own_ace, call_up, spitz
     i64 multiplier
 
 cdef struct SsState:
@@ -175,7 +178,7 @@ cdef struct SsState:
     int8_t n_won[5]
     int8_t dealer, to_act, phase, n_spoken
     int8_t picker, partner, contract, called, called_suit, called_led, unknown
-    int8_t forced_alone, cracked_by, recracked, blitzed_by, own_ace
+    int8_t forced_alone, cracked_by, recracked, blitzed_by, own_ace, spitz
     int8_t trick_no, n_in_trick, leader
     int8_t trick[6][5]
     int8_t trick_leader[6]
@@ -209,9 +212,11 @@ cdef enum:
 
 cdef int8_t POINTS[32]
 cdef Order ORDER
+cdef Order ORDER_SPITZ     # option spitz: 7D second-highest trump, below QC (rules doc 1)
 cdef u64 FAIL = 0          # every fail card (A T K 9 8 7 of C, S, H)
 cdef u64 FAIL_ACES = 0     # AC AS AH
 cdef int8_t SORTED[32]     # the cards trumps first (QC .. 7D), then C S H, each highest first
+cdef int8_t SORTED_SPITZ[32]   # the same with spitz: QC 7D QS .. 8D, then C S H
 
 
 cdef inline int card(int rank, int suit) noexcept nogil:
@@ -235,11 +240,19 @@ cdef void _build_tables():
     order_add_trumps(&ORDER, trumps, n)
     for i in range(n):
         SORTED[i] = trumps[i]
+    # spitz: the same trumps with 7D (the last) moved up below QC
+    SORTED_SPITZ[0] = trumps[0]
+    SORTED_SPITZ[1] = trumps[n - 1]
+    for i in range(1, n - 1):
+        SORTED_SPITZ[i + 1] = trumps[i]
+    order_init(&ORDER_SPITZ)
+    order_add_trumps(&ORDER_SPITZ, SORTED_SPITZ, n)
     for s in range(3):
         for i, r in enumerate((ACE, TEN, KING, NINE, EIGHT, SEVEN)):
             plain[i] = card(r, s)
-            SORTED[n] = plain[i]; n += 1
+            SORTED[n] = plain[i]; SORTED_SPITZ[n] = plain[i]; n += 1
         order_add_plain(&ORDER, s, plain, 6)
+        order_add_plain(&ORDER_SPITZ, s, plain, 6)
         FAIL |= ORDER.suit_mask[s]
         FAIL_ACES |= bit(card(ACE, s))
 
@@ -258,11 +271,18 @@ cdef int g_opts(options, SsOpts* o) except -1:
     o.cracking = options.cracking
     o.blitz = options.blitz
     o.own_ace = options.call_own_ace
+    o.call_up = options.call_up
+    o.spitz = options.spitz
     o.multiplier = options.multiplier
     return 0
 
 
 # ---- the rules' helpers ----
+cdef inline const int8_t* sorted_cards(const SsState* s) noexcept nogil:
+    """The display order of the cards (trumps first) in force."""
+    return &SORTED_SPITZ[0] if s.spitz else &SORTED[0]
+
+
 cdef inline int eff(const SsState* s, int c) noexcept nogil:
     """Effective suit: the unknown card belongs to the called suit (rules 4.2)."""
     if c == s.unknown:
@@ -287,6 +307,16 @@ cdef inline bint holds_unknown(const SsState* s, int seat) noexcept nogil:
     return s.unknown >= 0 and seat == s.picker and (s.hand[seat] & bit(s.unknown)) != 0
 
 
+cdef inline int up_jack(u64 p8) noexcept nogil:
+    """call_up: the next highest jack above JD not among the picker's 8 cards `p8` (hand and
+    bury): JH, then JS, then JC; -1 when he holds all four (docs/rules/sheepshead.md 3.10)."""
+    cdef int x
+    for x in range(2, -1, -1):             # suits C S H: JH (x=2) is the lowest above JD
+        if not (p8 & bit(card(JACK, x))):
+            return card(JACK, x)
+    return -1
+
+
 cdef int call_mask(const SsState* s, const SsOpts* o) noexcept nogil:
     """The calls open to the picker after the bury, as bits of Call values (rules 2.3, 2.5)."""
     cdef u64 h = s.hand[s.picker]
@@ -295,6 +325,8 @@ cdef int call_mask(const SsState* s, const SsOpts* o) noexcept nogil:
     if o.partner_mode == PM_JD:
         if not (p8 & bit(JD_CARD)):
             m |= 1 << BID_JACK_OF_DIAMONDS
+        elif o.call_up and up_jack(p8) >= 0:
+            m |= 1 << BID_CALL_UP
         return m | (1 << BID_ALONE)
     if (p8 & FAIL_ACES) != FAIL_ACES:
         for x in range(3):
@@ -381,6 +413,7 @@ cdef void g_init(SsState* s, const SsOpts* o, const u64* hands, u64 blind, int d
     s.unknown = -1
     s.cracked_by = -1
     s.blitzed_by = -1
+    s.spitz = o.spitz
 
 
 cdef inline int g_kinds(const SsState* s) noexcept nogil:
@@ -396,7 +429,7 @@ cdef inline int g_kinds(const SsState* s) noexcept nogil:
 
 
 cdef inline const Order* g_order(const SsState* s) noexcept nogil:
-    return &ORDER
+    return &ORDER_SPITZ if s.spitz else &ORDER
 
 
 cdef inline u64 g_legal_cards(const SsState* s, const SsOpts* o) noexcept nogil:
@@ -463,10 +496,15 @@ cdef int g_legal(const SsState* s, const SsOpts* o, i64* out) noexcept nogil:
                 n += 1
     elif s.phase == P_CALL:
         m = call_mask(s, o)
-        for call in range(BID_ACE_C, BID_ALONE + 1):
+        for call in range(BID_ACE_C, BID_ALONE):
             if m & (1 << call):
                 out[n] = CALL_BASE + call
                 n += 1
+        if m & (1 << BID_CALL_UP):             # call_up before alone, as the other calls
+            out[n] = CALL_BASE + BID_CALL_UP
+            n += 1
+        out[n] = CALL_BASE + BID_ALONE         # always open (call_mask)
+        n += 1
     elif s.phase == P_UNKNOWN:
         h = s.hand[s.picker]
         while h:
@@ -524,7 +562,7 @@ cdef inline int trick_winner(const SsState* s, const int8_t* cards) noexcept nog
     for i in range(5):
         if cards[i] == s.unknown:
             continue
-        v = card_strength(&ORDER, cards[i], led)
+        v = card_strength(g_order(s), cards[i], led)
         if v > best_v:
             best_v = v
             best = i
@@ -605,6 +643,10 @@ cdef void g_apply(SsState* s, const SsOpts* o, i64 code) noexcept nogil:
             s.contract = K_JACK_OF_DIAMONDS
             s.called = JD_CARD
             s.partner = holder(s, JD_CARD)
+        elif call == BID_CALL_UP:              # the jack-of-diamonds game with a higher jack (3.10)
+            s.contract = K_JACK_OF_DIAMONDS
+            s.called = up_jack(s.hand[seat] | s.buried)
+            s.partner = holder(s, s.called)
         else:
             if call < BID_TEN_C:
                 s.contract = K_ACE
@@ -780,8 +822,8 @@ cdef void fill_contract(const SsState* s, const SsOpts* o, Result* r, bint show_
     contract_field(r, W_UNKNOWN_CARD, V_CARD, s.unknown)
     contract_field(r, W_BURIED, V_LIST, popcount(s.buried))
     for k in range(32):
-        if s.buried & bit(SORTED[k]):
-            contract_field(r, W_BURIED, V_CARD, SORTED[k])
+        if s.buried & bit(sorted_cards(s)[k]):
+            contract_field(r, W_BURIED, V_CARD, sorted_cards(s)[k])
     contract_field(r, W_FORCED_ALONE, V_OPT_BOOL, s.forced_alone if show_forced else -1)
     contract_field(r, W_MULTIPLIER, V_INT, effective_multiplier(s, o))
     contract_field(r, W_CRACKED_BY, V_OPT_INT, s.cracked_by)
@@ -914,7 +956,11 @@ REASONS = {
     "RECRACK_OR_PASS": "the picker answers a crack with recrack or pass",
     "PICK_IS_OVER": "the pick is over: the picker calls a partner or goes alone",
     "JD_HELD": "the picker holds JD (in hand or buried): he must play alone",
-    "JD_GAME_CALLS": "in the jack-of-diamonds game the picker calls jack_of_diamonds or alone",
+    "JD_GAME_CALLS": "in the jack-of-diamonds game the picker calls jack_of_diamonds, call_up or alone",
+    "NO_CALL_UP": "calling up a jack is played only with option call_up: true",
+    "CALL_UP_NEEDS_JD": "only a picker holding JD (in hand or buried) may call up a jack",
+    "ALL_JACKS_HELD": "a picker holding all four jacks has no jack to call up: he plays alone",
+    "CALL_UP_JD_GAME": "calling up a jack is played only with option partner: jack_of_diamonds",
     "JD_NOT_PLAYED": "the jack-of-diamonds partner needs option partner: jack_of_diamonds",
     "CALL_A_TEN": "with all three fail aces the picker calls a ten",
     "ACE_HELD": "only a fail ace the picker does not hold (hand or bury) may be called",
@@ -993,8 +1039,20 @@ cdef object _explain_call(Core core, int call):
         return "PICK_IS_OVER", "the pick is over: the picker must call a partner or go alone"
     if core.o.partner_mode == PM_JD:
         if call == BID_JACK_OF_DIAMONDS:
+            if core.o.call_up and m & (1 << BID_CALL_UP):
+                return "JD_HELD", ("you hold JD yourself (in hand or buried): call up the next jack "
+                                   "(call_up) or play alone")
             return "JD_HELD", "you hold JD yourself (in hand or buried): you must play alone"
-        return "JD_GAME_CALLS", "in the jack-of-diamonds game the picker calls jack_of_diamonds or alone"
+        if call == BID_CALL_UP:
+            if not core.o.call_up:
+                return "NO_CALL_UP", "calling up a jack is not played at this table (option call_up: false)"
+            if not (p8 & bit(JD_CARD)):
+                return "CALL_UP_NEEDS_JD", "only a picker holding JD may call up: call jack_of_diamonds"
+            return "ALL_JACKS_HELD", "you hold all four jacks: there is no jack to call up, play alone"
+        return "JD_GAME_CALLS", ("in the jack-of-diamonds game the picker calls jack_of_diamonds, "
+                                 "call_up (with JD, option call_up) or alone")
+    if call == BID_CALL_UP:
+        return "CALL_UP_JD_GAME", "calling up a jack is played only with option partner: jack_of_diamonds"
     if call == BID_JACK_OF_DIAMONDS:
         return "JD_NOT_PLAYED", "the jack-of-diamonds partner is not played (option partner: called_ace)"
     x = (call - BID_ACE_C) % 3
@@ -1085,9 +1143,10 @@ cdef inline bint partner_known(const SsState* s, int seat) noexcept nogil:
     return not (s.hand[s.partner] & bit(s.called))
 
 
-cdef list _codes(u64 mask):
+cdef list _codes(const SsState* s, u64 mask):
     """The codes of a mask, trumps first (as hands are sorted)."""
-    return [PIQUET.code(SORTED[k]) for k in range(32) if mask & bit(SORTED[k])]
+    cdef const int8_t* order = sorted_cards(s)
+    return [PIQUET.code(order[k]) for k in range(32) if mask & bit(order[k])]
 
 
 cdef dict _hide_contract(dict contract):
@@ -1115,7 +1174,7 @@ cdef object _shown_queens(const SsState* s):
     still in the blitzer's hand; None without a blitz or once both are played."""
     if s.blitzed_by < 0:
         return None
-    cards = _codes(s.hand[s.blitzed_by] & black_queens())
+    cards = _codes(s, s.hand[s.blitzed_by] & black_queens())
     return {"seat": s.blitzed_by, "cards": cards} if cards else None
 
 
@@ -1144,8 +1203,8 @@ def public(Core core, seat):
         "shown": _shown_queens(s),
     }
     if face_down:
-        out["blind"] = _codes(s.blind)
-        out["buried"] = _codes(s.buried)
+        out["blind"] = _codes(s, s.blind)
+        out["buried"] = _codes(s, s.buried)
         out["unknown_card"] = PIQUET.code(s.unknown) if s.unknown >= 0 else None
     return out
 
