@@ -1,4 +1,6 @@
-"""Every line of the conformance files (../shared/conformance, copied here) must pass."""
+"""Every line of the conformance files (../shared/conformance, copied here) must pass, and so
+must the legal-action traces and illegal records of the project's own lines (own-*.jsonl: the
+house rules' worked examples; their scenarios are checked beside each game's variants)."""
 import pytest
 
 from engine_core import records
@@ -8,6 +10,8 @@ from conftest import conformance_params
 
 # The games this build implements; each one's conformance files must all pass.
 IMPLEMENTED = ["schafkopf", "doppelkopf", "sheepshead", "klaverjas"]
+# the games with lines of their own (tests/conformance/<game>/OWN.md)
+OWN = ["schafkopf", "doppelkopf", "sheepshead"]
 
 
 def common(result: dict) -> dict:
@@ -42,7 +46,7 @@ def _canon(action: dict):
     return tuple(sorted(a.items()))
 
 
-@pytest.mark.parametrize("game,line", conformance_params(IMPLEMENTED, "legal"))
+@pytest.mark.parametrize("game,line", conformance_params(IMPLEMENTED, "legal") + conformance_params(OWN, "own-legal"))
 def test_legal_actions(game, line):
     legal = []
     records.replay(line["record"], legal)
@@ -51,7 +55,7 @@ def test_legal_actions(game, line):
         assert sorted(map(_canon, ours)) == sorted(map(_canon, theirs)), f"before actions[{i}]"
 
 
-@pytest.mark.parametrize("game,line", conformance_params(IMPLEMENTED, "illegal"))
+@pytest.mark.parametrize("game,line", conformance_params(IMPLEMENTED, "illegal") + conformance_params(OWN, "own-illegal"))
 def test_illegal(game, line):
     record, index = line["record"], line["error_index"]
     if index == len(record["actions"]):
@@ -64,3 +68,5 @@ def test_illegal(game, line):
             records.replay(record)
         assert err.value.index == index
         assert err.value.reason and err.value.reason_id
+        if "reason_id" in line:                  # the own lines name the reason they expect
+            assert err.value.reason_id == line["reason_id"]

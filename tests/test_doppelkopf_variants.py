@@ -7,10 +7,10 @@ import random
 import pytest
 
 from engine_core import bots, games, records, solver
-from engine_core.errors import ActionError, OptionError
+from engine_core.errors import OptionError
 
 from conftest import conformance_lines
-from test_conformance import _canon, common
+from test_conformance import common
 
 PIGS = ["QC AC AS AH KC QS AD KS QH JH AD JC", "9D 9C TS KH 9D JC 9C 9S QD JS TD JD",
         "KD TC KS 9H QC TH AC AS QH JH QD KH", "JD KC 9S AH TD QS TC TS TH JS KD 9H"]
@@ -51,20 +51,6 @@ def test_own_scenario(line):
     assert sum(result["scores"]) == 0
 
 
-@pytest.mark.parametrize("line", own("legal"))
-def test_own_legal_actions(line):
-    legal = []
-    records.replay(line["record"], legal)
-    assert len(legal) == len(line["legal"])
-    for i, (ours, theirs) in enumerate(zip(legal, line["legal"])):
-        assert sorted(map(_canon, ours)) == sorted(map(_canon, theirs)), f"before actions[{i}]"
-
-
-@pytest.mark.parametrize("line", own("illegal"))
-def test_own_illegal(line):
-    with pytest.raises(ActionError) as err:
-        records.replay(line["record"])
-    assert err.value.index == line["error_index"] and err.value.reason_id
 
 
 def test_own_lines_cover_every_new_option():

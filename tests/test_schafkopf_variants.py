@@ -13,7 +13,7 @@ from engine_core import bots, games, records, solver
 from engine_core.errors import ActionError, OptionError
 
 from conftest import conformance_lines
-from test_conformance import _canon, common
+from test_conformance import common
 from test_properties import SCHAFKOPF_FIELDS
 
 CLUB = ("geier", "farbwenz", "farbgeier", "bettel", "bettel_ouvert")
@@ -64,26 +64,6 @@ def test_own_scenario(line):
     assert sum(result["scores"]) == stock.get("stock_out", 0) - 4 * stock.get("stock_in", 0)
 
 
-@pytest.mark.parametrize("line", own("legal"))
-def test_own_legal_actions(line):
-    legal = []
-    records.replay(line["record"], legal)
-    assert len(legal) == len(line["legal"])
-    for i, (ours, theirs) in enumerate(zip(legal, line["legal"])):
-        assert sorted(map(_canon, ours)) == sorted(map(_canon, theirs)), f"before actions[{i}]"
-
-
-@pytest.mark.parametrize("line", own("illegal"))
-def test_own_illegal(line):
-    record, index = line["record"], line["error_index"]
-    if index == len(record["actions"]):
-        state = records.replay(record)
-        assert not state.is_over() and state.to_act() is not None
-        assert "not finished" in records.evaluate(record)["error"]["reason"]
-    else:
-        with pytest.raises(ActionError) as err:
-            records.replay(record)
-        assert err.value.index == index and err.value.reason_id
 
 
 def test_own_lines_cover_every_club_contract():
