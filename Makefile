@@ -58,8 +58,8 @@ chromium:
 	@dpkg -s fonts-noto-core >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -q fonts-noto-core >/dev/null 2>&1 || \
 	  echo "fonts-noto-core not installed: Urdu screenshots will show boxes"
 
-# Seeded Schafkopf deals as sober players bid them (engine_core/demo.py: hand-strength bids,
-# random legal cards; the normal bot once engine_core.bots exists), with the itemised scoring.
+# Seeded Schafkopf deals as sober players bid them (engine_core/demo.py: the normal bot at every
+# seat, from its own view), with the itemised scoring.
 demo: $(STAMP)
 	$(PY) -m engine_core demo --game schafkopf --deals 4 --seed 1
 

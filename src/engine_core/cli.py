@@ -237,10 +237,8 @@ def count_arg(low: int, high: int):
 
 
 def cmd_demo(args) -> int:
-    """Seeded deals as a table of sober players would play them: the normal bot where this
-    build has one (engine_core.bots), else the hand-strength policy of engine_core/demo.py
-    (each seat passes unless its hand justifies a contract, then names that contract; cards
-    at random among the legal ones), printed with the calls, contract, tricks and the
+    """Seeded deals as a table of sober players would play them (the normal bot at every seat,
+    each choosing from its own view), printed with the calls, contract, tricks and the
     itemised scoring."""
     from . import demo
     try:
@@ -516,7 +514,7 @@ def build_parser(prog: str = "python -m engine_core") -> argparse.ArgumentParser
                     help=f"node budget per search (default {DEFAULT_BUDGET}; bounds are reported where it runs out)")
     an.add_argument("--ray", type=ray_arg, metavar="ADDRESS", help=RAY_HELP)
     an.set_defaults(func=cmd_analyze)
-    demo = sub.add_parser("demo", help="play seeded deals (hand-strength bids) and print them",
+    demo = sub.add_parser("demo", help="play seeded deals (the normal bot at every seat) and print them",
                           description=cmd_demo.__doc__)
     demo.add_argument("--game", default="schafkopf", choices=games.GAMES)
     demo.add_argument("--options", default="{}", help="options as a JSON object, e.g. '{\"kontra\": true}'")
