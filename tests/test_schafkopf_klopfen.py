@@ -234,11 +234,11 @@ def test_vec_env_observes_four_cards_in_the_round():
     assert [int(layout.part(env.obs[i], "hand").sum()) for i in range(4)] == [4] * 4
 
 
-@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
-def test_bots_knock_on_the_seen_cards_alone(level):
+@pytest.mark.parametrize("level,deals", [("easy", 12), ("normal", 12), ("hard", 2)])
+def test_bots_knock_on_the_seen_cards_alone(level, deals):
     game = games.get("schafkopf", KLOPFEN)
     made = 0
-    for seed in range(12):
+    for seed in range(deals):
         state = game.deal(seed, 0)
         other = _swapped(state, 1, 2)
         bot = bots.get("schafkopf", level, seed=seed, options=KLOPFEN)
@@ -250,19 +250,49 @@ def test_bots_knock_on_the_seen_cards_alone(level):
             state.apply(pick)
             other.apply(pick)
         assert state.phase() == "auction"
-    assert 0 < made < 48
+    if level != "hard":                          # (hard: test_hard_knocks_by_rollouts_on_the_first_packet)
+        assert 0 < made < 4 * deals
 
 
-def test_no_world_is_sampled_in_the_round():
-    from engine_core.bots.inference import Inference, InferenceError
+def test_worlds_in_the_round_deal_the_seat_the_rest_of_its_hand():
+    """In the knocking round a world keeps the four cards the seat has seen as its first packet
+    and deals it four more from the cards it has not seen; the other seats get a first packet
+    of four of their cards; the seat's true unseen cards change nothing."""
+    from engine_core.bots.inference import Inference
     state = games.get("schafkopf", KLOPFEN).deal(4, 0)
-    with pytest.raises(InferenceError, match="has seen 4 of the 8 cards"):
-        Inference(state.view(1), KLOPFEN)
-    evals = bots.get("schafkopf", "hard", options=KLOPFEN).evaluate(state.view(1))
-    assert sorted(e["action"]["call"] for e in evals) == ["klopfen", "pass"]
-    assert all(e["expected"] == 0.0 and e["win"] is None for e in evals)
+    other = _swapped(state, 1, 2)
+    view = state.view(1)
+    seen = set(view["hand"])
+    assert len(seen) == 4 and view == other.view(1)
+    worlds = Inference(view, KLOPFEN).states(12, seed=1)
+    assert len(worlds) == 12
+    assert [w.hands for w in worlds] == [w.hands for w in Inference(other.view(1), KLOPFEN).states(12, seed=1)]
+    assert len({frozenset(w.hands[1]) for w in worlds}) > 1                 # the rest of the hand is drawn
+    for w in worlds:
+        assert w.phase() == "klopfen" and w.to_act() == 1
+        assert seen <= set(w.hands[1]) and len(w.hands[1]) == 8
+        assert sorted(w.view(1)["hand"]) == sorted(seen)                   # the same sight in the world
+        assert all(len(w.view(s)["hand"]) == 4 and set(w.view(s)["hand"]) <= set(w.hands[s]) for s in range(4))
     knock(state)
     assert Inference(state.view(1), KLOPFEN).sample(2, seed=1)             # whole hands from now on
+
+
+def test_hard_knocks_by_rollouts_on_the_first_packet():
+    """Hard judges the knock by rollouts in those worlds: the four Ober knock, four low cards
+    of the plain suits pass, and the values say why (a knock doubles what the deal is worth)."""
+    deck = [r + s for s in "CSHD" for r in "AKT987"] + ["QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD"]
+    game = games.get("schafkopf", KLOPFEN)
+    hard = bots.get("schafkopf", "hard", seed=3, options=KLOPFEN)
+    for first, call in ((["QC", "QS", "QH", "QD"], "klopfen"), (["7C", "8C", "7S", "8S"], "pass")):
+        rest = [c for c in deck if c not in first]
+        hands = [rest[0:8], first + rest[8:12], rest[12:20], rest[20:28]]
+        state = game.new_deal(hands, dealer=0)
+        view = state.view(1)
+        assert sorted(view["hand"]) == sorted(first)
+        evals = {e["action"]["call"]: e for e in hard.evaluate(view)}
+        assert hard.choose(view)["call"] == call
+        sign = 1 if call == "klopfen" else -1
+        assert sign * evals["pass"]["expected"] > 0 and sign * evals["klopfen"]["expected"] > 0, evals
 
 
 def test_hard_bids_after_knocks():

@@ -27,6 +27,9 @@ class Bot:
     """A computer player for one game at one level; `choose(view)` is its only input."""
 
     level = "?"
+    # whether the level decides in the game's sight phase (a knock on the first packet) by its
+    # own means; the others take the easy level's rule on the cards seen
+    sees_in_sight = False
 
     def __init__(self, game: str, seed: int = 0, options: dict | None = None):
         self.game = game
@@ -38,7 +41,7 @@ class Bot:
         legal = check_view(view, self.game)
         if len(legal) == 1:
             return dict(legal[0])
-        if self.level != "random" and self._partial_sight(view):
+        if self.level != "random" and not self.sees_in_sight and self._partial_sight(view):
             from .simple import EasyBot          # the same rule at every level (docs/bots.md)
             return dict(EasyBot(self.game, self.seed, self.options)._choose(view, legal))
         return dict(self._choose(view, legal))
@@ -46,10 +49,11 @@ class Bot:
     def evaluate(self, view: Any) -> list[dict]:
         """For each legal action {"action", "expected": the expected score of the seat's
         side for the deal, "win": the probability that the seat's side wins, or None}. In the
-        game's sight phase (the seat has seen only part of its hand) nothing is searched: every
-        action has expected 0.0 and win None, the rule's choice first."""
+        game's sight phase (the seat has seen only part of its hand) a level that does not
+        decide there by its own means searches nothing: every action has expected 0.0 and win
+        None, the rule's choice first."""
         legal = check_view(view, self.game)
-        if self._partial_sight(view):
+        if not self.sees_in_sight and self._partial_sight(view):
             pick = self.choose(view)
             return [{"action": dict(a), "expected": 0.0, "win": None}
                     for a in sorted(legal, key=lambda a: a != pick)]

@@ -82,6 +82,9 @@ def declared_budget(game: str) -> dict:
 
 class HardBot(Bot):
     level = "hard"
+    # a knock on the first packet is judged by rollouts in worlds that deal the seat the rest
+    # of its hand too (Inference, _rollouts)
+    sees_in_sight = True
     # more exchanges than this (a Doppelkopf Armut return) are not all screened
     screen_limit = 32
     # bids, calls and exchanges: keep the normal level's choice unless a candidate beats it in
@@ -351,7 +354,9 @@ class HardBot(Bot):
         start = time.perf_counter()
         if states is None:
             states = self._states(view, self.rollout_worlds)
-        favourite = self._normal._choose(view, actions)
+        # the normal level's choice (in the sight phase: the easy level's rule on the cards seen)
+        favourite = (self._normal.choose(view) if self._partial_sight(view)
+                     else self._normal._choose(view, actions))
         candidates = actions
         dropped = []
         if len([a for a in actions if a["type"] == "exchange"]) > self.screen_limit:

@@ -8,7 +8,9 @@ seat cannot see, who gave them, who holds them, how many cards, from which actio
 faces). No game is known by name: the sampler draws from that description.
 
 What a world respects:
-- the cards played and the seat's own hand and exchanges (they are not in the pool);
+- the cards played and the seat's own hand and exchanges (they are not in the pool); in the
+  game's sight phase (a knocking round on the first packet) the seat holds the cards it has
+  seen and is dealt the rest of its hand from the pool, like any other seat;
 - voids shown by not following suit (trump voids included): a seat that did not follow an
   effective suit holds none of its unseen cards;
 - everything the rules imply: each world is replayed through the game's own rules and kept
@@ -119,12 +121,15 @@ class Inference:
             known_init[s] += extra
             known_held[s] += extra
         counts = _holdings(view, spec, played, hidden_plays, piles)
-        if len(view["hand"]) + hidden_plays[me] < counts[me]:
-            # the game's sight phase (Schafkopf's knocking round): the seat has seen only part
-            # of its own hand, so no world can be built around it (docs/bots.md)
+        # the game's sight phase (Schafkopf's knocking round): the seat has seen only part of
+        # its own hand, and a world deals it the rest from the cards it has not seen, as it
+        # deals the other seats' (docs/bots.md)
+        own_unseen = counts[me] - len(view["hand"]) - hidden_plays[me]
+        if own_unseen < 0:
+            raise InferenceError(f"seat {me} shows {len(view['hand'])} cards in hand but holds {counts[me]}")
+        if own_unseen and (played[me] or hidden_plays[me] or gave or got):
             raise InferenceError(f"seat {me} has seen {len(view['hand'])} of the {counts[me]} cards it "
-                                 f"holds (phase {view.get('phase')!r}): no world is sampled before it "
-                                 f"has seen its whole hand")
+                                 f"holds after it played or exchanged cards (phase {view.get('phase')!r})")
         known_blind = Counter()
         for p in piles:
             if p["from_seat"] is None and p["cards"] is not None:
@@ -187,7 +192,12 @@ class Inference:
                 taken |= b
                 kb |= b
         pool = deck_mask(deck) & ~taken
-        counts[me] = 0
+        counts[me] = own_unseen
+        # a world that passes through the sight phase deals each seat a first packet: this
+        # seat's is what it has seen (while it is in that phase), the others' a random part of
+        # their hands (_first_packets)
+        self._sight = game.sight_phase() is not None
+        self._seen = fixed[me] if own_unseen else None
         # voids: the unseen cards of an effective suit a seat did not follow
         order = Order.of(view, options) if use_voids else None
         forbid = [0] * n
@@ -276,7 +286,8 @@ class Inference:
         number of actions is the view's position), by the compiled replay: what the seat that
         acted there saw, to weigh the world by how likely that seat's action was in it. One
         State, advanced in place."""
-        state = self.game._state(list(world["masks"]), self.view["dealer"], world["blind_mask"])
+        first = self._first_packets(world["masks"]) if self._sight else None
+        state = self.game._state(list(world["masks"]), self.view["dealer"], world["blind_mask"], first)
         acts, hidden = self._acts, world["hidden_codes"]
         filled = [dict(a, **{"card" if a["type"] == "play" else "cards": world["hidden"][i]})
                   if i in world["hidden"] else a for i, a in enumerate(self.view["actions"])]
@@ -291,6 +302,22 @@ class Inference:
             done = i
             state.actions = filled[:i]
             yield state
+
+    def _first_packets(self, masks) -> list[int]:
+        """Each seat's first packet in a world: the cards this seat has seen while it is in the
+        sight phase; otherwise a uniformly random part of the hand of the declared size, drawn
+        from a generator seeded by the world (the same world, the same packets)."""
+        import random
+        rng = random.Random(hash(tuple(masks)))
+        sizes = self.game.first_sizes(self.view["dealer"])
+        out = []
+        for seat, (mask, size) in enumerate(zip(masks, sizes)):
+            if seat == self.me and self._seen is not None:
+                out.append(self._seen)
+                continue
+            cards = [c for c in range(mask.bit_length()) if mask >> c & 1]
+            out.append(sum(1 << c for c in rng.sample(cards, min(size, len(cards)))))
+        return out
 
     def states(self, n: int, seed: int = 0, max_tries: int = 0) -> list:
         return [self.state_of(w) for w in self.sample(n, seed, max_tries)]
