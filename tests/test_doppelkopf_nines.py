@@ -2,17 +2,19 @@
 its one refused combination, the 40-card deal (10 each, no nine, seeded deals with the nines
 unchanged), records with a nine or 12 cards refused, the announcement deadlines counted from
 10 cards, 10 tricks to the end (schwarz, Karlchen in the 10th), the card order without nines,
-the bots' sampler never placing a nine, the bots of every level and the solver against
-minimax."""
+the bots' sampler never placing a nine, the bots of every level, the solver against minimax
+and the record codec's fast path against the generic one (a property over random records)."""
+import json
 import random
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from engine_core import bots, games, records, solver
+from engine_core import _codec, batch, bots, cli, games, records, solver
 from engine_core.bots.inference import Inference
 from engine_core.errors import ActionError, InvalidRecordError, OptionError
 
+from test_codec import generic_bytes
 from test_solver import minimax, positions
 
 OFF = {"nines": False}
@@ -90,10 +92,12 @@ def test_a_record_with_a_nine_or_twelve_cards_is_refused():
 def test_card_order_leaves_the_nines_out():
     state = deal()
     bids(state, "healthy", "healthy", "healthy", "healthy")
-    order = state.view(0)["order"] if "order" in state.view(0) else state.core.order_codes()
+    order = state.view(0)["order"]                      # what the seat and the bots read
     assert order["trump"] == "TH QC QS QH QD JC JS JH JD AD TD KD".split()
-    assert order["C"] == ["AC", "TC", "KC"] and order["H"] == ["AH", "KH"]
-    assert not NINES & {c for cards in state.core.order_codes().values() for c in cards}
+    assert order["C"] == ["AC", "TC", "KC"] and order["H"] == ["AH", "KH"] and order["D"] == []
+    # with the nines the same order lists them (the option's mask, not the order table, decides)
+    with9 = games.get("doppelkopf").deal(0)
+    assert with9.core.order_codes()["trump"][-1] == "9D"
 
 
 def announce_calls(state):
@@ -189,3 +193,20 @@ def test_solver_agrees_with_minimax_three_tricks_from_the_end():
         assert solution.exact and solution.value == minimax(state, state.core.copy(), solution.objective.side)
         checked += 1
     assert checked == 4
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), k=st.integers(0, 1000))
+def test_codec_fast_path_answers_as_the_generic_path(seed, k):
+    """Random finished records without the nines (and one with a nine put into a hand): the
+    record codec's fast path (10-card hands from the record's options) answers exactly as the
+    generic path, and takes the fast path for the valid record."""
+    record = batch.playout_record("doppelkopf", OFF, seed=seed, k=k)
+    assert [len(h) for h in record["hands"]] == [10] * 4
+    bad = json.loads(json.dumps(record))
+    bad["hands"][0][0] = "9" + bad["hands"][0][0][1]
+    for rec in (record, bad):
+        line = json.dumps(rec)
+        assert cli.evaluate_line_bytes(line, 1) == cli.exact_id(line, generic_bytes(line, 1))
+    assert _codec.fast_line(json.dumps(record), 1) is not None
+    assert batch.evaluate([record, bad]) == [records.evaluate(record), records.evaluate(bad)]
