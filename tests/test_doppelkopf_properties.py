@@ -56,7 +56,8 @@ options = st.fixed_dictionaries({
     "hochzeit_partner": st.sampled_from(("first_trick", "first_trump_trick", "first_colour_trick")),
     "throw_in": st.booleans(),
     "schweinchen": st.sampled_from(("off", "schweinchen", "superschweinchen")),
-})
+    "nines": st.booleans(),
+}).filter(lambda o: o["nines"] or o["schweinchen"] != "superschweinchen")   # the one refused pair
 
 
 @settings(max_examples=240, deadline=None)
@@ -115,7 +116,8 @@ def test_random_deal_invariants(seed, dealer, policy, opts):
     assert sum(result["card_points"]) == 240
     assert result["team_card_points"]["re"] + result["team_card_points"]["kontra"] == 240
     played = Counter(c for _, cards, _ in result["tricks"] for c in cards)
-    assert played == Counter(c for h in state.hands for c in h) and len(result["tricks"]) == 12
+    assert played == Counter(c for h in state.hands for c in h) and len(result["tricks"]) == game.hand_size
+    assert game.hand_size == (12 if opts["nines"] else 10) and (opts["nines"] or "9" not in "".join(played))
     # follow-suit: what a seat held at each trick is what it plays from then on
     kind = result["contract"]["trumps"]
     held = [Counter() for _ in range(4)]

@@ -18,7 +18,7 @@ from conftest import GAMES
 # its defaults)
 OPTIONS = {
     "schafkopf": [{}, {"ramsch": True}, {"kontra": True}],
-    "doppelkopf": [{}, {"second_heart_ten_beats_first": True}],
+    "doppelkopf": [{}, {"second_heart_ten_beats_first": True}, {"nines": False}],
     "sheepshead": [{}, {"partner": "jack_of_diamonds"}, {"no_pick": "leaster"},
                    {"spitz": True, "partner": "jack_of_diamonds", "call_up": True}],
     "klaverjas": [{}, {"roem": False}, {"ruleset": "rotterdam"}],
@@ -70,7 +70,7 @@ def positions(game, options, tricks_left, n, seed):
     for k in range(n * 20):
         record = batch.playout_record(game, options, seed=seed, k=k, bids=bids)
         state = records.new_state(record)
-        keep = (g.spec.hand_size - tricks_left) * g.seats + rng.randrange(g.seats)
+        keep = (g.hand_size - tricks_left) * g.seats + rng.randrange(g.seats)
         cards = 0
         for action in record["actions"]:
             if action["type"] == "play":
@@ -322,7 +322,7 @@ def boundary_positions(game, options, tricks_left, n, seed):
     for k in range(n * 20):
         record = batch.playout_record(game, options, seed=seed, k=k, bids=bids)
         state = records.new_state(record)
-        keep, cards = (g.spec.hand_size - tricks_left) * g.seats, 0
+        keep, cards = (g.hand_size - tricks_left) * g.seats, 0
         for action in record["actions"]:
             if action["type"] == "play":
                 if cards == keep:

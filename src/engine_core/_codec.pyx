@@ -455,8 +455,8 @@ cdef class Tables:
         self.exchange_names = names
 
     cdef object opts_of(self, bytes text):
-        """(Options, C options) of a record's options object text, None when the generic path
-        must judge them."""
+        """(Options, C options, hand size, cards left out) of a record's options object text, None
+        when the generic path must judge them."""
         found = self.options.get(text)
         if found is None:
             try:
@@ -464,7 +464,8 @@ cdef class Tables:
                 game = games.get(self.spec.name, given)
             except (StichError, orjson.JSONDecodeError, TypeError, ValueError):
                 return None
-            found = (game.options, self.spec.rules.c_options(game.options, None))
+            found = (game.options, self.spec.rules.c_options(game.options, None), game.hand_size,
+                     game.left_out)
             if len(self.options) < 1024:
                 self.options[text] = found
         return found
@@ -543,17 +544,19 @@ cdef object answer(const Scan* s, Rec* rec, Tables t):
     cdef bytes opts_c
     if not 0 <= rec.dealer < t.seats or rec.n_hands != t.seats:
         return None
+    found = t.opts_of(s.p[rec.opts_a:rec.opts_b] if rec.seen & KEY_OPTIONS else b"")
+    if found is None:
+        return None
     for i in range(t.seats):
         n = rec.hand_at[i + 1] - rec.hand_at[i]
-        if n != t.hand_size or not take_cards(t, rec, rec.hand_at[i], n, &used, &hands[i]):
+        if n != found[2] or not take_cards(t, rec, rec.hand_at[i], n, &used, &hands[i]):
             return None
+    if used & <u64>found[3]:            # a card the options leave out: the generic path says so
+        return None
     if rec.seen & KEY_BLIND:
         if rec.n_blind != t.blind_size or not take_cards(t, rec, rec.blind_at, rec.n_blind, &used, &blind):
             return None
     elif t.blind_size:
-        return None
-    found = t.opts_of(s.p[rec.opts_a:rec.opts_b] if rec.seen & KEY_OPTIONS else b"")
-    if found is None:
         return None
     opts_c = found[1]
     for i in range(rec.n_acts):

@@ -249,6 +249,8 @@ BIDS = tuple(name for i, name in enumerate(("uniform", "cheapest")) if G_BIDS >>
 cdef int make_opts(options, packets, GOpts* o) except -1:
     memset(o, 0, sizeof(GOpts))
     o.deal.sight_phase = -1         # every hand seen whole from the deal, unless g_opts says
+    o.deal.hand = G_HAND            # the whole deck dealt, unless g_opts leaves cards out
+    o.deal.left_out = 0
     g_opts(options, o)
     if packets is not None:
         fill_deal_plan(packets, &o.deal)
@@ -282,6 +284,14 @@ def deal_masks(options, packets, u64 seed, int dealer, bint first=False):
     if first:
         return [hands[i] for i in range(G_SEATS)], blind, [firsts[i] for i in range(G_SEATS)]
     return [hands[i] for i in range(G_SEATS)], blind
+
+
+def deal_shape(options):
+    """(cards per hand, mask of the cards left out of the deal) under these resolved Options:
+    (G_HAND, 0) unless the game's g_opts takes cards out of the deck (DealPlan.hand/left_out)."""
+    cdef GOpts o
+    make_opts(options, None, &o)
+    return o.deal.hand, o.deal.left_out
 
 
 def sight_phase(options):
@@ -324,12 +334,15 @@ cdef class Core:
             raise ValueError(f"need {G_SEATS} hands, got {len(hands)}")
         if first is not None and len(first) != G_SEATS:
             raise ValueError(f"need {G_SEATS} first packets, got {len(first)}")
+        make_opts(options, None, &self.o)
         for i in range(G_SEATS):
             if not 0 <= hands[i] <= _DECK_MASK:
                 raise ValueError(f"hand {i} is not a mask of this deck's {G_DECK} cards")
             m = hands[i]
-            if popcount(m) != G_HAND or m & used:
-                raise ValueError(f"hand {i} must hold {G_HAND} cards that no other hand holds")
+            if popcount(m) != self.o.deal.hand or m & used:
+                raise ValueError(f"hand {i} must hold {self.o.deal.hand} cards that no other hand holds")
+            if m & self.o.deal.left_out:
+                raise ValueError(f"hand {i} holds a card these options leave out of the deal")
             used |= m
             h[i] = m
             self.first[i] = m
@@ -342,7 +355,6 @@ cdef class Core:
         b = blind
         if popcount(b) != G_BLIND or b & used:
             raise ValueError(f"the blind must hold {G_BLIND} cards that no hand holds")
-        make_opts(options, None, &self.o)
         g_init(&self.s, &self.o, h, b, dealer)
         self.n_hist = 0
 
@@ -552,12 +564,13 @@ cdef class Core:
     def card_order(self):
         """The card order in force as card indices, each face once, highest first:
         [trumps, clubs, spades, hearts, diamonds] by effective suit (public once the contract
-        is known: the bots' card counting and void inference read it)."""
+        is known: the bots' card counting and void inference read it); the cards the options
+        leave out of the deal (DealPlan.left_out) are in no suit."""
         cdef const Order* order = g_order(&self.s)
         cdef int c
         keyed = [[] for _ in range(5)]
         for c in range(G_FACES):
-            if order.eff_suit[c] >= 0:
+            if order.eff_suit[c] >= 0 and not (self.o.deal.left_out >> c) & 1:
                 keyed[order.eff_suit[c]].append((-order.power[c], c))
         return [[c for _, c in sorted(keyed[4])]] + [[c for _, c in sorted(keyed[k])] for k in range(4)]
 
@@ -575,7 +588,7 @@ cdef class Core:
         """card_order() as card codes by effective suit, {"trump": [...], "C": [...], ...}: a
         fresh copy of codes worked out once per order table (g_order's tables are static)."""
         cdef const Order* order = g_order(&self.s)
-        key = <size_t>order
+        key = (<size_t>order, self.o.deal.left_out)
         found = _ORDER_CODES.get(key)
         if found is None:
             found = tuple((name, tuple(DECK.code(c) for c in cards))
@@ -627,7 +640,7 @@ cdef class Core:
 cdef inline void deal_cards(Rng* r, int dealer, const DealPlan* plan, u64* hands, u64* blind,
                             u64* first) noexcept nogil:
     """The deal function, version 1: shuffle the deck (Fisher-Yates), hand out the packets of
-    the plan in order, then number the two copies of a card (Doppelkopf) so that the first seat
+    the plan in order (passing over the cards the plan leaves out), then number the two copies of a card (Doppelkopf) so that the first seat
     holding one has the first copy, as Game.new_deal numbers the cards of a record. With
     `first` (else NULL), the first packet each seat received (by faces where a card has two
     copies: either copy of a face seen first counts as seen)."""
@@ -644,6 +657,8 @@ cdef inline void deal_cards(Rng* r, int dealer, const DealPlan* plan, u64* hands
     for p in range(plan.n):
         seat = (dealer + 1 + plan.target[p]) % G_SEATS if plan.target[p] != TO_BLIND else -1
         for j in range(plan.size[p]):
+            while pos < G_DECK and (plan.left_out >> deck[pos]) & 1:
+                pos += 1            # a card the options leave out of the deal
             if pos >= G_DECK:
                 break
             if seat < 0:

@@ -159,6 +159,11 @@ cdef struct DealPlan:
     # deal on. Set by the game's g_opts (the engine presets -1); the engine's views and tensors
     # leave the rest of the hand out while the phase lasts (Core.unseen)
     int8_t sight_phase
+    # the cards each hand is dealt (the engine presets G_HAND) and the deck's cards the deal leaves
+    # out (never dealt, never in play; preset 0): a game's g_opts sets both where an option takes
+    # cards out of the deck (Doppelkopf without nines: 10 cards, the eight nines out)
+    int8_t hand
+    u64 left_out
 
 # ---- random playouts (engine_core.batch) ----
 cdef enum:

@@ -493,7 +493,7 @@ cdef inline void value_range(const Search* c, const GState* s, int v, int* lo, i
     cdef int f
     if c.kind == COUNT_TRICKS:
         lo[0] = v
-        hi[0] = v + G_HAND - s.trick_no
+        hi[0] = v + c.o.deal.hand - s.trick_no
         return
     f = g_future_max(s, c.o)
     lo[0] = v - f if c.kind == COUNT_MARGIN else v

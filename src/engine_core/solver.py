@@ -188,7 +188,7 @@ def target_of(state: State, target: Any) -> tuple[int, Objective | None]:
     declared = names.get(target)
     if declared is None:
         raise SolverError("target", f"must be a number or one of {', '.join(names)}, got {_short(target)}")
-    value = state.game.spec.hand_size if declared.value is None else declared.value
+    value = state.game.hand_size if declared.value is None else declared.value
     if declared.count == "points":
         return value, None
     return value, Objective(tuple(state.game.rules.default_side(state.core)), declared.count)

@@ -74,6 +74,14 @@ class Bot:
             self._sight = get_game(self.game, self.options).sight_phase()
         return self._sight
 
+    def _hand_dealt(self) -> int:
+        """The cards each hand is dealt with the bot's options (Game.hand_size: Doppelkopf's
+        `nines` false deals 10 of the 12 the declaration holds)."""
+        if not hasattr(self, "_dealt"):
+            from ..games import get as get_game
+            self._dealt = get_game(self.game, self.options).hand_size
+        return self._dealt
+
     def _choose(self, view: dict, legal: list[dict]) -> dict:   # pragma: no cover - abstract
         raise NotImplementedError
 

@@ -89,7 +89,7 @@ class Inference:
                     acts.append([seat, exchange_code(number, faces), K_PLAIN, 0, twice])
             else:
                 acts.append([seat, CALL_BASE + calls[(kind, a["call"], a.get("suit"))], K_PLAIN, 0, 0])
-        piles = _piles(view, spec, played, hidden_plays)
+        piles = _piles(view, spec, played, hidden_plays, game.hand_size)
         unseen = [p for p in piles if p["cards"] is None]
         moved = [p for p in piles if p["from_seat"] != p["to_seat"]]
 
@@ -120,7 +120,7 @@ class Inference:
             extra = _sub(Counter(shown["cards"]), known_held[s])
             known_init[s] += extra
             known_held[s] += extra
-        counts = _holdings(view, spec, played, hidden_plays, piles)
+        counts = _holdings(view, spec, played, hidden_plays, piles, game.hand_size)
         # the game's sight phase (Schafkopf's knocking round): the seat has seen only part of
         # its own hand, and a world deals it the rest from the cards it has not seen, as it
         # deals the other seats' (docs/bots.md)
@@ -191,7 +191,7 @@ class Inference:
                 b = self._alloc(card, taken)
                 taken |= b
                 kb |= b
-        pool = deck_mask(deck) & ~taken
+        pool = deck_mask(deck) & ~taken & ~game.left_out      # cards the options leave out are nowhere
         counts[me] = own_unseen
         # a world that passes through the sight phase deals each seat a first packet: this
         # seat's is what it has seen (while it is in that phase), the others' a random part of
@@ -211,7 +211,7 @@ class Inference:
             (pool & ~self._phys(self._face_mask(p["among"]))) if p["among"] is not None else 0 for p in aside]
         self.sampler = Sampler(game.rules, game.rules.c_options(game.options, None), view["dealer"],
                                hold_counts, hold_forbid, pool, fixed, kb, blind_holder, blind_slot,
-                               ops, [tuple(a) for a in acts], self.faces, deck.copies)
+                               ops, [tuple(a) for a in acts], self.faces, deck.copies, game.hand_size)
         self._acts = acts
 
     # -- helpers --
@@ -327,7 +327,7 @@ def deck_mask(deck) -> int:
     return (1 << deck.size) - 1
 
 
-def _piles(view: dict, spec, played: list[Counter], hidden_plays: list[int]) -> list[dict]:
+def _piles(view: dict, spec, played: list[Counter], hidden_plays: list[int], hand_size: int) -> list[dict]:
     """Every face-down pile of the deal so far, in the order made (the blind first), each with
     its "cards" as this seat saw them (None: unseen). The unseen ones are the view's "hidden";
     the seen ones are what a seat sees because it gave or received them (view-spec): an
@@ -362,7 +362,7 @@ def _piles(view: dict, spec, played: list[Counter], hidden_plays: list[int]) -> 
             gone = sum(p["count"] for p in placed if p["from_seat"] == s)
             come = sum(p["count"] for p in placed if p["to_seat"] == s)
             plays = sum(played[s].values()) + hidden_plays[s]
-            return spec.hand_size - plays - gone + come
+            return hand_size - plays - gone + come
 
         sizes = view.get("hand_sizes")
         surplus = {s: sizes[s] - balance(s) for s in range(n) if s != me} if sizes else {}
@@ -382,13 +382,14 @@ def _piles(view: dict, spec, played: list[Counter], hidden_plays: list[int]) -> 
     return sorted(unseen + seen, key=lambda p: -1 if p["action"] is None else p["action"])
 
 
-def _holdings(view: dict, spec, played: list[Counter], hidden_plays: list[int], piles) -> list[int]:
+def _holdings(view: dict, spec, played: list[Counter], hidden_plays: list[int], piles,
+              hand_size: int) -> list[int]:
     """How many cards each seat holds now, its face-down plays included (they are drawn with
     its hand): the view's hand sizes, or the deal less the plays and the piles that moved."""
     n = spec.seats
     if "hand_sizes" in view:
         return [view["hand_sizes"][s] + hidden_plays[s] for s in range(n)]
-    out = [spec.hand_size - sum(played[s].values()) for s in range(n)]
+    out = [hand_size - sum(played[s].values()) for s in range(n)]
     for p in piles:
         if p["from_seat"] != p["to_seat"]:
             if p["from_seat"] is not None:

@@ -132,8 +132,10 @@ class EasyBot(Bot):
         order = Order.of(view, self.options)
         trumps = [c for c in hand if order.is_trump(c)]
         high = sum(1 for c in trumps if c in ("TH", "QC", "QS"))
+        dealt = self._hand_dealt()      # the rule of thumb is for 12 cards: 7 trumps, scaled
         for a in others:
-            if a["call"] in ("re", "kontra") and len(hand) >= 10 and len(trumps) >= 7 and high >= 2:
+            if (a["call"] in ("re", "kontra") and len(hand) >= dealt - 2
+                    and len(trumps) >= -(-7 * dealt // 12) and high >= 2):
                 return a
         return None
 

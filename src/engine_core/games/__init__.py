@@ -259,6 +259,7 @@ def get(name: str, options: Mapping[str, Any] | Options | None = None) -> "Game"
 
 _DEFAULTS: dict[str, tuple] = {}
 _SIGHT: dict[tuple, str | None] = {}      # (rules module, Options) -> Game.sight_phase()
+_SHAPE: dict[tuple, tuple[int, int]] = {}  # (rules module, Options) -> (hand size, cards left out)
 
 
 def _defaults(spec: GameSpec) -> tuple:
@@ -354,6 +355,28 @@ class Game:
                 _SIGHT[key] = phase
             return phase
 
+    def _shape(self) -> tuple[int, int]:
+        key = (self.spec.rules, self.options)
+        try:
+            return _SHAPE[key]
+        except KeyError:
+            shape = tuple(self.spec.rules.deal_shape(self.options))
+            if len(_SHAPE) < 4096:
+                _SHAPE[key] = shape
+            return shape
+
+    @property
+    def hand_size(self) -> int:
+        """The cards each hand is dealt under these options: the declaration's `hand_size`,
+        fewer where an option leaves cards out of the deal (Doppelkopf without nines)."""
+        return self._shape()[0]
+
+    @property
+    def left_out(self) -> int:
+        """The mask of the deck's cards these options leave out of the deal (never dealt, never
+        in play; 0 for a whole deck): the bots' sampler draws no hidden card from it."""
+        return self._shape()[1]
+
     def first_sizes(self, dealer: int) -> list[int]:
         """The size of the first packet dealt to each seat (the declared packets)."""
         sizes = [0] * self.seats
@@ -407,10 +430,13 @@ class Game:
         masks = []
         used = 0   # copies already dealt: with two copies of a card, each hand gets its own bit
         for s, hand in enumerate(hands):
-            if not isinstance(hand, list) or len(hand) != spec.hand_size:
-                raise InvalidRecordError(f"hands[{s}]", f"must be a list of {spec.hand_size} cards")
+            if not isinstance(hand, list) or len(hand) != self.hand_size:
+                raise InvalidRecordError(f"hands[{s}]", f"must be a list of {self.hand_size} cards")
             for j, card in enumerate(hand):
                 self._count(seen, card, f"hands[{s}][{j}]")
+                if self.left_out and self.left_out >> deck.face_index(card) & 1:
+                    raise InvalidRecordError(f"hands[{s}][{j}]", f"{card} is left out of the deal "
+                                             f"under these options")
             masks.append(deck.mask_of(hand, within=deck.full_mask & ~used))
             used |= masks[-1]
         blind = [] if blind is None else blind

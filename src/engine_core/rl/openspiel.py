@@ -267,7 +267,7 @@ class StichState(pyspiel.State):
         hands = [[] for _ in range(n)]
         hands[seat] = list(view["hand"])
         for s in range(n):                         # the seen packet leads the player's hand
-            want = game.spec.hand_size - len(hands[s])
+            want = game.hand_size - len(hands[s])
             hands[s], rest = hands[s] + rest[:want], rest[want:]
         blind = rest[:game.spec.blind_size]
         used, masks = 0, []

@@ -1,4 +1,5 @@
-"""Doppelkopf: 4 players, 48 cards (every card twice), 12 each. The declaration; the rules are
+"""Doppelkopf: 4 players, 48 cards (every card twice), 12 each; option nines off: 40 cards
+without the nines, 10 each (rules 1.1). The declaration; the rules are
 the hooks of `rules.pyx` and are described in docs/rules/doppelkopf.md."""
 from ...errors import OptionError
 from ...options import Options, OptionSpec
@@ -13,6 +14,9 @@ from .words import WORDS
 BOCK_DEALS = 4          # a bock round: one deal per player
 MAX_BOCK = rules.MAX_BOCK
 OPTIONS = (
+    OptionSpec("nines", "bool", True,
+               "play with the nines (48 cards, 12 each); false: the 40-card deck without them, "
+               "10 cards each, 10 tricks, announcement deadlines counted from 10 (rules 1.1)"),
     OptionSpec("second_heart_ten_beats_first", "bool", False,
                "of two heart tens in a trick the second wins, except in the last trick"),
     OptionSpec("solo_player_leads", "bool", False, "in a declared solo the soloist leads trick 1"),
@@ -71,7 +75,10 @@ BID_FAMILIES = {
 
 
 def packets(options):
-    """Packets of 3, four rounds, from the dealer's left (rules 1.2)."""
+    """Packets of 3, four rounds, from the dealer's left (rules 1.2); without the nines three
+    rounds of 3, 4 and 3 (rules 1.1)."""
+    if not options.nines:
+        return [(k % 4, (3, 4, 3)[k // 4]) for k in range(12)]
     return [(k % 4, 3) for k in range(16)]
 
 
@@ -80,6 +87,9 @@ def validate(options: Options) -> Options:
     deals from the one after the deal that started it, so a round due on a later deal is on
     this one too (bock_next never rises and never exceeds bock), and at most 3, 2 and 1 rounds
     started before this deal reach one, two and three deals further."""
+    if not options.nines and options.schweinchen == "superschweinchen":
+        raise OptionError("options.schweinchen", "superschweinchen ranks both nines of diamonds: "
+                          "it needs the nines (set nines to true, or schweinchen to 'schweinchen')")
     bock, due = options.bock, options.bock_next
     if options.bockrunden == "off":
         if bock:
@@ -139,7 +149,7 @@ GAME = GameSpec(
     between_deals=between_deals,
     declaring_team="re",
     win_points=rules.win_points,
-    description="Doppelkopf: normal game, silent solo, Hochzeit, Armut and seven solos; "
+    description="Doppelkopf (optionally without the nines: 40 cards, 10 each): normal game, silent solo, Hochzeit, Armut and seven solos; "
                 "re/kontra and no_90 .. schwarz announcements; optional Schweinchen, "
                 "Superschweinchen, Hochzeit partner rules, throwing in, Bockrunden and the "
                 "picture solos (Damen-Buben-Solo, Koenigssolo)",

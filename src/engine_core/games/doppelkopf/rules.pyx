@@ -187,6 +187,8 @@ cdef struct DkOpts:
     int8_t hochzeit_partner     # HP_ANY, HP_TRUMP, HP_COLOUR: the tricks that find the partner
     int8_t bockrunden           # index in BOCKRUNDEN: 0 off, 1 tie, 2 also a lost kontra
     int8_t bock                 # bock rounds on this deal: scores x 2^bock (0..MAX_BOCK)
+    # option nines (rules 1.1): deal.hand is 12, or 10 without the nines (deal.left_out: the
+    # eight nines, never dealt, never in play)
 
 cdef struct DkState:
     u64 hand[4]
@@ -210,6 +212,7 @@ cdef struct DkState:
     int8_t ann_hand[MAX_ANN]
     int8_t ann_trick[MAX_ANN]
     int8_t trick_no, n_in_trick, leader
+    int8_t n_tricks             # tricks in the deal: the cards each hand was dealt (12, or 10)
     int8_t trick[12][4]
     int8_t trick_leader[12]
     int8_t trick_winner[12]
@@ -384,6 +387,7 @@ _build_tables()
 
 cdef int g_opts(options, DkOpts* out) except -1:
     """The C options of resolved Options."""
+    cdef int su
     out.second_heart_ten = options.second_heart_ten_beats_first
     out.solo_player_leads = options.solo_player_leads
     out.charlie_only_when_winning = options.charlie_only_when_winning
@@ -394,6 +398,11 @@ cdef int g_opts(options, DkOpts* out) except -1:
     out.hochzeit_partner = HOCHZEIT_PARTNER.index(options.hochzeit_partner)
     out.bockrunden = BOCKRUNDEN.index(options.bockrunden)
     out.bock = options.bock
+    if not options.nines:       # rules 1.1: the 40-card deck, ten cards each
+        out.deal.hand = 10
+        out.deal.left_out = 0
+        for su in range(4):
+            out.deal.left_out |= both(card(NINE, su))
     return 0
 
 
@@ -420,23 +429,24 @@ cdef inline int call_level(int call) noexcept nogil:
 
 
 cdef inline int cards_needed(const DkState* s, int team, int level) noexcept nogil:
-    """Cards an announcement of `level` needs (rules 4.5): 12 - level, one fewer for a
-    re/kontra that answers the opponents' highest announcement, lowered in a Hochzeit."""
+    """Cards an announcement of `level` needs (rules 4.5): the hand dealt (12, or 10 without
+    the nines, rules 1.1) less `level`, one fewer for a re/kontra that answers the opponents'
+    highest announcement, lowered in a Hochzeit."""
     cdef int opp = s.level[1 - team]
     if level == 1 and opp >= 1:
-        return 12 - opp - s.reduction - 1
-    return 12 - level - s.reduction
+        return s.n_tricks - opp - s.reduction - 1
+    return s.n_tricks - level - s.reduction
 
 
 cdef inline void update_announcers(DkState* s) noexcept nogil:
     """The seats whose team may make its next announcement in the trick now in play (rules
-    4.5): none while a Hochzeit is undecided; every seat holds 12 - trick_no cards at its turn,
+    4.5): none while a Hochzeit is undecided; every seat holds n_tricks - trick_no cards at its turn,
     so this changes only when a trick closes or a team announces."""
     cdef int t, level, out = 0
     if s.phase == P_PLAY and not (s.contract == K_HOCHZEIT and s.clarified == 0):
         for t in range(2):
             level = s.level[t] + 1
-            if level <= 5 and 12 - s.trick_no >= cards_needed(s, t, level):
+            if level <= 5 and s.n_tricks - s.trick_no >= cards_needed(s, t, level):
                 out |= s.re_mask if t == 0 else 15 & ~s.re_mask
     s.ann_seats = out
 
@@ -509,6 +519,7 @@ cdef void g_init(DkState* s, const DkOpts* o, const u64* hands, u64 blind, int d
         s.dealt[i] = hands[i]
         s.bids[i] = -1
     s.dealer = dealer
+    s.n_tricks = o.deal.hand
     s.to_act = (dealer + 1) % 4
     s.phase = P_RESERVATION
     s.contract = K_NONE
@@ -725,7 +736,7 @@ cdef inline int trick_winner(const DkState* s, const DkOpts* opts) noexcept nogi
     cdef const uint8_t* key = KEY[s.order][ORDERS[s.order].eff_suit[cards[0]]]
     cdef int best = 0, best_v = key[cards[0]]
     cdef int i, v
-    if opts.second_heart_ten and s.trick_no < 11 and ORDERS[s.order].eff_suit[FACE_TH] == TRUMP:
+    if opts.second_heart_ten and s.trick_no < s.n_tricks - 1 and ORDERS[s.order].eff_suit[FACE_TH] == TRUMP:
         for i in range(1, 4):
             v = key[cards[i]]
             if v > best_v or (face(cards[i]) == FACE_TH and face(cards[best]) == FACE_TH):
@@ -762,7 +773,7 @@ cdef inline bint finds_partner(const DkState* s, const DkOpts* o) noexcept nogil
 
 cdef inline void close_trick(DkState* s, const DkOpts* o) noexcept nogil:
     """The fourth card is down: the winner takes the trick and leads (Hochzeit: it may find
-    the partner); after trick 12 the deal is over."""
+    the partner); after the last trick (12, or 10 without the nines) the deal is over."""
     cdef int winner = (s.leader + trick_winner(s, o)) & 3
     s.trick_leader[s.trick_no] = s.leader
     s.trick_winner[s.trick_no] = winner
@@ -781,7 +792,7 @@ cdef inline void close_trick(DkState* s, const DkOpts* o) noexcept nogil:
     s.follow = <u64>-1
     s.leader = winner
     s.to_act = winner
-    if s.trick_no == 12:
+    if s.trick_no == s.n_tricks:
         s.phase = P_OVER
         s.to_act = -1
     # once nobody may announce, nobody can again (hands only shrink, levels only change by
@@ -949,7 +960,8 @@ cdef inline bint promise_kept(int level, int opp_points, int opp_tricks) noexcep
     return opp_tricks == 0
 
 
-cdef int dk_winner(int level_re, int level_kontra, int re_points, int re_tricks) noexcept nogil:
+cdef int dk_winner(int level_re, int level_kontra, int re_points, int re_tricks,
+                   int n_tricks) noexcept nogil:
     """0 (Re), 1 (Kontra) or -1 (nobody) from the final announcement levels (rules 5.2):
     base targets 121/120 (120/121 when only Kontra announced); a team with a promise must keep
     it, and wins with its target or when the opponents broke their own promise."""
@@ -966,7 +978,7 @@ cdef int dk_winner(int level_re, int level_kontra, int re_points, int re_tricks)
     points[0] = re_points
     points[1] = 240 - re_points
     tricks[0] = re_tricks
-    tricks[1] = 12 - re_tricks
+    tricks[1] = n_tricks - re_tricks
     target[0] = 121
     target[1] = 120
     if level_kontra >= 1 and level_re == 0:
@@ -981,10 +993,11 @@ cdef int dk_winner(int level_re, int level_kontra, int re_points, int re_tricks)
     return 0 if wins[0] else (1 if wins[1] else -1)
 
 
-def winner_of(int level_re, int level_kontra, int re_points, int re_tricks):
+def winner_of(int level_re, int level_kontra, int re_points, int re_tricks, int n_tricks=12):
     """The winning side ("re", "kontra" or None) for final levels (0 none, 1 re/kontra,
-    2 no_90 .. 5 schwarz) and Re's card points and tricks: the rules' 5.2 as a function."""
-    cdef int w = dk_winner(level_re, level_kontra, re_points, re_tricks)
+    2 no_90 .. 5 schwarz) and Re's card points and tricks of the deal's `n_tricks`: the rules'
+    5.2 as a function."""
+    cdef int w = dk_winner(level_re, level_kontra, re_points, re_tricks, n_tricks)
     return TEAM_NAMES[w] if w >= 0 else None
 
 
@@ -1000,8 +1013,8 @@ def win_points(Core core, int seat):
     cdef int p, re_points, re_tricks
     for p in range(241):
         re_points = p if team == 0 else 240 - p
-        re_tricks = 0 if re_points == 0 else (12 if re_points == 240 else 6)
-        if dk_winner(s.level[0], s.level[1], re_points, re_tricks) == team:
+        re_tricks = 0 if re_points == 0 else (s.n_tricks if re_points == 240 else 6)
+        if dk_winner(s.level[0], s.level[1], re_points, re_tricks, s.n_tricks) == team:
             return p
     return None
 
@@ -1028,7 +1041,7 @@ cdef inline void credit(DkTally* t, Result* r, int item, int team, i64 value) no
 cdef void tally(const DkState* s, const DkOpts* o, Score* sc, DkTally* t, Result* r) noexcept nogil:
     """Card points, winner, game value, extra points and per-seat scores (rules 5); with a
     Result, the breakdown items in order."""
-    cdef int i, p, lvl, w, l, n_re, team
+    cdef int i, p, lvl, w, l, n_re, team, last
     cdef const int8_t* c
     cdef i64 net_re
     cdef int thresholds[5]
@@ -1046,7 +1059,7 @@ cdef void tally(const DkState* s, const DkOpts* o, Score* sc, DkTally* t, Result
         team = team_of(s, i)
         t.team_points[team] += sc.card_points[i]
         t.team_tricks[team] += s.n_won[i]
-    t.winner = dk_winner(s.level[0], s.level[1], t.team_points[0], t.team_tricks[0])
+    t.winner = dk_winner(s.level[0], s.level[1], t.team_points[0], t.team_tricks[0], s.n_tricks)
     thresholds[2] = 90
     thresholds[3] = 60
     thresholds[4] = 30
@@ -1069,20 +1082,21 @@ cdef void tally(const DkState* s, const DkOpts* o, Score* sc, DkTally* t, Result
                                       else (t.team_points[w] >= thresholds[lvl])):
                 credit(t, r, I_NO_90_FAILED_BY_LOSERS + 3 * (lvl - 2), w, 2)
     if not solo_scoring(s):
-        for i in range(12):            # trick by trick: a Doppelkopf, then foxes caught
+        for i in range(s.n_tricks):    # trick by trick: a Doppelkopf, then foxes caught
             team = team_of(s, s.trick_winner[i])
             if trick_points[i] >= 40:
                 credit(t, r, I_DOPPELKOPF, team, 1)
             for p in range(4):
                 if face(s.trick[i][p]) == FACE_AD and team_of(s, (s.trick_leader[i] + p) % 4) != team:
                     credit(t, r, I_FOX_CAUGHT, team, 1)
-        team = team_of(s, s.trick_winner[11])
-        p = (s.trick_winner[11] - s.trick_leader[11] + 4) % 4
-        if face(s.trick[11][p]) == FACE_JC:
+        last = s.n_tricks - 1          # Karlchen: the JC in the last trick
+        team = team_of(s, s.trick_winner[last])
+        p = (s.trick_winner[last] - s.trick_leader[last] + 4) % 4
+        if face(s.trick[last][p]) == FACE_JC:
             credit(t, r, I_KARLCHEN, team, 1)
         if not o.charlie_only_when_winning:
             for p in range(4):
-                if face(s.trick[11][p]) == FACE_JC and team_of(s, (s.trick_leader[11] + p) % 4) != team:
+                if face(s.trick[last][p]) == FACE_JC and team_of(s, (s.trick_leader[last] + p) % 4) != team:
                     credit(t, r, I_KARLCHEN_CAUGHT, team, 1)
     net_re = t.extras[0] - t.extras[1]
     if t.winner == 0:
