@@ -40,7 +40,7 @@ cdef enum:
     A_PLAY = 8
 
 cdef enum:
-    MAX_SEATS = 5
+    MAX_SEATS = 6           # six-handed Sheepshead
     MAX_TRICKS = 12
     MAX_ITEMS = 48
     MAX_FIELDS = 96
