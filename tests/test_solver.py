@@ -22,6 +22,9 @@ OPTIONS = {
     "sheepshead": [{}, {"partner": "jack_of_diamonds"}, {"no_pick": "leaster"},
                    {"spitz": True, "partner": "jack_of_diamonds", "call_up": True}],
     "klaverjas": [{}, {"roem": False}, {"ruleset": "rotterdam"}],
+    "sheepshead3": [{}, {"leaster_blind": "last_trick"}],
+    "sheepshead4": [{}, {"partner": "jack_of_diamonds"}],
+    "sheepshead6": [{}, {"partner": "none"}],
 }
 
 
