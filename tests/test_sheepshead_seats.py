@@ -4,7 +4,8 @@ variants `sheepshead3`, `sheepshead4` and `sheepshead6` share the five-handed ga
 concrete deals (the scoring shares of each seat count, the deck without the black sevens, the
 picker alone in the three-handed game), the project's own conformance lines, and hypothesis
 properties over random option sets (card conservation, zero-sum scores, a legal action whenever
-a seat is to act, replay)."""
+a seat is to act, no view showing the blind, the bury, the unknown card or the hidden partner,
+replay)."""
 import random
 
 import pytest
@@ -14,6 +15,7 @@ from engine_core import games, records
 from engine_core.errors import ActionError, InvalidRecordError, OptionError
 
 from conftest import conformance_lines
+from test_sheepshead_properties import check_views, read_facts
 
 VARIANTS = {"sheepshead3": (3, 10, 32), "sheepshead4": (4, 7, 30), "sheepshead6": (6, 5, 32)}
 PARTNER_OPTIONS = {"partner", "no_trick_partner_exempt", "unknown_broad", "call_own_ace", "call_up"}
@@ -242,11 +244,17 @@ def test_random_deals_conserve_cards_and_are_zero_sum(name, seed, data):
     deck = sorted(game.deck.faces)
     assert sorted([c for h in state.hands for c in h] + state.blind) == deck
     rng = random.Random(seed)
+    facts = {}
     while not state.is_over():
         seat = state.to_act()
         legal = state.legal_actions()
         assert legal and all(a["seat"] == seat for a in legal)
+        phase = state.view(seat)["phase"]
         state.apply(rng.choice(legal))
+        if phase != "play" and state.view(None)["phase"] == "play":
+            read_facts(state, facts)         # the contract is made: no view shows what it may not
+            check_views(state, facts)
+    check_views(state, facts)
     result = state.result()
     assert sum(result["scores"]) == 0
     if result["contract"]["type"] != "doubler":
