@@ -122,7 +122,8 @@ def seat_variant(name: str, seat_rules, rounds: tuple[int, ...], description: st
     about a partner only where the picker can have one) and no presets."""
     seats = seat_rules.SEATS
     partner = seats > 3
+    words = {lang: {k: v for k, v in w.items() if k != "presets"} for lang, w in GAME.words.items()}
     return replace(GAME, name=name, rules=seat_rules, options=_options(seats, partner),
-                   packets=packet_plan(seats, rounds), presets={},
+                   packets=packet_plan(seats, rounds), presets={}, words=words,
                    between_deals=lambda result, dealer, options: between_deals(result, dealer, options, seats),
                    description=description, **changes)
