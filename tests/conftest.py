@@ -39,7 +39,13 @@ def client(server):
 
 
 def conformance_lines(game: str, kind: str):
+    """The lines of tests/conformance/<game>/<kind>.jsonl; for a game the reference does not
+    cover (Sheepshead's seat variants: only own lines), its own lines of that kind."""
     path = CONFORMANCE / game / f"{kind}.jsonl"
+    if not path.exists() and not kind.startswith("own-"):
+        path = CONFORMANCE / game / f"own-{kind}.jsonl"
+        if not path.exists():
+            return []
     with path.open(encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
 

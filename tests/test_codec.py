@@ -3,13 +3,14 @@ the scanner's answer is byte for byte the generic path's (orjson + records.evalu
 lines never raise and always give one valid JSON line."""
 import copy
 import json
+import random
 
 import orjson
 import pytest
 
-from engine_core import _codec, batch, cli, records
+from engine_core import _codec, batch, cli, games, records
 
-from conftest import GAMES, conformance_lines
+from conftest import CONFORMANCE, GAMES, conformance_lines
 
 KINDS = ("scenarios", "random", "legal", "illegal")
 
@@ -24,13 +25,22 @@ def layouts(game):
             rec = line["record"]
             yield json.dumps(rec)
             yield json.dumps({"id": line["id"], "record": rec})
+    if not (CONFORMANCE / game / "scenarios.jsonl").exists():    # a seat variant: random deals too
+        rng = random.Random(game)
+        for seed in range(50):
+            state = games.get(game).deal(seed, seed % games.spec_of(game).seats)
+            while not state.is_over():
+                state.apply(rng.choice(state.legal_actions()))
+            yield json.dumps(state.record())
+            yield json.dumps({"id": seed, "record": state.record()})
             yield json.dumps({"record": rec, "id": -0}, indent=2).replace("\n", "\r\n\t") + "\n"
 
 
 def mutations(game):
     """Text variants of a finished record: each changes one thing the scanner must either get
     exactly right or hand to the generic path."""
-    base = conformance_lines(game, "scenarios")[1]["record"]
+    scenarios = conformance_lines(game, "scenarios")
+    base = scenarios[min(1, len(scenarios) - 1)]["record"]
     text = json.dumps(base, separators=(",", ":"))
     yield text
     first = base["actions"][0]

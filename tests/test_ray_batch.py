@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import random
 import os
 import subprocess
 import sys
@@ -22,11 +23,11 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="the ray extra: pip install -e '.[dev]' (or '.[ray]')")
 
-from engine_core import cli, distributed, records  # noqa: E402
+from engine_core import cli, distributed, games, records  # noqa: E402
 from engine_core.bots import tournament  # noqa: E402
 from service.testing import free_port  # noqa: E402
 
-from conftest import GAMES  # noqa: E402
+from conftest import GAMES, conformance_lines  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFORMANCE = ROOT / "tests" / "conformance"
@@ -68,7 +69,12 @@ def batch_file(tmp_path: Path, game: str) -> Path:
     numbers, the default ids) and a CRLF ending mixed in."""
     lines: list[bytes] = []
     for name in ("scenarios", "legal", "illegal", "random"):
-        lines += (CONFORMANCE / game / f"{name}.jsonl").read_bytes().splitlines()
+        path = CONFORMANCE / game / f"{name}.jsonl"
+        if not path.exists():                       # a seat variant: its own lines
+            path = CONFORMANCE / game / f"own-{name}.jsonl"
+        lines += path.read_bytes().splitlines() if path.exists() else []
+    while len(lines) < 420:                             # a seat variant's few lines, repeated
+        lines += lines[:420]
     step = len(lines) // len(BAD_LINES)
     for i, bad in enumerate(BAD_LINES):
         lines.insert(i * step + 3, bad)
@@ -97,8 +103,13 @@ def test_evaluate_on_ray_is_the_local_output(game, tmp_path, monkeypatch):
 def positions_file(tmp_path: Path, game: str) -> Path:
     """Finished deals, positions two tricks before the end, one a few tricks in (searched with
     a budget, so bounds), one still in the auction, and bad lines."""
-    finished = [json.loads(line)["record"] for line in
-                (CONFORMANCE / game / "random.jsonl").read_text().splitlines()[:4]]
+    finished = [line["record"] for line in conformance_lines(game, "random")[:4]]
+    rng = random.Random(game)
+    for seed in range(4 - len(finished)):      # a seat variant has one line: random deals beside it
+        state = games.get(game).deal(seed)
+        while not state.is_over():
+            state.apply(rng.choice(state.legal_actions()))
+        finished.append(state.record())
     lines = []
     for n, record in enumerate(finished):
         seats = records.new_state(record).game.seats

@@ -180,6 +180,11 @@ def _check_worlds(deal, seeds):
     return checked
 
 
+# games with one exchange a deal at most: the three-handed Sheepshead picker is always alone,
+# so he buries but never sets an unknown card aside
+ONE_EXCHANGE = {"sheepshead3"}
+
+
 @pytest.mark.parametrize("name", [g for g in GAMES if games.spec_of(g).exchanges])
 def test_exchanged_cards_stay_hidden(name):
     """Deals steered into the game's exchanges (Armut gift and return, bury, the unknown card
@@ -187,6 +192,7 @@ def test_exchanged_cards_stay_hidden(name):
     cannot see, at every later position checked."""
     game = games.get(name)
     deals = checked = twice = 0
+    want_twice = name not in ONE_EXCHANGE
     for seed in range(300):
         deal = rl.Deal.new(game, seed, seed % game.seats)
         rng = random.Random(seed)
@@ -201,7 +207,7 @@ def test_exchanged_cards_stay_hidden(name):
             code = rng.choice(steer or legal)
             exchanged += code >= EXCHANGE_BASE
             deal.apply_code(code)
-        if not exchanged or (deals >= 4 and exchanged < 2):
+        if not exchanged or (want_twice and deals >= 4 and exchanged < 2):
             continue
         deals += 1
         twice += exchanged >= 2
@@ -210,10 +216,10 @@ def test_exchanged_cards_stay_hidden(name):
             for _ in range(rng.randrange(1, 9)):
                 if deal.to_act() is not None:
                     deal.apply_index(rng.choice(deal.legal_indices()))
-        if deals >= 4 and twice:
+        if deals >= 4 and (twice or not want_twice):
             break
     # two exchanges: Doppelkopf's Armut gift and return; Sheepshead's bury and the unknown card
-    assert deals >= 4 and twice and checked >= 30
+    assert deals >= 4 and (twice or not want_twice) and checked >= 30
 
 
 def _steered(state, code):

@@ -103,9 +103,6 @@ def deals(draw):
             draw(st.sampled_from([0.0, 0.6, 0.9, 1.0])))
 
 
-SEATS_AND_SPECTATOR = (0, 1, 2, 3, 4, None)
-
-
 def check_views(state, facts):
     """No view shows what its seat may not see: the blind cards not yet played, the bury and
     the face-down unknown card (to anyone but the picker, also after the deal), the partner
@@ -125,7 +122,7 @@ def check_views(state, facts):
     # card (an own ace, call_own_ace) and the blitzed black queens; never a buried card
     shown = state.view(None)["shown"]
     hidden -= ({facts.get("called")} | set(shown["cards"] if shown else ())) - set(facts.get("buried") or [])
-    for seat in SEATS_AND_SPECTATOR:
+    for seat in (*range(state.game.seats), None):     # every seat (the seat variants too) and a spectator
         view = state.view(seat)
         text = json.dumps(without_rule_tables(view))
         if seat is None or seat != picker:
@@ -153,7 +150,7 @@ def read_facts(state, facts):
     if contract is None:
         return
     kind, called = contract["type"], contract["called_card"]
-    partners = [s for s in range(5) if state.view(s)["contract"]["partner"] == s]
+    partners = [s for s in range(state.game.seats) if state.view(s)["contract"]["partner"] == s]
     facts.update(partner=partners[0] if partners else None, called=called,
                  unknown=contract["unknown_card"],
                  called_suit=called[1] if kind in ("ace", "ten", "unknown_ace") else None,

@@ -22,6 +22,9 @@ OPTIONS = {
     "sheepshead": [{}, {"partner": "jack_of_diamonds"}, {"no_pick": "leaster"},
                    {"spitz": True, "partner": "jack_of_diamonds", "call_up": True}],
     "klaverjas": [{}, {"roem": False}, {"ruleset": "rotterdam"}],
+    "sheepshead3": [{}, {"leaster_blind": "last_trick"}],
+    "sheepshead4": [{}, {"partner": "jack_of_diamonds"}],
+    "sheepshead6": [{}, {"partner": "none"}],
 }
 
 
@@ -238,7 +241,7 @@ def test_transposition_cutoffs_save_nodes():
     (so the test above compares two different searches), for the same values."""
     for game in GAMES:
         on_nodes = off_nodes = 0
-        for state in positions(game, {}, 6, 3, seed=13):
+        for state in positions(game, {}, min(6, games.spec_of(game).hand_size), 3, seed=13):
             rules = state.game.rules
             mask = solver.objective_of(state).mask
             on = rules.solve_core(state.core, rules.Solver(etc=True), mask, 0, True, 0)

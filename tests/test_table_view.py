@@ -28,6 +28,11 @@ SCENARIOS = {
                    ({"unknown_broad": True}, ("pick", "unknown_ace"))],
     "klaverjas": [({}, ("pass", "trump"))],
 }
+SCENARIOS["sheepshead4"] = SCENARIOS["sheepshead6"] = SCENARIOS["sheepshead"]
+SCENARIOS["sheepshead3"] = [({"cracking": True, "blitz": True}, ("pick", "blitz", "crack", "recrack"))]
+# phases a game declares (its rules' phases) that it never reaches: the three-handed picker is
+# always alone, so there is no partner call and no unknown card
+UNREACHED = {"sheepshead3": {"call", "unknown"}}
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -66,7 +71,7 @@ def collect(game: str) -> tuple[dict[str, dict], list[dict]]:
                 state.apply(pick[0] if pick and rng.random() < 0.8 else rng.choice(legal))
             if len(finished) < 3:
                 finished.append(client_view(state, 0))
-            if set(phases) >= set(g.spec.phases) - {"over"} and len(finished) >= 3:
+            if set(phases) >= set(g.spec.phases) - {"over"} - UNREACHED.get(game, set()) and len(finished) >= 3:
                 break
     return phases, finished
 
@@ -93,7 +98,7 @@ def check_plain(text: str) -> None:
 
 def test_every_phase_renders_in_words(game_views):
     game, phases, _ = game_views
-    assert set(phases) >= set(games.get(game).spec.phases) - {"over"}
+    assert set(phases) >= set(games.get(game).spec.phases) - {"over"} - UNREACHED.get(game, set())
     for phase, view in phases.items():
         menu = Menu.of(view)
         text = render(table_view.render_view(view, menu, view["actions"][-3:]))

@@ -54,7 +54,14 @@ def table(reasons) -> str:
 
 def render() -> str:
     sections = [("Every game: the shape of an action and whose turn it is", dict(state.REASONS))]
-    sections += [(f"{name.capitalize()}: the rules", dict(games.spec_of(name).reasons)) for name in games.GAMES]
+    # a game whose reasons are another's (a seat variant over the same rules: sheepshead3, ...)
+    # is named in that game's section instead of repeating its table
+    names: dict[tuple, list[str]] = {}
+    for name in games.GAMES:
+        names.setdefault(tuple(games.spec_of(name).reasons.items()), []).append(name)
+    for reasons, same in names.items():
+        title = same[0].capitalize() + (f" (and {', '.join(same[1:])})" if same[1:] else "")
+        sections.append((f"{title}: the rules", dict(reasons)))
     sections.append(("Records, options, matches and the solver", dict(OTHER)))
     service = {}
     for reason, meaning in SERVICE.items():

@@ -16,7 +16,7 @@ Output lines are UTF-8 JSON (orjson): non-ASCII text in ids and reasons is writt
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.string cimport memset, memchr
 from ._bits cimport u64, i64, int8_t, bit, popcount
-from ._game cimport GameHooks, Result, CALL_BASE, EXCHANGE_BASE, MAX_CALLS, MAX_EXCHANGES, exchange_code
+from ._game cimport GameHooks, Result, CALL_BASE, EXCHANGE_BASE, MAX_CALLS, MAX_EXCHANGES, MAX_SEATS, exchange_code
 from ._result cimport Names, render
 
 import orjson
@@ -184,7 +184,7 @@ cdef struct Rec:
     Py_ssize_t game_a, game_n, opts_a, opts_b
     long long dealer
     int n_hands
-    int hand_at[6]                  # into cards; [n_hands] = the end
+    int hand_at[MAX_SEATS + 1]      # into cards; [n_hands] = the end
     int blind_at, n_blind
     int n_cards
     int8_t cards[MAX_CARDS]
@@ -250,7 +250,7 @@ cdef bint scan_hands(Scan* s, Rec* out) noexcept nogil:
         out.hand_at[0] = out.n_cards
         return True
     while True:
-        if out.n_hands >= 5:
+        if out.n_hands >= MAX_SEATS:
             return False
         out.hand_at[out.n_hands] = out.n_cards
         if not scan_cards(s, out):
@@ -532,7 +532,7 @@ cdef bint take_cards(Tables t, const Rec* rec, int at, int n, u64* used, u64* ou
 cdef object answer(const Scan* s, Rec* rec, Tables t):
     """The answer dict ({"result"} or the deal-not-finished error) of a scanned record, None when
     the generic path must answer it (anything it would judge differently or explain)."""
-    cdef u64 hands[5]
+    cdef u64 hands[MAX_SEATS]
     cdef u64 used = 0, blind = 0, faces, twice, m
     cdef int8_t seats[MAX_ACTS]
     cdef i64 codes[MAX_ACTS]

@@ -40,7 +40,7 @@ cdef enum:
     A_PLAY = 8
 
 cdef enum:
-    MAX_SEATS = 5
+    MAX_SEATS = 6           # six-handed Sheepshead
     MAX_TRICKS = 12
     MAX_ITEMS = 48
     MAX_FIELDS = 96
@@ -178,10 +178,10 @@ cdef enum:
 # an optional trace of one playout (NULL in the hot loop): the dealt hands' masks (the blind
 # after them), the number of actions, then every action code
 cdef enum:
-    TRACE_HANDS = 0         # [0, 6): up to 5 seats + the blind
-    TRACE_COUNT = 6
-    TRACE_CODES = 7
-    TRACE_SIZE = 7 + 512
+    TRACE_HANDS = 0         # [0, MAX_SEATS + 1): up to MAX_SEATS seats + the blind
+    TRACE_COUNT = MAX_SEATS + 1
+    TRACE_CODES = MAX_SEATS + 2
+    TRACE_SIZE = MAX_SEATS + 2 + 512
 
 # phases of a timed playout (PlayoutStats.phase_ns): the deal, the calls before the first card
 # (auction, announcements, exchanges), the card play from the first card on (calls during it

@@ -1,7 +1,8 @@
 """Cards as the records write them ("QC", "TH"), decks as index tables, and `CardSet`,
 an immutable set of cards over one integer mask (python-chess's SquareSet, for cards).
 
-A 32-card deck indexes card `rank + 8 * suit`; Doppelkopf's 24 faces index `rank + 6 * suit`
+A 32-card deck indexes card `rank + 8 * suit` (four-handed Sheepshead's 30 cards, without the
+black sevens, in the same order with 7C and 7S left out); Doppelkopf's 24 faces index `rank + 6 * suit`
 with the second copy 24 bits higher. Which copy a card is never leaves the engine: both
 copies have the same code.
 """
@@ -103,6 +104,7 @@ def iter_bits(mask: int) -> Iterator[int]:
 
 
 PIQUET = Deck("piquet32", tuple(r + s for s in SUITS for r in RANKS))
+PIQUET_30 = Deck("piquet30", tuple(c for c in PIQUET.faces if c not in ("7C", "7S")))
 DOPPELKOPF = Deck("doppelkopf48", tuple(r + s for s in SUITS for r in RANKS[:6]), copies=2)
 
 

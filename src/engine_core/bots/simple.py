@@ -289,10 +289,13 @@ class EasyBot(Bot):
         phase = view["phase"]
         trumps = default_trumps(view, hand)
         queens = sum(_rank(c) == "Q" for c in hand)
+        # the trump counts below are for the five-handed game's 6-card hand; another hand size
+        # (the seat variants: 10, 7 or 5 cards) scales them, so a hand picks as often
+        scale = lambda n: max(1, round(n * len(hand) / 6 + 0.01))
         if phase == "pick":
             # pagat: pick with four trumps, or three with two of the queens; a tighter
             # threshold leaves most deals to the leaster
-            strong = len(trumps) >= 4 or len(trumps) >= 3 and queens >= 2
+            strong = len(trumps) >= scale(4) or len(trumps) >= scale(3) and queens >= 2
             if find(legal, "pick") and (strong or not find(legal, "pass")):
                 return find(legal, "pick")
             return find(legal, "pass") or legal[0]
@@ -304,13 +307,13 @@ class EasyBot(Bot):
                                                  else -sum(view["points"][c] for c in a["cards"]),
                                                  tuple(a["cards"])))
         if phase == "call":
-            if len(trumps) >= 7 and find(legal, "alone"):
+            if len(trumps) >= scale(7) and find(legal, "alone"):
                 return find(legal, "alone")
             calls = [a for a in legal if a["call"] in ("ace", "ten", "unknown_ace", "jack_of_diamonds", "call_up")]
             # a called card in the own hand (call_own_ace) means playing secretly alone: only
             # with a hand that would nearly go alone
             own = [a for a in calls if a["call"] == "ace" and "A" + a["suit"] in hand]
-            if own and len(trumps) >= 6:
+            if own and len(trumps) >= scale(6):
                 return own[0]
             calls = [a for a in calls if a not in own] or calls
             if calls:
@@ -323,12 +326,12 @@ class EasyBot(Bot):
             # or as a defender with two more trumps behind them
             contract = view.get("contract") or {}
             ours = contract.get("declarer") == view["seat"] or contract.get("called_card") in hand
-            if find(legal, "blitz") and (ours or len(trumps) >= 4):
+            if find(legal, "blitz") and (ours or len(trumps) >= scale(4)):
                 return find(legal, "blitz")
             return find(legal, "pass") or legal[0]
         if phase in ("crack", "recrack"):
             want = "crack" if phase == "crack" else "recrack"
-            if len(trumps) >= 4 and queens >= 2 and find(legal, want):
+            if len(trumps) >= scale(4) and queens >= 2 and find(legal, want):
                 return find(legal, want)
             return find(legal, "pass") or legal[0]
         return legal[0]

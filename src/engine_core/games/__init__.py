@@ -25,6 +25,11 @@ REGISTRY = {
     "doppelkopf": "engine_core.games.doppelkopf",
     "sheepshead": "engine_core.games.sheepshead",
     "klaverjas": "engine_core.games.klaverjas",
+    # Sheepshead's seat variants: declarations of the same rules for 3, 4 and 6 seats
+    # (engine_core.games.sheepshead.seat_variant; docs/rules/sheepshead.md 13)
+    "sheepshead3": "engine_core.games.sheepshead.three",
+    "sheepshead4": "engine_core.games.sheepshead.four",
+    "sheepshead6": "engine_core.games.sheepshead.six",
 }
 GAMES = tuple(REGISTRY)
 MAX_DEALS_PER_MATCH = 1000          # no match runs longer, whatever ends it

@@ -4,7 +4,8 @@ tests and tools/adversary.py).
 The rule (docs/service.md, "Hidden information"): a seat may see a card only if it held that
 card at some moment of the deal (its hand as dealt, once it has seen it: in Schafkopf's
 knocking round only its first packet; the blind it picked, cards handed to it) or the card
-was played face up; a spectator only the cards played face up. A face-down card
+was played face up or shown by an announcement (Sheepshead's blitz: the view's `shown`); a
+spectator only the cards played face up or shown. A face-down card
 (Sheepshead's buried cards and unknown card, Doppelkopf's Armut exchange) never becomes
 public, not even after the deal. The checker reads every string of a message (any field, any
 depth, Struct keys included) and every card code in the text of an error, and requires each
@@ -79,6 +80,9 @@ class Mirror:
             self.face_down |= set(action["cards"])       # Sheepshead: played face down later
         if action["type"] == "play" and action["card"] not in self.face_down:
             self.public.add(action["card"])
+        if action["type"] == "announce":                  # cards an announcement shows (a blitz)
+            shown = self.state.view(None).get("shown")
+            self.public |= set(shown["cards"]) if shown else set()
         for s in range(self.seats):
             self.held[s] |= set(self.seen_hand(s))
 
