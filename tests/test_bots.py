@@ -22,7 +22,8 @@ OPTION_SETS = {
                    {"no_pick": "doubler", "unknown_broad": True}, {"no_pick": "forced"},
                    {"blitz": True, "call_own_ace": True, "cracking": True},
                    {"partner": "jack_of_diamonds", "call_up": True, "cracking": True, "spitz": True}],
-    "klaverjas": [{}, {"ruleset": "rotterdam"}, {"ruleset": "utrecht", "roem": False}],
+    "klaverjas": [{}, {"ruleset": "rotterdam"}, {"ruleset": "utrecht", "roem": False},
+                  {"bidding": "drents", "stuk": "declared", "roem_claim": True}],
 }
 CASES = [(g, o) for g in GAMES for o in OPTION_SETS.get(g, [{}])]
 FAST = {"worlds": 3, "rollout_worlds": 2, "nodes": 2000, "playout_worlds": 3, "playouts": 4, "rollout_playouts": 2}

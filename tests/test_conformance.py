@@ -11,7 +11,7 @@ from conftest import conformance_params
 # The games this build implements; each one's conformance files must all pass.
 IMPLEMENTED = ["schafkopf", "doppelkopf", "sheepshead", "klaverjas"]
 # the games with lines of their own (tests/conformance/<game>/OWN.md)
-OWN = ["schafkopf", "doppelkopf", "sheepshead"]
+OWN = ["schafkopf", "doppelkopf", "sheepshead", "klaverjas"]
 
 
 def common(result: dict) -> dict:

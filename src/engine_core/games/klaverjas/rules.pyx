@@ -161,6 +161,7 @@ cdef struct KjState:
     int8_t stuk_seat, stuk_trick    # the declared stuk: its seat (-1 none) and the trick of its second card
     int8_t unclaimed            # roem_claim: bit t = trick t's roem was let go
     int8_t perfect              # the solver's playing: every claim and stuk made at once (g_settle)
+    int8_t announces            # stuk "declared" or roem_claim: the play knows announcements
 
 ctypedef KjState GState
 ctypedef KjOpts GOpts
@@ -317,18 +318,20 @@ cdef void g_init(KjState* s, const KjOpts* o, const u64* hands, u64 blind, int d
     s.high = -1
     s.stuk_holder = -1
     s.stuk_seat = -1
+    s.announces = o.stuk_declared or o.roem_claim
     if o.drents:
         s.phase = P_POINT_AUCTION
         s.forced = 0
 
 
 cdef inline int g_kinds(const KjState* s) noexcept nogil:
-    """The stuk belongs to the play whenever it is on (stuk_holder set), so that a refused one
-    gets its reason."""
+    """The stuk and the roem claim belong to the play whenever their options are on, so that a
+    refused one gets its reason; a claim is a phase of its own (a card there is refused as out
+    of phase)."""
     if s.phase == P_BIDDING or s.phase == P_POINT_AUCTION:
         return A_BID
     if s.phase == P_PLAY:
-        return A_PLAY | A_ANNOUNCE if s.stuk_holder >= 0 else A_PLAY
+        return A_PLAY | A_ANNOUNCE if s.announces else A_PLAY
     if s.phase == P_CLAIM:
         return A_ANNOUNCE
     return 0
@@ -919,16 +922,12 @@ REASONS = {
     "NO_STUK": "stuk may be said only with the second of the trump King and Queen, by the player who held both (option stuk \"declared\")",
     "STUK_CARD": "after saying stuk the player must play the other of the trump King and Queen",
     "NO_ROEM_TO_CLAIM": "roem is claimed (option roem_claim) only by the winner of a trick holding roem, right after it",
-    "CLAIM_FIRST": "the winner of the trick must first claim its roem or let it go",
 }
 
 
 def explain(Core core, i64 code):
     cdef KjState* s = &core.s
     cdef int call = <int>(code - CALL_BASE), c
-    if s.phase == P_CLAIM and call != ANNOUNCE_ROEM and call != ANNOUNCE_PASS:
-        return "CLAIM_FIRST", (f"seat {s.to_act} won trick {s.trick_no} holding roem "
-                               f"({s.trick_roem[s.trick_no - 1]}): claim it (roem) or let it go (pass) first")
     if code < CALL_BASE:
         if s.phase != P_PLAY:
             return "NOT_ALLOWED_NOW", "no card may be played now"
