@@ -133,7 +133,7 @@ def ref_score(res, options, actions=()):
     pit = [options.get("pit_bonus", 100) if n == 8 else 0 for n in tricks]
     total = [cards[i] + roem[i] + pit[i] for i in range(2)]
     bid = res["contract"].get("bid")
-    if bid is not None and not (tricks[0] == 8 if bid == "pit" else total[0] >= bid):
+    if bid is not None and not (tricks[0] == 8 if bid == "pit" else total[0] >= int(bid.split("_")[1])):
         score = [0, 162 + roem[1] + pit[1] + (0 if options.get("nat_roem") == "own" else roem[0])]
     elif total[0] > total[1]:
         score = total
@@ -207,7 +207,7 @@ def test_random_deals_follow_the_rules(opts, seed, dealer, play_seed):
     if res["contract"]["outcome"] == "made":
         assert res["team_totals"][0] > res["team_totals"][1]
         bid = res["contract"].get("bid")
-        assert bid is None or res["team_totals"][0] >= (162 if bid == "pit" else bid)
+        assert bid is None or res["team_totals"][0] >= (162 if bid == "pit" else int(bid.split("_")[1]))
         assert res["scores"][maker_team[0]] == res["team_totals"][0]
     else:
         assert res["scores"][maker_team[0]] == 0

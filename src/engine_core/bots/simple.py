@@ -355,8 +355,9 @@ class EasyBot(Bot):
         hand = view["hand"]
         families = spec_of(view).bid_families
         bids = [a for a in legal if "points" in families.get(a.get("call"), {})]
-        auction = view.get("auction") or {}
-        bidder = auction.get("bidder")
+        spoken = [(families[c]["points"], seat) for seat, c in enumerate(view.get("bids") or [])
+                  if c in families and "points" in families[c]]
+        bidder = max(spoken)[1] if spoken else None
         if not bids or (bidder is not None and bidder in sides(view)[0]):
             return find(legal, "pass") or legal[0]
         suits = {_suit(c) for c in hand}

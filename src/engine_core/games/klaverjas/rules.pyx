@@ -91,6 +91,15 @@ cpdef enum Word:
     W_NAT
     W_HALF_NAT
     W_BID
+    W_POINTS_80         # the winning Drents bid as the contract shows it: its call's name
+    W_POINTS_90
+    W_POINTS_100
+    W_POINTS_110
+    W_POINTS_120
+    W_POINTS_130
+    W_POINTS_140
+    W_POINTS_150
+    W_POINTS_160
     W_PIT
 
 DECK = PIQUET
@@ -155,6 +164,7 @@ cdef struct KjState:
     int8_t bid                  # the Drents auction: the highest bid (0 none, else BID_POINTS_80.. / BID_PIT)
     int8_t high                 # its bidder (-1 none)
     int8_t passed               # seat mask of those who passed in the auction
+    int8_t last_call[4]         # each seat's last call in the auction (0 none, else CALL + 1)
     int8_t all_passed           # the auction found no bidder: eldest plays 80, forced
     int8_t stuk_holder          # stuk "declared": the seat that played one of trump K, Q holding both (-1)
     int8_t stuk_pending         # it has said "stuk" and now plays the other
@@ -497,8 +507,10 @@ cdef inline void auction_step(KjState* s, int seat, int call) noexcept nogil:
     a bid is followed by three passes or is the pit, and when all four pass (eldest then plays
     80, forced); its winner names trumps next."""
     cdef int k, eldest = (s.dealer + 1) % 4
+    s.last_call[seat] = call + 1
     if call == BID_PASS:
         s.passed |= 1 << seat
+        s.n_passes += 1
     else:
         s.bid = call
         s.high = seat
@@ -690,11 +702,8 @@ cdef void fill_contract(const KjState* s, const KjOpts* o, Result* r, int outcom
     contract_field(r, W_MAKER, V_INT, s.maker)
     contract_field(r, W_FORCED, V_BOOL, s.all_passed if o.drents else s.forced)
     contract_field(r, W_RULESET, V_WORD, o.ruleset)
-    if o.drents:
-        if s.bid == BID_PIT:
-            contract_field(r, W_BID, V_WORD, W_PIT)
-        else:
-            contract_field(r, W_BID, V_INT, bid_value(s.bid))
+    if o.drents:                                 # the winning bid's call: points_80 .. points_160, pit
+        contract_field(r, W_BID, V_WORD, W_POINTS_80 + (s.bid - BID_POINTS_80))
     if outcome >= 0:
         contract_field(r, W_OUTCOME, V_WORD, outcome)
 
@@ -1067,12 +1076,8 @@ def public(Core core, seat):
         "tricks_won": [s.n_won[k] for k in range(4)],
         "roem": _roem_items(s) if s.maker >= 0 else [],
     }
-    if core.o.drents:       # the Drents auction: the highest bid, its bidder, who has passed
-        out["auction"] = {"bid": None if s.bid == 0 else ("pit" if s.bid == BID_PIT else bid_value(s.bid)),
-                          "bidder": s.high if s.high >= 0 else None,
-                          "passed": [k for k in range(4) if s.passed >> k & 1]}
-    if core.o.stuk_declared:    # a stuk said (public: it was said aloud)
-        out["stuk"] = s.stuk_seat if s.stuk_seat >= 0 else None
+    if core.o.drents:       # the Drents auction: each seat's last call (None: not spoken yet)
+        out["bids"] = [CALL_TABLE[s.last_call[k] - 1][1] if s.last_call[k] else None for k in range(4)]
     return out
 
 

@@ -16,6 +16,11 @@ def _bids(name, said, you, pit):
     return out
 
 
+def _bid_values(pit):
+    """The contract's `bid` (the winning call) in words: the number, or the pit."""
+    return {**{f"points_{n}": str(n) for n in BIDS}, "pit": pit}
+
+
 def _bids_ur():
     out = _bids("{n}", "{n} کی بولی دیتا ہے", "{n} کی بولی دیتے ہیں",
                 ("پِٹ", "پِٹ کی بولی دیتا ہے", "پِٹ کی بولی دیتے ہیں"))
@@ -40,7 +45,7 @@ WORDS = {
         "contract_fields": [
             {"field": "declarer", "text": "by {declarer:seat}", "join": " "},
             {"field": "forced", "text": "forced to play"},
-            {"field": "bid", "text": "bid {bid}", "values": {"pit": "pit"}},
+            {"field": "bid", "text": "bid {bid}", "values": _bid_values("pit")},
             {"field": "outcome", "text": "{outcome}",
              "values": {"made": "made", "nat": "the makers went wet (nat)", "half_nat": "half nat",
                         "pit": "pit (all tricks)"}},
@@ -72,7 +77,7 @@ WORDS = {
         "contract_fields": [
             {"field": "declarer", "text": "Spieler: {declarer:seat}", "join": ", "},
             {"field": "forced", "text": "musste spielen", "join": ", "},
-            {"field": "bid", "text": "Gebot {bid}", "join": ", ", "values": {"pit": "Pit"}},
+            {"field": "bid", "text": "Gebot {bid}", "join": ", ", "values": _bid_values("Pit")},
             {"field": "outcome", "text": "{outcome}", "join": ", ",
              "values": {"made": "geschafft", "nat": "nass (die Spieler verlieren alles)", "half_nat": "halb nass",
                         "pit": "Pit (alle Stiche)"}},
@@ -104,7 +109,7 @@ WORDS = {
         "contract_fields": [
             {"field": "declarer", "text": "speler: {declarer:seat}", "join": ", "},
             {"field": "forced", "text": "verplicht gespeeld", "join": ", "},
-            {"field": "bid", "text": "bod {bid}", "join": ", ", "values": {"pit": "pit"}},
+            {"field": "bid", "text": "bod {bid}", "join": ", ", "values": _bid_values("pit")},
             {"field": "outcome", "text": "{outcome}", "join": ", ",
              "values": {"made": "gehaald", "nat": "nat (de spelers gaan nat)", "half_nat": "half nat",
                         "pit": "pit/mars (alle slagen)"}},
@@ -136,7 +141,8 @@ WORDS = {
         "contract_fields": [
             {"field": "declarer", "text": "ترپ چننے والا: {declarer:seat}", "join": "، "},
             {"field": "forced", "text": "مجبوراً چنا", "join": "، "},
-            {"field": "bid", "text": "بولی {bid}", "join": "، ", "values": {"pit": "پِٹ"}},
+            {"field": "bid", "text": "بولی {bid}", "join": "، ",
+             "values": {k: v.translate(_UR_DIGITS) for k, v in _bid_values("پِٹ").items()}},
             {"field": "outcome", "text": "{outcome}", "join": "؛ ",
              "values": {"made": "پورا کیا", "nat": "ناٹ (ترپ چننے والے سب کچھ ہار گئے)", "half_nat": "آدھا ناٹ",
                         "pit": "پِٹ (ساری چالیں)"}},
