@@ -59,7 +59,7 @@ WORDS = {
         },
         "presets": {"rotterdam": "Rotterdam (always trump and overtrump)", "utrecht": "Utrecht (eldest must name trumps)",
                     "to_1500": "to 1,500 points (instead of 16 deals)"},
-        "phases": {"bidding": "bidding", "play": "play", "over": "over", "point_auction": "auction", "claim": "claiming roem"},
+        "phases": {"bidding": "bidding", "play": "play", "over": "over", "point_auction": "point auction", "claim": "claim roem"},
     },
     "de": {
         "cards": FRENCH_DE,
