@@ -23,7 +23,8 @@ OPTION_SETS = {
                    {"no_pick": "doubler", "unknown_broad": True}, {"no_pick": "forced"},
                    {"blitz": True, "call_own_ace": True, "cracking": True},
                    {"partner": "jack_of_diamonds", "call_up": True, "cracking": True, "spitz": True}],
-    "klaverjas": [{}, {"ruleset": "rotterdam"}, {"ruleset": "utrecht", "roem": False}],
+    "klaverjas": [{}, {"ruleset": "rotterdam"}, {"ruleset": "utrecht", "roem": False},
+                  {"bidding": "drents", "stuk": "declared", "roem_claim": True}],
     # Sheepshead's seat variants (docs/rules/sheepshead.md 13)
     "sheepshead3": [{}, {"cracking": True, "blitz": True, "no_pick": "forced_pick"}],
     "sheepshead4": [{}, {"partner": "jack_of_diamonds", "call_up": True, "cracking": True}],

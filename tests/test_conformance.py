@@ -13,7 +13,7 @@ IMPLEMENTED = ["schafkopf", "doppelkopf", "sheepshead", "klaverjas"]
 # Sheepshead's seat variants (docs/rules/sheepshead.md 13): declared games with own lines only
 SEAT_VARIANTS = ["sheepshead3", "sheepshead4", "sheepshead6"]
 # the games with lines of their own (tests/conformance/<game>/OWN.md)
-OWN = ["schafkopf", "doppelkopf", "sheepshead", *SEAT_VARIANTS]
+OWN = ["schafkopf", "doppelkopf", "sheepshead", "klaverjas", *SEAT_VARIANTS]
 
 
 def common(result: dict) -> dict:

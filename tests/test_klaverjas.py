@@ -12,7 +12,7 @@ from conftest import without_rule_tables
 
 DEFAULTS = {"ruleset": "amsterdam", "trump_choice": "free", "tie_rule": "nat", "roem": True,
             "nat_roem": "all", "pit_bonus": 100, "deal_packets": [3, 2, 3], "deals_per_match": 16,
-            "match_target": 0}
+            "match_target": 0, "bidding": "none", "stuk": "same_trick", "roem_claim": False}
 
 SUITED = [[r + s for r in "J9ATKQ87"] for s in "HCSD"]          # S10: one suit per seat
 

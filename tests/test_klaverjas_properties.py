@@ -19,6 +19,10 @@ OPTION_SETS = [
     {"ruleset": "rotterdam", "roem": False},
     {"pit_bonus": 0},
     {"deal_packets": [4, 4], "deals_per_match": 8},
+    {"bidding": "drents"},
+    {"bidding": "drents", "stuk": "declared", "roem_claim": True, "tie_rule": "half_nat"},
+    {"stuk": "declared", "nat_roem": "own", "ruleset": "rotterdam"},
+    {"roem_claim": True},
 ]
 
 TRUMP_ORDER, PLAIN_ORDER, SEQUENCE = "J9ATKQ87", "ATKQJ987", "AKQJT987"
@@ -92,22 +96,46 @@ def ref_roem(trick, trump):
     return value
 
 
-def ref_score(res, options):
-    """Rules 5 recomputed from the tricks alone."""
+def ref_calls(actions):
+    """From a record's actions: the seat that said stuk (None) and the tricks whose roem was let
+    go (an announced pass comes only in a claim, right after its trick)."""
+    stuk, let_go, cards = None, set(), 0
+    for a in actions:
+        if a["type"] == "play":
+            cards += 1
+        elif a["type"] == "announce" and a["call"] == "stuk":
+            stuk = a["seat"]
+        elif a["type"] == "announce" and a["call"] == "pass":
+            let_go.add(cards // 4 - 1)
+    return stuk, let_go
+
+
+def ref_score(res, options, actions=()):
+    """Rules 5 (and 12 to 14) recomputed from the tricks and the calls alone."""
     trump = res["contract"]["trump"]
     maker = res["contract"]["maker"]
     team = lambda seat: 0 if seat % 2 == maker % 2 else 1  # noqa: E731
+    declared = options.get("stuk") == "declared"
+    stuk, let_go = ref_calls(actions)
     cards, roem, tricks = [0, 0], [0, 0], [0, 0]
-    for leader, trick, winner in res["tricks"]:
+    for t, (leader, trick, winner) in enumerate(res["tricks"]):
         cards[team(winner)] += sum(TRUMP_POINTS[c[0]] if c[1] == trump else PLAIN_POINTS[c[0]]
                                    for c in trick)
-        if options.get("roem", True):
-            roem[team(winner)] += ref_roem(trick, trump)
+        if options.get("roem", True) and t not in let_go:
+            value = ref_roem(trick, trump)
+            if declared and {"K" + trump, "Q" + trump} <= set(trick):
+                value -= 20                     # no same-trick stuk when it is declared
+            roem[team(winner)] += value
         tricks[team(winner)] += 1
+    if stuk is not None:
+        roem[team(stuk)] += 20
     cards[team(res["tricks"][-1][2])] += 10
     pit = [options.get("pit_bonus", 100) if n == 8 else 0 for n in tricks]
     total = [cards[i] + roem[i] + pit[i] for i in range(2)]
-    if total[0] > total[1]:
+    bid = res["contract"].get("bid")
+    if bid is not None and not (tricks[0] == 8 if bid == "pit" else total[0] >= int(bid.split("_")[1])):
+        score = [0, 162 + roem[1] + pit[1] + (0 if options.get("nat_roem") == "own" else roem[0])]
+    elif total[0] > total[1]:
         score = total
     elif total[0] == total[1] and options.get("tie_rule") == "half_nat":
         score = [0, total[1]]
@@ -129,9 +157,13 @@ def play_out(options, seed, dealer, rng):
         legal = state.legal_actions()
         assert seat is not None and legal, "a seat to act always has a legal action"
         assert all(a["seat"] == seat for a in legal)
+        said = state.actions and state.actions[-1]["type"] == "announce" and state.actions[-1]["call"] == "stuk"
         if legal[0]["type"] == "play":
-            mine = {a["card"] for a in legal}
-            assert mine == ref_legal(hands[seat], trick, leader, trump, rotterdam), (hands[seat], trick)
+            mine = {a["card"] for a in legal if a["type"] == "play"}
+            if said:                            # the card said with the stuk, one of the legal ones
+                assert len(mine) == 1 and mine <= ref_legal(hands[seat], trick, leader, trump, rotterdam)
+            else:
+                assert mine == ref_legal(hands[seat], trick, leader, trump, rotterdam), (hands[seat], trick)
             for c in hands[seat]:
                 a = {"seat": seat, "type": "play", "card": c}
                 assert (state.why_illegal(a) is None) == (c in mine)
@@ -165,7 +197,7 @@ def test_random_deals_follow_the_rules(opts, seed, dealer, play_seed):
     # 162 card points; partners equal; the scoring recomputed independently
     assert sum(res["card_points"]) == 162
     assert res["scores"][0] == res["scores"][2] and res["scores"][1] == res["scores"][3]
-    total, scores = ref_score(res, options)
+    total, scores = ref_score(res, options, state.actions)
     assert res["team_totals"] == total and res["scores"] == scores
     roem = sum(b["value"] for b in res["breakdown"] if b["item"].startswith("roem"))
     pit = sum(b["value"] for b in res["breakdown"] if b["item"] == "pit")
@@ -174,6 +206,8 @@ def test_random_deals_follow_the_rules(opts, seed, dealer, play_seed):
     assert res["teams"][0] == maker_team
     if res["contract"]["outcome"] == "made":
         assert res["team_totals"][0] > res["team_totals"][1]
+        bid = res["contract"].get("bid")
+        assert bid is None or res["team_totals"][0] >= (162 if bid == "pit" else int(bid.split("_")[1]))
         assert res["scores"][maker_team[0]] == res["team_totals"][0]
     else:
         assert res["scores"][maker_team[0]] == 0
@@ -215,6 +249,9 @@ def test_core_random_playouts_score_as_the_reading_of_rules_5(opts, seed, dealer
     game = games.get("klaverjas", opts)
     core = game.deal(seed=seed, dealer=dealer).core
     hands = [game.deck.codes(core.hand(s)) for s in range(4)]
+    again = game.deal(seed=seed, dealer=dealer)
+    for code in core.random_actions(play_seed):        # the same playout, as record actions
+        again.apply_code(code)
     scores = core.random_playout(play_seed)
     res = core.result()
     trump, rotterdam = res["contract"]["trump"], game.options.ruleset == "rotterdam"
@@ -226,7 +263,7 @@ def test_core_random_playouts_score_as_the_reading_of_rules_5(opts, seed, dealer
             assert c in ref_legal(hands[seat], trick[:i], lead, trump, rotterdam)
             hands[seat].remove(c)
         leader = winner
-    total, ref_scores = ref_score(res, game.options.as_dict())
+    total, ref_scores = ref_score(res, game.options.as_dict(), again.actions)
     assert res["team_totals"] == total and res["scores"] == ref_scores == scores
 
 

@@ -21,7 +21,8 @@ OPTIONS = {
     "doppelkopf": [{}, {"second_heart_ten_beats_first": True}, {"nines": False}],
     "sheepshead": [{}, {"partner": "jack_of_diamonds"}, {"no_pick": "leaster"},
                    {"spitz": True, "partner": "jack_of_diamonds", "call_up": True}],
-    "klaverjas": [{}, {"roem": False}, {"ruleset": "rotterdam"}],
+    "klaverjas": [{}, {"roem": False}, {"ruleset": "rotterdam"},
+                  {"bidding": "drents", "stuk": "declared", "roem_claim": True}],
     "sheepshead3": [{}, {"leaster_blind": "last_trick"}],
     "sheepshead4": [{}, {"partner": "jack_of_diamonds"}],
     "sheepshead6": [{}, {"partner": "none"}],
@@ -48,18 +49,37 @@ def raw_klaverjas_total(result, team):
 
 
 def minimax(state, core, side, count="points", maximize=True):
+    """Best play over the cards; the free calls a perfect player always makes (the declared
+    free_calls: Klaverjas's roem claims and stuk) are made, as the solver's search makes them."""
     if core.is_over():
         if count == "tricks":
             return sum(1 for _, _, w in core.result()["tricks"] if w in side)
         return points_of(state, core, side)
     seat = core.to_act()
+    legal = core.legal_list()
+    free = [code for code in legal if code >= 64 and
+            state.game.rules.CALL_TABLE[code - 64][1] in state.game.spec.free_calls]
+    if free and not any(code < 64 for code in legal):      # a claim: make it
+        core.apply(free[0])
+        value = minimax(state, core, side, count, maximize)
+        core.undo()
+        return value
+    said = None                                             # the card a stuk goes with
+    if free:
+        core.apply(free[0])
+        said = core.legal_list()[0]
+        core.undo()
     values = []
-    for code in core.legal_list():
+    for code in legal:
         if code >= 64:
             continue
+        if code == said:
+            core.apply(free[0])
         core.apply(code)
         values.append(minimax(state, core, side, count, maximize))
         core.undo()
+        if code == said:
+            core.undo()
     return max(values) if (seat in side) == maximize else min(values)
 
 

@@ -26,7 +26,8 @@ SCENARIOS = {
     "doppelkopf": [({}, ("armut", "accept", "healthy")), ({}, ("healthy", "re", "no_90"))],
     "sheepshead": [({"cracking": True, "blitz": True}, ("pick", "blitz", "crack", "recrack", "ace")),
                    ({"unknown_broad": True}, ("pick", "unknown_ace"))],
-    "klaverjas": [({}, ("pass", "trump"))],
+    "klaverjas": [({}, ("pass", "trump")),
+                  ({"bidding": "drents", "stuk": "declared", "roem_claim": True}, ("points_80", "stuk", "roem"))],
 }
 SCENARIOS["sheepshead4"] = SCENARIOS["sheepshead6"] = SCENARIOS["sheepshead"]
 SCENARIOS["sheepshead3"] = [({"cracking": True, "blitz": True}, ("pick", "blitz", "crack", "recrack"))]

@@ -21,6 +21,9 @@
 #                         bounds never count on them
 #   g_counted(s, side)    the seats whose tricks count for the side's total (Klaverjas: the teams)
 #   g_plays_out(s)        every trick is played (a Schafkopf Tout or Bettel can end early)
+#   g_settle(s, o)        at the root and after each card the search plays: make the calls a perfect player always
+#                         makes at once (Klaverjas's roem claims and stuk: they only add to the
+#                         caller's side), so that the search sees card play only
 from libc.stdlib cimport malloc, free
 from libc.stdint cimport uint16_t, uint32_t, int16_t
 from engine_core._order cimport card_strength, mask_points
@@ -650,6 +653,7 @@ cdef int transposition_cutoff(Search* c, const GState* s, const int* moves, int 
     for i in range(n):
         child = s[0]
         g_apply(&child, c.o, moves[i])
+        g_settle(&child, c.o)
         if g_to_act(&child) < 0:
             continue
         e = tt_probe(c, tt_key(c, &child))
@@ -687,6 +691,7 @@ cdef int search(Search* c, const GState* s, int pts, int alpha, int beta) noexce
         child = s[0]
         while g_to_act(&child) >= 0:
             g_apply(&child, c.o, lowest(g_legal_cards(&child, c.o)))
+            g_settle(&child, c.o)
         return value_of(c, &child)
     if boundary:
         value_range(c, s, pts, &lo, &hi)
@@ -734,6 +739,7 @@ cdef int search(Search* c, const GState* s, int pts, int alpha, int beta) noexce
     for i in range(n):
         child = s[0]
         g_apply(&child, c.o, moves[i])
+        g_settle(&child, c.o)
         cp = pts
         if child.n_in_trick == 0 or g_to_act(&child) < 0:
             cp = value_of(c, &child)
@@ -882,11 +888,13 @@ def solve_core(Core core, Solver solver, int side, int kind, bint maximize, long
     """(lower, upper, nodes) of the side's final value; lower == upper when exact."""
     cdef Search c
     cdef Bounds b
+    cdef GState root = core.s
     check_solvable(core)
     with nogil:
-        search_init(&c, &core.s, &core.o, side, kind, maximize, budget)
+        g_settle(&root, &core.o)
+        search_init(&c, &root, &core.o, side, kind, maximize, budget)
         solver.start(&c)
-        solve_bounds(&c, &core.s, &b)
+        solve_bounds(&c, &root, &b)
     return b.lo, b.hi, b.nodes
 
 
@@ -895,15 +903,17 @@ def reaches_core(Core core, Solver solver, int side, int kind, bint maximize, in
     null-window search); answer None when the budget ran out."""
     cdef Search c
     cdef int g, pts
+    cdef GState root = core.s
     check_solvable(core)
     with nogil:
-        search_init(&c, &core.s, &core.o, side, kind, maximize, budget)
+        g_settle(&root, &core.o)
+        search_init(&c, &root, &core.o, side, kind, maximize, budget)
         solver.start(&c)
-        pts = value_of(&c, &core.s)
-        if g_to_act(&core.s) < 0:
+        pts = value_of(&c, &root)
+        if g_to_act(&root) < 0:
             g = pts
         else:
-            g = search(&c, &core.s, pts, target - 1, target)
+            g = search(&c, &root, pts, target - 1, target)
     if c.aborted:
         return None, c.nodes
     return g >= target, c.nodes
@@ -934,7 +944,9 @@ def action_values(Core core, Solver solver, int side, int kind, bint maximize, l
         card = lowest(rep)
         rep &= rep - 1
         child = core.s
+        g_settle(&child, &core.o)
         g_apply(&child, &core.o, card)
+        g_settle(&child, &core.o)
         left = 0
         if budget:
             left = budget - nodes if budget > nodes else 1

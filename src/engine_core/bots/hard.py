@@ -47,6 +47,7 @@ from . import Bot
 from .inference import Inference
 from .knowledge import rng_for
 from .normal import NormalBot
+from .simple import free_call
 
 
 def objective_for(state, seat: int) -> dict:
@@ -176,6 +177,9 @@ class HardBot(Bot):
         return weight
 
     def _choose(self, view, legal):
+        free = free_call(view, [a for a in legal if a["type"] != "play"])
+        if free is not None:
+            return free
         evals = self._evaluate(view, legal, complete=False)
         best = max(evals, key=lambda e: e["utility"])
         return best["action"]

@@ -109,6 +109,9 @@ class EasyBot(Bot):
     def _choose(self, view, legal):
         plays = legal_cards(legal)
         others = [a for a in legal if a["type"] != "play"]
+        free = free_call(view, others)
+        if free is not None:
+            return free
         if plays:
             if others:                                     # an announcement is possible
                 pick = self._announce(view, others)
@@ -349,6 +352,29 @@ class EasyBot(Bot):
             return double[0]
         return find(legal, "pass") or legal[0]
 
+    def _point_auction(self, view, legal):
+        """A point auction (the bids' declared `points`, bid_families): the hand's best trump
+        suit by kj_strength, 52 (the easy level's naming threshold) worth 80 and every 7 more
+        10 more, up to 130; the pit only with every trump that matters and side aces (strength
+        110). Never over the partner's bid: it passes then."""
+        hand = view["hand"]
+        families = spec_of(view).bid_families
+        bids = [a for a in legal if "points" in families.get(a.get("call"), {})]
+        spoken = [(families[c]["points"], seat) for seat, c in enumerate(view.get("bids") or [])
+                  if c in families and "points" in families[c]]
+        bidder = max(spoken)[1] if spoken else None
+        if not bids or (bidder is not None and bidder in sides(view)[0]):
+            return find(legal, "pass") or legal[0]
+        suits = {_suit(c) for c in hand}
+        strength = max(kj_strength(view, hand, s) for s in suits)
+        worth = 0 if strength < 52 else min(130, 80 + 10 * ((strength - 52) // 7))
+        if strength >= 110:
+            worth = 162
+        fitting = [a for a in bids if families[a["call"]]["points"] <= worth]
+        if fitting:
+            return min(fitting, key=lambda a: families[a["call"]]["points"])
+        return find(legal, "pass") or legal[0]
+
     def _trump_bidding(self, view, legal):
         """Klaverjas's bidding: name a trump suit or pass."""
         hand = view["hand"]
@@ -367,8 +393,16 @@ AUCTIONS = {
     **dict.fromkeys(("reservation", "armut_give", "armut_offer", "armut_return"), "_reservations"),
     **dict.fromkeys(("pick", "bury", "call", "unknown", "blitz", "crack", "recrack"), "_pick_and_call"),
     "bidding": "_trump_bidding",
+    "point_auction": "_point_auction",
     "klopfen": "_knock",
 }
+
+
+def free_call(view, others):
+    """A call that only adds to the caller's side (the declared free_calls: Klaverjas's stuk),
+    when one is legal: every level makes it."""
+    free = spec_of(view).free_calls
+    return next((a for a in others if a.get("call") in free), None)
 
 
 def _declaring(view) -> bool:

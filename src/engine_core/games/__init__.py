@@ -104,6 +104,9 @@ class GameSpec:
     # names), whether it promises every trick (`tout`) or aims at taking none (`aim`:
     # "no_trick"); a call not listed is never bid by the easy and normal levels
     bid_families: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # calls that only ever add to the caller's side (Klaverjas's declared stuk): every bot level
+    # makes them whenever they are legal
+    free_calls: tuple = ()
     # what players read: suit and card names, calls, contracts, breakdown items and phases, by
     # language ({"en": {...}}, English required); ListGames serves them (games/words.py)
     words: Mapping[str, Any] = field(default_factory=dict)

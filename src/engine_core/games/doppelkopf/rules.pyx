@@ -1618,4 +1618,8 @@ cdef inline void g_sides(const DkState* s, int seat, int* partners, int* opponen
         if complete:
             opponents[0] = 15 & ~partners[0]
 
+cdef inline void g_settle(GState* s, const GOpts* o) noexcept nogil:
+    """Nothing to settle: the card play has no calls a perfect player always makes."""
+    pass
+
 include "../../_engine.pxi"

@@ -41,6 +41,17 @@ OPTIONS = (
                f"play the match to this many points instead of deals_per_match deals: it ends after the "
                f"deal in which a team reaches it, the higher total winning (level totals play on); "
                f"0 = off, 1..{MATCH_TARGET_MAX}", minimum=0, maximum=MATCH_TARGET_MAX, status="informational"),
+    OptionSpec("bidding", "choice", "none",
+               "'none' (a trump suit is named: trump_choice) or 'drents' (an auction of points 80..160 in "
+               "tens or pit; the highest bidder names trumps and his team must make the bid)",
+               allowed=("none", "drents")),
+    OptionSpec("stuk", "choice", "same_trick",
+               "'same_trick' (trump K and Q in one trick count 20 for its winner) or 'declared' (the "
+               "holder of both says stuk with the second: 20 for his team)",
+               allowed=("same_trick", "declared")),
+    OptionSpec("roem_claim", "bool", False,
+               "roem counts only when the winner of the trick holding it claims it at once (roem not "
+               "claimed is lost); a declared stuk is its own claim"),
 )
 
 # the other cities' rules (docs/rules/klaverjas.md, "Presets"); Amsterdam is the default
@@ -60,12 +71,22 @@ def packets(options):
 
 def validate(options: Options) -> Options:
     """Resolve `trump_choice` from the ruleset and refuse what the rules forbid: Utrecht with a
-    free trump choice, packets that do not deal 8 cards."""
+    free trump choice, packets that do not deal 8 cards, the Drents auction with a compulsory
+    trump choice."""
     values = options.as_dict()
     if sum(values["deal_packets"]) != 8:
         raise OptionError("options.deal_packets",
                           f"the packet sizes must add up to 8 cards, got {values['deal_packets']}")
     choice = values["trump_choice"]
+    if values["bidding"] == "drents":
+        if values["ruleset"] == "utrecht" or choice == "compulsory":
+            raise OptionError("options.bidding",
+                              "bidding 'drents' lets the auction's winner name trumps: it does not go with "
+                              "a compulsory trump choice (ruleset 'utrecht' or trump_choice 'compulsory')")
+    if values["stuk"] == "declared" and not values["roem"]:
+        raise OptionError("options.stuk", "stuk 'declared' is roem: it needs roem true")
+    if values["roem_claim"] and not values["roem"]:
+        raise OptionError("options.roem_claim", "there is no roem to claim with roem false")
     if values["ruleset"] == "utrecht":
         if choice == "free":
             raise OptionError("options.trump_choice",
@@ -97,6 +118,11 @@ GAME = GameSpec(
     validate=validate,
     match_end=match_end,
     trump_points={"J": 20, "9": 14},
+    # the Drents auction's bids (rules 12) by call: the points each undertakes, for the bots'
+    # auction rules (the pit promises every trick)
+    bid_families={**{f"points_{n}": {"points": n} for n in range(80, 161, 10)},
+                  "pit": {"points": 162, "tout": True}},
+    free_calls=("stuk", "roem"),
     description="Dutch Klaverjas: Amsterdam, Rotterdam or Utrecht rules; roem, pit and nat",
     words=WORDS,
     # every trump choice is the same game, so random playouts judge the bids (issue 25's flat

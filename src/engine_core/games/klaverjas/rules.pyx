@@ -34,6 +34,8 @@ cpdef enum Phase:
     P_BIDDING           # the trump choice (eldest may be bound to name a suit: `forced`)
     P_PLAY
     P_OVER
+    P_POINT_AUCTION     # bidding: "drents": bids of points for the right to name trumps (rules 12)
+    P_CLAIM             # roem_claim: the winner of a trick holding roem claims it or not (rules 14)
 
 cpdef enum Call:
     BID_PASS
@@ -41,6 +43,23 @@ cpdef enum Call:
     BID_TRUMP_S
     BID_TRUMP_H
     BID_TRUMP_D
+    # the Drents auction (option bidding "drents"): the points the bidder's team undertakes to
+    # make, 80..160 in tens (BID_POINTS_80 + k is 80 + 10 k), and the pit (every trick)
+    BID_POINTS_80
+    BID_POINTS_90
+    BID_POINTS_100
+    BID_POINTS_110
+    BID_POINTS_120
+    BID_POINTS_130
+    BID_POINTS_140
+    BID_POINTS_150
+    BID_POINTS_160
+    BID_PIT
+    # option stuk "declared": said with the second of the trump King and Queen (rules 13)
+    ANNOUNCE_STUK
+    # option roem_claim: the winner of a trick holding roem claims it ("roem") or lets it go
+    ANNOUNCE_ROEM
+    ANNOUNCE_PASS
 
 # breakdown items; the five roem items follow the R_* flags' bit order
 cpdef enum Item:
@@ -71,6 +90,17 @@ cpdef enum Word:
     W_MADE
     W_NAT
     W_HALF_NAT
+    W_BID
+    W_POINTS_80         # the winning Drents bid as the contract shows it: its call's name
+    W_POINTS_90
+    W_POINTS_100
+    W_POINTS_110
+    W_POINTS_120
+    W_POINTS_130
+    W_POINTS_140
+    W_POINTS_150
+    W_POINTS_160
+    W_PIT
 
 DECK = PIQUET
 CONTRACTS = names(Contract, "K_")
@@ -90,7 +120,7 @@ cdef enum:
     G_DECK = 32
     G_FACES = 32
     G_COPIES = 1
-    G_MAX_ACTIONS = 40          # at most 5 bids + 32 cards
+    G_MAX_ACTIONS = 56          # at most 10 bids + the trump + 32 cards + a stuk + 8 claims
     G_BIDS = 1                  # uniform only
 
 # roem items of one trick, as bit flags (rules 5.2); bit k is breakdown item I_ROEM_RUN3 + k
@@ -114,6 +144,9 @@ cdef struct KjOpts:
     bint nat_roem_own           # nat: the playing team's roem is dropped, not handed over
     int ruleset                 # W_AMSTERDAM, W_ROTTERDAM or W_UTRECHT (the contract shows it)
     i64 pit_bonus
+    bint drents                 # bidding "drents": the point auction decides the maker (rules 12)
+    bint stuk_declared          # stuk "declared": only a stuk said with the second card counts (13)
+    bint roem_claim             # roem_claim: a trick's roem counts only when its winner claims it (14)
 
 cdef struct KjState:
     u64 hand[4]
@@ -128,6 +161,17 @@ cdef struct KjState:
     int8_t trick_winner[8]
     int8_t trick_roem_items[8]  # R_* flags of each completed trick (0 with roem off)
     int16_t trick_roem[8]       # roem value of each completed trick
+    int8_t bid                  # the Drents auction: the highest bid (0 none, else BID_POINTS_80.. / BID_PIT)
+    int8_t high                 # its bidder (-1 none)
+    int8_t passed               # seat mask of those who passed in the auction
+    int8_t last_call[4]         # each seat's last call in the auction (0 none, else CALL + 1)
+    int8_t all_passed           # the auction found no bidder: eldest plays 80, forced
+    int8_t stuk_holder          # stuk "declared": the seat that played one of trump K, Q holding both (-1)
+    int8_t stuk_pending         # it has said "stuk" and now plays the other
+    int8_t stuk_seat, stuk_trick    # the declared stuk: its seat (-1 none) and the trick of its second card
+    int8_t unclaimed            # roem_claim: bit t = trick t's roem was let go
+    int8_t perfect              # the solver's playing: every claim and stuk made at once (g_settle)
+    int8_t announces            # stuk "declared" or roem_claim: the play knows announcements
 
 ctypedef KjState GState
 ctypedef KjOpts GOpts
@@ -212,7 +256,15 @@ cdef int g_opts(options, KjOpts* out) except -1:
     out.nat_roem_own = options.nat_roem == "own"
     out.ruleset = W_AMSTERDAM + RULESETS.index(options.ruleset)
     out.pit_bonus = options.pit_bonus
+    out.drents = options.bidding == "drents"
+    out.stuk_declared = options.stuk == "declared"
+    out.roem_claim = options.roem_claim
     return 0
+
+
+cdef inline int bid_value(int bid) noexcept nogil:
+    """The points a Drents bid undertakes (BID_PIT: every trick, shown as 162)."""
+    return 162 if bid == BID_PIT else 80 + 10 * (bid - BID_POINTS_80)
 
 
 # ---- roem (rules 5.2) ----
@@ -227,7 +279,7 @@ cdef inline u64 card_bits(u64 q) noexcept nogil:
     return (q & <u64>0xE1E1E1E1) | ((q & <u64>0x10101010) >> 3) | ((q & <u64>0x0E0E0E0E) << 1)
 
 
-cdef int kj_trick_roem(const int8_t* cards, int trump, int* items) noexcept nogil:
+cdef int kj_trick_roem(const int8_t* cards, int trump, int* items, bint stuk=True) noexcept nogil:
     """Roem of a complete trick: runs per suit in A K Q J T 9 8 7 (only the longest counts),
     four of a kind, and the stuk (K and Q of trumps) on top. Returns the value and sets the
     R_* flags in `items`. Over masks: the four cards as sequence bits, a run of three where
@@ -254,7 +306,7 @@ cdef int kj_trick_roem(const int8_t* cards, int trump, int* items) noexcept nogi
         items[0] = R_RUN3
         value = 20
     kq = bit(card(KING, trump)) | bit(card(QUEEN, trump))
-    if (m & kq) == kq:
+    if stuk and (m & kq) == kq:
         items[0] |= R_STUK
         value += 20
     return value
@@ -273,14 +325,35 @@ cdef void g_init(KjState* s, const KjOpts* o, const u64* hands, u64 blind, int d
     s.forced = o.compulsory
     s.trump = -1
     s.maker = -1
+    s.high = -1
+    s.stuk_holder = -1
+    s.stuk_seat = -1
+    s.announces = o.stuk_declared or o.roem_claim
+    if o.drents:
+        s.phase = P_POINT_AUCTION
+        s.forced = 0
 
 
 cdef inline int g_kinds(const KjState* s) noexcept nogil:
-    if s.phase == P_BIDDING:
+    """The stuk and the roem claim belong to the play whenever their options are on, so that a
+    refused one gets its reason; a claim is a phase of its own (a card there is refused as out
+    of phase)."""
+    if s.phase == P_BIDDING or s.phase == P_POINT_AUCTION:
         return A_BID
     if s.phase == P_PLAY:
-        return A_PLAY
+        return A_PLAY | A_ANNOUNCE if s.announces else A_PLAY
+    if s.phase == P_CLAIM:
+        return A_ANNOUNCE
     return 0
+
+
+cdef inline int stuk_card(const KjState* s) noexcept nogil:
+    """The trump King or Queen the stuk holder still holds (-1: none, or no trumps yet)."""
+    cdef u64 kq
+    if s.trump < 0 or s.stuk_holder < 0:
+        return -1
+    kq = s.hand[s.stuk_holder] & (bit(card(KING, s.trump)) | bit(card(QUEEN, s.trump)))
+    return lowest(kq) if kq else -1
 
 
 cdef inline const Order* g_order(const KjState* s) noexcept nogil:
@@ -311,6 +384,8 @@ cdef inline u64 g_legal_cards(const KjState* s, const KjOpts* o) noexcept nogil:
     cdef const Order* od
     if s.phase != P_PLAY:
         return 0
+    if s.stuk_pending:
+        return bit(stuk_card(s))                             # "stuk": the card said with it
     me = s.to_act
     hand = s.hand[me]
     if s.n_in_trick == 0:
@@ -344,11 +419,34 @@ cdef inline u64 g_legal_cards(const KjState* s, const KjOpts* o) noexcept nogil:
     return m if m else hand                                  # discard rather than undertrump
 
 
+cdef inline bint stuk_open(const KjState* s, const KjOpts* o) noexcept nogil:
+    """Whether the seat to act may say "stuk" now: it played one of the trump King and Queen
+    holding both, has not said it, and the other is a legal card now (rules 13)."""
+    cdef int c
+    if s.phase != P_PLAY or s.stuk_pending or s.to_act != s.stuk_holder:
+        return False
+    c = stuk_card(s)
+    return c >= 0 and (g_legal_cards(s, o) >> c) & 1
+
+
 cdef int g_legal(const KjState* s, const KjOpts* o, i64* out) noexcept nogil:
     cdef int n = 0, call
     cdef u64 m
     if s.phase == P_PLAY:
         n = append_bits(g_legal_cards(s, o), out, n)
+        if stuk_open(s, o):
+            out[n] = CALL_BASE + ANNOUNCE_STUK
+            n += 1
+    elif s.phase == P_CLAIM:
+        out[0] = CALL_BASE + ANNOUNCE_ROEM
+        out[1] = CALL_BASE + ANNOUNCE_PASS
+        n = 2
+    elif s.phase == P_POINT_AUCTION:
+        out[n] = CALL_BASE + BID_PASS
+        n += 1
+        for call in range(BID_POINTS_80 if s.bid == 0 else s.bid + 1, BID_PIT + 1):
+            out[n] = CALL_BASE + call
+            n += 1
     elif s.phase == P_BIDDING:
         if not s.forced:
             out[n] = CALL_BASE + BID_PASS
@@ -362,6 +460,21 @@ cdef int g_legal(const KjState* s, const KjOpts* o, i64* out) noexcept nogil:
 cdef inline void play_card(KjState* s, const KjOpts* o, int c) noexcept nogil:
     cdef int seat = s.to_act, pos, winner, items, i
     cdef int8_t* cards = s.trick[s.trick_no]
+    cdef u64 kq = bit(card(KING, s.trump)) | bit(card(QUEEN, s.trump))
+    if o.stuk_declared and bit(c) & kq:
+        if s.stuk_pending:                   # the second card, said with "stuk"
+            s.stuk_seat = seat
+            s.stuk_trick = s.trick_no
+            s.stuk_pending = 0
+            s.stuk_holder = -1
+        elif (s.hand[seat] & kq) == kq:      # the first of the two: the stuk is open to him
+            s.stuk_holder = seat
+        elif s.perfect and s.stuk_holder == seat:  # the solver's play: said with it
+            s.stuk_seat = seat
+            s.stuk_trick = s.trick_no
+            s.stuk_holder = -1
+        else:                                # the second, played without "stuk": lost
+            s.stuk_holder = -1
     s.hand[seat] &= ~bit(c)
     cards[s.n_in_trick] = <int8_t>c
     s.n_in_trick += 1
@@ -376,22 +489,80 @@ cdef inline void play_card(KjState* s, const KjOpts* o, int c) noexcept nogil:
         s.won[winner] |= bit(cards[i])
     s.n_won[winner] += 1
     if o.roem:
-        s.trick_roem[s.trick_no] = kj_trick_roem(cards, s.trump, &items)
+        s.trick_roem[s.trick_no] = kj_trick_roem(cards, s.trump, &items, not o.stuk_declared)
         s.trick_roem_items[s.trick_no] = items
     s.trick_no += 1
     s.n_in_trick = 0
     s.leader = winner
     s.to_act = winner
-    if s.trick_no == 8:
+    if o.roem_claim and s.trick_roem[s.trick_no - 1] and not s.perfect:
+        s.phase = P_CLAIM                    # the winner claims the roem or not (rules 14)
+    elif s.trick_no == 8:
         s.phase = P_OVER
         s.to_act = -1
+
+
+cdef inline void auction_step(KjState* s, int seat, int call) noexcept nogil:
+    """A pass or a bid of the Drents auction (rules 12): a pass is final; the auction ends when
+    a bid is followed by three passes or is the pit, and when all four pass (eldest then plays
+    80, forced); its winner names trumps next."""
+    cdef int k, eldest = (s.dealer + 1) % 4
+    s.last_call[seat] = call + 1
+    if call == BID_PASS:
+        s.passed |= 1 << seat
+        s.n_passes += 1
+    else:
+        s.bid = call
+        s.high = seat
+    if s.passed == 15:
+        s.bid = BID_POINTS_80
+        s.high = eldest
+        s.all_passed = 1
+    elif not (call == BID_PIT or (s.high >= 0 and (s.passed | (1 << s.high)) == 15)):
+        for k in range(1, 4):                # the next seat still in the auction
+            if not (s.passed >> ((seat + k) % 4)) & 1:
+                s.to_act = (seat + k) % 4
+                return
+    s.phase = P_BIDDING                      # the winner must name a suit
+    s.forced = 1
+    s.to_act = s.high
+
+
+cdef inline void claim_step(KjState* s, bint claim) noexcept nogil:
+    """The claim of the last trick's roem (rules 14): kept, or let go (its roem is lost); then
+    the winner leads on, or the deal is over after the eighth trick."""
+    cdef int t = s.trick_no - 1
+    if not claim:
+        s.unclaimed |= 1 << t
+        s.trick_roem[t] = 0
+        s.trick_roem_items[t] = 0
+    s.phase = P_PLAY if s.trick_no < 8 else P_OVER
+    s.to_act = s.leader if s.trick_no < 8 else -1
+
+
+cdef inline void g_settle(KjState* s, const KjOpts* o) noexcept nogil:
+    """The solver's search plays cards only: from here every roem is claimed and every stuk
+    said at once (a claim or a stuk only ever adds to its side), as a perfect player does."""
+    s.perfect = 1
+    if s.phase == P_CLAIM:
+        claim_step(s, True)
 
 
 cdef inline void g_apply(KjState* s, const KjOpts* o, i64 code) noexcept nogil:
     """Apply a legal action code (legality is the caller's check)."""
     cdef int seat = s.to_act
+    cdef int call = <int>(code - CALL_BASE)
     if code < CALL_BASE:
         play_card(s, o, <int>code)
+        return
+    if call == ANNOUNCE_STUK:
+        s.stuk_pending = 1                   # the seat still acts: it plays the other card
+        return
+    if s.phase == P_CLAIM:
+        claim_step(s, call == ANNOUNCE_ROEM)
+        return
+    if s.phase == P_POINT_AUCTION:
+        auction_step(s, seat, call)
         return
     if code == CALL_BASE + BID_PASS:
         s.n_passes += 1
@@ -409,13 +580,16 @@ cdef inline void g_apply(KjState* s, const KjOpts* o, i64 code) noexcept nogil:
 cdef inline i64 g_random(const KjState* s, const KjOpts* o, Rng* r, int bids) noexcept nogil:
     """Every legal action equally likely (the only way Klaverjas's random players call): in
     the play a card drawn straight from the legal mask, with the same draw as uniform_action
-    over g_legal's codes (which list the cards in index order)."""
+    over g_legal's codes (which list the cards in index order); a roem claim (option
+    roem_claim) is always made, so that a playout's value counts the roem its tricks hold."""
     cdef u64 m
     cdef int n
-    if s.phase == P_PLAY:
+    if s.phase == P_PLAY and not stuk_open(s, o):
         m = g_legal_cards(s, o)
         n = popcount(m)
         return nth_bit(m, rng_below(r, n)) if n > 1 else lowest(m)
+    if s.phase == P_CLAIM:
+        return CALL_BASE + ANNOUNCE_ROEM        # random players claim their roem (a playout's value)
     return uniform_action(s, o, r)
 
 
@@ -462,11 +636,18 @@ cdef void tally(const KjState* s, const KjOpts* o, Score* sc, KjTally* t) noexce
     sc.card_points[s.trick_winner[7]] += 10
     for i in range(8):
         t.roem[team_of(s, s.trick_winner[i])] += s.trick_roem[i]
+    if s.stuk_seat >= 0:                            # a declared stuk: the holder's team
+        t.roem[team_of(s, s.stuk_seat)] += ROEM_VALUE[4]
     for team in range(2):
         if tricks[team] == 8:
             t.pit[team] = o.pit_bonus
         t.total[team] = t.cards[team] + t.last[team] + t.roem[team] + t.pit[team]
-    if t.total[PLAYING] > t.total[DEFENDERS]:
+    if o.drents and not (tricks[PLAYING] == 8 if s.bid == BID_PIT else t.total[PLAYING] >= bid_value(s.bid)):
+        t.outcome = W_NAT                           # the bid not reached (rules 12.3)
+        t.score[PLAYING] = 0
+        t.score[DEFENDERS] = (162 + t.roem[DEFENDERS] + t.pit[DEFENDERS]
+                              + (0 if o.nat_roem_own else t.roem[PLAYING]))
+    elif t.total[PLAYING] > t.total[DEFENDERS]:
         t.outcome = W_MADE
         t.score[PLAYING] = t.total[PLAYING]
         t.score[DEFENDERS] = t.total[DEFENDERS]
@@ -507,6 +688,9 @@ cdef void add_roem_items(const KjState* s, Result* r) noexcept nogil:
             if flags >> k & 1:
                 add_item(r, I_ROEM_RUN3 + k, IF_TEAM | IF_TRICK | IF_VALUE, team_of(s, s.trick_winner[t]),
                          t, 0, ROEM_VALUE[k], 0, 0)
+        if s.stuk_seat >= 0 and s.stuk_trick == t:     # a declared stuk: for the holder's team
+            add_item(r, I_ROEM_STUK, IF_TEAM | IF_TRICK | IF_VALUE, team_of(s, s.stuk_seat),
+                     t, 0, ROEM_VALUE[4], 0, 0)
 
 
 cdef void fill_contract(const KjState* s, const KjOpts* o, Result* r, int outcome) noexcept nogil:
@@ -516,8 +700,10 @@ cdef void fill_contract(const KjState* s, const KjOpts* o, Result* r, int outcom
     r.score.declarer = s.maker
     contract_field(r, W_TRUMP, V_SUIT, s.trump)
     contract_field(r, W_MAKER, V_INT, s.maker)
-    contract_field(r, W_FORCED, V_BOOL, s.forced)
+    contract_field(r, W_FORCED, V_BOOL, s.all_passed if o.drents else s.forced)
     contract_field(r, W_RULESET, V_WORD, o.ruleset)
+    if o.drents:                                 # the winning bid's call: points_80 .. points_160, pit
+        contract_field(r, W_BID, V_WORD, W_POINTS_80 + (s.bid - BID_POINTS_80))
     if outcome >= 0:
         contract_field(r, W_OUTCOME, V_WORD, outcome)
 
@@ -578,6 +764,8 @@ cdef inline int g_points(const KjState* s, const KjOpts* o, int side) noexcept n
     for i in range(s.trick_no):
         if m >> s.trick_winner[i] & 1:
             total += s.trick_roem[i]
+    if s.stuk_seat >= 0 and m >> s.stuk_seat & 1:
+        total += ROEM_VALUE[4]
     if s.trick_no == 8:
         if m >> s.trick_winner[7] & 1:
             total += 10
@@ -587,7 +775,15 @@ cdef inline int g_points(const KjState* s, const KjOpts* o, int side) noexcept n
     return total
 
 
-cdef inline void roem_chances(const KjState* s, u64* live, int* bound) noexcept nogil:
+cdef inline bint any_holds_both(const u64* own, u64 kq) noexcept nogil:
+    cdef int q
+    for q in range(4):
+        if (own[q] & kq) == kq:
+            return True
+    return False
+
+
+cdef inline void roem_chances(const KjState* s, u64* live, int* bound, bint declared=False) noexcept nogil:
     """What roem the cards still in play (the hands and the trick in play) can make, each card
     with the seat that holds or played it: a trick's cards come from four seats, so a run needs
     three (four) cards consecutive in A K Q J T 9 8 7 of one suit held by different seats, a
@@ -650,7 +846,11 @@ cdef inline void roem_chances(const KjState* s, u64* live, int* bound) noexcept 
         n20 = tricks
     f += 50 * n50 + 20 * n20
     kq = bit(card(KING, s.trump)) | bit(card(QUEEN, s.trump))
-    if (left & kq) == kq:
+    if declared:                            # stuk "declared": one seat's two cards, or the rest of them
+        if s.stuk_holder >= 0 or any_holds_both(own, kq):
+            lv |= kq & left
+            f += 20
+    elif (left & kq) == kq:
         for q in range(4):
             if (own[q] & kq) == kq:
                 break
@@ -673,7 +873,7 @@ cdef inline int g_future_max(const KjState* s, const KjOpts* o) noexcept nogil:
         left |= bit(s.trick[s.trick_no][i])
     f = points_of(s, left) + 10
     if o.roem:
-        roem_chances(s, &live, &roem)
+        roem_chances(s, &live, &roem, o.stuk_declared)
         f += roem
     if s.n_won[0] + s.n_won[2] == 0 or s.n_won[1] + s.n_won[3] == 0:
         f += <int>o.pit_bonus
@@ -695,7 +895,7 @@ cdef inline u64 g_unmergeable(const KjState* s, const KjOpts* o) noexcept nogil:
     cdef int roem
     if not o.roem or s.trump < 0:
         return <u64>0xFFFFFFFF if o.roem else 0
-    roem_chances(s, &live, &roem)
+    roem_chances(s, &live, &roem, o.stuk_declared)
     return live
 
 cdef inline u64 g_odd_cards(const KjState* s, const KjOpts* o) noexcept nogil:
@@ -723,15 +923,58 @@ REASONS = {
     "NO_UNDERTRUMP_PARTNER": "Amsterdam: no trump lower than the partner's winning trump while the hand holds other cards",
     "NO_UNDERTRUMP": "Amsterdam: discard rather than undertrump an opponent's winning trump",
     "NOT_ALLOWED_NOW": "the card may not be played now",
+    "NO_AUCTION": "bids of points belong to the Drents auction (option bidding \"drents\") only",
+    "AUCTION_FIRST": "with the Drents auction, trumps are named by the auction's winner after the bidding",
+    "BID_NOT_HIGHER": "a Drents bid must be higher than the highest bid so far",
+    "AUCTION_OVER": "the Drents auction is over",
+    "WINNER_MUST_NAME": "the winner of the Drents auction must name a trump suit",
+    "NO_STUK": "stuk may be said only with the second of the trump King and Queen, by the player who held both (option stuk \"declared\")",
+    "STUK_CARD": "after saying stuk the player must play the other of the trump King and Queen",
+    "NO_ROEM_TO_CLAIM": "roem is claimed (option roem_claim) only by the winner of a trick holding roem, right after it",
 }
 
 
 def explain(Core core, i64 code):
     cdef KjState* s = &core.s
+    cdef int call = <int>(code - CALL_BASE), c
     if code < CALL_BASE:
         if s.phase != P_PLAY:
             return "NOT_ALLOWED_NOW", "no card may be played now"
+        if s.stuk_pending:
+            return "STUK_CARD", f"you said stuk: you must play {PIQUET.code(stuk_card(s))} with it"
         return _explain_play(core, <int>code)
+    if call == ANNOUNCE_ROEM or call == ANNOUNCE_PASS:
+        if not core.o.roem_claim:
+            return "NO_ROEM_TO_CLAIM", "roem counts by itself here (option roem_claim is off): nothing to claim"
+        return "NO_ROEM_TO_CLAIM", "there is no roem to claim now: only right after a trick holding roem, by its winner"
+    if call == ANNOUNCE_STUK:
+        c = stuk_card(s)
+        if not core.o.stuk_declared:
+            why = "stuk is counted by itself here (option stuk \"same_trick\"): nobody says it"
+        elif s.phase != P_PLAY:
+            why = "stuk is said in the card play"
+        elif s.stuk_pending:
+            why = "you have said stuk already: play the card"
+        elif s.to_act != s.stuk_holder or c < 0:
+            why = ("you did not play one of the trump King and Queen while holding both, so you "
+                   "have no stuk to say")
+        else:
+            why = f"stuk goes with {PIQUET.code(c)}, which you may not play now"
+        return "NO_STUK", why
+    if BID_POINTS_80 <= call <= BID_PIT:
+        if not core.o.drents:
+            return "NO_AUCTION", "there is no auction of points: the option bidding is \"none\" (trumps are named)"
+        if s.phase != P_POINT_AUCTION:
+            return "AUCTION_OVER", "the auction is over"
+        top = "pit" if s.bid == BID_PIT else str(bid_value(s.bid))
+        return "BID_NOT_HIGHER", f"a bid must be higher than the highest bid so far ({top} by seat {s.high})"
+    if s.phase == P_POINT_AUCTION:
+        return "AUCTION_FIRST", "the auction of points comes first: bid or pass; its winner names trumps"
+    if s.phase == P_BIDDING and core.o.drents and code == CALL_BASE + BID_PASS:
+        if s.all_passed:
+            return "ALL_PASSED_MUST_NAME", (f"all four players passed: seat {s.to_act} plays 80 and must "
+                                            f"name a trump suit")
+        return "WINNER_MUST_NAME", f"seat {s.to_act} won the auction and must name a trump suit"
     if s.phase == P_BIDDING and s.forced and code == CALL_BASE + BID_PASS:
         if core.o.compulsory:
             rule = "Utrecht rules" if core.o.ruleset == W_UTRECHT else "trump_choice compulsory"
@@ -822,7 +1065,7 @@ def public(Core core, seat):
         contract = render_contract(&res, _NAMES)
         p = s.maker % 2
         teams = [[p, p + 2], [1 - p, 3 - p]]
-    return {
+    out = {
         "contract": contract,
         "teams": teams,
         "passes": s.n_passes,
@@ -833,6 +1076,9 @@ def public(Core core, seat):
         "tricks_won": [s.n_won[k] for k in range(4)],
         "roem": _roem_items(s) if s.maker >= 0 else [],
     }
+    if core.o.drents:       # the Drents auction: each seat's last call (None: not spoken yet)
+        out["bids"] = [CALL_TABLE[s.last_call[k] - 1][1] if s.last_call[k] else None for k in range(4)]
+    return out
 
 
 def hidden(Core core, seat):

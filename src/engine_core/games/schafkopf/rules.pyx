@@ -1213,4 +1213,8 @@ cdef inline void g_sides(const SkState* s, int seat, int* partners, int* opponen
     else:
         partners[0], opponents[0] = (15 & ~dside) if settled else me, dside
 
+cdef inline void g_settle(GState* s, const GOpts* o) noexcept nogil:
+    """Nothing to settle: the card play has no calls a perfect player always makes."""
+    pass
+
 include "../../_engine.pxi"

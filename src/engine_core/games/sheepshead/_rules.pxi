@@ -1241,4 +1241,8 @@ cdef inline void g_sides(const SsState* s, int seat, int* partners, int* opponen
     else:
         partners[0], opponents[0] = (ALL_SEATS & ~pside) if settled else me, pside
 
+cdef inline void g_settle(GState* s, const GOpts* o) noexcept nogil:
+    """Nothing to settle: the card play has no calls a perfect player always makes."""
+    pass
+
 include "../../_engine.pxi"

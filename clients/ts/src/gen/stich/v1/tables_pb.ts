@@ -182,7 +182,8 @@ export const ArmutSchema: GenMessage<Armut> = /*@__PURE__*/
  */
 export type Auction = Message<"stich.v1.Auction"> & {
   /**
-   * Doppelkopf: each seat's reservation call so far ("" for none yet).
+   * Doppelkopf: each seat's reservation call so far; Klaverjas (option bidding "drents"): each
+   * seat's last call in the auction ("" for none yet).
    *
    * @generated from field: repeated string bids = 1;
    */
