@@ -213,8 +213,8 @@ GAME = GameSpec(
     win_points=rules.win_points,
     description="Doppelkopf (optionally without the nines: 40 cards, 10 each): normal game, silent solo, Hochzeit, Armut and seven solos; "
                 "re/kontra and no_90 .. schwarz announcements; optional Schweinchen, "
-                "Superschweinchen, Hochzeit partner rules, throwing in, Bockrunden and the "
-                "picture solos (Damen-Buben-Solo, Koenigssolo)",
+                "Superschweinchen, Hochzeit partner rules, throwing in, Bockrunden, the "
+                "picture solos (Damen-Buben-Solo, Koenigssolo) and the Pflichtsolo with its Vorfuehrung",
     words=WORDS,
     bid_families=BID_FAMILIES,
     # twelve tricks: each search costs more, so fewer worlds; the normal level plays the bid
