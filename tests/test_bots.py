@@ -18,7 +18,9 @@ OPTION_SETS = {
     "schafkopf": [{}, {"ramsch": True, "kontra": True}, {"schneider_rule": "official", "kontra": True}],
     "doppelkopf": [{}, {"second_heart_ten_beats_first": True, "solo_player_leads": True, "picture_solos": True},
                    {**games.preset("doppelkopf", "house"), "hochzeit_partner": "first_colour_trick"},
-                   {"nines": False, "throw_in": True, "schweinchen": "schweinchen"}],
+                   {"nines": False, "throw_in": True, "schweinchen": "schweinchen"},
+                   # a Vorfuehrung (rules 9.2): seat 1 must bid a solo, at every level
+                   {"pflichtsolo": 4, "pflicht_played": [1, 0, 1, 1], "pflicht_round_deals": 4}],
     "sheepshead": [{}, games.preset("sheepshead", "seed004"), {"cracking": True, "partner": "jack_of_diamonds"},
                    {"no_pick": "doubler", "unknown_broad": True}, {"no_pick": "forced"},
                    {"blitz": True, "call_own_ace": True, "cracking": True},

@@ -57,6 +57,7 @@ options = st.fixed_dictionaries({
     "throw_in": st.booleans(),
     "schweinchen": st.sampled_from(("off", "schweinchen", "superschweinchen")),
     "nines": st.booleans(),
+    "pflichtsolo": st.sampled_from((0, 4)),
 }).filter(lambda o: o["nines"] or o["schweinchen"] != "superschweinchen")   # the one refused pair
 
 

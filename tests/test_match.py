@@ -196,7 +196,7 @@ def _plain(value):
 
 
 # options under which each game's match carries state from deal to deal
-CARRYING = {"schafkopf": {"stock": 10}, "doppelkopf": {"bockrunden": "tie_or_lost_kontra"},
+CARRYING = {"schafkopf": {"stock": 10}, "doppelkopf": {"bockrunden": "tie_or_lost_kontra", "pflichtsolo": 4},
             "sheepshead": {"no_pick": "doubler"}, "klaverjas": {},
             "sheepshead3": {"no_pick": "doubler"}, "sheepshead4": {"no_pick": "doubler"},
             "sheepshead6": {"no_pick": "doubler"}}

@@ -665,6 +665,26 @@ def test_doppelkopf_bock_rounds_are_carried_by_the_tables_match(client):
     assert dealt["options"]["bock"] == 1 and list(dealt["options"]["bock_next"]) == [1, 1, 1]
 
 
+@pytest.mark.skipif("doppelkopf" not in GAMES, reason="needs doppelkopf")
+def test_doppelkopf_pflichtsolo_vorfuehrungen_are_played_before_the_match_ends(client):
+    """Pflichtsolo (docs/rules/doppelkopf.md 9.2): a match of one regular deal per round, every
+    seat healthy when it may be, is not over after that deal: each seat then plays its
+    Vorfuehrung (the dealer dealing again), and only then is the match over."""
+    t = client.create_table("doppelkopf", {"pflichtsolo": 1}, 1, seed=3)
+
+    def healthy(legal):
+        return next((a for a in legal if a.get("call") == "healthy"), legal[0])
+    forced = []
+    for _ in range(12):
+        v = _play_deal(client, t, healthy)
+        contract = client.score(t.table_id, t.tokens[0])["result"]["contract"]
+        if "vorfuehrung" in contract:
+            forced.append(contract["vorfuehrung"])
+        if v["status"] == "match_over":
+            break
+    assert v["status"] == "match_over" and sorted(forced) == [0, 1, 2, 3]
+
+
 # ---- conversions --------------------------------------------------------------------------------------
 def test_fill_struct_is_struct_update():
     """service.convert.fill_struct (the fast path of typed results) sets what Struct.update sets."""

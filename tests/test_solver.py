@@ -18,7 +18,8 @@ from conftest import GAMES
 # its defaults)
 OPTIONS = {
     "schafkopf": [{}, {"ramsch": True}, {"kontra": True}],
-    "doppelkopf": [{}, {"second_heart_ten_beats_first": True}, {"nines": False}],
+    "doppelkopf": [{}, {"second_heart_ten_beats_first": True}, {"nines": False},
+                   {"pflichtsolo": 4, "pflicht_played": [0, 0, 1, 1], "pflicht_round_deals": 4}],
     "sheepshead": [{}, {"partner": "jack_of_diamonds"}, {"no_pick": "leaster"},
                    {"spitz": True, "partner": "jack_of_diamonds", "call_up": True}],
     "klaverjas": [{}, {"roem": False}, {"ruleset": "rotterdam"},

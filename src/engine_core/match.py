@@ -2,7 +2,8 @@
 (`GameSpec.next_deal`: to the left; Doppelkopf's void Armut and Sheepshead's doubler are
 redealt by the same dealer and do not count, a doubler carrying its stake in `multiplier`),
 and the running totals, until the game's match-end rule says it is over
-(`GameSpec.end_of_match`: `deals_per_match` counted deals, or Klaverjas's `match_target`). Deal k (0-based) uses the seed `deal_seed(seed, k)` (= seed + k), so
+(`GameSpec.end_of_match`: `deals_per_match` counted deals, or Klaverjas's `match_target`;
+not before a deal the game owes, `GameSpec.owes_deal`: Doppelkopf's Vorfuehrung). Deal k (0-based) uses the seed `deal_seed(seed, k)` (= seed + k), so
 a daily match is the same for everyone.
 
 The service holds one Match per table: it asks the match for views and results and never
@@ -63,7 +64,9 @@ class Match:
     def status(self) -> str:
         if self.current is not None and not self.current.is_over():
             return IN_DEAL
-        return MATCH_OVER if self.end.over(self.totals, self.counted) else WAITING
+        if self.end.over(self.totals, self.counted) and not self._game.spec.owes_deal(self._game.options):
+            return MATCH_OVER
+        return WAITING
 
     def is_over(self) -> bool:
         return self.status == MATCH_OVER

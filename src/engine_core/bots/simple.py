@@ -31,10 +31,13 @@ def _suit(card):
 
 def family_trumps(hand, family, suit=None):
     """The trumps of a hand in a bid's contract as the game declares it (GameSpec.bid_families:
-    the trump ranks, and the trump suit, fixed or the one the bid names)."""
+    the trump ranks, and the trump suit, fixed or the one the bid names, and single trump cards
+    beside them, `trump_cards`: Doppelkopf's heart ten)."""
     ranks = family.get("trump_ranks", "")
     trump_suit = suit if family.get("trump_suit") == "named" else family.get("trump_suit")
-    return [c for c in hand if _rank(c) in ranks or (trump_suit is not None and _suit(c) == trump_suit)]
+    extra = family.get("trump_cards", ())
+    return [c for c in hand if _rank(c) in ranks or (trump_suit is not None and _suit(c) == trump_suit)
+            or c in extra]
 
 
 def misere_hand(hand, ouvert=False):
@@ -272,7 +275,12 @@ class EasyBot(Bot):
             for call in ("throw_in", "hochzeit", "armut"):
                 if find(legal, call):
                     return find(legal, call)
-            return find(legal, "healthy") or legal[0]
+            if find(legal, "healthy"):
+                return find(legal, "healthy")
+            # a solo the seat must play (a forced reservation, e.g. Doppelkopf's Vorfuehrung): the
+            # declared contract that gives the hand the most trumps, the first of equals
+            return max(legal, key=lambda a: (len(family_trumps(hand, _family_of(view, a.get("call")))),
+                                             -legal.index(a)))
         if phase == "armut_offer":
             trumps = default_trumps(view, hand)
             if len(trumps) >= 7 and sum(c in ("TH", "QC") for c in hand) >= 1 and find(legal, "accept"):

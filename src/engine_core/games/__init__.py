@@ -129,6 +129,10 @@ class GameSpec:
     # the plain rule, after `deals_per_match` counted deals; Klaverjas's `match_target` plays
     # to a score instead
     match_end: Callable[[Options, int], MatchEnd] | None = None
+    # whether the deal to come must be played even when the match's end is reached, from the
+    # options that deal carries (Doppelkopf's Vorfuehrung: a seat still owes its Pflichtsolo);
+    # None: never
+    deal_owed: Callable[[Options], bool] | None = None
 
     # the sizes, declared once as the rules module's G_* constants
     @property
@@ -194,6 +198,10 @@ class GameSpec:
         if self.between_deals is None:
             return rotate(result, dealer, options, self.seats)
         return self.between_deals(result, dealer, options)
+
+    def owes_deal(self, options: Options) -> bool:
+        """The deal these options belong to must be played before the match may end."""
+        return self.deal_owed is not None and self.deal_owed(options)
 
     def end_of_match(self, options: Options, deals: int) -> MatchEnd:
         """How a match of `deals` counted deals (the match's `deals_per_match`) with these

@@ -3,7 +3,7 @@ without the nines, 10 each (rules 1.1). The declaration; the rules are
 the hooks of `rules.pyx` and are described in docs/rules/doppelkopf.md."""
 from ...errors import OptionError
 from ...options import Options, OptionSpec
-from .. import GameSpec, Target, NextDeal
+from .. import GameSpec, Target, NextDeal, MAX_DEALS_PER_MATCH
 from . import rules
 from .words import WORDS
 
@@ -50,6 +50,20 @@ OPTIONS = (
                "bock rounds already due on each of the three deals after this one (match state set "
                "by the match): three integers, none above bock nor the one before it, at most 3, 2, 1",
                minimum=0, maximum=MAX_BOCK - 1, status="match_state"),
+    OptionSpec("pflichtsolo", "int", 0,
+               f"Pflichtsolo (rules 9.2): every player owes one solo per round of this many regular "
+               f"deals; a solo by a seat that owes one is its Pflichtsolo (before any Lustsolo, the "
+               f"soloist leads, the same dealer deals again and the deal does not count); a seat still "
+               f"owing when the round's regular deals are used up must play one (Vorfuehrung); "
+               f"0: off, 1..{MAX_DEALS_PER_MATCH}", minimum=0, maximum=MAX_DEALS_PER_MATCH),
+    OptionSpec("pflicht_played", "int_list", (0, 0, 0, 0),
+               "the seats that have played their Pflichtsolo in the current round (match state set "
+               "by the match): four entries, 1 played, 0 still owed", minimum=0, maximum=1,
+               status="match_state"),
+    OptionSpec("pflicht_round_deals", "int", 0,
+               f"the regular deals of the current round played so far (match state set by the "
+               f"match), 0..pflichtsolo; at pflichtsolo the seats still owing must play (Vorfuehrung)",
+               minimum=0, maximum=MAX_DEALS_PER_MATCH, status="match_state"),
 )
 
 # the three rule alternatives pagat lists, each on its own, and a house table with the house rules
@@ -64,9 +78,16 @@ PRESETS = {
               "bockrunden": "tie", "picture_solos": True},
 }
 
-# what the picture solos ask of a hand (GameSpec.bid_families: the bots' reservation rules); the
-# suit solos and the Fleischloser are not bid by the easy and normal levels
+# what the solos ask of a hand (GameSpec.bid_families: the bots' reservation rules); the suit
+# solos (declared with their trump suit) and the Fleischloser are not bid by the easy and normal
+# levels of their own accord, only where a solo is forced (option pflichtsolo's Vorfuehrung:
+# the solo that gives the hand the most trumps)
 BID_FAMILIES = {
+    "solo_diamonds": {"trump_ranks": "QJ", "trump_suit": "D", "trump_cards": ("TH",)},
+    "solo_hearts": {"trump_ranks": "QJ", "trump_suit": "H", "trump_cards": ("TH",)},
+    "solo_spades": {"trump_ranks": "QJ", "trump_suit": "S", "trump_cards": ("TH",)},
+    "solo_clubs": {"trump_ranks": "QJ", "trump_suit": "C", "trump_cards": ("TH",)},
+    "solo_aces": {"trump_ranks": ""},
     "solo_queens": {"trump_ranks": "Q"},
     "solo_jacks": {"trump_ranks": "J"},
     "solo_queens_jacks": {"trump_ranks": "QJ"},
@@ -110,6 +131,23 @@ def validate(options: Options) -> Options:
             raise OptionError("options.bock_next", f"entry {k} is {n}: at most {BOCK_DEALS - 1 - k} rounds "
                               f"started before this deal reach {k + 1} deal(s) further")
         before = n
+    played, done = options.pflicht_played, options.pflicht_round_deals
+    if len(played) != 4:
+        raise OptionError("options.pflicht_played", f"must list the 4 seats (1 played, 0 still owed), "
+                          f"got {len(played)} entries: {list(played)}")
+    if not options.pflichtsolo:
+        if any(played):
+            raise OptionError("options.pflicht_played", "Pflichtsolo state needs the rule: set pflichtsolo "
+                              "to the regular deals of a round")
+        if done:
+            raise OptionError("options.pflicht_round_deals", "Pflichtsolo state needs the rule: set "
+                              "pflichtsolo to the regular deals of a round")
+    elif done > options.pflichtsolo:
+        raise OptionError("options.pflicht_round_deals", f"a round has {options.pflichtsolo} regular deals "
+                          f"(option pflichtsolo), got {done} played")
+    elif done == options.pflichtsolo and all(played):
+        raise OptionError("options.pflicht_round_deals", f"the round is complete ({done} deals, every "
+                          f"Pflichtsolo played): the next round starts at 0")
     return options
 
 
@@ -119,6 +157,27 @@ def next_bock(options: Options, triggers) -> dict:
     new = 1 if triggers else 0
     due = options.bock_next
     return {"bock": due[0] + new, "bock_next": [due[1] + new, due[2] + new, new]}
+
+
+def next_pflicht(result, options) -> dict:
+    """The Pflichtsolo state the next deal carries (rules 9.2): a Pflichtsolo marks its soloist
+    as played and does not use up a regular deal; any other counted deal does; a round whose
+    regular deals are used up and whose Pflichtsoli are all played starts the next round."""
+    played, done = list(options.pflicht_played), options.pflicht_round_deals
+    contract = result.get("contract") or {}
+    if contract.get("solo_kind") == "pflicht":
+        played[contract["declarer"]] = 1
+    elif not result.get("redeal"):
+        done += 1
+    if done >= options.pflichtsolo and all(played):
+        played, done = [0, 0, 0, 0], 0
+    return {"pflicht_played": played, "pflicht_round_deals": done}
+
+
+def deal_owed(options: Options) -> bool:
+    """The deal to come is a Vorfuehrung (rules 9.2): the match does not end before it."""
+    return bool(options.pflichtsolo) and options.pflicht_round_deals >= options.pflichtsolo and not all(
+        options.pflicht_played)
 
 
 def between_deals(result, dealer, options):
@@ -132,7 +191,9 @@ def between_deals(result, dealer, options):
         carry = {"bock": options.bock, "bock_next": list(options.bock_next)}
     else:
         carry = next_bock(options, result["bock_triggers"])
-    if result.get("redeal"):
+    if options.pflichtsolo:
+        carry.update(next_pflicht(result, options))
+    if result.get("redeal") or (result.get("contract") or {}).get("solo_kind") == "pflicht":
         return NextDeal(dealer, counts=False, carry=carry)
     return NextDeal((dealer + 1) % 4, carry=carry)
 
@@ -147,12 +208,13 @@ GAME = GameSpec(
              "schwarz": Target(None, "tricks")},
     validate=validate,
     between_deals=between_deals,
+    deal_owed=deal_owed,
     declaring_team="re",
     win_points=rules.win_points,
     description="Doppelkopf (optionally without the nines: 40 cards, 10 each): normal game, silent solo, Hochzeit, Armut and seven solos; "
                 "re/kontra and no_90 .. schwarz announcements; optional Schweinchen, "
-                "Superschweinchen, Hochzeit partner rules, throwing in, Bockrunden and the "
-                "picture solos (Damen-Buben-Solo, Koenigssolo)",
+                "Superschweinchen, Hochzeit partner rules, throwing in, Bockrunden, the "
+                "picture solos (Damen-Buben-Solo, Koenigssolo) and the Pflichtsolo with its Vorfuehrung",
     words=WORDS,
     bid_families=BID_FAMILIES,
     # twelve tricks: each search costs more, so fewer worlds; the normal level plays the bid

@@ -151,6 +151,10 @@ cpdef enum Word:
     W_BOCK_TRIGGERS         # option bockrunden: the events of this deal that start a bock round
     W_TIE                   # 120 : 120
     W_LOST_KONTRA           # Kontra announced kontra and did not win
+    W_SOLO_KIND             # option pflichtsolo: a declared solo is the soloist's Pflichtsolo or a
+    W_PFLICHT               # Lustsolo (rules 9.2)
+    W_LUST
+    W_VORFUEHRUNG           # option pflichtsolo: this deal is a Vorfuehrung, the seat must play a solo
 
 DECK = DOPPELKOPF
 CONTRACTS = names(Contract, "K_")
@@ -187,6 +191,9 @@ cdef struct DkOpts:
     int8_t hochzeit_partner     # HP_ANY, HP_TRUMP, HP_COLOUR: the tricks that find the partner
     int8_t bockrunden           # index in BOCKRUNDEN: 0 off, 1 tie, 2 also a lost kontra
     int8_t bock                 # bock rounds on this deal: scores x 2^bock (0..MAX_BOCK)
+    bint pflichtsolo            # option pflichtsolo on (rules 9.2)
+    int8_t owes                 # bit per seat: it still owes its Pflichtsolo this round
+    bint vorfuehrung            # the round's regular deals are used up: an owing seat must play
     # option nines (rules 1.1): deal.hand is 12, or 10 without the nines (deal.left_out: the
     # eight nines, never dealt, never in play)
 
@@ -217,6 +224,9 @@ cdef struct DkState:
     int8_t trick_leader[12]
     int8_t trick_winner[12]
     int8_t schwein, superschwein    # the holders of both AD / both 9D when they rank on top, or -1
+    int8_t pflicht              # option pflichtsolo: a declared solo is a Pflichtsolo 1 or a
+    #                             Lustsolo 0; -1 without the option or before a solo (rules 9.2)
+    int8_t forced               # the seat that must play a solo on this deal (Vorfuehrung), or -1
 
 ctypedef DkState GState
 ctypedef DkOpts GOpts
@@ -398,6 +408,14 @@ cdef int g_opts(options, DkOpts* out) except -1:
     out.hochzeit_partner = HOCHZEIT_PARTNER.index(options.hochzeit_partner)
     out.bockrunden = BOCKRUNDEN.index(options.bockrunden)
     out.bock = options.bock
+    out.pflichtsolo = options.pflichtsolo > 0
+    out.owes = 0
+    out.vorfuehrung = False
+    if out.pflichtsolo:
+        for su in range(4):
+            if not options.pflicht_played[su]:
+                out.owes |= 1 << su
+        out.vorfuehrung = out.owes != 0 and options.pflicht_round_deals >= options.pflichtsolo
     if not options.nines:       # rules 1.1: the 40-card deck, ten cards each
         out.deal.hand = 10
         out.deal.left_out = 0
@@ -502,7 +520,10 @@ cdef inline bint may_throw_in(u64 hand) noexcept nogil:
 
 cdef inline bint reservation_allowed(const DkState* s, const DkOpts* o, int seat, int call) noexcept nogil:
     """A reservation bid the seat may make: bid_allowed, a throw-in or a picture solo under
-    the options."""
+    the options; in a Vorfuehrung (option pflichtsolo, rules 9.2) the seat that must play
+    declares a solo and nothing else."""
+    if seat == s.forced and solo_of(call) < 0:
+        return False
     if call == BID_THROW_IN:
         return o.throw_in and may_throw_in(s.hand[seat])
     if call == BID_SOLO_QUEENS_JACKS or call == BID_SOLO_KINGS:
@@ -531,6 +552,13 @@ cdef void g_init(DkState* s, const DkOpts* o, const u64* hands, u64 blind, int d
     s.leader = s.to_act
     s.schwein = -1
     s.superschwein = -1
+    s.pflicht = -1
+    s.forced = -1
+    if o.vorfuehrung:               # the first owing seat from the dealer's left (rules 9.2)
+        for i in range(1, 5):
+            if o.owes >> ((dealer + i) % 4) & 1:
+                s.forced = (dealer + i) % 4
+                break
 
 
 cdef inline int g_kinds(const DkState* s) noexcept nogil:
@@ -631,7 +659,7 @@ cdef int g_legal(const DkState* s, const DkOpts* o, i64* out) noexcept nogil:
                 m &= ~bit(c)
     elif s.phase == P_RESERVATION:
         for call in range(BID_SOLO_ACES + 1):
-            if bid_allowed(s, seat, call):
+            if reservation_allowed(s, o, seat, call):
                 out[n] = CALL_BASE + call
                 n += 1
         for call in range(BID_THROW_IN, BID_SOLO_KINGS + 1):     # throw_in, the picture solos
@@ -671,8 +699,8 @@ cdef void start_play(DkState* s, const DkOpts* o) noexcept nogil:
     s.phase = P_PLAY
     s.n_spoken = 0
     s.leader = (s.dealer + 1) % 4
-    if s.contract == K_SOLO and o.solo_player_leads:
-        s.leader = s.declarer
+    if s.contract == K_SOLO and (o.solo_player_leads or s.pflicht == 1):
+        s.leader = s.declarer       # and the Pflicht-soloist always (rules 9.2)
     s.to_act = s.leader
     s.follow = <u64>-1
     update_announcers(s)
@@ -680,13 +708,19 @@ cdef void start_play(DkState* s, const DkOpts* o) noexcept nogil:
 
 cdef void resolve_reservations(DkState* s, const DkOpts* o) noexcept nogil:
     """Solo > throw-in > armut > hochzeit, ties to the earlier bidder; else normal or silent
-    solo. A throw-in ends the deal unscored, to be dealt again."""
+    solo. A throw-in ends the deal unscored, to be dealt again. Option pflichtsolo (rules
+    9.2): the seat that must play (Vorfuehrung) has its solo; else a Pflichtsolo (by a seat that
+    still owes one) goes before a Lustsolo."""
     cdef int first = (s.dealer + 1) % 4, i, p, b
     cdef int solo_seat = -1, armut_seat = -1, bride = -1, thrower = -1
+    if s.forced >= 0:
+        solo_seat = s.forced
     for i in range(4):
         p = (first + i) % 4
         b = s.bids[p]
-        if solo_of(b) >= 0 and solo_seat < 0:
+        if solo_of(b) >= 0 and (o.owes >> p & 1) and (solo_seat < 0 or not (o.owes >> solo_seat & 1)):
+            solo_seat = p           # the first Pflichtsolo
+        elif solo_of(b) >= 0 and solo_seat < 0:
             solo_seat = p
         elif b == BID_THROW_IN and thrower < 0:
             thrower = p
@@ -700,6 +734,8 @@ cdef void resolve_reservations(DkState* s, const DkOpts* o) noexcept nogil:
         s.solo = solo_of(s.bids[solo_seat])
         s.order = s.solo                # O_* of solo type t is t (O_QUEENS_JACKS 7, O_KINGS 8)
         s.re_mask = 1 << solo_seat
+        if o.pflichtsolo:
+            s.pflicht = (o.owes >> solo_seat) & 1
         start_play(s, o)
     elif thrower >= 0:
         s.contract = K_THROWN_IN
@@ -912,7 +948,7 @@ cdef i64 random_call(const DkState* s, const DkOpts* o, Rng* r, int bids) noexce
     if s.phase == P_RESERVATION:
         hochzeit = bid_allowed(s, seat, BID_HOCHZEIT)
         armut = bid_allowed(s, seat, BID_ARMUT)
-        if bids == BIDS_CHEAPEST:
+        if bids == BIDS_CHEAPEST and seat != s.forced:     # a Vorfuehrung: any of its solos
             call = BID_HOCHZEIT if hochzeit else (BID_ARMUT if armut else BID_HEALTHY)
             if call != BID_HEALTHY and rng_below(r, 2) == 0:
                 call = BID_HEALTHY
@@ -1153,6 +1189,10 @@ cdef void fill_contract(const DkState* s, Result* r, int viewer) noexcept nogil:
         contract_field(r, W_SUPERSCHWEINCHEN, V_INT, s.superschwein)
     if kind == K_SOLO:
         contract_field(r, W_SOLO, V_WORD, W_DIAMONDS + s.solo)
+        if s.pflicht >= 0:
+            contract_field(r, W_SOLO_KIND, V_WORD, W_PFLICHT if s.pflicht else W_LUST)
+    if s.forced >= 0:
+        contract_field(r, W_VORFUEHRUNG, V_INT, s.forced)
     elif kind == K_HOCHZEIT:
         contract_field(r, W_PARTNER, V_OPT_INT, s.partner)
         contract_field(r, W_CLARIFIED_IN_TRICK, V_OPT_INT, s.clarified if s.clarified else -1)
@@ -1305,6 +1345,7 @@ REASONS = {
     "THROW_IN_OFF": "throwing in is not part of this ruleset (option throw_in)",
     "THROW_IN_NEEDS_A_BAD_HAND": "a throw-in needs five nines, five kings or no trump above the jacks",
     "PICTURE_SOLOS_OFF": "the picture solos are not part of this ruleset (option picture_solos)",
+    "MUST_PLAY_A_SOLO": "in a Vorfuehrung the seat that still owes its Pflichtsolo must declare a solo (option pflichtsolo)",
     "ANSWER_THE_ARMUT": "after the reservations an Armut offer is answered with accept or decline",
     "HOCHZEIT_UNDECIDED": "no announcements while a Hochzeit is undecided",
     "OTHER_TEAMS_CALL": "re is announced by the Re team, kontra by the Kontra team",
@@ -1339,6 +1380,10 @@ cdef object _explain_bid(Core core, int call):
     cdef int seat = s.to_act
     name = CALL_TABLE[call][1]
     if s.phase == P_RESERVATION:
+        if seat == s.forced and solo_of(call) < 0 and call != BID_ACCEPT and call != BID_DECLINE:
+            return "MUST_PLAY_A_SOLO", (f"the round's regular deals are over and you still owe your "
+                                        f"Pflichtsolo: this deal is your Vorfuehrung, declare a solo "
+                                        f"(not {name})")
         if call == BID_ACCEPT or call == BID_DECLINE:
             return "ANSWERS_AN_ARMUT", f"{name} answers an Armut offer; this is the reservation round"
         if call == BID_HOCHZEIT:

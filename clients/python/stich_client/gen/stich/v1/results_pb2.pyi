@@ -14,7 +14,7 @@ class Team(_message.Message):
     def __init__(self, seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Contract(_message.Message):
-    __slots__ = ("type", "declarer", "suit", "partner", "kontra", "re", "trumps", "solo", "scored_as_solo", "clarified_in_trick", "acceptor", "given", "returned", "redeal", "picker", "called_card", "unknown_card", "buried", "forced_alone", "multiplier", "cracked_by", "recracked", "next_multiplier", "trump", "maker", "forced", "ruleset", "outcome", "bid")
+    __slots__ = ("type", "declarer", "suit", "partner", "kontra", "re", "trumps", "solo", "scored_as_solo", "clarified_in_trick", "acceptor", "given", "returned", "redeal", "picker", "called_card", "unknown_card", "buried", "forced_alone", "multiplier", "cracked_by", "recracked", "next_multiplier", "trump", "maker", "forced", "ruleset", "outcome", "bid", "solo_kind", "vorfuehrung")
     TYPE_FIELD_NUMBER: _ClassVar[int]
     DECLARER_FIELD_NUMBER: _ClassVar[int]
     SUIT_FIELD_NUMBER: _ClassVar[int]
@@ -44,6 +44,8 @@ class Contract(_message.Message):
     RULESET_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     BID_FIELD_NUMBER: _ClassVar[int]
+    SOLO_KIND_FIELD_NUMBER: _ClassVar[int]
+    VORFUEHRUNG_FIELD_NUMBER: _ClassVar[int]
     type: str
     declarer: int
     suit: str
@@ -73,7 +75,9 @@ class Contract(_message.Message):
     ruleset: str
     outcome: str
     bid: str
-    def __init__(self, type: _Optional[str] = ..., declarer: _Optional[int] = ..., suit: _Optional[str] = ..., partner: _Optional[int] = ..., kontra: _Optional[int] = ..., re: _Optional[int] = ..., trumps: _Optional[str] = ..., solo: _Optional[str] = ..., scored_as_solo: _Optional[bool] = ..., clarified_in_trick: _Optional[int] = ..., acceptor: _Optional[int] = ..., given: _Optional[_Iterable[str]] = ..., returned: _Optional[_Iterable[str]] = ..., redeal: _Optional[bool] = ..., picker: _Optional[int] = ..., called_card: _Optional[str] = ..., unknown_card: _Optional[str] = ..., buried: _Optional[_Iterable[str]] = ..., forced_alone: _Optional[bool] = ..., multiplier: _Optional[int] = ..., cracked_by: _Optional[int] = ..., recracked: _Optional[bool] = ..., next_multiplier: _Optional[int] = ..., trump: _Optional[str] = ..., maker: _Optional[int] = ..., forced: _Optional[bool] = ..., ruleset: _Optional[str] = ..., outcome: _Optional[str] = ..., bid: _Optional[str] = ...) -> None: ...
+    solo_kind: str
+    vorfuehrung: int
+    def __init__(self, type: _Optional[str] = ..., declarer: _Optional[int] = ..., suit: _Optional[str] = ..., partner: _Optional[int] = ..., kontra: _Optional[int] = ..., re: _Optional[int] = ..., trumps: _Optional[str] = ..., solo: _Optional[str] = ..., scored_as_solo: _Optional[bool] = ..., clarified_in_trick: _Optional[int] = ..., acceptor: _Optional[int] = ..., given: _Optional[_Iterable[str]] = ..., returned: _Optional[_Iterable[str]] = ..., redeal: _Optional[bool] = ..., picker: _Optional[int] = ..., called_card: _Optional[str] = ..., unknown_card: _Optional[str] = ..., buried: _Optional[_Iterable[str]] = ..., forced_alone: _Optional[bool] = ..., multiplier: _Optional[int] = ..., cracked_by: _Optional[int] = ..., recracked: _Optional[bool] = ..., next_multiplier: _Optional[int] = ..., trump: _Optional[str] = ..., maker: _Optional[int] = ..., forced: _Optional[bool] = ..., ruleset: _Optional[str] = ..., outcome: _Optional[str] = ..., bid: _Optional[str] = ..., solo_kind: _Optional[str] = ..., vorfuehrung: _Optional[int] = ...) -> None: ...
 
 class BreakdownItem(_message.Message):
     __slots__ = ("item", "value", "count", "factor", "team", "trick", "losers")
