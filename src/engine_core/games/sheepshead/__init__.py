@@ -10,7 +10,8 @@ and the presets (the second source's, five-handed).
 
 Between deals (rules 1.4, 2.6): a doubler is redealt by the same dealer, does not count toward
 `deals_per_match`, and carries its stake into the next deal (`multiplier` = its
-`next_multiplier`); a played deal passes the deal to the left at multiplier 1.
+`next_multiplier`); a played deal (a schwanzer too, as a leaster) passes the deal to the left at
+multiplier 1.
 """
 from dataclasses import replace
 
@@ -23,8 +24,10 @@ OPTIONS = (
     OptionSpec("partner", "choice", "called_ace",
                "how the picker finds a partner: called fail ace (ten, unknown), the holder of JD, or none",
                allowed=("called_ace", "jack_of_diamonds", "none")),
-    OptionSpec("no_pick", "choice", "leaster", "when all five pass: leaster, doubler, or the dealer must pick",
-               allowed=("leaster", "doubler", "forced_pick")),
+    OptionSpec("no_pick", "choice", "leaster",
+               "when all pass: leaster, doubler, the dealer must pick, or schwanzer (no card is played: "
+               "the hand with the most Schwanzer points, queen 3, jack 2, other diamond 1, pays each other seat)",
+               allowed=("leaster", "doubler", "forced_pick", "schwanzer")),
     OptionSpec("leaster_blind", "choice", "set_aside", "leaster: the blind belongs to nobody or to the last trick",
                allowed=("set_aside", "last_trick")),
     OptionSpec("double_on_the_bump", "bool", True, "the picker's team pays double when it loses"),
@@ -109,7 +112,7 @@ GAME = GameSpec(
     presets=PRESETS,
     between_deals=between_deals,
     description="Five-handed Milwaukee Sheepshead: pick, bury, call an ace (ten, unknown) or go alone; "
-                "leaster, doubler or forced pick; optional blitzing, cracking, calling up a jack and spitz",
+                "leaster, doubler, forced pick or schwanzer; optional blitzing, cracking, calling up a jack and spitz",
     words=WORDS,
     # as Schafkopf: the normal level plays the bid rollouts; many worlds for the card play
     hard_budget={"worlds": 128, "playout_worlds": 48, "playouts": 192, "rollout_worlds": 16},

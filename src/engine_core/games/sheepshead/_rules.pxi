@@ -5,7 +5,7 @@ from engine_core._order cimport (Order, TRUMP, card_strength, mask_points, order
                                  order_add_trumps, order_add_plain)
 from engine_core._game cimport (CALL_BASE, EXCHANGE_BASE, A_BID, A_EXCHANGE, A_ANNOUNCE, A_PLAY,
                                 Score, Result, DealPlan, add_item, contract_field, exchange_code, exchange_call, exchange_mask,
-                                IF_VALUE, V_INT, V_OPT_INT, V_BOOL, V_OPT_BOOL, V_CARD, V_LIST)
+                                IF_TEAM, IF_COUNT, IF_VALUE, V_INT, V_OPT_INT, V_BOOL, V_OPT_BOOL, V_CARD, V_LIST)
 from engine_core._result cimport Names, render_contract
 from engine_core._names import names, calls
 from engine_core.cards import HIDDEN, SUITS, SUIT_NAMES
@@ -21,6 +21,7 @@ cpdef enum Contract:
     K_ALONE
     K_LEASTER
     K_DOUBLER
+    K_SCHWANZER     # no_pick: schwanzer, the most Schwanzer points loses (appended: codes unchanged)
 
 cpdef enum Phase:
     P_PICK
@@ -81,6 +82,9 @@ cpdef enum Item:
     I_DOUBLER
     I_DOUBLER_CAP
     I_BLITZ
+    I_SCHWANZER_POINTS  # schwanzer: one per seat (team = the seat), value its Schwanzer points
+    I_SCHWANZER_TIE     # schwanzer: the most points were tied (value), count the seats tied
+    I_SCHWANZER         # schwanzer: value the losing seat
 
 # the keys of the game's own contract fields
 cpdef enum Word:
@@ -135,6 +139,7 @@ cdef enum:
     NP_LEASTER = 0
     NP_DOUBLER = 1
     NP_FORCED = 2
+    NP_SCHWANZER = 3
 
 # ---- cards: the deck's faces (DECK, the including module's) are rank + suit, ranks A T K Q J 9 8 7,
 # suits C S H D; `card(rank, suit)` is a face's index in DECK (the 32-card deck: rank + 8 * suit;
@@ -154,6 +159,7 @@ cdef int8_t CARD_AT[32]    # rank + 8 * suit -> the card's index in DECK, -1 if 
 cdef int JD_CARD, QC_CARD, QS_CARD    # JD; the black queens, shown in a blitz
 cdef int ALL_SEATS = (1 << G_SEATS) - 1
 cdef int8_t POINTS[G_DECK]
+cdef int8_t SCHWANZER_POINTS[G_DECK]   # schwanzer: each queen 3, each jack 2, each other diamond 1
 cdef Order ORDER
 cdef Order ORDER_SPITZ     # option spitz: 7D second-highest trump, below QC (rules doc 1)
 cdef u64 FAIL = 0          # every fail card (A T K 9 8 7 of C, S, H)
@@ -178,6 +184,7 @@ cdef void _build_tables():
         k = "ATKQJ987".index(face[0]) + 8 * SUITS.index(face[1])
         CARD_AT[k] = i
         POINTS[i] = (11, 10, 4, 3, 2, 0, 0, 0)[k % 8]
+        SCHWANZER_POINTS[i] = 3 if k % 8 == QUEEN else 2 if k % 8 == JACK else 1 if k // 8 == DIAMONDS else 0
     JD_CARD = card(JACK, DIAMONDS)
     QC_CARD = card(QUEEN, 0)
     QS_CARD = card(QUEEN, 1)
@@ -218,7 +225,7 @@ cdef int g_opts(options, SsOpts* o) except -1:
     variant that does not declare an option plays its fixed value (the three-handed game: no
     partner, so `partner` "none" and the partner options off)."""
     o.partner_mode = ("called_ace", "jack_of_diamonds", "none").index(getattr(options, "partner", "none"))
-    o.no_pick = ("leaster", "doubler", "forced_pick").index(options.no_pick)
+    o.no_pick = ("leaster", "doubler", "forced_pick", "schwanzer").index(options.no_pick)
     o.blind_last_trick = options.leaster_blind == "last_trick"
     o.bump = options.double_on_the_bump
     o.exempt = getattr(options, "no_trick_partner_exempt", False)
@@ -582,9 +589,9 @@ cdef void g_apply(SsState* s, const SsOpts* o, i64 code) noexcept nogil:
         s.n_spoken += 1
         s.to_act = (seat + 1) % G_SEATS
         if s.n_spoken == G_SEATS:
-            if o.no_pick == NP_DOUBLER:
-                s.contract = K_DOUBLER
-                s.phase = P_OVER
+            if o.no_pick == NP_DOUBLER or o.no_pick == NP_SCHWANZER:
+                s.contract = K_DOUBLER if o.no_pick == NP_DOUBLER else K_SCHWANZER
+                s.phase = P_OVER            # no card is played (a schwanzer scores the hands)
                 s.to_act = -1
             else:
                 s.contract = K_LEASTER
@@ -669,6 +676,8 @@ cdef struct SsTally:          # the intermediate figures of scoring that the bre
     int team_points, defender_points, team_tricks
     int level, bump, picker_share, partner_share
     int blind_points, leaster_winner, leaster_low
+    int schwanzer, schwanzer_high, schwanzer_tied
+    int schwanzer_points[G_SEATS]
     bint team_won, exempt
 
 
@@ -691,6 +700,45 @@ cdef void score_leaster(const SsState* s, Score* sc, SsTally* t) noexcept nogil:
         sc.scores[i] = (G_SEATS - 1) * t.mult if i == who else -t.mult
 
 
+cdef int schwanzer_points(u64 hand) noexcept nogil:
+    """A hand's Schwanzer points: each queen 3, each jack 2, each other diamond 1."""
+    cdef int k, total = 0
+    for k in range(G_DECK):
+        if hand & bit(k):
+            total += SCHWANZER_POINTS[k]
+    return total
+
+
+cdef void score_schwanzer(const SsState* s, const SsOpts* o, Score* sc, SsTally* t) noexcept nogil:
+    """Each seat's dealt hand (not the blind) in Schwanzer points; the most points loses, a tie
+    going against the tied seat with the highest trump (spitz in force); the loser pays M to each
+    other seat (docs/rules/sheepshead.md 3.12)."""
+    cdef const int8_t* order = &SORTED_SPITZ[0] if o.spitz else &SORTED[0]
+    cdef int i, k, high = -1, tied = 0, who = -1, tied_mask = 0
+    for i in range(G_SEATS):
+        t.schwanzer_points[i] = schwanzer_points(s.hand[i])
+        if t.schwanzer_points[i] > high:
+            high = t.schwanzer_points[i]
+    for i in range(G_SEATS):
+        if t.schwanzer_points[i] == high:
+            tied += 1
+            tied_mask |= 1 << i
+            who = i
+    if tied > 1:                        # the highest trump among the tied hands (each holds one)
+        who = -1
+        k = 0
+        while who < 0 and k < G_DECK:
+            for i in range(G_SEATS):
+                if tied_mask >> i & 1 and s.hand[i] & bit(order[k]):
+                    who = i
+            k += 1
+    t.schwanzer = who
+    t.schwanzer_high = high
+    t.schwanzer_tied = tied
+    for i in range(G_SEATS):
+        sc.scores[i] = -(G_SEATS - 1) * t.mult if i == who else t.mult
+
+
 cdef void tally(const SsState* s, const SsOpts* o, Score* sc, SsTally* t) noexcept nogil:
     """Card points, per-seat scores and the figures behind them (rules 5)."""
     cdef int i
@@ -698,9 +746,13 @@ cdef void tally(const SsState* s, const SsOpts* o, Score* sc, SsTally* t) noexce
     memset(t, 0, sizeof(SsTally))
     t.leaster_winner = -1
     t.leaster_low = -1
+    t.schwanzer = -1
     t.mult = effective_multiplier(s, o)
     start_score(sc, s, s.contract, s.picker)
     if s.contract == K_DOUBLER:
+        return
+    if s.contract == K_SCHWANZER:
+        score_schwanzer(s, o, sc, t)
         return
     for i in range(G_SEATS):
         sc.card_points[i] = mask_points(POINTS, s.won[i])
@@ -801,6 +853,17 @@ cdef void g_result(const SsState* s, const SsOpts* o, Result* r) noexcept nogil:
         add_item(r, I_DOUBLER, IF_VALUE, 0, 0, 0, next_multiplier(s, o), 0, 0)
         if 2 * o.multiplier > MULTIPLIER_CAP:
             add_item(r, I_DOUBLER_CAP, IF_VALUE, 0, 0, 0, MULTIPLIER_CAP, 0, 0)
+        return
+    if s.contract == K_SCHWANZER:      # each seat a team of its own, as in a leaster
+        r.n_teams = G_SEATS
+        for i in range(G_SEATS):
+            r.teams[i] = 1 << i
+            add_item(r, I_SCHWANZER_POINTS, IF_TEAM | IF_VALUE, i, 0, 0, t.schwanzer_points[i], 0, 0)
+        if t.schwanzer_tied > 1:
+            add_item(r, I_SCHWANZER_TIE, IF_COUNT | IF_VALUE, 0, 0, t.schwanzer_tied, t.schwanzer_high, 0, 0)
+        add_item(r, I_SCHWANZER, IF_VALUE, 0, 0, 0, t.schwanzer, 0, 0)
+        if o.multiplier != 1:
+            add_item(r, I_MULTIPLIER, IF_VALUE, 0, 0, 0, o.multiplier, 0, 0)
         return
     if s.contract == K_LEASTER:
         r.n_teams = G_SEATS
@@ -1225,7 +1288,7 @@ cdef inline void g_sides(const SsState* s, int seat, int* partners, int* opponen
     the called card has been played; a picker who goes alone says so."""
     cdef int me = 1 << seat, others = ALL_SEATS & ~(1 << seat), pside
     cdef bint known, settled
-    if s.contract == K_LEASTER or s.contract == K_DOUBLER:
+    if s.contract == K_LEASTER or s.contract == K_DOUBLER or s.contract == K_SCHWANZER:
         partners[0], opponents[0] = me, others
         return
     if s.picker < 0 or s.contract == K_NONE:

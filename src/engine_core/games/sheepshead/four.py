@@ -6,4 +6,4 @@ from . import rules4, seat_variant
 GAME = seat_variant(
     "sheepshead4", rules4, (3, 4),
     "Four-handed Sheepshead: 30 cards without the black sevens, 7 each; pick, bury, call an ace "
-    "or the jack of diamonds, or go alone; leaster, doubler or forced pick; the five-handed options")
+    "or the jack of diamonds, or go alone; leaster, doubler, forced pick or schwanzer; the five-handed options")

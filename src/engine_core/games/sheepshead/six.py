@@ -6,4 +6,4 @@ from . import rules6, seat_variant
 GAME = seat_variant(
     "sheepshead6", rules6, (3, 2),
     "Six-handed Sheepshead: 5 cards each; pick, bury, call an ace or the jack of diamonds, or go "
-    "alone, against four; leaster, doubler or forced pick; the five-handed options")
+    "alone, against four; leaster, doubler, forced pick or schwanzer; the five-handed options")

@@ -5,4 +5,4 @@ from . import rules3, seat_variant
 GAME = seat_variant(
     "sheepshead3", rules3, (3, 4, 3),
     "Three-handed Sheepshead: 10 cards each, pick and bury, the picker alone against two; "
-    "leaster, doubler or forced pick; optional blitzing, cracking and spitz")
+    "leaster, doubler, forced pick or schwanzer; optional blitzing, cracking and spitz")
