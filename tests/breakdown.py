@@ -152,7 +152,8 @@ def _sheepshead(result: dict, seats: int) -> list[int]:
     _unknown(result, {"picker_team_points", "defender_points", "picker_team_wins", "picker_team_loses",
                       "game", "schneider", "no_trick", "double_on_the_bump", "blitz", "crack", "recrack", "multiplier",
                       "per_defender", "partner_exempt", "picker_share", "partner_share", "blind_set_aside",
-                      "blind_to_last_trick", "leaster_winner", "leaster_tie", "doubler", "doubler_cap"})
+                      "blind_to_last_trick", "leaster_winner", "leaster_tie", "doubler", "doubler_cap",
+                      "schwanzer_points", "schwanzer_tie", "schwanzer"})
     by = _items(result)
     factor = math.prod(b["value"] for k in ("double_on_the_bump", "blitz", "crack", "recrack", "multiplier")
                        for b in by.get(k, []))
@@ -177,6 +178,9 @@ def _sheepshead(result: dict, seats: int) -> list[int]:
     if "leaster_winner" in by:          # its value is the winning seat (the rules' breakdown)
         (winner,) = [b["value"] for b in by["leaster_winner"]]
         return [factor * (seats - 1) if s == winner else -factor for s in range(seats)]
+    if "schwanzer" in by:               # its value is the losing seat (docs/rules/sheepshead.md 3.12)
+        (loser,) = [b["value"] for b in by["schwanzer"]]
+        return [-factor * (seats - 1) if s == loser else factor for s in range(seats)]
     return [0] * seats                  # a leaster tie, a doubler deal: nothing changes hands
 
 

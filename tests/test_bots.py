@@ -24,13 +24,14 @@ OPTION_SETS = {
     "sheepshead": [{}, games.preset("sheepshead", "seed004"), {"cracking": True, "partner": "jack_of_diamonds"},
                    {"no_pick": "doubler", "unknown_broad": True}, {"no_pick": "forced"},
                    {"blitz": True, "call_own_ace": True, "cracking": True},
-                   {"partner": "jack_of_diamonds", "call_up": True, "cracking": True, "spitz": True}],
+                   {"partner": "jack_of_diamonds", "call_up": True, "cracking": True, "spitz": True},
+                   {"no_pick": "schwanzer", "spitz": True}],
     "klaverjas": [{}, {"ruleset": "rotterdam"}, {"ruleset": "utrecht", "roem": False},
                   {"bidding": "drents", "stuk": "declared", "roem_claim": True}],
     # Sheepshead's seat variants (docs/rules/sheepshead.md 13)
     "sheepshead3": [{}, {"cracking": True, "blitz": True, "no_pick": "forced_pick"}],
     "sheepshead4": [{}, {"partner": "jack_of_diamonds", "call_up": True, "cracking": True}],
-    "sheepshead6": [{}, {"partner": "none", "no_pick": "doubler", "blitz": True}],
+    "sheepshead6": [{}, {"partner": "none", "no_pick": "doubler", "blitz": True}, {"no_pick": "schwanzer"}],
 }
 CASES = [(g, o) for g in GAMES for o in OPTION_SETS.get(g, [{}])]
 FAST = {"worlds": 3, "rollout_worlds": 2, "nodes": 2000, "playout_worlds": 3, "playouts": 4, "rollout_playouts": 2}

@@ -87,6 +87,7 @@ def test_a_changed_item_no_longer_gives_the_scores(name):
     assert settle(name, result, game.seats) == result["scores"]
     informational = {"picker_team_points", "defender_points", "blind_set_aside", "blind_to_last_trick",
                      "leaster_tie", "doubler", "doubler_cap", "picker_team_wins", "picker_team_loses",
+                     "schwanzer_points", "schwanzer_tie",
                      "partner_exempt"}      # what the payout is not made of (flags and figures)
     changed = 0
     for i, item in enumerate(result["breakdown"]):

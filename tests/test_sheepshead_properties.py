@@ -17,6 +17,7 @@ from conftest import without_rule_tables
 
 OPTION_SETS = [
     {}, {"partner": "jack_of_diamonds"}, {"partner": "none"}, {"no_pick": "doubler"},
+    {"no_pick": "schwanzer"}, {"no_pick": "schwanzer", "multiplier": 2, "cracking": True},
     {"no_pick": "forced_pick"}, {"leaster_blind": "last_trick"}, {"cracking": True},
     {"unknown_broad": True}, {"first_leader": "dealer"}, games.preset("sheepshead", "seed004"),
     games.preset("sheepshead", "seed004_literal"), {"multiplier": 2, "cracking": True, "deals_per_match": 20},
@@ -228,6 +229,13 @@ def test_random_deals(params):
     if kind == "doubler":
         assert result["card_points"] == [0] * 5 and result["tricks"] == []
         assert result["contract"]["next_multiplier"] == 2 * game.options.multiplier
+    elif kind == "schwanzer":           # rules 3.12: no play, the most Schwanzer points pays
+        assert result["card_points"] == [0] * 5 and result["tricks"] == []
+        assert result["contract"]["next_multiplier"] == 1
+        (loser,) = [s for s in range(5) if result["scores"][s] < 0]
+        assert items["schwanzer"] == loser
+        pts = [b["value"] for b in result["breakdown"] if b["item"] == "schwanzer_points"]
+        assert pts[loser] == max(pts)
     elif kind == "leaster":
         total = 120 if game.options.leaster_blind == "last_trick" else 120 - blind_points
         assert sum(result["card_points"]) == total
@@ -269,7 +277,7 @@ def test_random_playouts_are_zero_sum(seed, options):
         assert core.is_over() and sum(scores) == 0
         result = core.result()
         assert result["scores"] == scores == core.scores()
-        if result["contract"]["type"] not in ("doubler", "leaster"):
+        if result["contract"]["type"] not in ("doubler", "leaster", "schwanzer"):
             assert sum(result["card_points"]) == 120
         if result["contract"]["type"] == "doubler":
             assert result["contract"]["next_multiplier"] == min(2 * game.options.multiplier,

@@ -21,7 +21,9 @@ OPTIONS = {
     "doppelkopf": [{}, {"second_heart_ten_beats_first": True}, {"nines": False},
                    {"pflichtsolo": 4, "pflicht_played": [0, 0, 1, 1], "pflicht_round_deals": 4}],
     "sheepshead": [{}, {"partner": "jack_of_diamonds"}, {"no_pick": "leaster"},
-                   {"spitz": True, "partner": "jack_of_diamonds", "call_up": True}],
+                   {"spitz": True, "partner": "jack_of_diamonds", "call_up": True},
+                   # a Schwanzer has no card play: its deals are skipped, the picked deals solved
+                   {"no_pick": "schwanzer", "spitz": True}],
     "klaverjas": [{}, {"roem": False}, {"ruleset": "rotterdam"},
                   {"bidding": "drents", "stuk": "declared", "roem_claim": True}],
     "sheepshead3": [{}, {"leaster_blind": "last_trick"}],
