@@ -16,6 +16,7 @@ from engine_core.errors import ActionError, InvalidRecordError, OptionError
 
 from test_codec import generic_bytes
 from test_solver import minimax, positions
+from moves import bids, play
 
 OFF = {"nines": False}
 # docs/rules/doppelkopf.md 12, "Without the nines": seats 0 and 1 hold the club queens
@@ -26,16 +27,6 @@ NINES = {f"9{s}" for s in "CSHD"}
 
 def deal(options=OFF, hands=HANDS, dealer=3):
     return games.get("doppelkopf", options).new_deal([h.split() for h in hands], dealer)
-
-
-def bids(state, *calls):
-    for call in calls:
-        state.apply({"seat": state.to_act(), "type": "bid", "call": call})
-
-
-def play(state, cards):
-    for card in cards.replace("|", " ").split():
-        state.apply({"seat": state.to_act(), "type": "play", "card": card})
 
 
 def first_legal_to_end(state):

@@ -14,6 +14,7 @@ from engine_core.errors import ActionError, OptionError
 from engine_core.games.doppelkopf import rules
 
 from test_solver import minimax
+from moves import bids, play
 
 ON = {"picture_solos": True}
 # docs/rules/doppelkopf.md 12, "House rules: the picture solos": seat 0 holds 8 of the 16
@@ -25,16 +26,6 @@ TRUMPS = {"queens_jacks": "QC QS QH QD JC JS JH JD", "kings": "KC KS KH KD"}
 
 def deal(options, hands=PICTURE, dealer=3):
     return games.get("doppelkopf", options).new_deal([h.split() for h in hands], dealer)
-
-
-def bids(state, *calls):
-    for call in calls:
-        state.apply({"seat": state.to_act(), "type": "bid", "call": call})
-
-
-def play(state, cards):
-    for card in cards.replace("|", " ").split():
-        state.apply({"seat": state.to_act(), "type": "play", "card": card})
 
 
 def test_option_is_declared_off_by_default_and_checked():

@@ -11,6 +11,7 @@ from engine_core.errors import OptionError
 
 from conftest import conformance_lines
 from test_conformance import common
+from moves import bids, play
 
 PIGS = ["QC AC AS AH KC QS AD KS QH JH AD JC", "9D 9C TS KH 9D JC 9C 9S QD JS TD JD",
         "KD TC KS 9H QC TH AC AS QH JH QD KH", "JD KC 9S AH TD QS TC TS TH JS KD 9H"]
@@ -22,16 +23,6 @@ NEW = ("schweinchen", "hochzeit_partner", "throw_in", "bockrunden", "bock", "boc
 
 def deal(options, hands, dealer=3):
     return games.get("doppelkopf", options).new_deal([h.split() for h in hands], dealer)
-
-
-def bids(state, *calls):
-    for call in calls:
-        state.apply({"seat": state.to_act(), "type": "bid", "call": call})
-
-
-def play(state, cards):
-    for card in cards.replace("|", " ").split():
-        state.apply({"seat": state.to_act(), "type": "play", "card": card})
 
 
 # ---- the project's own conformance lines ----

@@ -15,6 +15,7 @@ from engine_core.errors import ActionError, OptionError
 from conftest import conformance_lines
 from test_conformance import common
 from test_properties import SCHAFKOPF_FIELDS
+from moves import play
 
 CLUB = ("geier", "farbwenz", "farbgeier", "bettel", "bettel_ouvert")
 GEIER = ["QC QS QH AC TC AS AH 7D", "QD TH 8D AD JD JH TS 7S", "8S KS KC JS JC KD 7H KH",
@@ -37,11 +38,6 @@ def bids(state, *calls):
         if suit:
             action["suit"] = suit
         state.apply(action)
-
-
-def play(state, cards):
-    for card in cards.replace("|", " ").split():
-        state.apply({"seat": state.to_act(), "type": "play", "card": card})
 
 
 # ---- the project's own conformance lines ----

@@ -14,6 +14,7 @@ from engine_core.games.sheepshead import rules
 from breakdown import settle
 from conftest import conformance_lines
 from test_conformance import common
+from moves import act, play
 
 # docs/rules/sheepshead.md 12: seat 1 (eldest, dealer 0) holds both black queens
 R = ["QD JD AD TD 9D 7D", "QC QS QH JC 7S 8H", "AC TC KC 9C 8C 7C",
@@ -29,22 +30,6 @@ OWN = ["QD JD AD TD 9D 7D", "QC QS QH JC AS 8H", "AC TC KC 9C 8C 7C",
 
 def deal(options, hands, blind, dealer=0):
     return games.get("sheepshead", options).new_deal([h.split() for h in hands], dealer, blind.split())
-
-
-def act(state, *actions):
-    for action in actions:
-        kind, call, *rest = action.split()
-        a = {"seat": state.to_act(), "type": kind, "call": call}
-        if kind == "exchange":
-            a["cards"] = rest
-        elif rest:
-            a["suit"] = rest[0]
-        state.apply(a)
-
-
-def play(state, cards):
-    for card in cards.replace("|", " ").split():
-        state.apply({"seat": state.to_act(), "type": "play", "card": card})
 
 
 def calls(state):

@@ -13,6 +13,7 @@ from engine_core.errors import ActionError, OptionError
 
 from breakdown import settle
 from conftest import conformance_lines
+from moves import act, play
 
 JD_UP = {"partner": "jack_of_diamonds", "call_up": True}
 # docs/rules/sheepshead.md 12 "Calling up a jack": seat 1 (eldest, dealer 0) picks with JD,
@@ -25,20 +26,6 @@ UP_PLAY = ("QC 7H KD 8D 7C | QS 8H TD 9D 8C | AS 9H TS 9S 9C | JD KH QH JS KC |"
 
 def deal(options, hands, blind, dealer=0):
     return games.get("sheepshead", options).new_deal([h.split() for h in hands], dealer, blind.split())
-
-
-def act(state, *actions):
-    for action in actions:
-        kind, call, *rest = action.split()
-        a = {"seat": state.to_act(), "type": kind, "call": call}
-        if kind == "exchange":
-            a["cards"] = rest
-        state.apply(a)
-
-
-def play(state, cards):
-    for card in cards.replace("|", " ").split():
-        state.apply({"seat": state.to_act(), "type": "play", "card": card})
 
 
 def calls(state):

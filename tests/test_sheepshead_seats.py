@@ -16,6 +16,7 @@ from engine_core.errors import ActionError, InvalidRecordError, OptionError
 
 from conftest import conformance_lines
 from test_sheepshead_properties import check_views, read_facts
+from moves import act, play
 
 VARIANTS = {"sheepshead3": (3, 10, 32), "sheepshead4": (4, 7, 30), "sheepshead6": (6, 5, 32)}
 PARTNER_OPTIONS = {"partner", "no_trick_partner_exempt", "unknown_broad", "call_own_ace", "call_up"}
@@ -39,22 +40,6 @@ def options_for(name):
 
 def deal(name, hands, blind, dealer=0, options=None):
     return games.get(name, options).new_deal([h.split() for h in hands], dealer, blind.split())
-
-
-def act(state, *actions):
-    for action in actions:
-        kind, call, *rest = action.split()
-        a = {"seat": state.to_act(), "type": kind, "call": call}
-        if kind == "exchange":
-            a["cards"] = rest
-        elif rest:
-            a["suit"] = rest[0]
-        state.apply(a)
-
-
-def play(state, cards):
-    for card in cards.replace("|", " ").split():
-        state.apply({"seat": state.to_act(), "type": "play", "card": card})
 
 
 # ---- the declarations ------------------------------------------------------------------------
