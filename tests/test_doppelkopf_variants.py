@@ -18,7 +18,7 @@ PIGS = ["QC AC AS AH KC QS AD KS QH JH AD JC", "9D 9C TS KH 9D JC 9C 9S QD JS TD
 NINES = ["QC AC AS AH 9D QS KC KS QH JH AD JC", "9D 9C TS KH AD JC 9C 9S QD 9S TD JD",
          "KD TC KS 9H QC TH AC AS QH JH QD KH", "JD KC JS AH TD QS TC TS TH JS KD 9H"]
 NEW = ("schweinchen", "hochzeit_partner", "throw_in", "bockrunden", "bock", "bock_next", "picture_solos",
-       "nines", "pflichtsolo", "pflicht_played", "pflicht_round_deals")
+       "nines", "pflichtsolo", "pflicht_played", "pflicht_round_deals", "announcements")
 
 
 def deal(options, hands, dealer=3):

@@ -337,3 +337,33 @@ def test_analyze_rpc(client):
     refused("MALFORMED_JSON", client.analyze, "{not json")
     refused("INVALID_ARGUMENT", client.analyze, record, fair=True)          # fair needs a seat
     refused("INVALID_ARGUMENT", client.analyze, record, budget=-1)
+
+
+# ---- Doppelkopf announcements out of turn --------------------------------------------------------
+def test_an_announcement_out_of_turn_through_the_service(client):
+    """`announcements: "any_time"` (docs/rules/doppelkopf.md 5.1.1): a seat that is not to act
+    sees its announcement among its legal actions and makes it; the seat to act stays, and a seat
+    with nothing to say out of turn is refused NOT_YOUR_TURN with nothing changed."""
+    t = client.create_table("doppelkopf", {"announcements": "any_time"}, 1, ["human"] * 4, seed=5)
+    client.deal(t.table_id, t.tokens[0])
+    while True:                                     # the reservations: healthy where legal
+        view = client.view(t.table_id, t.tokens[0])
+        if view["phase"] == "play":
+            break
+        mine = client.view(t.table_id, t.tokens[view["to_act"]])
+        healthy = [a for a in mine["legal"] if a.get("call") == "healthy"]
+        client.act(t.table_id, t.tokens[view["to_act"]], (healthy or mine["legal"])[0])
+    to_act = view["to_act"]
+    others = {s: client.view(t.table_id, t.tokens[s]) for s in range(4) if s != to_act}
+    # before the first card every other seat holds 12 cards: each may announce for its team
+    assert all(v["legal"] == [{"seat": s, "type": "announce", "call": v["legal"][0]["call"]}]
+               and v["legal"][0]["call"] in ("re", "kontra") for s, v in others.items())
+    seat, v = next(iter(others.items()))
+    after = client.act(t.table_id, t.tokens[seat], v["legal"][0])
+    assert after["to_act"] == to_act and after["version"] == v["version"] + 1
+    assert after["actions"][-1] == v["legal"][0]
+    # the card of a seat that is not to act is refused, naming what it may do out of turn
+    card = client.view(t.table_id, t.tokens[seat])["hand"][0]
+    err = refused("NOT_YOUR_TURN", client.play, t.table_id, t.tokens[seat], card)
+    assert f"seat {to_act} is" in err.message
+    assert client.view(t.table_id, t.tokens[seat])["version"] == after["version"]

@@ -7,6 +7,8 @@
 #   ctypedef GState, GOpts   its state and options structs (GOpts has a `DealPlan deal`)
 #   enum G_SEATS, G_HAND, G_BLIND, G_DECK, G_FACES, G_COPIES, G_MAX_ACTIONS, G_BIDS
 #   nogil hooks g_init, g_kinds, g_legal_cards, g_legal, g_apply,
+#               g_interjection(s, o, seat) / g_interject(s, o, seat, code) (the one action a seat
+#               that is not to act may take now, -1 if none; Doppelkopf's out-of-turn announcement),
 #               g_random, g_score, g_result, g_stat_contract, g_order,
 #               g_sides(s, seat, &partners, &opponents) (seat masks as `seat` knows them)
 #   g_opts(options, GOpts*) (the resolved Options to C), _NAMES (a _result.Names), PHASE_NAMES,
@@ -94,17 +96,28 @@ cdef inline i64 held_code(u64 hand, i64 code, u64 twice) noexcept nogil:
     return code
 
 
+cdef inline bint interjection_legal(const GState* s, const GOpts* o, int seat, i64 code) noexcept nogil:
+    """Whether `seat`, not the seat to act, may take the action `code` now (g_interjection)."""
+    return (0 <= seat < G_SEATS and seat != g_to_act(s) and g_to_act(s) >= 0
+            and code >= 0 and g_interjection(s, o, seat) == code)
+
+
 cdef int g_replay(GState* s, const GOpts* o, const int8_t* seats, const i64* codes,
                   const u64* twice, int n) noexcept nogil:
-    """Apply actions (seat, code) in order while each is that seat's legal action; the number
-    applied (n when all were). Play codes name a face (the copy held is taken) and exchange
+    """Apply actions (seat, code) in order while each is that seat's legal action (its turn's,
+    or an interjection); the number applied (n when all were). Play codes name a face (the copy held is taken) and exchange
     codes a multiset of faces (`twice`: faces named twice), as a record writes them."""
     cdef int i, seat
     cdef i64 code
     for i in range(n):
         seat = g_to_act(s)
-        if seat < 0 or seats[i] != seat:
+        if seat < 0:
             return i
+        if seats[i] != seat:
+            if not interjection_legal(s, o, seats[i], codes[i]):
+                return i
+            g_interject(s, o, seats[i], codes[i])
+            continue
         code = held_code(s.hand[seat], codes[i], twice[i])
         if not legal_code(s, o, code):
             return i
@@ -443,6 +456,25 @@ cdef class Core:
         g_apply(&self.s, &self.o, code)
         return 0
 
+    cpdef list interjections(self, int seat):
+        """The codes `seat` may take while another seat is to act (g_interjection: an
+        out-of-turn announcement), [] for the seat to act, an unknown seat or a finished deal."""
+        cdef i64 code = -1
+        if 0 <= seat < G_SEATS and seat != g_to_act(&self.s) and g_to_act(&self.s) >= 0:
+            code = g_interjection(&self.s, &self.o, seat)
+        return [code] if code >= 0 else []
+
+    cpdef interject(self, int seat, i64 code):
+        """Apply `seat`'s interjection `code` (the seat to act stays); ValueError (state
+        unchanged) unless it is in interjections(seat). Undone by undo()."""
+        if not interjection_legal(&self.s, &self.o, seat, code):
+            raise ValueError(f"action code {code} is not an action seat {seat} may take out of turn now")
+        if self.n_hist >= G_MAX_ACTIONS:
+            raise ValueError("too many actions for one deal")
+        self.hist[self.n_hist] = self.s
+        self.n_hist += 1
+        g_interject(&self.s, &self.o, seat, code)
+
     cpdef apply(self, i64 code):
         """Apply a legal code; ValueError (state unchanged) if it is not legal."""
         self._push(code)
@@ -532,7 +564,12 @@ cdef class Core:
         for i in range(n):
             seat = seats[i]
             if seat != g_to_act(&self.s):
-                return i
+                if not interjection_legal(&self.s, &self.o, seat, codes[i]) or self.n_hist >= G_MAX_ACTIONS:
+                    return i
+                self.hist[self.n_hist] = self.s
+                self.n_hist += 1
+                g_interject(&self.s, &self.o, seat, codes[i])
+                continue
             code = held_code(self.s.hand[seat], codes[i], twice[i])
             if not legal_code(&self.s, &self.o, code) or self.n_hist >= G_MAX_ACTIONS:
                 return i

@@ -63,11 +63,16 @@ def new_state(record: Any) -> State:
 def replay(record: Any, legal: list | None = None) -> State:
     """The state after every action of the record. Raises InvalidActionError or
     IllegalActionError at the first refused action (index set); a record that stops early yields a deal in progress.
-    If `legal` is a list, the legal actions before each action are appended to it."""
+    If `legal` is a list, the legal actions before each action are appended to it: the seat to
+    act's, or for an out-of-turn action (docs/records.md 3) the acting seat's own when it has any."""
     state = new_state(record)
+    seats = state.game.seats
     for i, action in enumerate(record["actions"]):
         if legal is not None:
-            legal.append(state.legal_actions())
+            seat = action.get("seat") if isinstance(action, dict) else None
+            own = (state.legal_actions(seat) if type(seat) is int and 0 <= seat < seats
+                   and seat != state.to_act() else [])
+            legal.append(own or state.legal_actions())
         try:
             state.apply(action)
         except ActionError as err:

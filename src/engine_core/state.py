@@ -67,9 +67,14 @@ class State:
     def phase(self) -> str:
         return self.core.phase()
 
-    def legal_actions(self) -> list[dict]:
-        """Every legal action of the seat to act, as record action objects ([] when over)."""
-        return [self._decode(c) for c in self.core.legal_codes()]
+    def legal_actions(self, seat: int | None = None) -> list[dict]:
+        """Every legal action of the seat to act, as record action objects ([] when over); with
+        `seat`, that seat's: the seat to act's, or what another seat may take out of turn
+        (Core.interjections: Doppelkopf's announcements under `announcements: "any_time"`)."""
+        core = self.core
+        if seat is None or seat == core.to_act():
+            return [self._decode(c) for c in core.legal_codes()]
+        return [self._decode(c, seat) for c in core.interjections(seat)]
 
     def why_illegal(self, action: Any) -> str | None:
         """None if `action` is legal now, else the reason a player would be told."""
@@ -112,7 +117,7 @@ class State:
             "phase": core.phase(),
             "to_act": to_act,
             "hand": [] if seat is None else [deck.code(i) for i in core.sort_cards(core.hand(seat) & ~core.unseen(seat))],
-            "legal": self.legal_actions() if seat is not None and to_act == seat else [],
+            "legal": [] if seat is None else self.legal_actions(seat),
             "actions": [core.redact(i, a, seat) for i, a in enumerate(self.actions)],
             "order": core.order_codes() if self._in_play() else None,
             "points": core.points_by_code(),
@@ -150,7 +155,10 @@ class State:
         """Apply a legal action; raise InvalidActionError (malformed) or IllegalActionError
         (against the rules) and change nothing otherwise."""
         code = self.encode(action)
-        self.core.apply(code)
+        if action["seat"] == self.core.to_act():
+            self.core.apply(code)
+        else:                                  # encode allowed it as an interjection
+            self.core.interject(action["seat"], code)
         self.actions.append(_clone(action))
 
     def apply_code(self, code: int) -> dict:
@@ -169,10 +177,12 @@ class State:
             raise ValueError(f"{code!r} is the code of no {self.game.name} action")
         return self._decode(code)
 
-    def _decode(self, code: int) -> dict:
-        """decode() of a code the engine produced (a legal code): no check on the hot path."""
+    def _decode(self, code: int, seat: int | None = None) -> dict:
+        """decode() of a code the engine produced (a legal code; `seat`: the seat taking it,
+        by default the seat to act): no check on the hot path."""
         spec, deck = self.game.spec, self.game.deck
-        seat = self.core.to_act()
+        if seat is None:
+            seat = self.core.to_act()
         if code < CALL_BASE:
             return {"seat": seat, "type": "play", "card": deck.code(code)}
         if code < EXCHANGE_BASE:
@@ -214,25 +224,26 @@ class State:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
             self._malformed("BAD_SEAT", f"'seat' must be an integer 0..{seats - 1}, got {_short(seat)}")
         # from here on a shape error lists the legal actions only to the seat that is to act
-        own = core.legal_codes() if seat == core.to_act() else None
+        # (or to a seat that may act out of turn: its own)
+        own = core.legal_codes() if seat == core.to_act() else core.interjections(seat) or None
         if "type" not in action:
-            self._malformed("MISSING_FIELD", "missing field 'type'", own)
+            self._malformed("MISSING_FIELD", "missing field 'type'", own, seat)
         kind = action["type"]
         if not isinstance(kind, str) or kind not in ACTION_TYPES:
             self._malformed("UNKNOWN_TYPE", f"unknown action type {_short(kind)}; types are "
-                            f"{', '.join(ACTION_TYPES)}", own)
+                            f"{', '.join(ACTION_TYPES)}", own, seat)
         for name in _FIELDS[kind]:
             if name not in action:
-                self._malformed("MISSING_FIELD", f"missing field {name!r} in a {kind} action", own)
+                self._malformed("MISSING_FIELD", f"missing field {name!r} in a {kind} action", own, seat)
         allowed = {"seat", "type", *_FIELDS[kind], *_OPTIONAL.get(kind, ())}
         for name in action:
             if name not in allowed:
-                self._malformed("UNEXPECTED_FIELD", f"unexpected field {_short(name)} in a {kind} action", own)
+                self._malformed("UNEXPECTED_FIELD", f"unexpected field {_short(name)} in a {kind} action", own, seat)
         if core.is_over():
             raise IllegalActionError("the deal is over", reason_id="DEAL_OVER")
         to_act = core.to_act()
         if seat != to_act:
-            raise IllegalActionError(f"seat {seat} is not to act: seat {to_act} is", reason_id="NOT_YOUR_TURN")
+            return self._interjection(kind, action, seat, to_act)
         legal = core.legal_codes()
         try:                                   # the common case: a legal action
             code = self._encode_fields(kind, action, seat, legal)
@@ -249,6 +260,24 @@ class State:
         if code in legal:
             return code
         self._refuse(*core.explain(code), legal)
+
+    def _interjection(self, kind: str, action: dict, seat: int, to_act: int) -> int:
+        """The code of an action by a seat that is not to act: legal only as one of its
+        interjections (Core.interjections), else NOT_YOUR_TURN, naming what it may do."""
+        extra = self.core.interjections(seat)
+        if not extra:
+            raise IllegalActionError(f"seat {seat} is not to act: seat {to_act} is", reason_id="NOT_YOUR_TURN")
+        own = [self._decode(c, seat) for c in extra]
+        kinds = sorted({a["type"] for a in own})
+        if kind in kinds:
+            try:
+                code = self._encode_fields(kind, action, seat, extra)
+            except ActionError as err:         # the same reason, with the seat's own alternatives
+                raise type(err)(err.reason, own, reason_id=err.reason_id) from None
+            if code in extra:
+                return code
+        raise IllegalActionError(f"seat {seat} is not to act: seat {to_act} is; out of turn seat {seat} may "
+                                 f"only {' or '.join(kinds)} {describe(own)}", own, reason_id="NOT_YOUR_TURN")
 
     def _encode_fields(self, kind: str, action: dict, seat: int, legal: list[int]) -> int:
         spec, deck, hand = self.game.spec, self.game.deck, self.core.hand(seat)
@@ -298,13 +327,15 @@ class State:
                             f"{', '.join(suits)}", legal)
         return CALL_BASE + suits[suit]
 
-    def _alternatives(self, legal: list[int] | None) -> list[dict]:
-        return [self._decode(c) for c in (self.core.legal_codes() if legal is None else legal)]
+    def _alternatives(self, legal: list[int] | None, seat: int | None = None) -> list[dict]:
+        if legal is None:
+            legal = self.core.legal_codes()
+        return [self._decode(c, seat) for c in legal]
 
-    def _malformed(self, reason_id: str, reason: str, legal: list[int] | None = None):
+    def _malformed(self, reason_id: str, reason: str, legal: list[int] | None = None, seat: int | None = None):
         """A malformed action: the legal alternatives are told only once the action's seat is
         known to be the one to act (legal actions are private to that seat)."""
-        actions = self._alternatives(legal) if legal is not None else []
+        actions = self._alternatives(legal, seat) if legal is not None else []
         raise InvalidActionError(_with_legal(reason, actions), actions, reason_id=reason_id)
 
     def _refuse(self, reason_id: str, reason: str, legal: list[int] | None = None):

@@ -118,7 +118,8 @@ def _act_job(table: Table, seat, kind, fields):
     work = table.match.copy()
     state = work.current
     action = {"seat": seat, "type": kind, **fields}
-    shown = state is not None and state.to_act() == seat
+    # the refusal lists the seat's own alternatives: its turn's, or what it may take out of turn
+    shown = state is not None and (state.to_act() == seat or bool(state.legal_actions(seat)))
     try:
         work.apply(action)
     except ActionError as err:

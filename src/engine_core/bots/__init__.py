@@ -111,6 +111,10 @@ def check_view(view: Any, game: str) -> list[dict]:
     legal = view["legal"]
     if not legal:
         raise ValueError(f"seat {view['seat']} is not to act in this view (no legal actions)")
+    if view.get("to_act", view["seat"]) != view["seat"]:
+        # its legal actions are what it may take out of turn (docs/records.md 3): a bot acts on
+        # its own turn only
+        raise ValueError(f"seat {view['seat']} is not to act in this view: seat {view['to_act']} is")
     return legal
 
 

@@ -165,13 +165,17 @@ class HardBot(Bot):
         """How likely the other seats' non-card actions are in `world` under the normal level's
         play, softened: `inference_miss` for each action it would not have taken there. A call
         in the game's sight phase (a knock) is not weighed: a world does not say which of a
-        seat's cards were the first packet it decided on."""
+        seat's cards were the first packet it decided on. An announcement out of turn is not
+        weighed either (the model announces on its own turns); the worlds' replay already keeps
+        only those where the announcer's team may make it."""
         weight = 1.0
         sight = self._sight_phase()
         for i, state in zip(decisions, inf.before(world, decisions)):
             if sight is not None and state.phase() == sight:
                 continue        # a knock on a first packet that the world does not single out
             seat = actions[i]["seat"]
+            if state.to_act() != seat:
+                continue        # out of turn (docs/records.md 3): the model acts on its turns only
             if state.encode(self._normal.choose(state.view(seat))) != state.encode(actions[i]):
                 weight *= self.inference_miss
         return weight

@@ -22,6 +22,11 @@ OPTIONS = (
     OptionSpec("solo_player_leads", "bool", False, "in a declared solo the soloist leads trick 1"),
     OptionSpec("charlie_only_when_winning", "bool", False,
                "only winning the last trick with JC scores (no karlchen_caught)"),
+    OptionSpec("announcements", "choice", "own_turn",
+               "when a player may announce (rules 4.5.1): 'own_turn', before playing his card; "
+               "'any_time', also while another player is to act, as the DDV allows (the deadline "
+               "counted by the cards the announcer holds)",
+               allowed=rules.ANNOUNCEMENTS),
     OptionSpec("deals_per_match", "int", 8, "match length in completed deals, 1..1000",
                minimum=1, maximum=1000, status="informational"),
     OptionSpec("schweinchen", "choice", "off",
@@ -72,6 +77,9 @@ PRESETS = {
     "second_heart_ten": {"second_heart_ten_beats_first": True},
     "soloist_leads": {"solo_player_leads": True},
     "karlchen_only_winning": {"charlie_only_when_winning": True},
+    # the DDV's tournament timing (docs/rules/doppelkopf.md, "Presets"): announcements whenever the
+    # deadline allows and a Pflichtsolo in every 24 regular deals; the other defaults are the DDV's
+    "ddv": {"announcements": "any_time", "pflichtsolo": 24},
     # a typical private table: the second heart ten, Schweinchen and Superschweinchen, throwing in,
     # bock rounds after a 120 : 120 tie, the picture solos
     "house": {"second_heart_ten_beats_first": True, "schweinchen": "superschweinchen", "throw_in": True,

@@ -168,6 +168,7 @@ LEVEL_NAMES = ("", "re/kontra", "no_90", "no_60", "no_30", "schwarz")
 HOCHZEIT_PARTNER = ("first_trick", "first_trump_trick", "first_colour_trick")
 SCHWEINCHEN = ("off", "schweinchen", "superschweinchen")
 BOCKRUNDEN = ("off", "tie", "tie_or_lost_kontra")
+ANNOUNCEMENTS = ("own_turn", "any_time")
 MAX_BOCK = 4                # a round lasts four deals and a deal starts at most one (rules 9.1)
 
 # ---- the C state ----
@@ -194,6 +195,7 @@ cdef struct DkOpts:
     bint pflichtsolo            # option pflichtsolo on (rules 9.2)
     int8_t owes                 # bit per seat: it still owes its Pflichtsolo this round
     bint vorfuehrung            # the round's regular deals are used up: an owing seat must play
+    bint any_time               # option announcements "any_time": out of turn too (rules 4.5.1)
     # option nines (rules 1.1): deal.hand is 12, or 10 without the nines (deal.left_out: the
     # eight nines, never dealt, never in play)
 
@@ -409,6 +411,7 @@ cdef int g_opts(options, DkOpts* out) except -1:
     out.bockrunden = BOCKRUNDEN.index(options.bockrunden)
     out.bock = options.bock
     out.pflichtsolo = options.pflichtsolo > 0
+    out.any_time = options.announcements == "any_time"
     out.owes = 0
     out.vorfuehrung = False
     if out.pflichtsolo:
@@ -467,6 +470,20 @@ cdef inline void update_announcers(DkState* s) noexcept nogil:
             if level <= 5 and s.n_tricks - s.trick_no >= cards_needed(s, t, level):
                 out |= s.re_mask if t == 0 else 15 & ~s.re_mask
     s.ann_seats = out
+
+
+cdef inline int announcement_of(const DkState* s, int seat) noexcept nogil:
+    """The announcement call `seat` may make now, its deadline counted by the cards it holds
+    (rules 4.5; at its own turn it holds n_tricks - trick_no, as update_announcers counts), or
+    -1. None while a Hochzeit is undecided."""
+    cdef int team, level
+    if s.phase != P_PLAY or (s.contract == K_HOCHZEIT and s.clarified == 0):
+        return -1
+    team = team_of(s, seat)
+    level = s.level[team] + 1
+    if level > 5 or popcount(s.hand[seat]) < cards_needed(s, team, level):
+        return -1
+    return announce_call(team, level)
 
 
 cdef inline int next_announcement(const DkState* s) noexcept nogil:
@@ -892,6 +909,21 @@ cdef void apply_call(DkState* s, const DkOpts* o, i64 code) noexcept nogil:
                 s.to_act = -1
     else:
         announce(s, seat, call)
+
+
+cdef inline i64 g_interjection(const DkState* s, const DkOpts* o, int seat) noexcept nogil:
+    """The action `seat` may take while another seat is to act (option announcements
+    "any_time", rules 4.5.1: its team's next announcement), as a code, or -1."""
+    cdef int call
+    if not o.any_time or seat == s.to_act or s.to_act < 0:
+        return -1
+    call = announcement_of(s, seat)
+    return CALL_BASE + call if call >= 0 else -1
+
+
+cdef inline void g_interject(DkState* s, const DkOpts* o, int seat, i64 code) noexcept nogil:
+    """Apply g_interjection's code for `seat` (the caller checked it); the seat to act stays."""
+    announce(s, seat, <int>(code - CALL_BASE))
 
 
 cdef inline void g_apply(DkState* s, const DkOpts* o, i64 code) noexcept nogil:

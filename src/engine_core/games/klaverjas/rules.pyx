@@ -548,6 +548,15 @@ cdef inline void g_settle(KjState* s, const KjOpts* o) noexcept nogil:
         claim_step(s, True)
 
 
+cdef inline i64 g_interjection(const KjState* s, const KjOpts* o, int seat) noexcept nogil:
+    """No action out of turn in this game: every action is the seat to act's (-1)."""
+    return -1
+
+
+cdef inline void g_interject(KjState* s, const KjOpts* o, int seat, i64 code) noexcept nogil:
+    pass
+
+
 cdef inline void g_apply(KjState* s, const KjOpts* o, i64 code) noexcept nogil:
     """Apply a legal action code (legality is the caller's check)."""
     cdef int seat = s.to_act

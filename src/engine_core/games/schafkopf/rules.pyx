@@ -678,6 +678,15 @@ cdef inline void play_card(SkState* s, int c) noexcept nogil:
         s.to_act = -1
 
 
+cdef inline i64 g_interjection(const SkState* s, const SkOpts* o, int seat) noexcept nogil:
+    """No action out of turn in this game: every action is the seat to act's (-1)."""
+    return -1
+
+
+cdef inline void g_interject(SkState* s, const SkOpts* o, int seat, i64 code) noexcept nogil:
+    pass
+
+
 cdef inline void g_apply(SkState* s, const SkOpts* o, i64 code) noexcept nogil:
     """Apply a legal action code (legality is the caller's check)."""
     cdef int seat = s.to_act, call

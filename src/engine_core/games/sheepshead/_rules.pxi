@@ -558,6 +558,15 @@ cdef inline void play_card(SsState* s, int c) noexcept nogil:
         s.to_act = -1
 
 
+cdef inline i64 g_interjection(const SsState* s, const SsOpts* o, int seat) noexcept nogil:
+    """No action out of turn in this game: every action is the seat to act's (-1)."""
+    return -1
+
+
+cdef inline void g_interject(SsState* s, const SsOpts* o, int seat, i64 code) noexcept nogil:
+    pass
+
+
 cdef void g_apply(SsState* s, const SsOpts* o, i64 code) noexcept nogil:
     """Apply a legal action code (legality is the caller's check)."""
     cdef int seat = s.to_act, call, m
