@@ -4,15 +4,16 @@
 
 Reservations: one bid each from the dealer's left (healthy, hochzeit, armut, seven solos, and
 under options throw_in and the picture solos: Buben-Damen-Solo, Koenigssolo);
-the earliest solo wins, else the earliest armut, else the hochzeit, else a normal game (a
-silent solo when one seat holds both club queens). Armut: the poor player gives 3 cards
+the earliest solo wins (option pflichtsolo: a Pflichtsolo before a Lustsolo, and a Vorfuehrung
+above all), else the earliest armut, else the hochzeit, else a normal game (a silent solo
+when one seat holds both club queens). Armut: the poor player gives 3 cards
 holding all his trumps, the others accept or decline in turn, the acceptor returns any 3;
 nobody accepting voids the deal. Hochzeit: the first other player to win one of the first
 three tricks is the partner, else the bride plays alone (scored as a solo).
 Play: follow the led class (trump or plain suit), nothing else; of two identical cards the
 first wins (option: the second heart ten beats the first, except in the last trick).
-Announcements (re/kontra, no_90 .. schwarz) on the announcer's turn, one level at a time,
-while he holds enough cards. Scoring: winner by targets and promises, game value items,
+Announcements (re/kontra, no_90 .. schwarz) on the announcer's turn (option announcements
+"any_time": also out of turn, g_interjection), one level at a time, while he holds enough cards. Scoring: winner by targets and promises, game value items,
 extra points netted between the teams outside solos, x3 for a lone player, zero-sum.
 
 Both copies of a face share one code: card index = rank + 6 * suit, +24 for the second copy.
