@@ -464,27 +464,28 @@ def test_the_hard_budget_is_the_games_declaration():
         games.unregister("budgetwrong")
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_the_win_threshold_is_where_the_scoring_says_a_side_wins(game):
+@pytest.mark.parametrize("game,options", [(g, {}) for g in GAMES] + [("klaverjas", {"bidding": "drents"})])
+def test_the_win_threshold_is_where_the_scoring_says_a_side_wins(game, options):
     """The hard level weighs a card by its chance of winning the deal (win_threshold: the
     game's "win" target as a margin for the seat's side). On random finished deals the default
     side's margin reaches its threshold exactly when the scoring pays that side, and the other
     side's margin reaches its own exactly when it does not (contracts whose win the target does
     not describe, a Tout or an announcement that moves it where the game declares no
-    win_points, are left out; Doppelkopf's announcements stay in: its win_points follows them)."""
+    win_at, are left out; Doppelkopf's announcements stay in: its win_at follows them, and so
+    does Klaverjas's Drents bid)."""
     from engine_core import batch, records, solver
     from engine_core.bots.hard import win_threshold
-    rules = games.get(game).rules
+    rules = games.get(game, options).rules
     bids = "cheapest" if "cheapest" in rules.BIDS else "uniform"
     checked = 0
     for k in range(300):
-        record = batch.playout_record(game, {}, seed=11, k=k, bids=bids)
+        record = batch.playout_record(game, options, seed=11, k=k, bids=bids)
         state = records.new_state(record)
         for action in record["actions"]:
             state.apply(action)
         result = state.core.result()
         contract = result["contract"] or {}
-        moved = result.get("announcements") and state.game.spec.win_points is None
+        moved = result.get("announcements") and state.game.spec.win_at is None
         if "tout" in str(contract.get("type")) or moved or contract.get("kontra"):
             continue
         side = rules.default_side(state.core)

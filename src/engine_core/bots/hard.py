@@ -482,8 +482,11 @@ def win_threshold(state, seat: int) -> int | None:
         declarers = target.value
     else:                          # points p of a deck of T points: margin 2p - T
         declarers = 2 * target.value - sum(state.core.card_points()) * state.game.deck.copies
-    if state.game.spec.win_points is not None and target.count == "points":
-        points = state.game.spec.win_points(state.core, seat)      # as the announcements stand
+    win_at = state.game.spec.win_at                  # as the announcements or the bid stand
+    if win_at is not None and target.count == "margin":
+        return win_at(state.core, seat)
+    if win_at is not None and target.count == "points":
+        points = win_at(state.core, seat)
         return None if points is None else 2 * points - sum(state.core.card_points()) * state.game.deck.copies
     if seat in state.game.rules.default_side(state.core):
         return declarers

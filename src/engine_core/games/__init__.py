@@ -122,9 +122,10 @@ class GameSpec:
     # screen_worlds), sized to what the game's searches cost in the time a decision may take;
     # rollout_playouts > 0 where random playouts judge the bids fairly (docs/bots.md)
     hard_budget: Mapping[str, int] = field(default_factory=dict)
-    # the card points a seat's side needs to win the deal as the position stands, where that
-    # moves during the deal (Doppelkopf's announcements); None: the declared "win" target holds
-    win_points: Callable[[Any, int], int | None] | None = None
+    # where a seat's side wins the deal as the position stands, in the count of the declared
+    # "win" target (card points, or a margin), where that moves during the deal (Doppelkopf's
+    # announcements, Klaverjas's Drents bid); None: the declared "win" target holds
+    win_at: Callable[[Any, int], int | None] | None = None
     # how a match ends, from the options and the match's deal count (`end_of_match`): None is
     # the plain rule, after `deals_per_match` counted deals; Klaverjas's `match_target` plays
     # to a score instead

@@ -218,7 +218,7 @@ GAME = GameSpec(
     between_deals=between_deals,
     deal_owed=deal_owed,
     declaring_team="re",
-    win_points=rules.win_points,
+    win_at=rules.win_points,
     description="Doppelkopf (optionally without the nines: 40 cards, 10 each): normal game, silent solo, Hochzeit, Armut and seven solos; "
                 "re/kontra and no_90 .. schwarz announcements; optional Schweinchen, "
                 "Superschweinchen, Hochzeit partner rules, throwing in, Bockrunden, the "

@@ -123,6 +123,7 @@ GAME = GameSpec(
     bid_families={**{f"points_{n}": {"points": n} for n in range(80, 161, 10)},
                   "pit": {"points": 162, "tout": True}},
     free_calls=("stuk", "roem"),
+    win_at=rules.win_at,
     description="Dutch Klaverjas: Amsterdam, Rotterdam or Utrecht rules; roem, pit and nat",
     words=WORDS,
     # every trump choice is the same game, so random playouts judge the bids (issue 25's flat

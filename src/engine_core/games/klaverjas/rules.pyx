@@ -1059,6 +1059,30 @@ cdef list _roem_items(const KjState* s):
              "value": res.items[i].value} for i in range(res.n_items)]
 
 
+def win_at(Core core, int seat):
+    """The margin (the seat's team's total less the other team's, as the solver counts it)
+    from which the seat's team wins the deal as the position stands (GameSpec.win_at): the
+    makers need more than the defenders (margin 1); under the Drents auction (rules 12.2) also
+    their bid, total >= bid, which is a margin of 2 x bid - 162 - the roem so far (roem still
+    to come is not known; counted 0, so the threshold is never too low), and with the pit every
+    trick (162 + roem + the pit bonus). The defenders win wherever the makers do not:
+    1 - the makers' threshold. None before the trumps are named (no makers yet)."""
+    cdef const KjState* s = &core.s
+    cdef int i, roem = 0, at = 1
+    if s.maker < 0:
+        return None
+    if core.o.drents and s.bid:
+        for i in range(s.trick_no):
+            roem += s.trick_roem[i]
+        if s.stuk_seat >= 0:
+            roem += ROEM_VALUE[4]
+        if s.bid == BID_PIT:
+            at = 162 + roem + <int>core.o.pit_bonus
+        else:
+            at = max(1, 2 * bid_value(s.bid) - 162 - roem)
+    return at if team_of(s, seat) == PLAYING else 1 - at
+
+
 def public(Core core, seat):
     """Public to every seat and to spectators alike: the contract, the teams, the passes, the
     trick in progress, completed tricks and the roem they scored (every card played is seen
