@@ -15,6 +15,7 @@ multiplier 1.
 """
 from dataclasses import replace
 
+from ...errors import OptionError
 from ...options import OptionSpec
 from .. import GameSpec, Target, NextDeal
 from . import rules
@@ -45,6 +46,9 @@ OPTIONS = (
     OptionSpec("spitz", "bool", False, "the 7 of diamonds is the second-highest trump, below QC"),
     OptionSpec("blitz", "bool", False,
                "blitz round after the call: a seat holding both black queens may show them, x2"),
+    OptionSpec("red_blitz", "bool", False,
+               "with blitz: a seat holding both red queens may also show them in the blitz round, "
+               "x2 (x4 with a black blitz too); needs blitz: true"),
     OptionSpec("multiplier", "int", 1, "", minimum=1, maximum=rules.MAX_MULTIPLIER, status="match_state"),
     OptionSpec("deals_per_match", "int", 10, "match length in played deals (doublers do not count), 1..1000",
                minimum=1, maximum=1000, status="informational"),
@@ -64,19 +68,28 @@ PARTNER_OPTIONS = ("partner", "no_trick_partner_exempt", "unknown_broad", "call_
 
 def _multiplier(seats: int) -> OptionSpec:
     """The multiplier option, with the most a deal can score at this seat count: the picker's
-    share alone (seats - 1) x no trick 3 x bump 2 x blitz 2 x crack 2 x re-crack 2."""
-    most = (seats - 1) * 48
+    share alone (seats - 1) x no trick 3 x bump 2 x blitz 2 x red blitz 2 x crack 2 x re-crack 2."""
+    most = (seats - 1) * 96
     return OptionSpec("multiplier", "int", 1,
                       f"stake multiplier carried in from doublers (deal state set by the match), "
                       f"1..{rules.MAX_MULTIPLIER} (2^20): a run of doublers stops doubling at "
                       f"{rules.MAX_MULTIPLIER} (next_multiplier stays there; breakdown item doubler_cap), "
-                      f"so no score of a deal exceeds {most} x 2^20 ({most // 2} without blitzing)",
+                      f"so no score of a deal exceeds {most} x 2^20 ({most // 2} without red blitzing, "
+                      f"{most // 4} without blitzing)",
                       minimum=1, maximum=rules.MAX_MULTIPLIER, status="match_state")
 
 
 def _options(seats: int, partner: bool) -> tuple[OptionSpec, ...]:
     return tuple(_multiplier(seats) if o.name == "multiplier" else o for o in OPTIONS
                  if partner or o.name not in PARTNER_OPTIONS)
+
+
+def validate(options):
+    """Red blitzing is a form of the blitz round (docs/rules/sheepshead.md 3.8): it needs it."""
+    if options.red_blitz and not options.blitz:
+        raise OptionError("options.red_blitz", "red blitzing is played in the blitz round: "
+                                               "it needs blitz: true")
+    return options
 
 
 def packet_plan(seats: int, rounds: tuple[int, ...]):
@@ -111,8 +124,9 @@ GAME = GameSpec(
     targets={"win": Target(61), "schneider": Target(91), "schwarz": Target(None, "tricks")},
     presets=PRESETS,
     between_deals=between_deals,
+    validate=validate,
     description="Five-handed Milwaukee Sheepshead: pick, bury, call an ace (ten, unknown) or go alone; "
-                "leaster, doubler, forced pick or schwanzer; optional blitzing, cracking, calling up a jack and spitz",
+                "leaster, doubler, forced pick or schwanzer; optional blitzing (black, and red), cracking, calling up a jack and spitz",
     words=WORDS,
     # as Schafkopf: the normal level plays the bid rollouts; many worlds for the card play
     hard_budget={"worlds": 128, "playout_worlds": 48, "playouts": 192, "rollout_worlds": 16},
