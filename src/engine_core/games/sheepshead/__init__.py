@@ -3,8 +3,9 @@ of 2. The declaration; the rules are the hooks of `rules.pyx` (../shared/rules/s
 
 The seat variants (docs/rules/sheepshead.md 13) are declared by `seat_variant` from this
 declaration: `sheepshead3` (three.py: 10 cards each, the picker always alone), `sheepshead4`
-(four.py: 30 cards without the black sevens, 7 each) and `sheepshead6` (six.py: 5 each), each
-over the same rules compiled for its seat count (rules3/rules4/rules6.pyx include `_rules.pxi`,
+(four.py: 30 cards without the black sevens, 7 each), `sheepshead4c` (cutthroat.py: 32 cards, 7
+each and a blind of 4, the picker always alone) and `sheepshead6` (six.py: 5 each), each
+over the same rules compiled for its seat count (rules3/rules4/rules4c/rules6.pyx include `_rules.pxi`,
 as rules.pyx does). They share the options below but those about a partner where there is none,
 and the presets (the second source's, five-handed).
 
@@ -133,14 +134,17 @@ GAME = GameSpec(
 )
 
 
-def seat_variant(name: str, seat_rules, rounds: tuple[int, ...], description: str, **changes) -> GameSpec:
+def seat_variant(name: str, seat_rules, rounds: tuple[int, ...], description: str,
+                 partner: bool | None = None, packets=None, **changes) -> GameSpec:
     """A seat variant of this declaration (docs/rules/sheepshead.md 13): the same rules compiled
-    for its seats (`seat_rules`), its packets (`rounds`, as `packet_plan`), its options (those
-    about a partner only where the picker can have one) and no presets."""
+    for its seats (`seat_rules`), its packets (`rounds`, as `packet_plan`, or `packets` where the
+    blind comes in more than one packet), its options (those about a partner only where the
+    picker can have one: more than three seats unless `partner` says otherwise) and no presets."""
     seats = seat_rules.SEATS
-    partner = seats > 3
+    if partner is None:
+        partner = seats > 3
     words = {lang: {k: v for k, v in w.items() if k != "presets"} for lang, w in GAME.words.items()}
     return replace(GAME, name=name, rules=seat_rules, options=_options(seats, partner),
-                   packets=packet_plan(seats, rounds), presets={}, words=words,
+                   packets=packets or packet_plan(seats, rounds), presets={}, words=words,
                    between_deals=lambda result, dealer, options: between_deals(result, dealer, options, seats),
                    description=description, **changes)

@@ -462,10 +462,42 @@ cdef inline u64 g_legal_cards(const SsState* s, const SsOpts* o) noexcept nogil:
     return legal
 
 
+cdef int bury_sets(u64 h, i64* out, int n) noexcept nogil:
+    """The bury codes: every set of G_BLIND of the picker's cards `h` (the five-handed game's 28
+    pairs of 8 cards, the cutthroat game's 330 fours of 11), each set's cards by index, the
+    sets in lexicographic order (pairs: the lowest card's, then the other's)."""
+    cdef int8_t cards[G_HAND + G_BLIND]
+    cdef int idx[G_BLIND]
+    cdef int m = 0, k, j
+    cdef u64 mask
+    while h and m < G_HAND + G_BLIND:
+        cards[m] = lowest(h)
+        m += 1
+        h &= h - 1
+    if m < G_BLIND:
+        return n
+    for k in range(G_BLIND):
+        idx[k] = k
+    while True:
+        mask = 0
+        for k in range(G_BLIND):
+            mask |= bit(cards[idx[k]])
+        out[n] = exchange_code(X_BURY, mask)
+        n += 1
+        k = G_BLIND - 1
+        while k >= 0 and idx[k] == m - G_BLIND + k:
+            k -= 1
+        if k < 0:
+            return n
+        idx[k] += 1
+        for j in range(k + 1, G_BLIND):
+            idx[j] = idx[j - 1] + 1
+
+
 cdef int g_legal(const SsState* s, const SsOpts* o, i64* out) noexcept nogil:
-    """Every legal action code of the seat to act (bury: the 28 pairs of the 8 cards)."""
+    """Every legal action code of the seat to act (bury: every set of G_BLIND of his cards)."""
     cdef int n = 0, call, m
-    cdef u64 rest, a, b, h
+    cdef u64 h
     if s.phase == P_PLAY:
         n = append_bits(g_legal_cards(s, o), out, n)
     elif s.phase == P_PICK:
@@ -475,16 +507,7 @@ cdef int g_legal(const SsState* s, const SsOpts* o, i64* out) noexcept nogil:
             out[1] = CALL_BASE + BID_PASS
             n = 2
     elif s.phase == P_BURY:
-        h = s.hand[s.picker]
-        while h:
-            a = h & (~h + 1)
-            h &= h - 1
-            rest = h
-            while rest:
-                b = rest & (~rest + 1)
-                rest &= rest - 1
-                out[n] = exchange_code(X_BURY, a | b)
-                n += 1
+        n = bury_sets(s.hand[s.picker], out, n)
     elif s.phase == P_CALL:
         m = call_mask(s, o)
         for call in range(BID_ACE_C, BID_ALONE):
@@ -1013,7 +1036,7 @@ cdef inline bint g_plays_out(const SsState* s) noexcept nogil:
 REASONS = {
     "MUST_PICK": "everybody else has passed: the dealer must pick (no_pick: forced_pick)",
     "NOT_A_PICK_CALL": "the pick phase knows only pick and pass",
-    "BURY_FIRST": "the picker buries 2 cards before anything else",
+    "BURY_FIRST": "the picker buries as many cards as the blind (2; 4 in the cutthroat game) before anything else",
     "UNKNOWN_FIRST": "after an unknown_ace call the unknown card is set aside first",
     "PARTNER_MAY_NOT_CRACK": "the partner may only pass in the crack round",
     "RECRACK_PICKER_ONLY": "only the picker may re-crack, after a crack",
@@ -1034,7 +1057,7 @@ REASONS = {
     "ACE_CALLABLE": "the unknown ace is called only when no ace can be",
     "UNKNOWN_NEEDS_VOID": "the unknown ace is called in a suit the picker is void in",
     "UNKNOWN_ONLY_ACES": "the unknown ace needs a hand whose fail cards are only aces (else alone)",
-    "BURY_TWO": "the bury is exactly 2 cards",
+    "BURY_TWO": "the bury is exactly as many cards as the blind (2; 4 in the cutthroat game)",
     "BURY_DONE": "the bury is over",
     "UNKNOWN_ONE": "the unknown is exactly 1 card",
     "NO_UNKNOWN_CALLED": "the unknown card is set aside only after an unknown_ace call",
@@ -1097,7 +1120,7 @@ def explain(Core core, i64 code):
         return "NOT_A_PICK_CALL", (f"{name} is not a pick-phase call: pick or pass first; the partner "
                                    f"is called after the bury")
     if s.phase == P_BURY:
-        return "BURY_FIRST", "the picker must bury 2 cards before calling"
+        return "BURY_FIRST", f"the picker must bury {G_BLIND} cards before calling"
     if s.phase == P_UNKNOWN:
         return "UNKNOWN_FIRST", "set the unknown card aside first (exchange 'unknown' with one card)"
     if s.phase == P_CRACK:
@@ -1172,8 +1195,8 @@ cdef object _explain_exchange(Core core, i64 code):
     n = popcount(exchange_mask(code))
     if s.phase == P_BURY:
         if kind == "unknown":
-            return "BURY_FIRST", "no unknown card now: first bury 2 cards (exchange 'bury')"
-        return "BURY_TWO", f"bury exactly 2 cards, not {n}"
+            return "BURY_FIRST", f"no unknown card now: first bury {G_BLIND} cards (exchange 'bury')"
+        return "BURY_TWO", f"bury exactly {G_BLIND} cards, not {n}"
     if s.phase == P_UNKNOWN:
         if kind == "bury":
             return "BURY_DONE", "the bury is done: set one card aside as the unknown (exchange 'unknown')"
