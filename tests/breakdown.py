@@ -217,7 +217,8 @@ def _klaverjas(result: dict, seats: int) -> list[int]:
 
 _BY_GAME = {"schafkopf": _schafkopf, "doppelkopf": _doppelkopf, "sheepshead": _sheepshead, "klaverjas": _klaverjas,
             # Sheepshead's seat variants: the same breakdown at 3, 4 and 6 seats
-            "sheepshead3": _sheepshead, "sheepshead4": _sheepshead, "sheepshead6": _sheepshead}
+            "sheepshead3": _sheepshead, "sheepshead4": _sheepshead, "sheepshead4c": _sheepshead,
+            "sheepshead6": _sheepshead}
 
 
 def settle(game: str, result: dict, seats: int) -> list[int]:
