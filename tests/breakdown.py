@@ -150,12 +150,12 @@ def _sheepshead(result: dict, seats: int) -> list[int]:
     those, the partner `partner_share`. A leaster's winner collects the multiplier from each
     other seat; a tie and a doubler deal pay nothing."""
     _unknown(result, {"picker_team_points", "defender_points", "picker_team_wins", "picker_team_loses",
-                      "game", "schneider", "no_trick", "double_on_the_bump", "blitz", "crack", "recrack", "multiplier",
+                      "game", "schneider", "no_trick", "double_on_the_bump", "blitz", "red_blitz", "crack", "recrack", "multiplier",
                       "per_defender", "partner_exempt", "picker_share", "partner_share", "blind_set_aside",
                       "blind_to_last_trick", "leaster_winner", "leaster_tie", "doubler", "doubler_cap",
                       "schwanzer_points", "schwanzer_tie", "schwanzer"})
     by = _items(result)
-    factor = math.prod(b["value"] for k in ("double_on_the_bump", "blitz", "crack", "recrack", "multiplier")
+    factor = math.prod(b["value"] for k in ("double_on_the_bump", "blitz", "red_blitz", "crack", "recrack", "multiplier")
                        for b in by.get(k, []))
     if "per_defender" in by:
         (unit,) = [b["value"] for b in by["per_defender"]]
@@ -217,7 +217,8 @@ def _klaverjas(result: dict, seats: int) -> list[int]:
 
 _BY_GAME = {"schafkopf": _schafkopf, "doppelkopf": _doppelkopf, "sheepshead": _sheepshead, "klaverjas": _klaverjas,
             # Sheepshead's seat variants: the same breakdown at 3, 4 and 6 seats
-            "sheepshead3": _sheepshead, "sheepshead4": _sheepshead, "sheepshead6": _sheepshead}
+            "sheepshead3": _sheepshead, "sheepshead4": _sheepshead, "sheepshead4c": _sheepshead,
+            "sheepshead6": _sheepshead}
 
 
 def settle(game: str, result: dict, seats: int) -> list[int]:

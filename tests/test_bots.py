@@ -25,12 +25,14 @@ OPTION_SETS = {
                    {"no_pick": "doubler", "unknown_broad": True}, {"no_pick": "forced_pick"},
                    {"blitz": True, "call_own_ace": True, "cracking": True},
                    {"partner": "jack_of_diamonds", "call_up": True, "cracking": True, "spitz": True},
-                   {"no_pick": "schwanzer", "spitz": True}],
+                   {"no_pick": "schwanzer", "spitz": True},
+                   {"blitz": True, "red_blitz": True, "cracking": True}],
     "klaverjas": [{}, {"ruleset": "rotterdam"}, {"ruleset": "utrecht", "roem": False},
                   {"bidding": "drents", "stuk": "declared", "roem_claim": True}],
     # Sheepshead's seat variants (docs/rules/sheepshead.md 13)
     "sheepshead3": [{}, {"cracking": True, "blitz": True, "no_pick": "forced_pick"}],
     "sheepshead4": [{}, {"partner": "jack_of_diamonds", "call_up": True, "cracking": True}],
+    "sheepshead4c": [{}, {"cracking": True, "blitz": True, "red_blitz": True, "no_pick": "doubler"}],
     "sheepshead6": [{}, {"partner": "none", "no_pick": "doubler", "blitz": True}, {"no_pick": "schwanzer"}],
 }
 CASES = [(g, o) for g in GAMES for o in OPTION_SETS.get(g, [{}])]

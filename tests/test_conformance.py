@@ -11,7 +11,7 @@ from conftest import conformance_params
 # The games this build implements that the reference covers; each one's conformance files must all pass.
 IMPLEMENTED = ["schafkopf", "doppelkopf", "sheepshead", "klaverjas"]
 # Sheepshead's seat variants (docs/rules/sheepshead.md 13): declared games with own lines only
-SEAT_VARIANTS = ["sheepshead3", "sheepshead4", "sheepshead6"]
+SEAT_VARIANTS = ["sheepshead3", "sheepshead4", "sheepshead4c", "sheepshead6"]
 # the games with lines of their own (tests/conformance/<game>/OWN.md)
 OWN = ["schafkopf", "doppelkopf", "sheepshead", "klaverjas", *SEAT_VARIANTS]
 

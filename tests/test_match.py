@@ -199,7 +199,7 @@ def _plain(value):
 CARRYING = {"schafkopf": {"stock": 10}, "doppelkopf": {"bockrunden": "tie_or_lost_kontra", "pflichtsolo": 4},
             "sheepshead": {"no_pick": "doubler"}, "klaverjas": {},
             "sheepshead3": {"no_pick": "doubler"}, "sheepshead4": {"no_pick": "doubler"},
-            "sheepshead6": {"no_pick": "doubler"}}
+            "sheepshead4c": {"no_pick": "doubler"}, "sheepshead6": {"no_pick": "doubler"}}
 
 
 @pytest.mark.parametrize("game", games.available())

@@ -182,7 +182,7 @@ def _check_worlds(deal, seeds):
 
 # games with one exchange a deal at most: the three-handed Sheepshead picker is always alone,
 # so he buries but never sets an unknown card aside
-ONE_EXCHANGE = {"sheepshead3"}
+ONE_EXCHANGE = {"sheepshead3", "sheepshead4c"}
 
 
 @pytest.mark.parametrize("name", [g for g in GAMES if games.spec_of(g).exchanges])

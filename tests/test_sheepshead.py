@@ -825,14 +825,15 @@ def test_options_are_validated():
         "partner": "called_ace", "no_pick": "leaster", "leaster_blind": "set_aside",
         "double_on_the_bump": True, "no_trick_partner_exempt": False, "unknown_broad": False,
         "first_leader": "eldest", "call_own_ace": False, "call_up": False, "spitz": False, "cracking": False,
-        "blitz": False, "multiplier": 1, "deals_per_match": 10}
+        "blitz": False, "red_blitz": False, "multiplier": 1, "deals_per_match": 10}
 
 
-@pytest.mark.parametrize("name", ["blitzing", "red_blitz", "calling_up", "seven_of_diamonds", "sheepshead_call"])
+@pytest.mark.parametrize("name", ["blitzing", "red_blitzing", "calling_up", "seven_of_diamonds", "sheepshead_call"])
 @pytest.mark.parametrize("value", [True, False])
 def test_options_the_rules_do_not_list_are_unknown(name, value):
-    """Only the declared options are accepted: blitzing is the option `blitz` (black queens
-    only), calling up is `call_up`, spitz `spitz`; red blitzing is described as not implemented, not as an option."""
+    """Only the declared options are accepted: blitzing is the option `blitz` (black queens),
+    red blitzing `red_blitz` (tests/test_sheepshead_red_blitz.py), calling up is `call_up`, spitz
+    `spitz`."""
     with pytest.raises(OptionError, match="unknown option for sheepshead") as err:
         games.get("sheepshead", {name: value})
     assert err.value.field == f"options.{name}"

@@ -25,6 +25,7 @@ OPTION_SETS = [
     {"blitz": True, "cracking": True}, {"blitz": True, "partner": "none", "multiplier": 4},
     {"call_own_ace": True, "blitz": True}, {"call_own_ace": True, "unknown_broad": True, "cracking": True},
     {"partner": "jack_of_diamonds", "call_up": True, "cracking": True},
+    {"blitz": True, "red_blitz": True, "cracking": True}, {"blitz": True, "red_blitz": True, "spitz": True},
 ]
 
 TRUMPS = "QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D".split()
@@ -120,9 +121,10 @@ def check_views(state, facts):
     if facts.get("unknown"):
         hidden.add(facts["unknown"])
     # named or shown by the rules, wherever they came from (the blind included): the called
-    # card (an own ace, call_own_ace) and the blitzed black queens; never a buried card
-    shown = state.view(None)["shown"]
-    hidden -= ({facts.get("called")} | set(shown["cards"] if shown else ())) - set(facts.get("buried") or [])
+    # card (an own ace, call_own_ace) and the blitzed queens (black, and red: red_blitz); never a
+    # buried card
+    shown = {c for hand in state.view(None)["shown_hands"] or () for c in hand["cards"]}
+    hidden -= ({facts.get("called")} | shown) - set(facts.get("buried") or [])
     for seat in (*range(state.game.seats), None):     # every seat (the seat variants too) and a spectator
         view = state.view(seat)
         text = json.dumps(without_rule_tables(view))

@@ -28,6 +28,7 @@ OPTIONS = {
                   {"bidding": "drents", "stuk": "declared", "roem_claim": True}],
     "sheepshead3": [{}, {"leaster_blind": "last_trick"}],
     "sheepshead4": [{}, {"partner": "jack_of_diamonds"}],
+    "sheepshead4c": [{}, {"blitz": True, "red_blitz": True, "leaster_blind": "last_trick"}],
     "sheepshead6": [{}, {"partner": "none"}],
 }
 

@@ -31,9 +31,10 @@ SCENARIOS = {
 }
 SCENARIOS["sheepshead4"] = SCENARIOS["sheepshead6"] = SCENARIOS["sheepshead"]
 SCENARIOS["sheepshead3"] = [({"cracking": True, "blitz": True}, ("pick", "blitz", "crack", "recrack"))]
+SCENARIOS["sheepshead4c"] = [({"cracking": True, "blitz": True, "red_blitz": True}, ("pick", "blitz", "crack", "recrack"))]
 # phases a game declares (its rules' phases) that it never reaches: the three-handed picker is
 # always alone, so there is no partner call and no unknown card
-UNREACHED = {"sheepshead3": {"call", "unknown"}}
+UNREACHED = {"sheepshead3": {"call", "unknown"}, "sheepshead4c": {"call", "unknown"}}
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -46,7 +46,7 @@ def struct(d: dict | None) -> struct_pb2.Struct:
 # view's game-specific keys that live in a grouped field (Auction) or under another name.
 VIEW_AUCTION_KEYS = ("bids", "passes", "picker")        # -> TableView.auction
 VIEW_PUBLIC_KEYS = ("tricks_won", "hand_sizes", "teams", "announcements", "levels", "armut",
-                    "blind", "buried", "unknown_card", "roem", "shown")
+                    "blind", "buried", "unknown_card", "roem", "shown", "shown_hands")
 
 
 def fill(msg: Any, d: dict, where: str = "") -> Any:
@@ -192,6 +192,8 @@ def public_dict(msg: tables_pb2.TableView) -> dict:
         out["teams"] = [list(t.seats) for t in msg.partnerships]
     if msg.HasField("shown"):
         out["shown"] = {"seat": msg.shown.seat, "cards": list(msg.shown.cards)}
+    if msg.shown_hands:
+        out["shown_hands"] = [{"seat": h.seat, "cards": list(h.cards)} for h in msg.shown_hands]
     if msg.HasField("armut"):
         out["armut"] = {"poor": msg.armut.poor,
                         "acceptor": msg.armut.acceptor if msg.armut.HasField("acceptor") else None}

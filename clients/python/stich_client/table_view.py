@@ -242,8 +242,8 @@ def public_lines(view: dict) -> list[str]:
         lines.append("Roem: " + ", ".join(f"{words.item(r['item'])} {r['value']} "
                                          f"(trick {r.get('trick', 0) + 1})" for r in roem))
     shown = pub.get("shown")
-    if shown:
-        lines.append(f"Face up, {seat_name(shown['seat'], me)}: " + cards_text(game, shown["cards"]))
+    for hand in pub.get("shown_hands") or ([shown] if shown else []):   # several seats, or one
+        lines.append(f"Face up, {seat_name(hand['seat'], me)}: " + cards_text(game, hand["cards"]))
     won = pub.get("tricks_won")
     if won and any(won):
         lines.append("Tricks won: " + ", ".join(f"{seat_name(s, me)} {n}" for s, n in enumerate(won)))

@@ -647,7 +647,8 @@ function infoEl(view: TableView): HTMLElement {
   const done = view.tricks.filter((tr) => tr.winner !== undefined);
   const box = h("section", { id: "info" },
     h("div", { id: "contract" }, h("h2", {}, t("contract")), h("p", {}, view.contract ? contractText(view, view.contract) : t("no_contract"))),
-    view.shown ? h("p", { id: "shown" }, t("face_up", { seat: seatName(view, view.shown.seat), cards: words.cards(view.shown.cards) })) : null,
+    ...(view.shownHands.length ? view.shownHands : view.shown ? [view.shown] : []).map((hand, i) =>
+      h("p", { id: i ? `shown-${i}` : "shown", class: "shown" }, t("face_up", { seat: seatName(view, hand.seat), cards: words.cards(hand.cards) }))),
     h("div", { id: "auction" }, h("h2", {}, t("auction")),
       calls.length ? h("ol", {}, ...calls.map((a) => h("li", { "data-seat": String(a.seat), "data-type": a.type }, saidText(view, a)))) : h("p", {}, t("nothing_said"))));
   if (done.length && view.trick?.cards.length) {

@@ -114,12 +114,15 @@ class Inference:
             if s != me:
                 known_init[s] += _sub(played[s], known_held[s])
                 known_held[s] = _sub(known_held[s], played[s])
-        shown = view.get("shown")                # a hand laid face up (Bettel ouvert): all known
-        if shown and shown["seat"] != me:
-            s = shown["seat"]
-            extra = _sub(Counter(shown["cards"]), known_held[s])
-            known_init[s] += extra
-            known_held[s] += extra
+        # cards laid face up (Bettel ouvert, Sheepshead's blitzed queens): all known; where
+        # several seats may show cards the view lists them all (shown_hands)
+        shown = view.get("shown")
+        for hand in view.get("shown_hands") or ([shown] if shown else []):
+            if hand["seat"] != me:
+                s = hand["seat"]
+                extra = _sub(Counter(hand["cards"]), known_held[s])
+                known_init[s] += extra
+                known_held[s] += extra
         counts = _holdings(view, spec, played, hidden_plays, piles, game.hand_size)
         # the game's sight phase (Schafkopf's knocking round): the seat has seen only part of
         # its own hand, and a world deals it the rest from the cards it has not seen, as it

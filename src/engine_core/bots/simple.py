@@ -332,13 +332,16 @@ class EasyBot(Bot):
                 return min(calls, key=lambda a: (order[a["call"]], a.get("suit", "")))
             return legal[0]
         if phase == "blitz":
-            # the legal actions offer a blitz only to the holder of the two highest trumps:
-            # show them when on the picker's side (the picker, or holding the called card),
-            # or as a defender with two more trumps behind them
+            # the legal actions offer a blitz only to the holder of the two highest trumps
+            # (red_blitz: of the next two): show them when on the picker's side (the picker,
+            # or holding the called card), or as a defender with two more trumps behind them
+            # (the red queens, which the black ones beat, with three more)
             contract = view.get("contract") or {}
             ours = contract.get("declarer") == view["seat"] or contract.get("called_card") in hand
             if find(legal, "blitz") and (ours or len(trumps) >= scale(4)):
                 return find(legal, "blitz")
+            if find(legal, "red_blitz") and (ours or len(trumps) >= scale(5)):
+                return find(legal, "red_blitz")
             return find(legal, "pass") or legal[0]
         if phase in ("crack", "recrack"):
             want = "crack" if phase == "crack" else "recrack"

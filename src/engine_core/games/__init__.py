@@ -29,6 +29,7 @@ REGISTRY = {
     # (engine_core.games.sheepshead.seat_variant; docs/rules/sheepshead.md 13)
     "sheepshead3": "engine_core.games.sheepshead.three",
     "sheepshead4": "engine_core.games.sheepshead.four",
+    "sheepshead4c": "engine_core.games.sheepshead.cutthroat",
     "sheepshead6": "engine_core.games.sheepshead.six",
 }
 GAMES = tuple(REGISTRY)

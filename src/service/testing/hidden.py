@@ -81,8 +81,10 @@ class Mirror:
         if action["type"] == "play" and action["card"] not in self.face_down:
             self.public.add(action["card"])
         if action["type"] == "announce":                  # cards an announcement shows (a blitz)
-            shown = self.state.view(None).get("shown")
-            self.public |= set(shown["cards"]) if shown else set()
+            view = self.state.view(None)
+            shown = view.get("shown")
+            for hand in view.get("shown_hands") or ([shown] if shown else []):
+                self.public |= set(hand["cards"])
         for s in range(self.seats):
             self.held[s] |= set(self.seen_hand(s))
 

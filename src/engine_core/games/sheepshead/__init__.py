@@ -3,8 +3,9 @@ of 2. The declaration; the rules are the hooks of `rules.pyx` (../shared/rules/s
 
 The seat variants (docs/rules/sheepshead.md 13) are declared by `seat_variant` from this
 declaration: `sheepshead3` (three.py: 10 cards each, the picker always alone), `sheepshead4`
-(four.py: 30 cards without the black sevens, 7 each) and `sheepshead6` (six.py: 5 each), each
-over the same rules compiled for its seat count (rules3/rules4/rules6.pyx include `_rules.pxi`,
+(four.py: 30 cards without the black sevens, 7 each), `sheepshead4c` (cutthroat.py: 32 cards, 7
+each and a blind of 4, the picker always alone) and `sheepshead6` (six.py: 5 each), each
+over the same rules compiled for its seat count (rules3/rules4/rules4c/rules6.pyx include `_rules.pxi`,
 as rules.pyx does). They share the options below but those about a partner where there is none,
 and the presets (the second source's, five-handed).
 
@@ -15,6 +16,7 @@ multiplier 1.
 """
 from dataclasses import replace
 
+from ...errors import OptionError
 from ...options import OptionSpec
 from .. import GameSpec, Target, NextDeal
 from . import rules
@@ -45,6 +47,9 @@ OPTIONS = (
     OptionSpec("spitz", "bool", False, "the 7 of diamonds is the second-highest trump, below QC"),
     OptionSpec("blitz", "bool", False,
                "blitz round after the call: a seat holding both black queens may show them, x2"),
+    OptionSpec("red_blitz", "bool", False,
+               "with blitz: a seat holding both red queens may also show them in the blitz round, "
+               "x2 (x4 with a black blitz too); needs blitz: true"),
     OptionSpec("multiplier", "int", 1, "", minimum=1, maximum=rules.MAX_MULTIPLIER, status="match_state"),
     OptionSpec("deals_per_match", "int", 10, "match length in played deals (doublers do not count), 1..1000",
                minimum=1, maximum=1000, status="informational"),
@@ -64,19 +69,28 @@ PARTNER_OPTIONS = ("partner", "no_trick_partner_exempt", "unknown_broad", "call_
 
 def _multiplier(seats: int) -> OptionSpec:
     """The multiplier option, with the most a deal can score at this seat count: the picker's
-    share alone (seats - 1) x no trick 3 x bump 2 x blitz 2 x crack 2 x re-crack 2."""
-    most = (seats - 1) * 48
+    share alone (seats - 1) x no trick 3 x bump 2 x blitz 2 x red blitz 2 x crack 2 x re-crack 2."""
+    most = (seats - 1) * 96
     return OptionSpec("multiplier", "int", 1,
                       f"stake multiplier carried in from doublers (deal state set by the match), "
                       f"1..{rules.MAX_MULTIPLIER} (2^20): a run of doublers stops doubling at "
                       f"{rules.MAX_MULTIPLIER} (next_multiplier stays there; breakdown item doubler_cap), "
-                      f"so no score of a deal exceeds {most} x 2^20 ({most // 2} without blitzing)",
+                      f"so no score of a deal exceeds {most} x 2^20 ({most // 2} without red blitzing, "
+                      f"{most // 4} without blitzing)",
                       minimum=1, maximum=rules.MAX_MULTIPLIER, status="match_state")
 
 
 def _options(seats: int, partner: bool) -> tuple[OptionSpec, ...]:
     return tuple(_multiplier(seats) if o.name == "multiplier" else o for o in OPTIONS
                  if partner or o.name not in PARTNER_OPTIONS)
+
+
+def validate(options):
+    """Red blitzing is a form of the blitz round (docs/rules/sheepshead.md 3.8): it needs it."""
+    if options.red_blitz and not options.blitz:
+        raise OptionError("options.red_blitz", "red blitzing is played in the blitz round: "
+                                               "it needs blitz: true")
+    return options
 
 
 def packet_plan(seats: int, rounds: tuple[int, ...]):
@@ -111,22 +125,26 @@ GAME = GameSpec(
     targets={"win": Target(61), "schneider": Target(91), "schwarz": Target(None, "tricks")},
     presets=PRESETS,
     between_deals=between_deals,
+    validate=validate,
     description="Five-handed Milwaukee Sheepshead: pick, bury, call an ace (ten, unknown) or go alone; "
-                "leaster, doubler, forced pick or schwanzer; optional blitzing, cracking, calling up a jack and spitz",
+                "leaster, doubler, forced pick or schwanzer; optional blitzing (black, and red), cracking, calling up a jack and spitz",
     words=WORDS,
     # as Schafkopf: the normal level plays the bid rollouts; many worlds for the card play
     hard_budget={"worlds": 128, "playout_worlds": 48, "playouts": 192, "rollout_worlds": 16},
 )
 
 
-def seat_variant(name: str, seat_rules, rounds: tuple[int, ...], description: str, **changes) -> GameSpec:
+def seat_variant(name: str, seat_rules, rounds: tuple[int, ...], description: str,
+                 partner: bool | None = None, packets=None, **changes) -> GameSpec:
     """A seat variant of this declaration (docs/rules/sheepshead.md 13): the same rules compiled
-    for its seats (`seat_rules`), its packets (`rounds`, as `packet_plan`), its options (those
-    about a partner only where the picker can have one) and no presets."""
+    for its seats (`seat_rules`), its packets (`rounds`, as `packet_plan`, or `packets` where the
+    blind comes in more than one packet), its options (those about a partner only where the
+    picker can have one: more than three seats unless `partner` says otherwise) and no presets."""
     seats = seat_rules.SEATS
-    partner = seats > 3
+    if partner is None:
+        partner = seats > 3
     words = {lang: {k: v for k, v in w.items() if k != "presets"} for lang, w in GAME.words.items()}
     return replace(GAME, name=name, rules=seat_rules, options=_options(seats, partner),
-                   packets=packet_plan(seats, rounds), presets={}, words=words,
+                   packets=packets or packet_plan(seats, rounds), presets={}, words=words,
                    between_deals=lambda result, dealer, options: between_deals(result, dealer, options, seats),
                    description=description, **changes)

@@ -54,6 +54,7 @@ cpdef enum Call:
     ANNOUNCE_RECRACK
     ANNOUNCE_BLITZ
     BID_CALL_UP         # call_up: the next highest jack the picker lacks (appended: codes unchanged)
+    ANNOUNCE_RED_BLITZ  # red_blitz: both red queens shown (appended: codes unchanged)
 
 cpdef enum Exchange:
     X_BURY
@@ -85,6 +86,7 @@ cpdef enum Item:
     I_SCHWANZER_POINTS  # schwanzer: one per seat (team = the seat), value its Schwanzer points
     I_SCHWANZER_TIE     # schwanzer: the most points were tied (value), count the seats tied
     I_SCHWANZER         # schwanzer: value the losing seat
+    I_RED_BLITZ         # red_blitz: both red queens shown, value 2
 
 # the keys of the game's own contract fields
 cpdef enum Word:
@@ -114,6 +116,7 @@ cdef struct SsOpts:
     int8_t partner_mode        # PM_*
     int8_t no_pick             # NP_*
     bint blind_last_trick, bump, exempt, unknown_broad, dealer_leads, cracking, blitz, own_ace, call_up, spitz
+    bint red_blitz
     i64 multiplier
 
 cdef struct SsState:
@@ -124,6 +127,7 @@ cdef struct SsState:
     int8_t dealer, to_act, phase, n_spoken
     int8_t picker, partner, contract, called, called_suit, called_led, unknown
     int8_t forced_alone, cracked_by, recracked, blitzed_by, own_ace, spitz
+    int8_t red_blitzed_by           # red_blitz: the seat that showed QH QD, -1 if none
     int8_t trick_no, n_in_trick, leader
     int8_t trick[G_HAND][G_SEATS]
     int8_t trick_leader[G_HAND]
@@ -157,6 +161,7 @@ cdef enum:
 
 cdef int8_t CARD_AT[32]    # rank + 8 * suit -> the card's index in DECK, -1 if the deck lacks it
 cdef int JD_CARD, QC_CARD, QS_CARD    # JD; the black queens, shown in a blitz
+cdef int QH_CARD, QD_CARD             # the red queens, shown in a red blitz (option red_blitz)
 cdef int ALL_SEATS = (1 << G_SEATS) - 1
 cdef int8_t POINTS[G_DECK]
 cdef int8_t SCHWANZER_POINTS[G_DECK]   # schwanzer: each queen 3, each jack 2, each other diamond 1
@@ -173,7 +178,7 @@ cdef inline int card(int rank, int suit) noexcept nogil:
 
 
 cdef void _build_tables():
-    global FAIL, FAIL_ACES, JD_CARD, QC_CARD, QS_CARD
+    global FAIL, FAIL_ACES, JD_CARD, QC_CARD, QS_CARD, QH_CARD, QD_CARD
     cdef int8_t trumps[14]
     cdef int8_t plain[6]
     cdef int s, i, k, n = 0
@@ -188,6 +193,8 @@ cdef void _build_tables():
     JD_CARD = card(JACK, DIAMONDS)
     QC_CARD = card(QUEEN, 0)
     QS_CARD = card(QUEEN, 1)
+    QH_CARD = card(QUEEN, 2)
+    QD_CARD = card(QUEEN, DIAMONDS)
     order_init(&ORDER)
     for s in range(4):
         trumps[n] = card(QUEEN, s); n += 1
@@ -233,6 +240,7 @@ cdef int g_opts(options, SsOpts* o) except -1:
     o.dealer_leads = options.first_leader == "dealer"
     o.cracking = options.cracking
     o.blitz = options.blitz
+    o.red_blitz = options.blitz and getattr(options, "red_blitz", False)
     o.own_ace = getattr(options, "call_own_ace", False)
     o.call_up = getattr(options, "call_up", False)
     o.spitz = options.spitz
@@ -327,19 +335,38 @@ cdef inline u64 black_queens() noexcept nogil:
     return bit(QC_CARD) | bit(QS_CARD)
 
 
-cdef inline bint may_blitz(const SsState* s, int seat) noexcept nogil:
-    """A seat may blitz when both black queens are in its hand; the picker's unknown card is
-    face down and cannot be shown (docs/rules/sheepshead.md 3.8)."""
+cdef inline u64 red_queens() noexcept nogil:
+    return bit(QH_CARD) | bit(QD_CARD)
+
+
+cdef inline bint may_show(const SsState* s, int seat, u64 pair) noexcept nogil:
+    """A seat may show a pair of queens (`pair`: black_queens() for a blitz, red_queens() for
+    a red blitz) when both are in its hand; the picker's unknown card is face down and cannot be
+    shown (docs/rules/sheepshead.md 3.8)."""
     cdef u64 h = s.hand[seat]
     if s.unknown >= 0 and seat == s.picker:
         h &= ~bit(s.unknown)
-    return (h & black_queens()) == black_queens()
+    return (h & pair) == pair
+
+
+cdef inline bint may_blitz(const SsState* s, int seat) noexcept nogil:
+    """The black blitz is open to `seat`: nobody has made it and he holds QC QS."""
+    return s.blitzed_by < 0 and may_show(s, seat, black_queens())
+
+
+cdef inline bint may_red_blitz(const SsState* s, const SsOpts* o, int seat) noexcept nogil:
+    """The red blitz is open to `seat` (option red_blitz): nobody has made it and he holds
+    QH QD."""
+    return o.red_blitz and s.red_blitzed_by < 0 and may_show(s, seat, red_queens())
 
 
 cdef inline i64 effective_multiplier(const SsState* s, const SsOpts* o) noexcept nogil:
-    """M: the `multiplier` option, x2 if blitzed, x2 if cracked, x2 if re-cracked (rules 5.2)."""
+    """M: the `multiplier` option, x2 for a blitz, x2 for a red blitz, x2 if cracked, x2 if
+    re-cracked (rules 5.2, 3.8)."""
     cdef i64 m = o.multiplier
     if s.blitzed_by >= 0:
+        m *= 2
+    if s.red_blitzed_by >= 0:
         m *= 2
     if s.cracked_by >= 0:
         m *= 2
@@ -376,6 +403,7 @@ cdef void g_init(SsState* s, const SsOpts* o, const u64* hands, u64 blind, int d
     s.unknown = -1
     s.cracked_by = -1
     s.blitzed_by = -1
+    s.red_blitzed_by = -1
     s.spitz = o.spitz
 
 
@@ -434,10 +462,42 @@ cdef inline u64 g_legal_cards(const SsState* s, const SsOpts* o) noexcept nogil:
     return legal
 
 
+cdef int bury_sets(u64 h, i64* out, int n) noexcept nogil:
+    """The bury codes: every set of G_BLIND of the picker's cards `h` (the five-handed game's 28
+    pairs of 8 cards, the cutthroat game's 330 fours of 11), each set's cards by index, the
+    sets in lexicographic order (pairs: the lowest card's, then the other's)."""
+    cdef int8_t cards[G_HAND + G_BLIND]
+    cdef int idx[G_BLIND]
+    cdef int m = 0, k, j
+    cdef u64 mask
+    while h and m < G_HAND + G_BLIND:
+        cards[m] = lowest(h)
+        m += 1
+        h &= h - 1
+    if m < G_BLIND:
+        return n
+    for k in range(G_BLIND):
+        idx[k] = k
+    while True:
+        mask = 0
+        for k in range(G_BLIND):
+            mask |= bit(cards[idx[k]])
+        out[n] = exchange_code(X_BURY, mask)
+        n += 1
+        k = G_BLIND - 1
+        while k >= 0 and idx[k] == m - G_BLIND + k:
+            k -= 1
+        if k < 0:
+            return n
+        idx[k] += 1
+        for j in range(k + 1, G_BLIND):
+            idx[j] = idx[j - 1] + 1
+
+
 cdef int g_legal(const SsState* s, const SsOpts* o, i64* out) noexcept nogil:
-    """Every legal action code of the seat to act (bury: the 28 pairs of the 8 cards)."""
+    """Every legal action code of the seat to act (bury: every set of G_BLIND of his cards)."""
     cdef int n = 0, call, m
-    cdef u64 rest, a, b, h
+    cdef u64 h
     if s.phase == P_PLAY:
         n = append_bits(g_legal_cards(s, o), out, n)
     elif s.phase == P_PICK:
@@ -447,16 +507,7 @@ cdef int g_legal(const SsState* s, const SsOpts* o, i64* out) noexcept nogil:
             out[1] = CALL_BASE + BID_PASS
             n = 2
     elif s.phase == P_BURY:
-        h = s.hand[s.picker]
-        while h:
-            a = h & (~h + 1)
-            h &= h - 1
-            rest = h
-            while rest:
-                b = rest & (~rest + 1)
-                rest &= rest - 1
-                out[n] = exchange_code(X_BURY, a | b)
-                n += 1
+        n = bury_sets(s.hand[s.picker], out, n)
     elif s.phase == P_CALL:
         m = call_mask(s, o)
         for call in range(BID_ACE_C, BID_ALONE):
@@ -488,8 +539,11 @@ cdef int g_legal(const SsState* s, const SsOpts* o, i64* out) noexcept nogil:
         out[0] = CALL_BASE + ANNOUNCE_PASS
         n = 1
         if may_blitz(s, s.to_act):
-            out[1] = CALL_BASE + ANNOUNCE_BLITZ
-            n = 2
+            out[n] = CALL_BASE + ANNOUNCE_BLITZ
+            n += 1
+        if may_red_blitz(s, o, s.to_act):
+            out[n] = CALL_BASE + ANNOUNCE_RED_BLITZ
+            n += 1
     return n
 
 
@@ -642,8 +696,16 @@ cdef void g_apply(SsState* s, const SsOpts* o, i64 code) noexcept nogil:
             after_call(s, o)
         return
     if s.phase == P_BLITZ:
+        # a blitz keeps the turn while the other colour's blitz is still open at the table
+        # (option red_blitz, nobody has made it): the seat is asked again, whatever it holds
         if call == ANNOUNCE_BLITZ:
             s.blitzed_by = seat
+            if o.red_blitz and s.red_blitzed_by < 0:
+                return
+        elif call == ANNOUNCE_RED_BLITZ:
+            s.red_blitzed_by = seat
+            if s.blitzed_by < 0:
+                return
         if seat == s.dealer:
             crack_round(s, o)
         else:
@@ -899,6 +961,8 @@ cdef void g_result(const SsState* s, const SsOpts* o, Result* r) noexcept nogil:
         add_item(r, I_DOUBLE_ON_THE_BUMP, IF_VALUE, 0, 0, 0, t.bump, 0, 0)
     if s.blitzed_by >= 0:
         add_item(r, I_BLITZ, IF_VALUE, 0, 0, 0, 2, 0, 0)
+    if s.red_blitzed_by >= 0:
+        add_item(r, I_RED_BLITZ, IF_VALUE, 0, 0, 0, 2, 0, 0)
     if s.cracked_by >= 0:
         add_item(r, I_CRACK, IF_VALUE, 0, 0, 0, 2, 0, 0)
     if s.recracked:
@@ -981,7 +1045,7 @@ cdef inline bint g_plays_out(const SsState* s) noexcept nogil:
 REASONS = {
     "MUST_PICK": "everybody else has passed: the dealer must pick (no_pick: forced_pick)",
     "NOT_A_PICK_CALL": "the pick phase knows only pick and pass",
-    "BURY_FIRST": "the picker buries 2 cards before anything else",
+    "BURY_FIRST": "the picker buries as many cards as the blind (2; 4 in the cutthroat game) before anything else",
     "UNKNOWN_FIRST": "after an unknown_ace call the unknown card is set aside first",
     "PARTNER_MAY_NOT_CRACK": "the partner may only pass in the crack round",
     "RECRACK_PICKER_ONLY": "only the picker may re-crack, after a crack",
@@ -1002,7 +1066,7 @@ REASONS = {
     "ACE_CALLABLE": "the unknown ace is called only when no ace can be",
     "UNKNOWN_NEEDS_VOID": "the unknown ace is called in a suit the picker is void in",
     "UNKNOWN_ONLY_ACES": "the unknown ace needs a hand whose fail cards are only aces (else alone)",
-    "BURY_TWO": "the bury is exactly 2 cards",
+    "BURY_TWO": "the bury is exactly as many cards as the blind (2; 4 in the cutthroat game)",
     "BURY_DONE": "the bury is over",
     "UNKNOWN_ONE": "the unknown is exactly 1 card",
     "NO_UNKNOWN_CALLED": "the unknown card is set aside only after an unknown_ace call",
@@ -1018,7 +1082,10 @@ REASONS = {
     "NO_BLITZING": "blitzing is played only with option blitz: true",
     "BLITZ_ROUND_ONLY": "a blitz is shown only in the blitz round, after the call and before the first lead",
     "NO_BLACK_QUEENS": "only a player holding both black queens (QC, QS) in hand may blitz",
-    "BLITZ_OR_PASS": "the blitz round knows only blitz and pass",
+    "BLITZ_OR_PASS": "the blitz round knows only blitz, red_blitz and pass",
+    "NO_RED_BLITZING": "red blitzing is played only with option red_blitz: true",
+    "NO_RED_QUEENS": "only a player holding both red queens (QH, QD) in hand may red-blitz",
+    "BLITZ_MADE": "each blitz (black, red) is made once in a deal",
 }
 
 
@@ -1031,25 +1098,38 @@ def explain(Core core, i64 code):
         return _explain_exchange(core, code)
     call = <int>(code - CALL_BASE)
     name = CALL_TABLE[call][1]
-    if call == ANNOUNCE_BLITZ and s.phase != P_BLITZ:
+    if call == ANNOUNCE_RED_BLITZ and not core.o.red_blitz:
+        if not core.o.blitz:
+            return "NO_BLITZING", "blitzing is not played at this table (option blitz: false)"
+        return "NO_RED_BLITZING", "red blitzing is not played at this table (option red_blitz: false)"
+    if (call == ANNOUNCE_BLITZ or call == ANNOUNCE_RED_BLITZ) and s.phase != P_BLITZ:
         if not core.o.blitz:
             return "NO_BLITZING", "blitzing is not played at this table (option blitz: false)"
         return "BLITZ_ROUND_ONLY", ("a blitz is shown only in the blitz round, which comes after the call "
                                     "and before the crack round and the first lead")
     if s.phase == P_BLITZ:
-        if call == ANNOUNCE_BLITZ:
+        if call == ANNOUNCE_BLITZ or call == ANNOUNCE_RED_BLITZ:
+            red = call == ANNOUNCE_RED_BLITZ
+            made = s.red_blitzed_by if red else s.blitzed_by
+            if made >= 0 and may_show(s, s.to_act, red_queens() if red else black_queens()):
+                return "BLITZ_MADE", f"you have already made the {name}: each blitz is made once"
+            pair = (QH_CARD, QD_CARD) if red else (QC_CARD, QS_CARD)
+            codes = ", ".join(DECK.code(c) for c in pair)
             why = ("your unknown card is face down and cannot be shown"
-                   if holds_unknown(s, s.to_act) and s.unknown in (QC_CARD, QS_CARD)
-                   else "you do not hold both QC and QS")
-            return "NO_BLACK_QUEENS", f"only a player with both black queens (QC, QS) in hand may blitz: {why}"
-        return "BLITZ_OR_PASS", f"{name} is not a blitz-round call: blitz (with both black queens) or pass"
+                   if holds_unknown(s, s.to_act) and s.unknown in pair
+                   else f"you do not hold both {codes}")
+            if red:
+                return "NO_RED_QUEENS", f"only a player with both red queens ({codes}) in hand may red-blitz: {why}"
+            return "NO_BLACK_QUEENS", f"only a player with both black queens ({codes}) in hand may blitz: {why}"
+        return "BLITZ_OR_PASS", (f"{name} is not a blitz-round call: blitz (with both black queens), "
+                                 f"red_blitz (with both red queens, option red_blitz) or pass")
     if s.phase == P_PICK:
         if call == BID_PASS:
             return "MUST_PICK", "everybody else has passed: the dealer must pick (forced pick)"
         return "NOT_A_PICK_CALL", (f"{name} is not a pick-phase call: pick or pass first; the partner "
                                    f"is called after the bury")
     if s.phase == P_BURY:
-        return "BURY_FIRST", "the picker must bury 2 cards before calling"
+        return "BURY_FIRST", f"the picker must bury {G_BLIND} cards before calling"
     if s.phase == P_UNKNOWN:
         return "UNKNOWN_FIRST", "set the unknown card aside first (exchange 'unknown' with one card)"
     if s.phase == P_CRACK:
@@ -1124,8 +1204,8 @@ cdef object _explain_exchange(Core core, i64 code):
     n = popcount(exchange_mask(code))
     if s.phase == P_BURY:
         if kind == "unknown":
-            return "BURY_FIRST", "no unknown card now: first bury 2 cards (exchange 'bury')"
-        return "BURY_TWO", f"bury exactly 2 cards, not {n}"
+            return "BURY_FIRST", f"no unknown card now: first bury {G_BLIND} cards (exchange 'bury')"
+        return "BURY_TWO", f"bury exactly {G_BLIND} cards, not {n}"
     if s.phase == P_UNKNOWN:
         if kind == "bury":
             return "BURY_DONE", "the bury is done: set one card aside as the unknown (exchange 'unknown')"
@@ -1200,14 +1280,26 @@ cdef list _tricks(const SsState* s, bint face_down):
             for t in range(s.trick_no)]
 
 
-cdef object _shown_queens(const SsState* s):
-    """A blitz: the black queens lie face up for every seat, spectators included, from the
-    blitz until they are played (docs/rules/sheepshead.md 3.8): {"seat", "cards"} with those
-    still in the blitzer's hand; None without a blitz or once both are played."""
-    if s.blitzed_by < 0:
-        return None
-    cards = _codes(s, s.hand[s.blitzed_by] & black_queens())
-    return {"seat": s.blitzed_by, "cards": cards} if cards else None
+cdef list _shown_queens(const SsState* s):
+    """A blitz: the shown queens (black, and red with option red_blitz) lie face up for every
+    seat, spectators included, from the blitz until they are played (docs/rules/sheepshead.md
+    3.8): one {"seat", "cards"} per blitzing seat with those still in its hand (a seat that made
+    both blitzes has one entry), in the blitz round's order (from eldest); [] without a blitz or
+    once all shown queens are played."""
+    cdef int k, seat
+    cdef u64 m
+    out = []
+    for k in range(G_SEATS):
+        seat = (s.dealer + 1 + k) % G_SEATS
+        m = 0
+        if s.blitzed_by == seat:
+            m |= black_queens()
+        if s.red_blitzed_by == seat:
+            m |= red_queens()
+        m &= s.hand[seat]
+        if m:
+            out.append({"seat": seat, "cards": _codes(s, m)})
+    return out
 
 
 def public(Core core, seat):
@@ -1232,8 +1324,11 @@ def public(Core core, seat):
                  if s.phase == P_PLAY else None,
         "tricks": _tricks(s, face_down),
         "tricks_won": [s.n_won[k] for k in range(G_SEATS)],
-        "shown": _shown_queens(s),
     }
+    hands = _shown_queens(s)
+    out["shown"] = hands[0] if hands else None      # the one face-up hand (the first blitzer's)
+    out["shown_hands"] = hands or None              # every seat's shown queens (two with red_blitz)
+
     if face_down:
         out["blind"] = _codes(s, s.blind)
         out["buried"] = _codes(s, s.buried)

@@ -17,8 +17,10 @@ hold (JH, JS, JC) instead of going alone; `partner: none` is always alone. With 
 also call a fail ace in his hand and play secretly alone. Cracking (option): the seats after the picker may
 crack (not the partner, who gets a forced pass turn so that nothing gives him away), the picker
 may then re-crack. Blitzing (option): before the crack round every seat in turn from eldest may
-show both black queens (QC QS) from its hand, doubling the stakes; every seat is asked, the
-others can only pass, so that the turn order gives nothing away; the shown queens are public.
+show both black queens (QC QS) from its hand, doubling the stakes; with option red_blitz also
+both red queens (QH QD), doubling again (x4 with both blitzes); a blitz keeps the turn while the
+other colour's is still open; every seat is asked, the others can only pass, so that the turn
+order gives nothing away; the shown queens are public.
 Everybody passes: leaster (fewest points among seats with a trick wins), a doubler (thrown in,
 next deal x2, up to the `multiplier` option's maximum) or, with `forced_pick`, the dealer must
 pick.
@@ -41,8 +43,9 @@ Hidden information (`public`, `redact`, `redact_result`), decided once in `_sees
 * The partner is shown (`contract.partner`) only to himself until the called card has been
   played, and to everybody when the deal is over. Legal actions are the acting seat's only, so
   his forced choices (the crack-round pass, the called ace) are never broadcast.
-* A blitz shows the black queens: the view's `shown` ({"seat", "cards"}) lists those still in
-  the blitzer's hand to every seat and to spectators.
+* A blitz shows the black (or, red_blitz, the red) queens: the view's `shown_hands` (a list of
+  {"seat", "cards"}, one per blitzing seat) lists those still in the blitzers' hands to every
+  seat and to spectators; `shown` is its first entry (the one face-up hand of other games).
 """
 
 from engine_core.cards import PIQUET
@@ -56,11 +59,11 @@ cdef enum:
     G_DECK = 32
     G_FACES = 32
     G_COPIES = 1
-    G_MAX_ACTIONS = 56          # 5 picks, bury, call, unknown, 5 blitz-round calls, 5 crack-round calls, 30 cards
+    G_MAX_ACTIONS = 56          # 5 picks, bury, call, unknown, 5+1 blitz-round calls, 5 crack-round calls, 30 cards
     G_BIDS = 1                  # uniform only
     SS_LEGAL = 32               # the most legal actions: the bury's 28 pairs of 8 cards
     # the `multiplier` option's maximum, where a run of doublers stops doubling: no score of a
-    # deal exceeds 192 x 2^20 (4 shares x no trick 3 x bump 2 x blitz 2 x crack 2 x re-crack 2 x M)
+    # deal exceeds 384 x 2^20 (4 shares x no trick 3 x bump 2 x blitz 2 x red blitz 2 x crack 2 x re-crack 2 x M)
     MULTIPLIER_CAP = 1048576
 
 include "_rules.pxi"

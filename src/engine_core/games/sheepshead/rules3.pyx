@@ -14,11 +14,11 @@ cdef enum:
     G_DECK = 32
     G_FACES = 32
     G_COPIES = 1
-    G_MAX_ACTIONS = 48          # 3 picks, bury, call, unknown, 3 blitz-round calls, 3 crack-round calls, 30 cards
+    G_MAX_ACTIONS = 48          # 3 picks, bury, call, unknown, 3+1 blitz-round calls, 3 crack-round calls, 30 cards
     G_BIDS = 1                  # uniform only
     SS_LEGAL = 72               # the most legal actions: the bury's 66 pairs of 12 cards
     # the `multiplier` option's maximum, where a run of doublers stops doubling: no score of a
-    # deal exceeds 96 x 2^20 (2 shares x no trick 3 x bump 2 x blitz 2 x crack 2 x re-crack 2 x M)
+    # deal exceeds 192 x 2^20 (2 shares x no trick 3 x bump 2 x blitz 2 x red blitz 2 x crack 2 x re-crack 2 x M)
     MULTIPLIER_CAP = 1048576
 
 include "_rules.pxi"

@@ -14,11 +14,11 @@ cdef enum:
     G_DECK = 30
     G_FACES = 30
     G_COPIES = 1
-    G_MAX_ACTIONS = 48          # 4 picks, bury, call, unknown, 4 blitz-round calls, 4 crack-round calls, 28 cards
+    G_MAX_ACTIONS = 48          # 4 picks, bury, call, unknown, 4+1 blitz-round calls, 4 crack-round calls, 28 cards
     G_BIDS = 1                  # uniform only
     SS_LEGAL = 40               # the most legal actions: the bury's 36 pairs of 9 cards
     # the `multiplier` option's maximum, where a run of doublers stops doubling: no score of a
-    # deal exceeds 144 x 2^20 (3 shares x no trick 3 x bump 2 x blitz 2 x crack 2 x re-crack 2 x M)
+    # deal exceeds 288 x 2^20 (3 shares x no trick 3 x bump 2 x blitz 2 x red blitz 2 x crack 2 x re-crack 2 x M)
     MULTIPLIER_CAP = 1048576
 
 include "_rules.pxi"

@@ -14,11 +14,11 @@ cdef enum:
     G_DECK = 32
     G_FACES = 32
     G_COPIES = 1
-    G_MAX_ACTIONS = 56          # 6 picks, bury, call, unknown, 6 blitz-round calls, 6 crack-round calls, 30 cards
+    G_MAX_ACTIONS = 56          # 6 picks, bury, call, unknown, 6+1 blitz-round calls, 6 crack-round calls, 30 cards
     G_BIDS = 1                  # uniform only
     SS_LEGAL = 24               # the most legal actions: the bury's 21 pairs of 7 cards
     # the `multiplier` option's maximum, where a run of doublers stops doubling: no score of a
-    # deal exceeds 240 x 2^20 (5 shares x no trick 3 x bump 2 x blitz 2 x crack 2 x re-crack 2 x M)
+    # deal exceeds 480 x 2^20 (5 shares x no trick 3 x bump 2 x blitz 2 x red blitz 2 x crack 2 x re-crack 2 x M)
     MULTIPLIER_CAP = 1048576
 
 include "_rules.pxi"
