@@ -119,14 +119,16 @@ GAME = GameSpec(
 )
 
 
-def seat_variant(name: str, seat_rules, rounds: tuple[int, ...], description: str, **changes) -> GameSpec:
+def seat_variant(name: str, seat_rules, rounds: tuple[int, ...], description: str,
+                 extra_options: tuple[OptionSpec, ...] = (), packets=None, **changes) -> GameSpec:
     """A seat variant of this declaration (docs/rules/sheepshead.md 13): the same rules compiled
-    for its seats (`seat_rules`), its packets (`rounds`, as `packet_plan`), its options (those
-    about a partner only where the picker can have one) and no presets."""
+    for its seats (`seat_rules`), its packets (`rounds`, as `packet_plan`, unless `packets`
+    chooses by the options), its options (those about a partner only where the picker can have
+    one, then `extra_options`) and no presets."""
     seats = seat_rules.SEATS
     partner = seats > 3
     words = {lang: {k: v for k, v in w.items() if k != "presets"} for lang, w in GAME.words.items()}
-    return replace(GAME, name=name, rules=seat_rules, options=_options(seats, partner),
-                   packets=packet_plan(seats, rounds), presets={}, words=words,
+    return replace(GAME, name=name, rules=seat_rules, options=_options(seats, partner) + tuple(extra_options),
+                   packets=packets or packet_plan(seats, rounds), presets={}, words=words,
                    between_deals=lambda result, dealer, options: between_deals(result, dealer, options, seats),
                    description=description, **changes)
