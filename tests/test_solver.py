@@ -28,7 +28,7 @@ OPTIONS = {
                   {"bidding": "drents", "stuk": "declared", "roem_claim": True}],
     "sheepshead3": [{}, {"leaster_blind": "last_trick"}],
     "sheepshead4": [{}, {"partner": "jack_of_diamonds"}],
-    "sheepshead6": [{}, {"partner": "none"}],
+    "sheepshead6": [{}, {"partner": "none"}, {"dealer_sits_out": True}],
 }
 
 
