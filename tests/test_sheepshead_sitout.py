@@ -330,3 +330,17 @@ def test_rl_vec_env_never_seats_the_dealer():
                 finished += 1
                 assert reward[i][dealers[i]] == 0 and reward[i].sum() == 0
     assert finished >= 8
+
+
+def test_the_record_codec_reads_the_empty_hand_on_its_fast_path():
+    import json
+    from engine_core import _codec, batch
+    recs = [line["record"] for line in conformance_lines("sheepshead6", "own-scenarios")
+            if line["record"]["options"].get("dealer_sits_out")]
+    recs += [batch.playout_record("sheepshead6", SIT, seed=2, k=k, dealer=k % 6) for k in range(12)]
+    for rec in recs:
+        assert _codec.fast_line(json.dumps(rec), 1) is not None
+    assert batch.evaluate(recs) == [records.evaluate(r) for r in recs]
+    bad = dict(recs[0], hands=[["7H"]] + recs[0]["hands"][1:])        # the dealer holding a card
+    assert _codec.fast_line(json.dumps(bad), 1) is None
+    assert batch.evaluate([bad]) == [records.evaluate(bad)] and "error" in records.evaluate(bad)
