@@ -7,6 +7,7 @@ the own conformance lines, and properties: every deal played at random through t
 game (`sheepshead`, dealer 4) and through six seats with any dealer sitting out gives the same
 legal actions, tricks, card points, breakdown and scores, seat for seat; zero-sum with the
 dealer at 0; the bots and the solver never act for the dealer."""
+import json
 import random
 
 import pytest
@@ -344,3 +345,31 @@ def test_the_record_codec_reads_the_empty_hand_on_its_fast_path():
     bad = dict(recs[0], hands=[["7H"]] + recs[0]["hands"][1:])        # the dealer holding a card
     assert _codec.fast_line(json.dumps(bad), 1) is None
     assert batch.evaluate([bad]) == [records.evaluate(bad)] and "error" in records.evaluate(bad)
+
+
+# ---- the service ---------------------------------------------------------------------------------
+def test_a_service_table_skips_the_dealer_and_rotates(client):
+    """A human at seat 0 with five bots: in deal 1 (dealer 0) the human sits out, the bots play
+    it through and his view is the public deal with an empty hand; in deal 2 (dealer 1) he plays,
+    with hints, while seat 1 sits out."""
+    from stich_client.errors import StichError
+    t = client.create_table("sheepshead6", SIT, 2, ["human"] + ["bot:easy"] * 5, seed=4)
+    view = client.deal(t.table_id, t.tokens[0])
+    assert view["dealer"] == 0 and view["hand"] == []
+    view = client.wait_turn(t.table_id, t.tokens[0])
+    assert view["to_act"] is None and view["hand"] == [] and view["result"]["scores"][0] == 0
+    assert [len(cards) for _, cards, _ in view["result"]["tricks"]] == [5] * 6
+    with pytest.raises(StichError):
+        client.hint(t.table_id, t.tokens[0])
+    view = client.deal(t.table_id, t.tokens[0])
+    assert view["dealer"] == 1 and len(view["hand"]) == 6
+    while True:
+        view = client.wait_turn(t.table_id, t.tokens[0])
+        if view["to_act"] is None:
+            break
+        assert view["to_act"] == 0
+        hints = client.hint(t.table_id, t.tokens[0])
+        assert {json.dumps(h["action"], sort_keys=True) for h in hints} == \
+            {json.dumps(a, sort_keys=True) for a in view["legal"]}
+        client.act(t.table_id, t.tokens[0], view["legal"][0])
+    assert view["result"]["scores"][1] == 0 and sum(view["result"]["scores"]) == 0
