@@ -373,3 +373,25 @@ def test_a_service_table_skips_the_dealer_and_rotates(client):
             {json.dumps(a, sort_keys=True) for a in view["legal"]}
         client.act(t.table_id, t.tokens[0], view["legal"][0])
     assert view["result"]["scores"][1] == 0 and sum(view["result"]["scores"]) == 0
+
+
+def test_the_terminal_table_names_the_seats_that_played():
+    """`stich play` labels each card of a trick with the seat that played it, passing over the
+    dealer who sits out (the play actions say who played; a finished deal's teams who played)."""
+    from stich_client import table_view
+    state = six(sat_out(E, 0), "7H KD")
+    act(state, "bid pick", "exchange bury 8H KD", "bid ace H")
+    play(state, "7S 7C AS 8S 7D | 9D JC")
+    view = state.view(None)
+    assert table_view.trick_seats(view, 2) == [5, 1]
+    assert table_view.trick_seats(view, 5, 2) == [1, 2, 3, 4, 5]
+    text = table_view.trick_text("sheepshead6", 5, ["9D", "JC"], None, by=table_view.trick_seats(view, 2)).plain
+    assert text.startswith("seat 5 ") and "seat 1 " in text and "seat 0" not in text
+    play(state, "8C 8D JH | QC 9C JS 9S TD | QS KC TS KS QD | QH TC 9H KH JD | 7H AC AH TH AD")
+    score = {"result": state.result(), "deal_number": 1, "match_scores": [0] * 6}
+    from rich.console import Console
+    console = Console(record=True, width=200, file=open("/dev/null", "w"), color_system=None)
+    console.print(table_view.render_result("sheepshead6", score, None))
+    last = next(line for line in console.export_text().splitlines() if line.startswith("Last trick"))
+    assert last.rstrip() == ("Last trick (trick 6): seat 1 7H  seat 2 AC  seat 3 AH  seat 4 TH  seat 5 AD"
+                             "  → seat 5")
