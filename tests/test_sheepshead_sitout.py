@@ -19,6 +19,7 @@ from engine_core.match import Match
 
 from conftest import conformance_lines
 from moves import act, play
+from test_sheepshead_properties import check_views, read_facts
 
 SIT = {"dealer_sits_out": True}
 
@@ -266,7 +267,11 @@ def test_five_of_six_play_the_five_handed_game(seed, dealer, data):
         hands[to[j]] = list(five.hands[j])
     state = game.new_deal(hands, dealer, list(five.blind))
     rng = random.Random(seed)
+    facts = {}
     while not five.is_over():
+        if state.phase() == "play" and not facts:   # the contract is made: no view shows what it may not
+            read_facts(state, facts)
+            check_views(state, facts)
         assert state.to_act() == to[five.to_act()]
         legal = five.legal_actions()
         assert state.legal_actions() == [dict(a, seat=to[a["seat"]]) for a in legal]
@@ -276,6 +281,8 @@ def test_five_of_six_play_the_five_handed_game(seed, dealer, data):
         view = state.view(dealer)
         assert view["hand"] == [] and view["legal"] == []
     assert state.is_over()
+    if facts:
+        check_views(state, facts)
     a, b = five.result(), state.result()
     assert b["scores"][dealer] == 0 and sum(b["scores"]) == 0
     assert [b["scores"][to[j]] for j in range(5)] == a["scores"]
