@@ -1,12 +1,14 @@
-"""Six-handed Sheepshead with the dealer sitting out (issue 28; docs/rules/sheepshead.md 13.4):
-option `dealer_sits_out` of `sheepshead6`. The dealer is dealt nothing, is never to act, belongs
-to no team and scores 0; the other five play the five-handed game exactly. The option and its
-refusals, the deal (every dealer), the worked example, the sitting-out seat's view and its
-refused action, the last to speak (forced pick, crack and blitz rounds), the match's rotation,
-the own conformance lines, and properties: every deal played at random through the five-handed
-game (`sheepshead`, dealer 4) and through six seats with any dealer sitting out gives the same
-legal actions, tricks, card points, breakdown and scores, seat for seat; zero-sum with the
-dealer at 0; the bots and the solver never act for the dealer."""
+"""Six-handed Sheepshead with the dealer sitting out (issue 28; docs/rules/sheepshead.md 13,
+"Six-handed with the dealer sitting out"): option `dealer_sits_out` of `sheepshead6`. The dealer
+is dealt nothing, is never to act, belongs to no team and scores 0; the other five play the
+five-handed game exactly. The option and its refusals, the deal (every dealer), the worked
+example, the sitting-out seat's view and its refused action, the last to speak (forced pick,
+crack and blitz rounds), the match's rotation, the own conformance lines, and properties: every
+deal played at random through the five-handed game (`sheepshead`, dealer 4) and through six
+seats with any dealer sitting out gives the same legal actions, tricks, card points, breakdown
+and scores, seat for seat; zero-sum with the dealer at 0; the bots and the solver never act for
+the dealer. Above the engine: the service, the record codec, the terminal table, the RL
+environment and the bots' trick seats."""
 import json
 import random
 

@@ -238,7 +238,7 @@ cdef int g_opts(options, SsOpts* o) except -1:
     o.call_up = getattr(options, "call_up", False)
     o.spitz = options.spitz
     o.multiplier = options.multiplier
-    # dealer_sits_out (six seats, docs/rules/sheepshead.md 13.4): the dealer is dealt nothing and
+    # dealer_sits_out (six seats, docs/rules/sheepshead.md 13, the dealer sitting out): the dealer is dealt nothing and
     # the five others play the five-handed game; the 30 cards go round the seats that play
     sits_out = getattr(options, "dealer_sits_out", False)
     o.deal.idle = G_SEATS - 1 if sits_out else -1

@@ -1,7 +1,8 @@
 """Six-handed Sheepshead (docs/rules/sheepshead.md 13): 32 cards, 5 each in packets 3-2-2 (the
 2 to the blind); the picker calls a partner as in the five-handed game (option partner) or goes
-alone, against four. With option dealer_sits_out (13.4) the dealer is dealt nothing and the other
-five play the five-handed game (6 each in packets 3-3, the blind of 2 after the first round)."""
+alone, against four. With option dealer_sits_out (13, "Six-handed with the dealer sitting out")
+the dealer is dealt nothing and the other five play the five-handed game (6 each in packets 3-3,
+the blind of 2 after the first round)."""
 from ...errors import OptionError
 from ...options import Options, OptionSpec
 from . import packet_plan, rules6, seat_variant
