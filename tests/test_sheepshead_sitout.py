@@ -22,6 +22,7 @@ from engine_core.match import Match
 from conftest import conformance_lines
 from moves import act, play
 from test_sheepshead_properties import check_views, read_facts
+from breakdown import settle
 
 SIT = {"dealer_sits_out": True}
 
@@ -292,6 +293,7 @@ def test_five_of_six_play_the_five_handed_game(seed, dealer, data):
     assert sorted(sorted(t) for t in b["teams"]) == sorted(sorted(to[s] for s in t) for t in a["teams"])
     assert [[to[lead], cards, to[win]] for lead, cards, win in a["tricks"]] == b["tricks"]
     assert _by_seat(a, to) == _by_seat(b)
+    assert settle("sheepshead6", b, 6) == b["scores"]          # the breakdown reads as the scores
     assert records.replay(state.record()).result()["scores"] == b["scores"]
 
 
