@@ -406,3 +406,34 @@ def test_the_terminal_table_names_the_seats_that_played():
     last = next(line for line in console.export_text().splitlines() if line.startswith("Last trick"))
     assert last.rstrip() == ("Last trick (trick 6): seat 1 7H  seat 2 AC  seat 3 AH  seat 4 TH  seat 5 AD"
                              "  → seat 5")
+
+
+def test_openspiel_and_pettingzoo_never_seat_the_dealer():
+    import numpy as np
+    pyspiel = pytest.importorskip("pyspiel")
+    from engine_core.rl import openspiel, pettingzoo
+    openspiel.register()
+    game = pyspiel.load_game("python_stich_sheepshead6", {"dealer_sits_out": True})
+    rng = np.random.default_rng(1)
+    for _ in range(4):
+        s = game.new_initial_state()
+        players = set()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[rng.integers(len(outcomes))][0])
+            else:
+                players.add(s.current_player())
+                s.apply_action(int(rng.choice(s.legal_actions())))
+        assert players == {1, 2, 3, 4, 5} and s.returns()[0] == 0 and sum(s.returns()) == 0
+    env = pettingzoo.env("sheepshead6", SIT)
+    env.reset(seed=3)
+    acted = set()
+    for agent in env.agent_iter(max_iter=500):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+        else:
+            acted.add(agent)
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert acted == {f"seat_{s}" for s in range(1, 6)}
