@@ -148,13 +148,15 @@ def _sheepshead(result: dict, seats: int) -> list[int]:
     """The picker's side: `per_defender` is what each defender wins or pays (the base of game,
     schneider or no trick times every doubling); the picker pays or wins `picker_share` of
     those, the partner `partner_share`. A leaster's winner collects the multiplier from each
-    other seat; a tie and a doubler deal pay nothing."""
+    other seat; a tie and a doubler deal pay nothing. A seat in no team sat the deal out
+    (six-handed `dealer_sits_out`): it scores 0 and is nobody's "other seat"."""
     _unknown(result, {"picker_team_points", "defender_points", "picker_team_wins", "picker_team_loses",
                       "game", "schneider", "no_trick", "double_on_the_bump", "blitz", "red_blitz", "crack", "recrack", "multiplier",
                       "per_defender", "partner_exempt", "picker_share", "partner_share", "blind_set_aside",
                       "blind_to_last_trick", "leaster_winner", "leaster_tie", "doubler", "doubler_cap",
                       "schwanzer_points", "schwanzer_tie", "schwanzer"})
     by = _items(result)
+    playing = set().union(*map(set, result["teams"])) or set(range(seats))
     factor = math.prod(b["value"] for k in ("double_on_the_bump", "blitz", "red_blitz", "crack", "recrack", "multiplier")
                        for b in by.get(k, []))
     if "per_defender" in by:
@@ -167,7 +169,7 @@ def _sheepshead(result: dict, seats: int) -> list[int]:
             raise BreakdownError("exactly one of picker_team_wins and picker_team_loses")
         picker_side = result["teams"][0]
         picker = result["contract"]["declarer"]
-        scores = [-sign * unit] * seats
+        scores = [-sign * unit if s in playing else 0 for s in range(seats)]
         for s in picker_side:
             scores[s] = 0
         scores[picker] = sign * unit * by["picker_share"][0]["value"]
@@ -177,10 +179,12 @@ def _sheepshead(result: dict, seats: int) -> list[int]:
         return scores
     if "leaster_winner" in by:          # its value is the winning seat (the rules' breakdown)
         (winner,) = [b["value"] for b in by["leaster_winner"]]
-        return [factor * (seats - 1) if s == winner else -factor for s in range(seats)]
+        return [factor * (len(playing) - 1) if s == winner else -factor if s in playing else 0
+                for s in range(seats)]
     if "schwanzer" in by:               # its value is the losing seat (docs/rules/sheepshead.md 3.12)
         (loser,) = [b["value"] for b in by["schwanzer"]]
-        return [-factor * (seats - 1) if s == loser else factor for s in range(seats)]
+        return [-factor * (len(playing) - 1) if s == loser else factor if s in playing else 0
+                for s in range(seats)]
     return [0] * seats                  # a leaster tie, a doubler deal: nothing changes hands
 
 

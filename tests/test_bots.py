@@ -33,7 +33,10 @@ OPTION_SETS = {
     "sheepshead3": [{}, {"cracking": True, "blitz": True, "no_pick": "forced_pick"}],
     "sheepshead4": [{}, {"partner": "jack_of_diamonds", "call_up": True, "cracking": True}],
     "sheepshead4c": [{}, {"cracking": True, "blitz": True, "red_blitz": True, "no_pick": "doubler"}],
-    "sheepshead6": [{}, {"partner": "none", "no_pick": "doubler", "blitz": True}, {"no_pick": "schwanzer"}],
+    "sheepshead6": [{}, {"partner": "none", "no_pick": "doubler", "blitz": True}, {"no_pick": "schwanzer"},
+                    # the dealer sits out (13): the bots are never asked for him
+                    {"dealer_sits_out": True, "cracking": True, "blitz": True},
+                    {"dealer_sits_out": True, "partner": "jack_of_diamonds", "no_pick": "forced_pick"}],
 }
 CASES = [(g, o) for g in GAMES for o in OPTION_SETS.get(g, [{}])]
 FAST = {"worlds": 3, "rollout_worlds": 2, "nodes": 2000, "playout_worlds": 3, "playouts": 4, "rollout_playouts": 2}

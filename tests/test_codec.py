@@ -81,7 +81,8 @@ def mutations(game):
     rec["actions"].append(dict(card))
     yield json.dumps(rec)
     rec = copy.deepcopy(base)
-    rec["hands"][0][0] = rec["hands"][1][0]
+    full = [i for i, hand in enumerate(rec["hands"]) if hand]     # a seat that sits out holds none
+    rec["hands"][full[0]][0] = rec["hands"][full[1]][0]
     yield json.dumps(rec)
     rec = copy.deepcopy(base)
     rec["hands"][0], rec["hands"][1] = rec["hands"][1], rec["hands"][0]

@@ -29,7 +29,7 @@ OPTIONS = {
     "sheepshead3": [{}, {"leaster_blind": "last_trick"}],
     "sheepshead4": [{}, {"partner": "jack_of_diamonds"}],
     "sheepshead4c": [{}, {"blitz": True, "red_blitz": True, "leaster_blind": "last_trick"}],
-    "sheepshead6": [{}, {"partner": "none"}],
+    "sheepshead6": [{}, {"partner": "none"}, {"dealer_sits_out": True}],
 }
 
 

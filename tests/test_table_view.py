@@ -30,6 +30,9 @@ SCENARIOS = {
                   ({"bidding": "drents", "stuk": "declared", "roem_claim": True}, ("points_80", "stuk", "roem"))],
 }
 SCENARIOS["sheepshead4"] = SCENARIOS["sheepshead6"] = SCENARIOS["sheepshead"]
+# six seats with the dealer sitting out too (docs/rules/sheepshead.md 13): seat 0 deals deal 0
+SCENARIOS["sheepshead6"] = SCENARIOS["sheepshead"] + [({"dealer_sits_out": True, "cracking": True, "blitz": True},
+                                                        ("pick", "blitz", "crack", "recrack", "ace"))]
 SCENARIOS["sheepshead3"] = [({"cracking": True, "blitz": True}, ("pick", "blitz", "crack", "recrack"))]
 SCENARIOS["sheepshead4c"] = [({"cracking": True, "blitz": True, "red_blitz": True}, ("pick", "blitz", "crack", "recrack"))]
 # phases a game declares (its rules' phases) that it never reaches: the three-handed picker is

@@ -455,8 +455,9 @@ cdef class Tables:
         self.exchange_names = names
 
     cdef object opts_of(self, bytes text):
-        """(Options, C options, hand size, cards left out) of a record's options object text, None
-        when the generic path must judge them."""
+        """(Options, C options, hand size, cards left out, the seat that sits out as an offset from
+        the dealer's left or None) of a record's options object text, None when the generic path
+        must judge them."""
         found = self.options.get(text)
         if found is None:
             try:
@@ -465,7 +466,7 @@ cdef class Tables:
             except (StichError, orjson.JSONDecodeError, TypeError, ValueError):
                 return None
             found = (game.options, self.spec.rules.c_options(game.options, None), game.hand_size,
-                     game.left_out)
+                     game.left_out, self.spec.rules.idle_offset(game.options))
             if len(self.options) < 1024:
                 self.options[text] = found
         return found
@@ -537,7 +538,7 @@ cdef object answer(const Scan* s, Rec* rec, Tables t):
     cdef int8_t seats[MAX_ACTS]
     cdef i64 codes[MAX_ACTS]
     cdef u64 twices[MAX_ACTS]
-    cdef int i, k, f, x, n
+    cdef int i, k, f, x, n, idle
     cdef char state[STATE_BYTES]
     cdef Result res
     cdef const Act* a
@@ -547,9 +548,10 @@ cdef object answer(const Scan* s, Rec* rec, Tables t):
     found = t.opts_of(s.p[rec.opts_a:rec.opts_b] if rec.seen & KEY_OPTIONS else b"")
     if found is None:
         return None
+    idle = -1 if found[4] is None else (rec.dealer + 1 + found[4]) % t.seats   # a seat that sits out: no cards
     for i in range(t.seats):
         n = rec.hand_at[i + 1] - rec.hand_at[i]
-        if n != found[2] or not take_cards(t, rec, rec.hand_at[i], n, &used, &hands[i]):
+        if n != (0 if i == idle else found[2]) or not take_cards(t, rec, rec.hand_at[i], n, &used, &hands[i]):
             return None
     if used & <u64>found[3]:            # a card the options leave out: the generic path says so
         return None

@@ -25,7 +25,7 @@ from libc.string cimport memcpy, memset
 from engine_core._bits cimport popcount, lowest, bit
 from engine_core._rng cimport Rng, rng_below, pick_bit
 from engine_core._order cimport Order, TRUMP
-from engine_core._game cimport (CALL_BASE, EXCHANGE_BASE, exchange_code, exchange_call, exchange_mask, MAX_LEGAL, MAX_SEATS, A_BID,
+from engine_core._game cimport (idle_seat, trick_size, next_seat, seat_in_trick, CALL_BASE, EXCHANGE_BASE, exchange_code, exchange_call, exchange_mask, MAX_LEGAL, MAX_SEATS, A_BID,
                                 A_EXCHANGE, A_ANNOUNCE, A_PLAY, Score, Result, PlayoutStats,
                                 GameHooks, book, BIDS_UNIFORM, TRACE_HANDS, TRACE_COUNT,
                                 TRACE_CODES, TRACE_SIZE, DealPlan, TO_BLIND, MAX_PACKETS,
@@ -264,6 +264,7 @@ cdef int make_opts(options, packets, GOpts* o) except -1:
     o.deal.sight_phase = -1         # every hand seen whole from the deal, unless g_opts says
     o.deal.hand = G_HAND            # the whole deck dealt, unless g_opts leaves cards out
     o.deal.left_out = 0
+    o.deal.idle = -1                # every seat plays, unless g_opts says one sits out
     g_opts(options, o)
     if packets is not None:
         fill_deal_plan(packets, &o.deal)
@@ -305,6 +306,15 @@ def deal_shape(options):
     cdef GOpts o
     make_opts(options, None, &o)
     return o.deal.hand, o.deal.left_out
+
+
+def idle_offset(options):
+    """The seat that sits out each deal under these resolved Options, as an offset from the
+    dealer's left (G_SEATS - 1: the dealer himself; DealPlan.idle), None when every seat plays:
+    that seat is dealt no cards and is never to act."""
+    cdef GOpts o
+    make_opts(options, None, &o)
+    return o.deal.idle if o.deal.idle >= 0 else None
 
 
 def sight_phase(options):
@@ -352,7 +362,10 @@ cdef class Core:
             if not 0 <= hands[i] <= _DECK_MASK:
                 raise ValueError(f"hand {i} is not a mask of this deck's {G_DECK} cards")
             m = hands[i]
-            if popcount(m) != self.o.deal.hand or m & used:
+            if i == idle_seat(&self.o.deal, dealer, G_SEATS):
+                if m:
+                    raise ValueError(f"hand {i} must be empty: seat {i} sits out this deal")
+            elif popcount(m) != self.o.deal.hand or m & used:
                 raise ValueError(f"hand {i} must hold {self.o.deal.hand} cards that no other hand holds")
             if m & self.o.deal.left_out:
                 raise ValueError(f"hand {i} holds a card these options leave out of the deal")

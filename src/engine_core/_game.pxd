@@ -164,6 +164,39 @@ cdef struct DealPlan:
     # cards out of the deck (Doppelkopf without nines: 10 cards, the eight nines out)
     int8_t hand
     u64 left_out
+    # the seat (offset from the dealer's left, as `target`: G_SEATS - 1 is the dealer) that is
+    # dealt no cards and takes no turn in the deal: it sits out (six-handed Sheepshead's dealer,
+    # option dealer_sits_out); -1 (the engine's preset): every seat plays. Tricks then hold one
+    # card fewer than the seats (`trick_size`) and the turn passes over it (`next_seat`)
+    int8_t idle
+
+
+cdef inline int idle_seat(const DealPlan* d, int dealer, int seats) noexcept nogil:
+    """The seat that sits out this deal (DealPlan.idle), -1 when every seat plays."""
+    return (dealer + 1 + d.idle) % seats if d.idle >= 0 else -1
+
+
+cdef inline int trick_size(const DealPlan* d, int seats) noexcept nogil:
+    """The cards of a trick: one from each seat that plays."""
+    return seats - 1 if d.idle >= 0 else seats
+
+
+cdef inline int next_seat(const DealPlan* d, int dealer, int seats, int seat) noexcept nogil:
+    """The seat to the left of `seat` that plays this deal (the idle seat passed over)."""
+    cdef int idle = idle_seat(d, dealer, seats)
+    seat = seat + 1 if seat + 1 < seats else 0
+    if seat == idle:
+        seat = seat + 1 if seat + 1 < seats else 0
+    return seat
+
+
+cdef inline int seat_in_trick(const DealPlan* d, int dealer, int seats, int leader, int k) noexcept nogil:
+    """The seat that plays the k-th card (0: the lead) of a trick led by `leader`."""
+    cdef int seat = leader
+    while k > 0:
+        seat = next_seat(d, dealer, seats, seat)
+        k -= 1
+    return seat
 
 # ---- random playouts (engine_core.batch) ----
 cdef enum:

@@ -55,7 +55,7 @@ cdef inline u64 pick_k(Rng* r, u64 m, int k) noexcept nogil:
 cdef class Sampler:
     cdef const GameHooks* hooks
     cdef unsigned char opts[512]
-    cdef int dealer, seats, n_holders, n_ops, n_acts, faces, copies, hand_size
+    cdef int dealer, seats, n_holders, n_ops, n_acts, faces, copies, hand_size, idle
     cdef int count[MAX_HOLDERS]
     cdef u64 forbid[MAX_HOLDERS]
     cdef u64 fixed[MAX_SEATS]
@@ -78,7 +78,7 @@ cdef class Sampler:
 
     def __init__(self, rules, bytes opts, int dealer, list counts, list forbid, u64 pool,
                  list fixed, u64 known_blind, int blind_holder, int blind_slot, list ops, list acts,
-                 int faces, int copies, int hand_size=0):
+                 int faces, int copies, int hand_size=0, int idle=-1):
         """counts/forbid: per holder (seats 0..n-1, then piles); fixed: per seat; ops: tuples
         (op, a, b, c, n, mask); acts: (seat, code, kind, ref, twice), `twice` the faces a
         visible exchange names with both copies (Doppelkopf's "AC AC")."""
@@ -92,6 +92,7 @@ cdef class Sampler:
         self.faces = faces
         self.copies = copies
         self.hand_size = hand_size if hand_size > 0 else self.hooks.hand_size
+        self.idle = idle                # a seat that sits out this deal (dealt nothing), -1 none
         if len(counts) > MAX_HOLDERS or len(counts) != len(forbid) or len(counts) < self.seats:
             raise ValueError("bad holders")
         if len(ops) > MAX_OPS or len(acts) > MAX_ACTS or len(fixed) != self.seats:
@@ -221,7 +222,7 @@ cdef class Sampler:
         else:
             blind[0] = self.known_blind
         for i in range(self.seats):
-            if popcount(hands[i]) != self.hand_size:
+            if popcount(hands[i]) != (0 if i == self.idle else self.hand_size):
                 return 2
         for i in range(self.n_acts):
             twice[i] = self.act_twice[i]

@@ -139,8 +139,9 @@ cdef void search_init(Search* c, const GState* s, const GOpts* o, int side, int 
             c.owner[lowest(m)] = <int8_t>a
             m &= m - 1
     for a in range(s.trick_no + 1):     # a card played before the root: the seat that played it
-        for b in range(s.n_in_trick if a == s.trick_no else G_SEATS):
-            c.owner[s.trick[a][b]] = <int8_t>((s.trick_leader[a] if a < s.trick_no else s.leader) + b) % G_SEATS
+        for b in range(s.n_in_trick if a == s.trick_no else trick_size(&c.o.deal, G_SEATS)):
+            c.owner[s.trick[a][b]] = <int8_t>seat_in_trick(&c.o.deal, s.dealer, G_SEATS,
+                                                           s.trick_leader[a] if a < s.trick_no else s.leader, b)
     for a in range(G_SEATS):
         c.held[a] = 0
     for a in range(64):
@@ -408,7 +409,7 @@ cdef inline int order_moves(const Search* c, const GState* s, int seat, u64 lega
             if v > best_v:
                 best_v = v
                 win_pos = k
-        win_seat = (s.leader + win_pos) % G_SEATS
+        win_seat = seat_in_trick(&c.o.deal, s.dealer, G_SEATS, s.leader, win_pos)
     if s.n_in_trick == 0:
         # plain suits a seat still to play is void in while holding trumps: ruffed by the
         # other side (a poor lead) or by the own side only (a good one)
@@ -446,12 +447,12 @@ cdef inline int order_moves(const Search* c, const GState* s, int seat, u64 lega
             holder = seat if beats else win_seat
             w = card if beats else s.trick[s.trick_no][win_pos]
             mine = ((c.side >> holder) & 1) == my_side
-            if s.n_in_trick == G_SEATS - 1:
+            if s.n_in_trick == trick_size(&c.o.deal, G_SEATS) - 1:
                 sc = (3000 + 10 * pts if mine else 1000 - 10 * pts) - order.power[card]
             else:
                 sure = True          # nobody of the other side still to play can beat it
-                for k in range(s.n_in_trick + 1, G_SEATS):
-                    q = (s.leader + k) % G_SEATS
+                for k in range(s.n_in_trick + 1, trick_size(&c.o.deal, G_SEATS)):
+                    q = seat_in_trick(&c.o.deal, s.dealer, G_SEATS, s.leader, k)
                     if ((c.side >> q) & 1) != ((c.side >> holder) & 1) and can_beat(order, c, s.hand[q], led, w):
                         sure = False
                         break
@@ -632,7 +633,8 @@ cdef inline void prefetch_children(const Search* c, const GState* s, const int* 
             best_v = v
             win_pos = k
     for i in range(n):
-        leader = s.to_act if card_strength(order, moves[i], led) > best_v else (s.leader + win_pos) % G_SEATS
+        leader = (s.to_act if card_strength(order, moves[i], led) > best_v
+                  else seat_in_trick(&c.o.deal, s.dealer, G_SEATS, s.leader, win_pos))
         key = rem & ~bit(moves[i])
         if c.partition:
             key = canonical(c, key)
@@ -728,7 +730,7 @@ cdef int search(Search* c, const GState* s, int pts, int alpha, int beta) noexce
     legal = reduce_equivalent(c, s, seat, g_legal_cards(s, c.o))
     n = order_moves(c, s, seat, legal, hint, moves)
     maxi = ((c.side >> seat) & 1) == c.maximize
-    if s.n_in_trick == G_SEATS - 1 and c.tt != NULL and popcount(s.hand[seat]) > 2:
+    if s.n_in_trick == trick_size(&c.o.deal, G_SEATS) - 1 and c.tt != NULL and popcount(s.hand[seat]) > 2:
         prefetch_children(c, s, moves, n)
         if c.etc:
             v = transposition_cutoff(c, s, moves, n, maxi, alpha, beta)

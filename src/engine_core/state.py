@@ -35,6 +35,7 @@ REASONS = {
     "NO_SUCH_CALL": "the call does not exist with that suit",
     "DEAL_OVER": "the deal is over",
     "NOT_YOUR_TURN": "another seat is to act",
+    "SITS_OUT": "the seat sits out this deal (six-handed Sheepshead's dealer_sits_out): it has no cards and no turn",
     "WRONG_PHASE": "this action type is not part of the current phase",
     "CARD_NOT_IN_HAND": "the card is not in the acting seat's hand",
     "CARDS_NOT_IN_HAND": "an exchanged card is not in the acting seat's hand",
@@ -242,6 +243,9 @@ class State:
         if core.is_over():
             raise IllegalActionError("the deal is over", reason_id="DEAL_OVER")
         to_act = core.to_act()
+        if seat != to_act and seat == self.game.sits_out(self.dealer):
+            raise IllegalActionError(f"seat {seat} deals and sits out this deal: it has no cards and takes "
+                                     f"no action (seat {to_act} is to act)", reason_id="SITS_OUT")
         if seat != to_act:
             return self._interjection(kind, action, seat, to_act)
         legal = core.legal_codes()

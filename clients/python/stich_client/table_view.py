@@ -252,18 +252,31 @@ def public_lines(view: dict) -> list[str]:
 
 # ---- the table --------------------------------------------------------------------------------
 def trick_text(game: str, leader: int, cards: list[str], me: int | None, winner: int | None = None,
-               seats: int = 4) -> Text:
+               seats: int = 4, by: list[int] | None = None) -> Text:
     """`seat 1 K♠  seat 2 A♠  you 9♠  → seat 2`: in play order (the first was led), then who
-    took the trick."""
+    took the trick. `by`: the seat of each card where it is known (`trick_seats`); else the
+    leader and the seats to his left."""
     text = Text()
     for i, card in enumerate(cards):
         if i:
             text.append("  ")
-        text.append(f"{seat_name((leader + i) % seats, me)} ")
+        seat = by[i] if by and i < len(by) else (leader + i) % seats
+        text.append(f"{seat_name(seat, me)} ")
         text.append_text(card_text(game, card))
     if winner is not None:
         text.append(f"  → {seat_name(winner, me)}", style="bold")
     return text
+
+
+def trick_seats(view: dict, n: int, after: int = 0) -> list[int] | None:
+    """The seats that played a trick's `n` cards, read from the view's play actions (`after`:
+    the plays that came after that trick); None without the actions. A seat that sits out the
+    deal (six-handed Sheepshead's dealer_sits_out) plays no card, so these are not always the
+    leader and the seats to his left."""
+    plays = [a["seat"] for a in view.get("actions") or [] if a.get("type") == "play"]
+    if len(plays) < n + after:
+        return None
+    return plays[len(plays) - after - n:len(plays) - after]
 
 
 def seats_of(view: dict) -> int:
@@ -306,14 +319,17 @@ def render_view(view: dict, menu=None, news: list[dict] | None = None) -> Render
         parts.append(Text(line))
     tricks = view.get("tricks") or []
     trick = view.get("trick")
+    current = len(trick["cards"]) if trick and trick.get("cards") else 0
     if tricks and view.get("phase") == "play":
         leader, cards, winner = tricks[-1]
         line = Text(f"Trick {len(tricks)}: ")
-        line.append_text(trick_text(game, leader, cards, me, winner, seats=n))
+        line.append_text(trick_text(game, leader, cards, me, winner, seats=n,
+                                    by=trick_seats(view, len(cards), current)))
         parts.append(line)
-    if trick and trick.get("cards"):
+    if current:
         line = Text(f"Trick {len(tricks) + 1}: ", style="bold")
-        line.append_text(trick_text(game, trick["leader"], trick["cards"], me, seats=n))
+        line.append_text(trick_text(game, trick["leader"], trick["cards"], me, seats=n,
+                                    by=trick_seats(view, current)))
         parts.append(line)
     elif view.get("phase") == "play" and view.get("to_act") is not None:
         parts.append(Text(f"Trick {len(tricks) + 1}: {seat_name(view['to_act'], me)} to lead", style="bold"))
@@ -331,8 +347,11 @@ def render_last_trick(view: dict) -> Text:
     if not tricks:
         return Text("No trick finished yet.")
     leader, cards, winner = tricks[-1]
+    trick = view.get("trick")
+    current = len(trick["cards"]) if trick and trick.get("cards") else 0
     line = Text(f"Last trick (trick {len(tricks)}): ", style="bold")
-    line.append_text(trick_text(view["game"], leader, cards, view.get("seat"), winner, seats_of(view)))
+    line.append_text(trick_text(view["game"], leader, cards, view.get("seat"), winner, seats_of(view),
+                                by=trick_seats(view, len(cards), current)))
     return line
 
 
@@ -411,8 +430,13 @@ def render_result(game: str, score: dict, me: int | None) -> RenderableType:
     tricks = r.get("tricks") or []
     if tricks:
         leader, cards, winner = tricks[-1]
+        n = len(score["match_scores"])
+        # the seats in a team play; one in none sat the deal out (dealer_sits_out)
+        playing = set().union(*map(set, r.get("teams") or [])) or set(range(n))
+        by = [s for s in ((leader + i) % n for i in range(n)) if s in playing]
         line = Text(f"Last trick (trick {len(tricks)}): ", style="bold")
-        line.append_text(trick_text(game, leader, cards, me, winner, len(score["match_scores"])))
+        line.append_text(trick_text(game, leader, cards, me, winner, n,
+                                    by=by if len(by) == len(cards) else None))
         parts.append(line)
     contract = contract_words(game, r.get("contract"), me)
     if contract:

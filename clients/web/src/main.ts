@@ -612,6 +612,14 @@ function tableEl(view: TableView): HTMLElement {
 
 /** The trick in the middle, each card before the seat that played it; when no card is down
  *  yet, the trick just completed, faded, with who took it. */
+/** The seats that played a trick's `n` cards, read from the play actions (`after`: the plays
+ * that came after that trick): a seat that sits out the deal plays no card, so the trick's seats
+ * are not always the leader and the seats to his left. */
+function trickSeats(view: TableView, n: number, after = 0): number[] {
+  const plays = view.actions.filter((a) => a.type === "play");
+  return plays.slice(plays.length - after - n, plays.length - after).map((a) => a.seat);
+}
+
 function trickEl(view: TableView): HTMLElement {
   const current = view.trick && view.trick.cards.length ? view.trick : undefined;
   const done = view.tricks.filter((tr) => tr.winner !== undefined);
@@ -625,9 +633,10 @@ function trickEl(view: TableView): HTMLElement {
   const key = `${view.tableId}:${view.dealNumber}:${view.tricks.length}:`;
   const before = shownTrick.startsWith(key) ? Number(shownTrick.slice(key.length)) : 0;
   shownTrick = key + shown.cards.length;
+  const seats = trickSeats(view, shown.cards.length);
   box.append(h("div", { class: "cards", "data-leader": String(shown.leader) },
     ...shown.cards.map((c, i) => {
-      const s = (shown.leader + i) % view.seats.length;
+      const s = seats[i];
       return h("figure", { class: `played pos-${position(view, s)}${current && i >= before ? " fresh" : ""}`, "data-seat": String(s) },
         cardEl(c, {}, "span"), h("figcaption", {}, seatName(view, s)));
     })));
@@ -636,9 +645,10 @@ function trickEl(view: TableView): HTMLElement {
 }
 
 function lastTrickEl(view: TableView, trick: Trick): HTMLElement {
+  const seats = trickSeats(view, trick.cards.length, view.trick?.cards.length ?? 0);
   return h("div", { id: "last-trick", class: "last" }, h("h3", {}, `${t("last_trick")}, ${t("won_by", { seat: seatName(view, trick.winner!) })}`),
     h("div", { class: "cards" }, ...trick.cards.map((c, i) => h("figure", {}, cardEl(c, {}, "span"),
-      h("figcaption", {}, seatName(view, (trick.leader + i) % view.seats.length))))));
+      h("figcaption", {}, seatName(view, seats[i]))))));
 }
 
 /** The contract, the auction history and the last trick on demand. */

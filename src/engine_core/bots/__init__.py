@@ -82,6 +82,14 @@ class Bot:
             self._dealt = get_game(self.game, self.options).hand_size
         return self._dealt
 
+    def _sits_out(self, view: dict) -> int | None:
+        """The seat that sits out the view's deal with the bot's options (Game.sits_out:
+        six-handed Sheepshead's dealer_sits_out), None when every seat plays."""
+        if not hasattr(self, "_played"):
+            from ..games import get as get_game
+            self._played = get_game(self.game, self.options)
+        return self._played.sits_out(view["dealer"])
+
     def _choose(self, view: dict, legal: list[dict]) -> dict:   # pragma: no cover - abstract
         raise NotImplementedError
 

@@ -89,7 +89,8 @@ class Inference:
                     acts.append([seat, exchange_code(number, faces), K_PLAIN, 0, twice])
             else:
                 acts.append([seat, CALL_BASE + calls[(kind, a["call"], a.get("suit"))], K_PLAIN, 0, 0])
-        piles = _piles(view, spec, played, hidden_plays, game.hand_size)
+        dealt = game.dealt_sizes(view["dealer"])
+        piles = _piles(view, spec, played, hidden_plays, dealt)
         unseen = [p for p in piles if p["cards"] is None]
         moved = [p for p in piles if p["from_seat"] != p["to_seat"]]
 
@@ -123,7 +124,7 @@ class Inference:
                 extra = _sub(Counter(hand["cards"]), known_held[s])
                 known_init[s] += extra
                 known_held[s] += extra
-        counts = _holdings(view, spec, played, hidden_plays, piles, game.hand_size)
+        counts = _holdings(view, spec, played, hidden_plays, piles, dealt)
         # the game's sight phase (Schafkopf's knocking round): the seat has seen only part of
         # its own hand, and a world deals it the rest from the cards it has not seen, as it
         # deals the other seats' (docs/bots.md)
@@ -205,16 +206,18 @@ class Inference:
         order = Order.of(view, options) if use_voids else None
         forbid = [0] * n
         if order is not None:
-            for s, suits in voids(view, order, n).items():
+            for s, suits in voids(view, order, n, game.sits_out(view["dealer"])).items():
                 for suit in suits:
                     for card in order.lists.get(suit, []):
                         forbid[s] |= self._phys_face(deck.face_index(card))
         hold_counts = list(counts) + [p["count"] for p in aside]
         hold_forbid = [f & pool for f in forbid] + [
             (pool & ~self._phys(self._face_mask(p["among"]))) if p["among"] is not None else 0 for p in aside]
+        idle = game.sits_out(view["dealer"])     # a seat that sits out: dealt nothing
         self.sampler = Sampler(game.rules, game.rules.c_options(game.options, None), view["dealer"],
                                hold_counts, hold_forbid, pool, fixed, kb, blind_holder, blind_slot,
-                               ops, [tuple(a) for a in acts], self.faces, deck.copies, game.hand_size)
+                               ops, [tuple(a) for a in acts], self.faces, deck.copies, game.hand_size,
+                               -1 if idle is None else idle)
         self._acts = acts
 
     # -- helpers --
@@ -330,7 +333,7 @@ def deck_mask(deck) -> int:
     return (1 << deck.size) - 1
 
 
-def _piles(view: dict, spec, played: list[Counter], hidden_plays: list[int], hand_size: int) -> list[dict]:
+def _piles(view: dict, spec, played: list[Counter], hidden_plays: list[int], dealt: list[int]) -> list[dict]:
     """Every face-down pile of the deal so far, in the order made (the blind first), each with
     its "cards" as this seat saw them (None: unseen). The unseen ones are the view's "hidden";
     the seen ones are what a seat sees because it gave or received them (view-spec): an
@@ -365,7 +368,7 @@ def _piles(view: dict, spec, played: list[Counter], hidden_plays: list[int], han
             gone = sum(p["count"] for p in placed if p["from_seat"] == s)
             come = sum(p["count"] for p in placed if p["to_seat"] == s)
             plays = sum(played[s].values()) + hidden_plays[s]
-            return hand_size - plays - gone + come
+            return dealt[s] - plays - gone + come
 
         sizes = view.get("hand_sizes")
         surplus = {s: sizes[s] - balance(s) for s in range(n) if s != me} if sizes else {}
@@ -386,13 +389,14 @@ def _piles(view: dict, spec, played: list[Counter], hidden_plays: list[int], han
 
 
 def _holdings(view: dict, spec, played: list[Counter], hidden_plays: list[int], piles,
-              hand_size: int) -> list[int]:
+              dealt: list[int]) -> list[int]:
     """How many cards each seat holds now, its face-down plays included (they are drawn with
-    its hand): the view's hand sizes, or the deal less the plays and the piles that moved."""
+    its hand): the view's hand sizes, or the deal (`dealt`: each seat's cards, Game.dealt_sizes)
+    less the plays and the piles that moved."""
     n = spec.seats
     if "hand_sizes" in view:
         return [view["hand_sizes"][s] + hidden_plays[s] for s in range(n)]
-    out = [hand_size - sum(played[s].values()) for s in range(n)]
+    out = [dealt[s] - sum(played[s].values()) for s in range(n)]
     for p in piles:
         if p["from_seat"] != p["to_seat"]:
             if p["from_seat"] is not None:

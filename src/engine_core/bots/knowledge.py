@@ -61,11 +61,17 @@ class Trick:
     winner_pos: int | None
 
 
-def current_trick(view: dict, order: Order, seats: int) -> Trick:
+def trick_order(leader: int, seats: int, idle: int | None = None) -> list[int]:
+    """The seats that play a trick led by `leader`, in play order; `idle`: a seat that sits
+    out the deal (Game.sits_out: six-handed Sheepshead's dealer_sits_out), passed over."""
+    return [s for s in ((leader + i) % seats for i in range(seats)) if s != idle]
+
+
+def current_trick(view: dict, order: Order, seats: int, idle: int | None = None) -> Trick:
     trick = view.get("trick") or {"leader": view["seat"], "cards": []}
     cards = list(trick["cards"])
     leader = trick["leader"]
-    seat_list = [(leader + i) % seats for i in range(len(cards))]
+    seat_list = trick_order(leader, seats, idle)[:len(cards)]
     if not cards:
         return Trick(leader, cards, seat_list, None, None)
     led = order.suit_of.get(cards[0], "?")
@@ -94,8 +100,9 @@ def played_cards(view: dict) -> list[tuple[int, str]]:
     return [(a["seat"], a["card"]) for a in view["actions"] if a.get("type") == "play"]
 
 
-def voids(view: dict, order: Order, seats: int) -> dict[int, set]:
-    """Effective suits each seat has shown it does not hold (it did not follow them)."""
+def voids(view: dict, order: Order, seats: int, idle: int | None = None) -> dict[int, set]:
+    """Effective suits each seat has shown it does not hold (it did not follow them); `idle`
+    as in `trick_order`."""
     out: dict[int, set] = {s: set() for s in range(seats)}
     tricks = [(t[0], t[1]) for t in view.get("tricks") or []]
     cur = view.get("trick")
@@ -105,9 +112,10 @@ def voids(view: dict, order: Order, seats: int) -> dict[int, set]:
         if not cards or cards[0] == HIDDEN:
             continue
         led = order.suit_of.get(cards[0])
+        by = trick_order(leader, seats, idle)
         for i, c in enumerate(cards[1:], 1):
             if c != HIDDEN and order.suit_of.get(c) != led:
-                out[(leader + i) % seats].add(led)
+                out[by[i]].add(led)
     return out
 
 

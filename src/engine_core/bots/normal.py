@@ -13,7 +13,7 @@ good club player does.
 Each decision reads only the view and takes well under 5 ms."""
 from __future__ import annotations
 
-from .knowledge import Order, current_trick, played_cards, sides, spec_of, voids
+from .knowledge import Order, current_trick, played_cards, sides, spec_of, trick_order, voids
 from .simple import EasyBot, _declaring, misere_card
 
 
@@ -23,9 +23,10 @@ class NormalBot(EasyBot):
     def _card(self, view, plays):
         spec = spec_of(view)
         n = spec.seats
+        idle = self._sits_out(view)
         order = Order.of(view, self.options)
         me = view["seat"]
-        trick = current_trick(view, order, n)
+        trick = current_trick(view, order, n, idle)
         misere = misere_card(view, plays, order, trick)
         if misere is not None:
             return misere
@@ -44,9 +45,9 @@ class NormalBot(EasyBot):
                 seen[c] = seen.get(c, 0) + 1
         copies = spec.deck.copies
         out = {c for suit in order.lists.values() for c in suit if seen.get(c, 0) < copies}
-        void = voids(view, order, n)
-        to_play = [(trick.leader + i) % n for i in range(len(trick.cards) + 1, n)] if trick.cards \
-            else [(me + i) % n for i in range(1, n)]
+        void = voids(view, order, n, idle)
+        to_play = (trick_order(trick.leader, n, idle)[len(trick.cards) + 1:] if trick.cards
+                   else trick_order(me, n, idle)[1:])
         opp_after = [s for s in to_play if s not in mine]
         trumps_out = [c for c in out if order.is_trump(c)]
 

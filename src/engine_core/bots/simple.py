@@ -147,9 +147,11 @@ class EasyBot(Bot):
 
     # -- card play --
     def _card(self, view, plays):
-        n = spec_of(view).seats
+        seats = spec_of(view).seats
+        idle = self._sits_out(view)
+        n = seats - (idle is not None)            # the seats that play a trick
         order = Order.of(view, self.options)
-        trick = current_trick(view, order, n)
+        trick = current_trick(view, order, seats, idle)
         misere = misere_card(view, plays, order, trick)
         if misere is not None:
             return misere

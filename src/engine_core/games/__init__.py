@@ -143,7 +143,9 @@ class GameSpec:
 
     @property
     def hand_size(self) -> int:
-        return self.rules.HAND_SIZE
+        """The cards each hand is dealt with the default options (the rules module's HAND_SIZE
+        is the most any option deals: six-handed Sheepshead's dealer_sits_out deals 6, else 5)."""
+        return self.rules.deal_shape(self.validate(resolve(self.name, self.options, None)))[0]
 
     @property
     def blind_size(self) -> int:
@@ -278,6 +280,7 @@ def get(name: str, options: Mapping[str, Any] | Options | None = None) -> "Game"
 _DEFAULTS: dict[str, tuple] = {}
 _SIGHT: dict[tuple, str | None] = {}      # (rules module, Options) -> Game.sight_phase()
 _SHAPE: dict[tuple, tuple[int, int]] = {}  # (rules module, Options) -> (hand size, cards left out)
+_IDLE: dict[tuple, int | None] = {}       # (rules module, Options) -> the idle seat offset (Game.sits_out)
 
 
 def _defaults(spec: GameSpec) -> tuple:
@@ -389,6 +392,25 @@ class Game:
         fewer where an option leaves cards out of the deal (Doppelkopf without nines)."""
         return self._shape()[0]
 
+    def sits_out(self, dealer: int) -> int | None:
+        """The seat that sits out the deal of `dealer` under these options (six-handed Sheepshead's
+        dealer_sits_out: the dealer), None when every seat plays. That seat is dealt no cards, is
+        never to act, belongs to no team and scores 0."""
+        key = (self.spec.rules, self.options)
+        try:
+            offset = _IDLE[key]
+        except KeyError:
+            offset = self.spec.rules.idle_offset(self.options)
+            if len(_IDLE) < 4096:
+                _IDLE[key] = offset
+        return None if offset is None else (dealer + 1 + offset) % self.seats
+
+    def dealt_sizes(self, dealer: int) -> list[int]:
+        """The cards each seat is dealt in the deal of `dealer`: `hand_size`, 0 for a seat that
+        sits out."""
+        idle = self.sits_out(dealer)
+        return [0 if s == idle else self.hand_size for s in range(self.seats)]
+
     @property
     def left_out(self) -> int:
         """The mask of the deck's cards these options leave out of the deal (never dealt, never
@@ -416,7 +438,7 @@ class Game:
         first wrong field."""
         from ..state import State
         self._check_dealer(dealer)
-        masks, blind_mask = self._check_cards(hands, blind)
+        masks, blind_mask = self._check_cards(hands, blind, dealer)
         first = None
         if self.sight_phase():           # the hands as dealt: each one's first packet first
             first = [self.deck.mask_of(h[:n], within=m)
@@ -440,14 +462,21 @@ class Game:
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < self.seats:
             raise InvalidRecordError("dealer", f"must be a seat 0..{self.seats - 1}, got {_short(dealer)}")
 
-    def _check_cards(self, hands: Any, blind: Any) -> tuple[list[int], int]:
+    def _check_cards(self, hands: Any, blind: Any, dealer: int = 0) -> tuple[list[int], int]:
         spec, deck = self.spec, self.deck
+        idle = self.sits_out(dealer)
         if not isinstance(hands, list) or len(hands) != spec.seats:
             raise InvalidRecordError("hands", f"must be a list of {spec.seats} hands")
         seen: dict[str, int] = {}
         masks = []
         used = 0   # copies already dealt: with two copies of a card, each hand gets its own bit
         for s, hand in enumerate(hands):
+            if s == idle:
+                if hand != []:
+                    raise InvalidRecordError(f"hands[{s}]", f"must be [] (no cards): seat {s} deals and "
+                                             f"sits out this deal")
+                masks.append(0)
+                continue
             if not isinstance(hand, list) or len(hand) != self.hand_size:
                 raise InvalidRecordError(f"hands[{s}]", f"must be a list of {self.hand_size} cards")
             for j, card in enumerate(hand):

@@ -135,16 +135,18 @@ GAME = GameSpec(
 
 
 def seat_variant(name: str, seat_rules, rounds: tuple[int, ...], description: str,
-                 partner: bool | None = None, packets=None, **changes) -> GameSpec:
+                 partner: bool | None = None, extra_options: tuple[OptionSpec, ...] = (), packets=None,
+                 **changes) -> GameSpec:
     """A seat variant of this declaration (docs/rules/sheepshead.md 13): the same rules compiled
-    for its seats (`seat_rules`), its packets (`rounds`, as `packet_plan`, or `packets` where the
-    blind comes in more than one packet), its options (those about a partner only where the
-    picker can have one: more than three seats unless `partner` says otherwise) and no presets."""
+    for its seats (`seat_rules`), its packets (`rounds`, as `packet_plan`, unless `packets`
+    chooses them by the options, as where the blind comes in more than one packet), its options
+    (those about a partner only where the picker can have one: more than three seats unless
+    `partner` says otherwise; then `extra_options`) and no presets."""
     seats = seat_rules.SEATS
     if partner is None:
         partner = seats > 3
     words = {lang: {k: v for k, v in w.items() if k != "presets"} for lang, w in GAME.words.items()}
-    return replace(GAME, name=name, rules=seat_rules, options=_options(seats, partner),
+    return replace(GAME, name=name, rules=seat_rules, options=_options(seats, partner) + tuple(extra_options),
                    packets=packets or packet_plan(seats, rounds), presets={}, words=words,
                    between_deals=lambda result, dealer, options: between_deals(result, dealer, options, seats),
                    description=description, **changes)

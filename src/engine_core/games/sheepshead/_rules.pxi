@@ -3,7 +3,7 @@ from engine_core._bits cimport append_bits, u64, i64, int8_t, popcount, lowest, 
 from engine_core._rng cimport Rng, rng_below
 from engine_core._order cimport (Order, TRUMP, card_strength, mask_points, order_init,
                                  order_add_trumps, order_add_plain)
-from engine_core._game cimport (CALL_BASE, EXCHANGE_BASE, A_BID, A_EXCHANGE, A_ANNOUNCE, A_PLAY,
+from engine_core._game cimport (idle_seat, trick_size, next_seat, seat_in_trick, CALL_BASE, EXCHANGE_BASE, A_BID, A_EXCHANGE, A_ANNOUNCE, A_PLAY,
                                 Score, Result, DealPlan, add_item, contract_field, exchange_code, exchange_call, exchange_mask,
                                 IF_TEAM, IF_COUNT, IF_VALUE, V_INT, V_OPT_INT, V_BOOL, V_OPT_BOOL, V_CARD, V_LIST)
 from engine_core._result cimport Names, render_contract
@@ -125,6 +125,7 @@ cdef struct SsState:
     u64 blind, buried
     int8_t n_won[G_SEATS]
     int8_t dealer, to_act, phase, n_spoken
+    int8_t idle                     # the seat sitting out (option dealer_sits_out: the dealer), -1 none
     int8_t picker, partner, contract, called, called_suit, called_led, unknown
     int8_t forced_alone, cracked_by, recracked, blitzed_by, own_ace, spitz
     int8_t red_blitzed_by           # red_blitz: the seat that showed QH QD, -1 if none
@@ -245,10 +246,38 @@ cdef int g_opts(options, SsOpts* o) except -1:
     o.call_up = getattr(options, "call_up", False)
     o.spitz = options.spitz
     o.multiplier = options.multiplier
+    # dealer_sits_out (six seats, docs/rules/sheepshead.md 13, the dealer sitting out): the dealer is dealt nothing and
+    # the five others play the five-handed game; the 30 cards go round the seats that play
+    sits_out = getattr(options, "dealer_sits_out", False)
+    o.deal.idle = G_SEATS - 1 if sits_out else -1
+    o.deal.hand = (G_DECK - G_BLIND) // (G_SEATS - (1 if sits_out else 0))
     return 0
 
 
 # ---- the rules' helpers ----
+cdef inline int players(const SsOpts* o) noexcept nogil:
+    """The seats that play this deal (all, or all but the dealer who sits out)."""
+    return trick_size(&o.deal, G_SEATS)
+
+
+cdef inline int left_of(const SsState* s, const SsOpts* o, int seat) noexcept nogil:
+    """The next seat to the left that plays this deal (a dealer who sits out is passed over)."""
+    return next_seat(&o.deal, s.dealer, G_SEATS, seat)
+
+
+cdef inline int last_to_speak(const SsState* s) noexcept nogil:
+    """Who closes a round of calls (the pick, the blitz and the crack rounds): the dealer, or
+    the seat on his right when he sits out."""
+    if s.idle < 0:
+        return s.dealer
+    return s.dealer - 1 if s.dealer > 0 else G_SEATS - 1
+
+
+cdef inline int playing_seats(const SsState* s) noexcept nogil:
+    """The seat mask of the seats that play this deal."""
+    return ALL_SEATS & ~(1 << s.idle) if s.idle >= 0 else ALL_SEATS
+
+
 cdef inline const int8_t* sorted_cards(const SsState* s) noexcept nogil:
     """The display order of the cards (trumps first) in force."""
     return &SORTED_SPITZ[0] if s.spitz else &SORTED[0]
@@ -319,8 +348,9 @@ cdef int call_mask(const SsState* s, const SsOpts* o) noexcept nogil:
 
 
 cdef inline bint must_pick(const SsState* s, const SsOpts* o) noexcept nogil:
-    """forced_pick: the dealer may not pass when the four others have passed (rules 2.1)."""
-    return o.no_pick == NP_FORCED and s.n_spoken == G_SEATS - 1
+    """forced_pick: the last to speak (the dealer, or the seat on his right when he sits out)
+    may not pass when all the others have passed (rules 2.1)."""
+    return o.no_pick == NP_FORCED and s.n_spoken == players(o) - 1
 
 
 cdef inline int holder(const SsState* s, int c) noexcept nogil:
@@ -391,7 +421,8 @@ cdef void g_init(SsState* s, const SsOpts* o, const u64* hands, u64 blind, int d
         s.hand[i] = hands[i]
     s.blind = blind
     s.dealer = dealer
-    s.to_act = (dealer + 1) % G_SEATS
+    s.idle = idle_seat(&o.deal, dealer, G_SEATS)
+    s.to_act = left_of(s, o, dealer)
     s.leader = s.to_act
     s.phase = P_PICK
     s.picker = -1
@@ -549,34 +580,35 @@ cdef int g_legal(const SsState* s, const SsOpts* o, i64* out) noexcept nogil:
 
 cdef inline void start_play(SsState* s, const SsOpts* o) noexcept nogil:
     s.phase = P_PLAY
-    s.to_act = s.dealer if o.dealer_leads else (s.dealer + 1) % G_SEATS
+    s.to_act = s.dealer if o.dealer_leads and s.idle < 0 else left_of(s, o, s.dealer)
     s.leader = s.to_act
 
 
 cdef inline void crack_round(SsState* s, const SsOpts* o) noexcept nogil:
-    """The crack round (seats picker+1 .. dealer), if any, then play (rules 2.7)."""
-    if o.cracking and s.picker != s.dealer:
+    """The crack round (seats picker+1 .. the last to speak), if any, then play (rules 2.7)."""
+    if o.cracking and s.picker != last_to_speak(s):
         s.phase = P_CRACK
-        s.to_act = (s.picker + 1) % G_SEATS
+        s.to_act = left_of(s, o, s.picker)
     else:
         start_play(s, o)
 
 
 cdef inline void after_call(SsState* s, const SsOpts* o) noexcept nogil:
-    """The blitz round (every seat from eldest to the dealer), if any, then the crack round
-    (docs/rules/sheepshead.md 3.8, 3.7)."""
+    """The blitz round (every seat that plays from eldest to the last to speak), if any, then
+    the crack round (docs/rules/sheepshead.md 3.8, 3.7)."""
     if o.blitz:
         s.phase = P_BLITZ
-        s.to_act = (s.dealer + 1) % G_SEATS
+        s.to_act = left_of(s, o, s.dealer)
     else:
         crack_round(s, o)
 
 
-cdef inline int trick_winner(const SsState* s, const int8_t* cards) noexcept nogil:
-    """Highest trump, else highest card of the led suit; the unknown card never wins (4.4)."""
+cdef inline int trick_winner(const SsState* s, const SsOpts* o, const int8_t* cards) noexcept nogil:
+    """Highest trump, else highest card of the led suit; the unknown card never wins (4.4): the
+    winning card's place in the trick."""
     cdef int led = eff(s, cards[0])
     cdef int best = -1, best_v = -1, i, v
-    for i in range(G_SEATS):
+    for i in range(players(o)):
         if cards[i] == s.unknown:
             continue
         v = card_strength(g_order(s), cards[i], led)
@@ -586,7 +618,7 @@ cdef inline int trick_winner(const SsState* s, const int8_t* cards) noexcept nog
     return best if best >= 0 else 0
 
 
-cdef inline void play_card(SsState* s, int c) noexcept nogil:
+cdef inline void play_card(SsState* s, const SsOpts* o, int c) noexcept nogil:
     cdef int seat = s.to_act, winner, k
     s.hand[seat] &= ~bit(c)
     if s.n_in_trick == 0:
@@ -595,19 +627,20 @@ cdef inline void play_card(SsState* s, int c) noexcept nogil:
             s.called_led = s.trick_no
     s.trick[s.trick_no][s.n_in_trick] = c
     s.n_in_trick += 1
-    if s.n_in_trick < G_SEATS:
-        s.to_act = (seat + 1) % G_SEATS
+    if s.n_in_trick < players(o):
+        s.to_act = left_of(s, o, seat)
         return
-    winner = (s.trick_leader[s.trick_no] + trick_winner(s, s.trick[s.trick_no])) % G_SEATS
+    winner = seat_in_trick(&o.deal, s.dealer, G_SEATS, s.trick_leader[s.trick_no],
+                           trick_winner(s, o, s.trick[s.trick_no]))
     s.trick_winner[s.trick_no] = winner
-    for k in range(G_SEATS):
+    for k in range(players(o)):
         s.won[winner] |= bit(s.trick[s.trick_no][k])
     s.n_won[winner] += 1
     s.trick_no += 1
     s.n_in_trick = 0
     s.leader = winner
     s.to_act = winner
-    if s.trick_no == G_HAND:
+    if s.trick_no == o.deal.hand:
         s.phase = P_OVER
         s.to_act = -1
 
@@ -626,7 +659,7 @@ cdef void g_apply(SsState* s, const SsOpts* o, i64 code) noexcept nogil:
     cdef int seat = s.to_act, call, m
     cdef u64 cards
     if code < CALL_BASE:
-        play_card(s, <int>code)
+        play_card(s, o, <int>code)
         return
     if code >= EXCHANGE_BASE:
         cards = exchange_mask(code)
@@ -650,8 +683,8 @@ cdef void g_apply(SsState* s, const SsOpts* o, i64 code) noexcept nogil:
             s.phase = P_BURY
             return
         s.n_spoken += 1
-        s.to_act = (seat + 1) % G_SEATS
-        if s.n_spoken == G_SEATS:
+        s.to_act = left_of(s, o, seat)
+        if s.n_spoken == players(o):
             if o.no_pick == NP_DOUBLER or o.no_pick == NP_SCHWANZER:
                 s.contract = K_DOUBLER if o.no_pick == NP_DOUBLER else K_SCHWANZER
                 s.phase = P_OVER            # no card is played (a schwanzer scores the hands)
@@ -706,20 +739,20 @@ cdef void g_apply(SsState* s, const SsOpts* o, i64 code) noexcept nogil:
             s.red_blitzed_by = seat
             if s.blitzed_by < 0:
                 return
-        if seat == s.dealer:
+        if seat == last_to_speak(s):
             crack_round(s, o)
         else:
-            s.to_act = (seat + 1) % G_SEATS
+            s.to_act = left_of(s, o, seat)
         return
     if s.phase == P_CRACK:
         if call == ANNOUNCE_CRACK:
             s.cracked_by = seat
             s.phase = P_RECRACK
             s.to_act = s.picker
-        elif seat == s.dealer:
+        elif seat == last_to_speak(s):
             start_play(s, o)
         else:
-            s.to_act = (seat + 1) % G_SEATS
+            s.to_act = left_of(s, o, seat)
         return
     if s.phase == P_RECRACK:
         s.recracked = call == ANNOUNCE_RECRACK
@@ -752,9 +785,9 @@ cdef struct SsTally:          # the intermediate figures of scoring that the bre
     bint team_won, exempt
 
 
-cdef void score_leaster(const SsState* s, Score* sc, SsTally* t) noexcept nogil:
-    """Fewest points among the seats with a trick wins M from each other seat; a tie scores
-    nothing (rules 5.5)."""
+cdef void score_leaster(const SsState* s, const SsOpts* o, Score* sc, SsTally* t) noexcept nogil:
+    """Fewest points among the seats with a trick wins M from each other seat that plays; a
+    tie scores nothing (rules 5.5)."""
     cdef int i, low = 1000, n_low = 0, who = -1
     for i in range(G_SEATS):
         if s.n_won[i] > 0 and sc.card_points[i] < low:
@@ -768,7 +801,8 @@ cdef void score_leaster(const SsState* s, Score* sc, SsTally* t) noexcept nogil:
         return
     t.leaster_winner = who
     for i in range(G_SEATS):
-        sc.scores[i] = (G_SEATS - 1) * t.mult if i == who else -t.mult
+        if i != s.idle:
+            sc.scores[i] = (players(o) - 1) * t.mult if i == who else -t.mult
 
 
 cdef int schwanzer_points(u64 hand) noexcept nogil:
@@ -788,10 +822,10 @@ cdef void score_schwanzer(const SsState* s, const SsOpts* o, Score* sc, SsTally*
     cdef int i, k, high = -1, tied = 0, who = -1, tied_mask = 0
     for i in range(G_SEATS):
         t.schwanzer_points[i] = schwanzer_points(s.hand[i])
-        if t.schwanzer_points[i] > high:
+        if i != s.idle and t.schwanzer_points[i] > high:
             high = t.schwanzer_points[i]
     for i in range(G_SEATS):
-        if t.schwanzer_points[i] == high:
+        if i != s.idle and t.schwanzer_points[i] == high:
             tied += 1
             tied_mask |= 1 << i
             who = i
@@ -807,7 +841,8 @@ cdef void score_schwanzer(const SsState* s, const SsOpts* o, Score* sc, SsTally*
     t.schwanzer_high = high
     t.schwanzer_tied = tied
     for i in range(G_SEATS):
-        sc.scores[i] = -(G_SEATS - 1) * t.mult if i == who else t.mult
+        if i != s.idle:
+            sc.scores[i] = -(players(o) - 1) * t.mult if i == who else t.mult
 
 
 cdef void tally(const SsState* s, const SsOpts* o, Score* sc, SsTally* t) noexcept nogil:
@@ -830,8 +865,8 @@ cdef void tally(const SsState* s, const SsOpts* o, Score* sc, SsTally* t) noexce
     t.blind_points = mask_points(POINTS, s.blind)
     if s.contract == K_LEASTER:
         if o.blind_last_trick:
-            sc.card_points[s.trick_winner[G_HAND - 1]] += t.blind_points
-        score_leaster(s, sc, t)
+            sc.card_points[s.trick_winner[o.deal.hand - 1]] += t.blind_points
+        score_leaster(s, o, sc, t)
         return
     sc.card_points[s.picker] += mask_points(POINTS, s.buried)
     for i in range(G_SEATS):
@@ -843,7 +878,7 @@ cdef void tally(const SsState* s, const SsOpts* o, Score* sc, SsTally* t) noexce
     t.team_won = t.team_points >= 61
     t.bump = 1
     if t.team_won:
-        if t.team_tricks == G_HAND:
+        if t.team_tricks == o.deal.hand:
             t.level = 3
         elif t.defender_points <= 29:
             t.level = 2
@@ -860,13 +895,14 @@ cdef void tally(const SsState* s, const SsOpts* o, Score* sc, SsTally* t) noexce
             t.bump = 2
     t.unit = t.level * t.bump * t.mult
     # each defender pays or gets one unit; the partner's share is one unit, the picker's the
-    # rest (five-handed 2 and 1, alone 4; docs/rules/sheepshead.md 13 for the other seat counts)
+    # rest (five-handed 2 and 1, alone 4; docs/rules/sheepshead.md 13 for the other seat counts;
+    # a dealer who sits out is no defender and scores 0)
     if s.partner >= 0:
         t.exempt = (not t.team_won) and t.level == 3 and o.exempt
-        t.picker_share = G_SEATS - 2 if t.exempt else G_SEATS - 3
+        t.picker_share = players(o) - 2 if t.exempt else players(o) - 3
         t.partner_share = 0 if t.exempt else 1
     else:
-        t.picker_share = G_SEATS - 1
+        t.picker_share = players(o) - 1
     sc.side_won = t.team_won
     sc.side_points = t.team_points
     sign = 1 if t.team_won else -1
@@ -875,7 +911,7 @@ cdef void tally(const SsState* s, const SsOpts* o, Score* sc, SsTally* t) noexce
             sc.scores[i] = sign * t.picker_share * t.unit
         elif i == s.partner:
             sc.scores[i] = sign * t.partner_share * t.unit
-        else:
+        elif i != s.idle:
             sc.scores[i] = -sign * t.unit
 
 
@@ -919,17 +955,21 @@ cdef void g_result(const SsState* s, const SsOpts* o, Result* r) noexcept nogil:
     start_result(r)
     tally(s, o, &r.score, &t)
     fill_tricks(s, r)
+    r.trick_size = players(o)
     fill_contract(s, o, r, True, True)
     if s.contract == K_DOUBLER:
         add_item(r, I_DOUBLER, IF_VALUE, 0, 0, 0, next_multiplier(s, o), 0, 0)
         if 2 * o.multiplier > MULTIPLIER_CAP:
             add_item(r, I_DOUBLER_CAP, IF_VALUE, 0, 0, 0, MULTIPLIER_CAP, 0, 0)
         return
-    if s.contract == K_SCHWANZER:      # each seat a team of its own, as in a leaster
-        r.n_teams = G_SEATS
+    if s.contract == K_SCHWANZER:      # each seat that plays a team of its own, as in a leaster
+        r.n_teams = 0
         for i in range(G_SEATS):
-            r.teams[i] = 1 << i
-            add_item(r, I_SCHWANZER_POINTS, IF_TEAM | IF_VALUE, i, 0, 0, t.schwanzer_points[i], 0, 0)
+            if i == s.idle:
+                continue
+            r.teams[r.n_teams] = 1 << i     # `team` is an index into the teams: the seat's
+            add_item(r, I_SCHWANZER_POINTS, IF_TEAM | IF_VALUE, r.n_teams, 0, 0, t.schwanzer_points[i], 0, 0)
+            r.n_teams += 1
         if t.schwanzer_tied > 1:
             add_item(r, I_SCHWANZER_TIE, IF_COUNT | IF_VALUE, 0, 0, t.schwanzer_tied, t.schwanzer_high, 0, 0)
         add_item(r, I_SCHWANZER, IF_VALUE, 0, 0, 0, t.schwanzer, 0, 0)
@@ -937,9 +977,11 @@ cdef void g_result(const SsState* s, const SsOpts* o, Result* r) noexcept nogil:
             add_item(r, I_MULTIPLIER, IF_VALUE, 0, 0, 0, o.multiplier, 0, 0)
         return
     if s.contract == K_LEASTER:
-        r.n_teams = G_SEATS
+        r.n_teams = 0
         for i in range(G_SEATS):
-            r.teams[i] = 1 << i
+            if i != s.idle:
+                r.teams[r.n_teams] = 1 << i
+                r.n_teams += 1
         add_item(r, I_BLIND_TO_LAST_TRICK if o.blind_last_trick else I_BLIND_SET_ASIDE, IF_VALUE,
                  0, 0, 0, t.blind_points, 0, 0)
         if t.leaster_winner >= 0:
@@ -952,7 +994,7 @@ cdef void g_result(const SsState* s, const SsOpts* o, Result* r) noexcept nogil:
     side = r.score.side
     r.n_teams = 2
     r.teams[0] = side
-    r.teams[1] = ALL_SEATS & ~side
+    r.teams[1] = playing_seats(s) & ~side
     add_item(r, I_PICKER_TEAM_POINTS, IF_VALUE, 0, 0, 0, t.team_points, 0, 0)
     add_item(r, I_DEFENDER_POINTS, IF_VALUE, 0, 0, 0, t.defender_points, 0, 0)
     add_item(r, I_PICKER_TEAM_WINS if t.team_won else I_PICKER_TEAM_LOSES, IF_VALUE, 0, 0, 0, 1, 0, 0)
@@ -994,8 +1036,8 @@ cdef inline int g_points(const SsState* s, const SsOpts* o, int side) noexcept n
             total += mask_points(POINTS, s.won[i])
     if s.picker >= 0 and side >> s.picker & 1:
         total += mask_points(POINTS, s.buried)
-    if (s.contract == K_LEASTER and o.blind_last_trick and s.trick_no == G_HAND
-            and side >> s.trick_winner[G_HAND - 1] & 1):
+    if (s.contract == K_LEASTER and o.blind_last_trick and s.trick_no == o.deal.hand
+            and side >> s.trick_winner[o.deal.hand - 1] & 1):
         total += mask_points(POINTS, s.blind)
     return total
 
@@ -1010,7 +1052,7 @@ cdef inline int g_future_max(const SsState* s, const SsOpts* o) noexcept nogil:
     for k in range(s.n_in_trick):
         m |= bit(s.trick[s.trick_no][k])
     total = mask_points(POINTS, m)
-    if s.contract == K_LEASTER and o.blind_last_trick and s.trick_no < G_HAND:
+    if s.contract == K_LEASTER and o.blind_last_trick and s.trick_no < o.deal.hand:
         total += mask_points(POINTS, s.blind)
     return total
 
@@ -1125,7 +1167,8 @@ def explain(Core core, i64 code):
                                  f"red_blitz (with both red queens, option red_blitz) or pass")
     if s.phase == P_PICK:
         if call == BID_PASS:
-            return "MUST_PICK", "everybody else has passed: the dealer must pick (forced pick)"
+            who = "the dealer" if s.idle < 0 else "the last to speak (the dealer sits out)"
+            return "MUST_PICK", f"everybody else has passed: {who} must pick (forced pick)"
         return "NOT_A_PICK_CALL", (f"{name} is not a pick-phase call: pick or pass first; the partner "
                                    f"is called after the bury")
     if s.phase == P_BURY:
@@ -1276,7 +1319,8 @@ cdef list _shown(const SsState* s, const int8_t* cards, int n, bint face_down):
 
 
 cdef list _tricks(const SsState* s, bint face_down):
-    return [[s.trick_leader[t], _shown(s, s.trick[t], G_SEATS, face_down), s.trick_winner[t]]
+    cdef int size = G_SEATS - 1 if s.idle >= 0 else G_SEATS
+    return [[s.trick_leader[t], _shown(s, s.trick[t], size, face_down), s.trick_winner[t]]
             for t in range(s.trick_no)]
 
 
@@ -1390,8 +1434,11 @@ cdef inline void g_sides(const SsState* s, int seat, int* partners, int* opponen
     """(partners, opponents) seat masks as `seat` knows them: nothing before the call, everyone
     for himself in a leaster or a doubler; the picker's partner is known to himself, and to all once
     the called card has been played; a picker who goes alone says so."""
-    cdef int me = 1 << seat, others = ALL_SEATS & ~(1 << seat), pside
+    cdef int me = 1 << seat, others = playing_seats(s) & ~(1 << seat), pside
     cdef bint known, settled
+    if seat == s.idle:                 # sitting out: on nobody's side
+        partners[0], opponents[0] = me, 0
+        return
     if s.contract == K_LEASTER or s.contract == K_DOUBLER or s.contract == K_SCHWANZER:
         partners[0], opponents[0] = me, others
         return
@@ -1406,7 +1453,7 @@ cdef inline void g_sides(const SsState* s, int seat, int* partners, int* opponen
     if pside & me:
         partners[0], opponents[0] = pside, (others & ~pside) if settled else 0
     else:
-        partners[0], opponents[0] = (ALL_SEATS & ~pside) if settled else me, pside
+        partners[0], opponents[0] = (playing_seats(s) & ~pside) if settled else me, pside
 
 cdef inline void g_settle(GState* s, const GOpts* o) noexcept nogil:
     """Nothing to settle: the card play has no calls a perfect player always makes."""
