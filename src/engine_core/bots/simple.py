@@ -307,8 +307,12 @@ class EasyBot(Bot):
         scale = lambda n: max(1, round(n * len(hand) / 6 + 0.01))
         if phase == "pick":
             # pagat: pick with four trumps, or three with two of the queens; a tighter
-            # threshold leaves most deals to the leaster
-            strong = len(trumps) >= scale(4) or len(trumps) >= scale(3) and queens >= 2
+            # threshold leaves most deals to the leaster. Each blind card beyond the usual 2
+            # brings the picker about 0.4 of a trump (14 of 32 cards are trumps): the cutthroat
+            # blind of 4 asks one trump fewer
+            extra = 0.4 * (spec_of(view).blind_size - 2)
+            need = lambda n: max(1, round(n * len(hand) / 6 - extra + 0.01))
+            strong = len(trumps) >= need(4) or len(trumps) >= need(3) and queens >= 2
             if find(legal, "pick") and (strong or not find(legal, "pass")):
                 return find(legal, "pick")
             return find(legal, "pass") or legal[0]

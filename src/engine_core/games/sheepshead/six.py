@@ -6,6 +6,7 @@ the blind of 2 after the first round)."""
 from ...errors import OptionError
 from ...options import Options, OptionSpec
 from . import packet_plan, rules6, seat_variant
+from . import validate as validate_sheepshead
 
 SITS_OUT = OptionSpec(
     "dealer_sits_out", "bool", False,
@@ -24,7 +25,9 @@ def packets(options: Options):
 
 
 def validate(options: Options) -> Options:
-    """A dealer who sits out cannot lead: first_leader "dealer" needs every seat at play."""
+    """The five-handed checks, and: a dealer who sits out cannot lead (first_leader "dealer"
+    needs every seat at play)."""
+    options = validate_sheepshead(options)
     if options.dealer_sits_out and options.first_leader == "dealer":
         raise OptionError("options.first_leader", "'dealer' cannot be played with dealer_sits_out: "
                           "the dealer sits out and plays no card (set first_leader to 'eldest')")
