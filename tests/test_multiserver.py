@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 import time
 
+import grpc
+
 import pytest
 
 from conftest import tool
@@ -72,14 +74,23 @@ def _two_workers_play_a_match(data_dir: str | None, store_args: list[str]) -> No
             t = c.create_table("schafkopf", {}, 1, seed=4)
         rng = random.Random(4)
         seen = 1
+
+        def connect():
+            """A client on a connection of its own: gRPC shares a connection among channels to
+            the same address (its global subchannel pool), which would send every call to the
+            worker that accepted the first one while that connection lives."""
+            from stich_client.client import channel_options
+            options = channel_options(3) + [("grpc.use_local_subchannel_pool", 1)]
+            return StichClient(srv.address, channel=grpc.insecure_channel(srv.address, options=options))
+
         for _ in range(200):
-            with StichClient(srv.address) as c:                 # a new connection: either worker
+            with connect() as c:                                # a new connection: either worker
                 v = c.view(t.table_id, t.spectator_id)
             assert v["version"] >= seen, (v["version"], seen)
             seen = v["version"]
             if v["status"] == "match_over":
                 break
-            with StichClient(srv.address) as c:
+            with connect() as c:
                 if v["status"] == "waiting_for_deal":
                     seen = c.deal(t.table_id, t.tokens[0], v["version"])["version"]
                     continue
