@@ -191,8 +191,11 @@ cdef inline int next_seat(const DealPlan* d, int dealer, int seats, int seat) no
 
 
 cdef inline int seat_in_trick(const DealPlan* d, int dealer, int seats, int leader, int k) noexcept nogil:
-    """The seat that plays the k-th card (0: the lead) of a trick led by `leader`."""
+    """The seat that plays the k-th card (0: the lead) of a trick led by `leader`; where every
+    seat plays (the solver's inner loops in all but one variant), k seats to the leader's left."""
     cdef int seat = leader
+    if d.idle < 0:
+        return (leader + k) % seats
     while k > 0:
         seat = next_seat(d, dealer, seats, seat)
         k -= 1
