@@ -39,11 +39,16 @@ def suit_of(card, unknown, called_suit):
     return "T" if card in TRUMPS else card[1]
 
 
-def power(card):
-    return 100 - TRUMPS.index(card) if card in TRUMPS else 10 - FAIL_ORDER.index(card[0])
+SPITZ_TRUMPS = ["QC", "7D"] + [c for c in TRUMPS if c not in ("QC", "7D")]
 
 
-def ref_winner(cards, unknown, called_suit):
+def power(card, spitz=False):
+    """Rules 1 (with spitz, 7D second below QC), transcribed."""
+    order = SPITZ_TRUMPS if spitz else TRUMPS
+    return 100 - order.index(card) if card in order else 10 - FAIL_ORDER.index(card[0])
+
+
+def ref_winner(cards, unknown, called_suit, spitz=False):
     """Rules 4.4: the unknown card never wins; highest trump, else highest of the led suit."""
     led = suit_of(cards[0], unknown, called_suit)
     best, best_v = None, -1
@@ -51,9 +56,9 @@ def ref_winner(cards, unknown, called_suit):
         if c == unknown:
             continue
         if c in TRUMPS:
-            v = 1000 + power(c)
+            v = 1000 + power(c, spitz)
         elif c[1] == led:
-            v = power(c)
+            v = power(c, spitz)
         else:
             continue
         if v > best_v:
@@ -259,7 +264,7 @@ def test_random_deals(params):
             assert result["scores"][s] == -sign * items["per_defender"]
     # trick winners by the reference rule (the unknown card never wins)
     for leader, cards, winner in result["tricks"]:
-        pos = ref_winner(cards, facts.get("unknown"), facts.get("called_suit"))
+        pos = ref_winner(cards, facts.get("unknown"), facts.get("called_suit"), game.options.spitz)
         assert winner == (leader + pos) % 5
     # replay(record()) reproduces the result
     again = records.replay(json.loads(json.dumps(state.record())))

@@ -23,6 +23,10 @@ def _norm(v):
     return v
 
 
+# an option whose value another one must allow (its OptionError says so): set with it
+NEEDS = {"red_blitz": {"blitz": True}}
+
+
 def option_sets(game: str) -> list[dict]:
     out = [{}]
     for o in games.spec_of(game).options:
@@ -30,7 +34,7 @@ def option_sets(game: str) -> list[dict]:
         if s["status"] != "supported":
             continue
         if s["type"] == "bool":
-            out.append({s["name"]: not s["default"]})
+            out.append({**NEEDS.get(s["name"], {}), s["name"]: not s["default"]})
         elif s["type"] == "choice":
             out.extend({s["name"]: a} for a in s.get("allowed", []) if a != s["default"])
     return out
