@@ -386,6 +386,18 @@ def test_a_service_table_skips_the_dealer_and_rotates(client):
     assert view["result"]["scores"][1] == 0 and sum(view["result"]["scores"]) == 0
 
 
+def test_a_hint_for_the_seat_that_sits_out_says_so(client):
+    """While the bots play the deal the human's seat sits out, a hint is refused SITS_OUT (not
+    NOT_YOUR_TURN: the seat has no turn at all in this deal)."""
+    from stich_client.errors import StichError
+    t = client.create_table("sheepshead6", SIT, 1, ["human"] + ["bot:easy"] * 5, seed=4, bot_delay_ms=300)
+    view = client.deal(t.table_id, t.tokens[0])
+    assert view["dealer"] == 0 and view["to_act"] not in (0, None)
+    with pytest.raises(StichError) as err:
+        client.hint(t.table_id, t.tokens[0])
+    assert err.value.reason_id == "SITS_OUT" and "sits this deal out" in err.value.message
+
+
 def test_the_terminal_table_names_the_seats_that_played():
     """`stich play` labels each card of a trick with the seat that played it, passing over the
     dealer who sits out (the play actions say who played; a finished deal's teams who played)."""

@@ -59,6 +59,9 @@ class Reading:
         state = table.match.current
         if table.deal is None or state is None or state.is_over():
             raise errors.precondition("NO_DEAL_IN_PROGRESS", "no deal is in progress: nothing to hint")
+        if state.to_act() != seat and state.game.sits_out(state.dealer) == seat:
+            raise errors.precondition("SITS_OUT", f"seat {seat} sits this deal out: it holds no cards "
+                                      "and has no turn to hint")
         if state.to_act() != seat:
             raise errors.precondition("NOT_YOUR_TURN", f"seat {state.to_act()} is to act, not seat {seat}: "
                                       "a hint is for the seat to act")
