@@ -3,7 +3,9 @@
 - `play(state, "QC 7H | AS ...")`: cards in order (`|` marks tricks for the reader);
 - `bids(state, "healthy", ...)`: bids by name;
 - `act(state, "bid pick", "exchange bury KH 7S", "bid ace C")`: any call: type, call, then an
-  exchange's cards or a suit."""
+  exchange's cards or a suit;
+- `bots_finish(state, players)`: the bots (one per seat) play the deal out, each choice checked
+  legal; the deal's scores sum to zero."""
 from __future__ import annotations
 
 
@@ -26,3 +28,12 @@ def act(state, *actions):
         elif rest:
             a["suit"] = rest[0]
         state.apply(a)
+
+
+def bots_finish(state, players):
+    while not state.is_over():
+        seat = state.to_act()
+        action = players[seat].choose(state.view(seat))
+        assert action in state.legal_actions()
+        state.apply(action)
+    assert sum(state.result()["scores"]) == 0

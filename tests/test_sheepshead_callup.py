@@ -13,7 +13,7 @@ from engine_core.errors import ActionError, OptionError
 
 from breakdown import settle
 from conftest import conformance_lines
-from moves import act, play
+from moves import act, bots_finish, play
 
 JD_UP = {"partner": "jack_of_diamonds", "call_up": True}
 # docs/rules/sheepshead.md 12 "Calling up a jack": seat 1 (eldest, dealer 0) picks with JD,
@@ -219,12 +219,7 @@ def test_every_level_plays_the_worked_deal_legally(level):
     assert choice in state.legal_actions()
     if level in ("easy", "normal"):
         assert choice["call"] == "call_up"
-    while not state.is_over():
-        seat = state.to_act()
-        action = players[seat].choose(state.view(seat))
-        assert action in state.legal_actions()
-        state.apply(action)
-    assert sum(state.result()["scores"]) == 0
+    bots_finish(state, players)
 
 
 # ---- spitz -----------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from engine_core.games.sheepshead import PARTNER_OPTIONS
 
 from breakdown import settle
 from conftest import conformance_lines, without_rule_tables
-from moves import act, play
+from moves import act, bots_finish, play
 
 CUT = ["7C 8S 7S AH TH KH 9H", "QC QS QH QD JC 7H 8H", "JH JD AD TD KC 9C 8C",
        "KD 9D 8D 7D TS KS 9S"]
@@ -158,12 +158,7 @@ def test_bots_bury_four_and_play_a_deal(level):
     for seed in range(3):
         state = game.deal(seed, 0)
         players = [bots.get("sheepshead4c", level, seed=seed + s) for s in range(4)]
-        while not state.is_over():
-            seat = state.to_act()
-            action = players[seat].choose(state.view(seat))
-            assert action in state.legal_actions()
-            state.apply(action)
-        assert sum(state.result()["scores"]) == 0
+        bots_finish(state, players)
 
 
 def test_the_easy_bot_buries_points_and_keeps_trumps():

@@ -118,11 +118,12 @@ def _act_job(table: Table, seat, kind, fields):
     work = table.match.copy()
     state = work.current
     action = {"seat": seat, "type": kind, **fields}
-    # the refusal lists the seat's own alternatives: its turn's, or what it may take out of turn
-    shown = state is not None and (state.to_act() == seat or bool(state.legal_actions(seat)))
     try:
         work.apply(action)
     except ActionError as err:
+        # the refusal lists the seat's own alternatives: its turn's, or what it may take out of
+        # turn (a refused action changed nothing, so `state` is the state it was judged on)
+        shown = state is not None and (state.to_act() == seat or bool(state.legal_actions(seat)))
         raise errors.Refused(err, shown) from None
     dlog = DealLog(table.deal.number, table.deal.first_version, table.deal.start, list(table.deal.entries))
     version = table.version + 1
