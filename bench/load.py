@@ -153,7 +153,12 @@ class Servers:
         """A sample of a started server's /metrics (the sum over its labels), None if absent."""
         if index >= len(self.children) or not self.children[index].http_address:
             return None
-        text = urllib.request.urlopen(f"http://{self.children[index].http_address}/metrics", timeout=10).read().decode()
+        child = self.children[index]
+        try:
+            text = urllib.request.urlopen(f"http://{child.http_address}/metrics", timeout=10).read().decode()
+        except OSError as err:                   # say what the server said before it went away
+            raise RuntimeError(f"server {index} (exit status {child.proc.poll()}) did not answer "
+                               f"/metrics: {err}\n{child.output[-6000:]}") from None
         values = [float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
                   if line.startswith(name + "{") or line.startswith(name + " ")]
         return sum(values) if values else None

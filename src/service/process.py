@@ -35,7 +35,9 @@ class _Child:
     lines are kept. Stopped at the latest when this program exits."""
 
     def __init__(self, argv: list[str], start_timeout: float = 60.0, http: bool = False,
-                 env: dict | None = None, nofile: tuple[int, int] | None = None):
+                 env: dict | None = None, nofile: tuple[int, int] | None = None, servers: int = 1):
+        """`servers`: how many processes print the banners (the workers of --workers N: all of
+        them serve before the child counts as started, so one that cannot start is seen here)."""
         self.argv = argv
         self.lines: collections.deque[str] = collections.deque(maxlen=KEPT_LINES)
         self.banner = ""                        # the `listening on` line
@@ -47,15 +49,20 @@ class _Child:
                                      text=True, env=env, preexec_fn=None if nofile is None else limit)
         found = threading.Event()
 
+        banners = doors = 0
+
         def read():
+            nonlocal banners, doors
             for line in self.proc.stdout:
                 self.lines.append(line)
-                if not self.banner and _LISTENING.search(line):
-                    self.banner = line
-                door = None if self.http_address else _HTTP.search(line)
+                if _LISTENING.search(line):
+                    banners += 1
+                    self.banner = self.banner or line
+                door = _HTTP.search(line)
                 if door:
-                    self.http_address = door.group(1)
-                if self.banner and (self.http_address or not http):
+                    doors += 1
+                    self.http_address = self.http_address or door.group(1)
+                if banners >= servers and (doors >= servers or not http):
                     found.set()
             found.set()                         # the child exited (or closed its output)
 
@@ -63,7 +70,7 @@ class _Child:
         self._reader.start()
         found.wait(start_timeout)
         m = _LISTENING.search(self.banner)
-        if not m:
+        if not m or banners < servers or self.proc.poll() is not None:
             self.kill()
             raise RuntimeError(f"server did not start: {' '.join(argv)}\n" + self.output)
         self.address = m.group(1)
@@ -125,4 +132,6 @@ class ServerProcess(_Child):
         environ = dict(os.environ, **(env or {}))
         if os.environ.get("STICH_TEST_SERVER_PYTHONPATH"):
             environ["PYTHONPATH"] = os.environ["STICH_TEST_SERVER_PYTHONPATH"]
-        super().__init__(argv, start_timeout, http="--no-http" not in args, env=environ, nofile=nofile)
+        workers = int(args[args.index("--workers") + 1]) if "--workers" in args else 1
+        super().__init__(argv, start_timeout, http="--no-http" not in args, env=environ, nofile=nofile,
+                         servers=workers)
