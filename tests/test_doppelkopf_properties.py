@@ -16,8 +16,12 @@ from test_doppelkopf import ORDER_TABLE as TRUMPS
 EXTRAS = {"doppelkopf", "fox_caught", "karlchen", "karlchen_caught"}
 
 
+# the picture solos' trumps (option picture_solos, rules 3.7.1) beside test_doppelkopf's table
+PICTURE_TRUMPS = {"queens_jacks": "QC QS QH QD JC JS JH JD", "kings": "KC KS KH KD"}
+
+
 def cls(card, kind):
-    return "T" if card in TRUMPS[kind].split() else card[1]
+    return "T" if card in (PICTURE_TRUMPS.get(kind) or TRUMPS[kind]).split() else card[1]
 
 
 def choose(rng, legal, phase):
@@ -58,7 +62,12 @@ options = st.fixed_dictionaries({
     "schweinchen": st.sampled_from(("off", "schweinchen", "superschweinchen")),
     "nines": st.booleans(),
     "pflichtsolo": st.sampled_from((0, 4)),
-}).filter(lambda o: o["nines"] or o["schweinchen"] != "superschweinchen")   # the one refused pair
+    "picture_solos": st.booleans(),
+    "announcements": st.sampled_from(("own_turn", "any_time")),
+    "bockrunden": st.sampled_from(("off", "tie", "tie_or_lost_kontra")),
+    "bock": st.integers(0, 2),
+}).filter(lambda o: o["nines"] or o["schweinchen"] != "superschweinchen"   # the refused pairs
+          ).filter(lambda o: o["bockrunden"] != "off" or o["bock"] == 0)
 
 
 @settings(max_examples=240, deadline=None)
@@ -89,6 +98,14 @@ def test_random_deal_invariants(seed, dealer, policy, opts):
                 except IllegalActionError as err:
                     assert "must follow" in err.reason and err.legal
                 assert (state.core.legal_codes(), len(state.actions)) == before
+        # out of turn (option announcements "any_time"): another seat's interjection, now and then
+        others = [a for p in range(4) if p != seat for a in state.legal_actions(p)]
+        assert opts["announcements"] == "any_time" or not others
+        assert all(a["type"] == "announce" and a["seat"] != seat for a in others)
+        if others and rng.random() < 0.1:
+            state.apply(rng.choice(others))
+            assert state.to_act() == seat, "an interjection leaves the seat to act"
+            continue
         state.apply(choose(rng, legal, phase))
     assert state.to_act() is None and state.legal_actions() == []
     result = state.result()
@@ -137,10 +154,16 @@ def test_random_deal_invariants(seed, dealer, policy, opts):
     # payout shape and the breakdown explaining every point
     re, kontra = result["teams"]
     assert sorted(re + kontra) == [0, 1, 2, 3] and 1 <= len(re) <= 2
-    net = sum(b["value"] * (1 if b["team"] == 0 else -1) for b in result["breakdown"])
+    items = [b for b in result["breakdown"] if "value" in b]
+    net = sum(b["value"] * (1 if b["team"] == 0 else -1) for b in items)
+    # bock rounds (section 9.1): one factor line, 2^bock, after the items it multiplies
+    factors = [b for b in result["breakdown"] if "factor" in b]
+    assert factors == ([{"item": "bock", "count": opts["bock"], "factor": 2 ** opts["bock"]}]
+                       if opts["bock"] else [])
+    net *= 2 ** opts["bock"]
     assert all(result["scores"][s] == net * len(kontra) // len(re) for s in re)
     assert all(result["scores"][s] == -net for s in kontra)
-    names = {b["item"] for b in result["breakdown"]}
+    names = {b["item"] for b in items}
     if result["contract"]["scored_as_solo"]:
         assert len(re) == 1 and not EXTRAS & names and "against_the_old" not in names
     else:
