@@ -6,7 +6,8 @@ the scores shown (by the game's rules, tests/breakdown.py), legal cards marked a
 one explained in words, the bury and the Armut by tapping cards, keyboard play, no sideways
 scroll and 44 px tap targets on a phone, an axe-core scan with no serious or critical
 violation, the card-pattern and rules switches kept over a reload; a friend joining by invite
-link seeing the same trick, a spent invite refused in words; the daily deal played and entered
+link seeing the same trick, a spent invite refused in words; under Doppelkopf's DDV preset an
+announcement made from the page while the friend is to act; the daily deal played and entered
 on the leaderboard; no request answered 404. Screenshots of each game mid-deal and at its
 breakdown in both layouts go to tests/output/web/. `make test` installs chromium if missing."""
 from __future__ import annotations
@@ -53,7 +54,7 @@ def test_browser_plays_every_game_and_a_friend_joins():
     for game in GAMES:
         for layout in ("phone", "desktop"):
             assert f"{game}-{layout}-playing.png" in shots and f"{game}-{layout}-breakdown.png" in shots, shots
-    for shot in ("friend-same-trick.png", "hint.png", "daily-leaderboard.png"):
+    for shot in ("friend-same-trick.png", "hint.png", "daily-leaderboard.png", "out-of-turn-announcement.png"):
         assert shot in shots, shots
 
 

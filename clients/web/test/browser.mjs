@@ -455,6 +455,63 @@ assert.ok(settled && settled[1], `the friend's page never showed what the host's
 await friend.screenshot({ path: path.join(shots, "friend-same-trick.png"), fullPage: true });
 console.log(`friend joined by invite link and saw the same trick (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 
+// announcements out of turn (Doppelkopf's DDV preset, option announcements "any_time"): while
+// the friend is to act, the host's page offers the host's team announcement and makes it; the
+// friend stays to act and both pages show the new version
+{
+  const began = Date.now();
+  const host = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+  watchRequests(host);
+  await host.goto(url + "/");
+  await host.selectOption("#game", "doppelkopf");
+  await host.locator("#rules summary").click();
+  await host.selectOption("#preset", "ddv");
+  await createTable(host, "doppelkopf", ["open", "bot:easy", "bot:easy"], 2, "700");
+  assert.equal((await tableOptions(host)).announcements, "any_time", "the DDV preset did not reach the table");
+  const friend = await (await browser.newContext({ viewport: PHONE })).newPage();
+  watchRequests(friend);
+  await friend.goto(await host.inputValue("#invite-1"));
+  await friend.waitForSelector("#status", { state: "attached" });
+  await host.waitForSelector("#deal");
+  await host.click("#deal");
+  /** The page's own turn, played plainly: no reservation, no Armut, a legal card. */
+  const ownTurn = async (page) => {
+    const before = await version(page);
+    const tapped = await page.evaluate(() => {
+      const pick = document.querySelector('#calls button.call[data-call="healthy"], #calls button.call[data-call="decline"], #hand button.card.legal');
+      pick?.click();
+      return !!pick;
+    });
+    if (!tapped) return false;
+    await page.waitForFunction((v) => Number(document.getElementById("status")?.dataset.version) > v, before, { timeout: 20000 });
+    return true;
+  };
+  let made = null;
+  for (const until = Date.now() + 90_000; Date.now() < until && !made;) {
+    const offer = host.locator('#calls button.call[data-type="announce"]');
+    if ((await host.locator("#seat-1.to-act").count()) && (await offer.count())) {
+      const call = await offer.first().getAttribute("data-call");
+      const before = await version(host);
+      await offer.first().click();
+      await host.waitForFunction((v) => Number(document.getElementById("status")?.dataset.version) > v, before, { timeout: 20000 });
+      const seat = await host.evaluate(() => JSON.parse(localStorage.getItem(`stich:${decodeURIComponent(location.hash.slice("#table=".length))}`)));
+      const view = (await rpc("GetView", { tableId: seat.table, token: seat.token })).view;
+      const last = view.actions.at(-1);
+      assert.deepEqual([last.seat ?? 0, last.type, last.call], [0, "announce", call], `the out-of-turn ${call} is not the table's last action`);
+      assert.equal(view.toAct, 1, "an out-of-turn announcement moved the turn");
+      assert.equal(await host.locator("#seat-1.to-act").count(), 1, "the host's page lost the friend's turn");
+      await friend.waitForFunction((v) => Number(document.getElementById("status")?.dataset.version) >= v, before + 1, { timeout: 20000 });
+      assert.ok((await friend.locator("#hand button.card.legal").count()) > 0, "the friend is no longer offered a card");
+      made = call;
+    } else if (!(await ownTurn(host)) && !(await ownTurn(friend))) await host.waitForTimeout(30);
+  }
+  assert.ok(made, "the host was never offered an announcement while the friend was to act");
+  await host.screenshot({ path: path.join(shots, "out-of-turn-announcement.png"), fullPage: true });
+  await host.context().close();
+  await friend.context().close();
+  console.log(`announcement out of turn: the host said ${made} while the friend was to act (${((Date.now() - began) / 1000).toFixed(1)} s)`);
+}
+
 // the daily deal: played by taps against the day's bots, the engine's score on the board
 const player = await (await browser.newContext({ viewport: DESKTOP })).newPage();
 await player.goto(url + "/");
