@@ -238,6 +238,16 @@ async def serve(config: Config) -> int:
     except StartError:
         await server.store.close()
         raise
+    loop = asyncio.get_running_loop()
+
+    def on_signal(signum):
+        log.info("signal %s: shutting down", signal.Signals(signum).name)
+        asyncio.ensure_future(server.stop())
+
+    # before the banner: whoever waits for it (a supervisor, a test, systemd) may stop the
+    # server at once, and that stop must be the graceful one
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, on_signal, sig)
     where = "memory only" if config.data_dir is None and not config.database else server.store.path
     say(f"stich server listening on {server.address} (data: {where}; {server.tables} tables stored)\n"
         f"  connect: stich --server {server.address} play schafkopf\n"
@@ -247,14 +257,6 @@ async def serve(config: Config) -> int:
         from .http_door import web_dir_note
         say(f"  http:    http://{server.http.address}/ (the web page{web_dir_note(server.http.app)}; Connect and "
             f"gRPC-Web at /stich.v1.StichService/<Method>)")
-    loop = asyncio.get_running_loop()
-
-    def on_signal(signum):
-        log.info("signal %s: shutting down", signal.Signals(signum).name)
-        asyncio.ensure_future(server.stop())
-
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, on_signal, sig)
     await server.stopped.wait()
     say("stich server stopped")
     return 0
