@@ -26,6 +26,7 @@ OPTION_SETS = [
     {"call_own_ace": True, "blitz": True}, {"call_own_ace": True, "unknown_broad": True, "cracking": True},
     {"partner": "jack_of_diamonds", "call_up": True, "cracking": True},
     {"blitz": True, "red_blitz": True, "cracking": True}, {"blitz": True, "red_blitz": True, "spitz": True},
+    games.preset("sheepshead", "tavern"), games.preset("sheepshead", "jd_house"),
 ]
 
 TRUMPS = "QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D".split()

@@ -55,11 +55,15 @@ OPTIONS = (
                minimum=1, maximum=1000, status="informational"),
 )
 
-# The second source's scoring (rules 5.3, 6); `seed004_literal` adds its dealer lead.
+# The second source's scoring (rules 5.3, 6); `seed004_literal` adds its dealer lead; then two
+# common Wisconsin tables.
 PRESETS = {
     "seed004": {"double_on_the_bump": False, "no_trick_partner_exempt": True},
     "seed004_literal": {"double_on_the_bump": False, "no_trick_partner_exempt": True,
                         "first_leader": "dealer"},
+    # Wisconsin's common house rules on top of the called-ace core (docs/rules/sheepshead.md 10)
+    "tavern": {"cracking": True, "blitz": True},
+    "jd_house": {"partner": "jack_of_diamonds", "double_on_the_bump": False},
 }
 
 
