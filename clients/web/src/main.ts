@@ -676,7 +676,10 @@ function callsEl(seat: Seat, view: TableView): HTMLElement | null {
   const calls = view.legal.filter((a) => a.type !== "play" && !(a.type === "exchange" && a.cards.length));
   const exchanges = exchangeGroups(view);
   if (!calls.length && !exchanges.size) return null;
-  const box = h("section", { id: "calls" }, h("h2", {}, t("your_call")));
+  // a seat not to act is offered only what it may say out of turn (a Doppelkopf announcement
+  // under "announcements: any_time"): the heading says so
+  const outOfTurn = view.toAct !== view.seat;
+  const box = h("section", { id: "calls", class: outOfTurn ? "out-of-turn" : "" }, h("h2", {}, t(outOfTurn ? "out_of_turn" : "your_call")));
   if (calls.length) box.append(h("div", { class: "buttons" }, ...calls.map((a) => h("button", {
     class: "call", type: "button", "data-type": a.type, "data-call": a.call, onclick: () => act(seat, () => client.act(seat.table, seat.token, a)),
   }, words.call(a, "name")))));

@@ -490,6 +490,7 @@ console.log(`friend joined by invite link and saw the same trick (${((Date.now()
   for (const until = Date.now() + 90_000; Date.now() < until && !made;) {
     const offer = host.locator('#calls button.call[data-type="announce"]');
     if ((await host.locator("#seat-1.to-act").count()) && (await offer.count())) {
+      assert.equal(await host.innerText("#calls.out-of-turn h2"), "You may announce now, before your turn");
       const call = await offer.first().getAttribute("data-call");
       const before = await version(host);
       await offer.first().click();
