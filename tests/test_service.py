@@ -567,6 +567,27 @@ def test_stich_play_in_the_terminal(client):
     assert "Match over" in text and "True" not in text and "['" not in text
 
 
+@pytest.mark.skipif("doppelkopf" not in GAMES or "sheepshead6" not in GAMES, reason="needs doppelkopf and sheepshead6")
+def test_stich_play_takes_a_preset_and_every_seat(client, monkeypatch, capsys):
+    """`stich play GAME --preset NAME`: the server's named rule set, with --options on top of it;
+    an unknown preset names the game's presets; a six-seat game can be played from seat 5."""
+    made = []
+    create = client.create_table
+    monkeypatch.setattr(client, "create_table", lambda game, options, *a, **k: made.append(options) or create(game, options, *a, **k))
+    answers = iter(["1"] * 10_000)
+    out = io.StringIO()
+    assert stich_cli.play(client, "doppelkopf", {"pflichtsolo": 4}, 1, 5, 0, read=lambda prompt: next(answers),
+                          out=out, level="easy", preset="ddv") == 0
+    assert made == [{"announcements": "any_time", "pflichtsolo": 4}]
+    assert stich_cli.play(client, "doppelkopf", {}, 1, 5, 0, read=lambda prompt: "1", out=io.StringIO(),
+                          preset="tavern") == 2
+    assert "doppelkopf has no preset 'tavern'; presets: second_heart_ten, soloist_leads" in capsys.readouterr().err
+    assert stich_cli.play(client, "sheepshead6", {}, 1, 3, 5, read=lambda prompt: next(answers), out=out,
+                          level="easy") == 0
+    assert "you are seat 5" in out.getvalue()
+    assert stich_cli.build_parser().parse_args(["play", "sheepshead6", "--seat", "5", "--preset", "x"]).seat == 5
+
+
 def test_stich_evaluate_file_writes_the_servers_lines(server, tmp_path, capsys):
     src = CONFORMANCE / GAMES[0] / "scenarios.jsonl"
     lines = [json.dumps({"id": o["id"], "record": o["record"]})

@@ -1,7 +1,7 @@
 """`stich`: play a match against bots in the terminal, or batch-evaluate records, through a
 stich server.
 
-    stich [--server HOST:PORT] play GAME [--options JSON] [--deals N] [--seed N] [--seat S]
+    stich [--server HOST:PORT] play GAME [--preset NAME] [--options JSON] [--deals N] [--seed N] [--seat S]
     stich [--server HOST:PORT] evaluate FILE [--legal] [-o OUT]
     stich [--server HOST:PORT] games
 
@@ -97,7 +97,7 @@ def _seat_kind(level: str, s: int, seat: int) -> str:
 
 
 def play(client: StichClient, game: str, options: dict, deals: int, seed: int | None, seat: int,
-         read=input, out=None, level: str = "normal") -> int:
+         read=input, out=None, level: str = "normal", preset: str | None = None) -> int:
     from rich.console import Console
     console = Console(file=out, highlight=False) if out is not None else Console(highlight=False)
     interactive = read is not input or sys.stdin.isatty()
@@ -106,6 +106,13 @@ def play(client: StichClient, game: str, options: dict, deals: int, seed: int | 
         print(f"stich play: unknown game {game!r}; games: {', '.join(info)}", file=sys.stderr)
         return 2
     table_view.learn(game, info[game].get("words"))       # what the game's cards and calls are called
+    if preset is not None:                  # a named rule set of the game; --options on top of it
+        presets = info[game].get("presets") or {}
+        if preset not in presets:
+            print(f"stich play: {game} has no preset {preset!r}; presets: {', '.join(presets) or 'none'}",
+                  file=sys.stderr)
+            return 2
+        options = {**presets[preset], **options}
     n = info[game]["seats"]
     if not 0 <= seat < n:
         print(f"stich play: seat must be 0..{n - 1} in {game}", file=sys.stderr)
@@ -288,11 +295,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", help="schafkopf, doppelkopf, sheepshead or klaverjas (`stich games` lists them)")
     p.add_argument("--options", type=_options_arg, default={}, help="rule options as a JSON object, "
                    "e.g. '{\"kontra\": true}' (docs/rules/<game>.md lists them)")
+    p.add_argument("--preset", default=None, help="a named rule set of the game, e.g. ddv for doppelkopf "
+                   "(`stich games` lists each game's presets); --options are applied on top of it")
     p.add_argument("--deals", type=_int_arg(1, 1000), default=0,
                    help="deals in the match, 1..1000 (default: the game's deals_per_match)")
     p.add_argument("--seed", type=_int_arg(0, 2 ** 64 - 1), default=None,
                    help="seed of the match's first deal, 0..2^64-1 (default: random)")
-    p.add_argument("--seat", type=_int_arg(0, 4), default=0, help="your seat (default 0)")
+    p.add_argument("--seat", type=_int_arg(0, 5), default=0, help="your seat, from 0 (default 0; the game "
+                   "says how many seats it has)")
     p.add_argument("--bots", choices=("easy", "normal", "hard"), default="normal",
                    help="the bots' level (default normal)")
     e = sub.add_parser("evaluate", help="batch-evaluate a JSON Lines file of records",
@@ -314,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
         with StichClient(args.server, timeout=args.timeout) as client:
             if args.command == "play":
                 return play(client, args.game, args.options, args.deals, args.seed, args.seat,
-                            level=args.bots)
+                            level=args.bots, preset=args.preset)
             if args.command == "evaluate":
                 return evaluate(client, args.file, args.legal, args.output)
             print(json.dumps(client.list_games(), indent=2))
