@@ -191,6 +191,15 @@ def test_match_lengths_tool_plays_target_matches_to_their_end():
     assert len(found) == 3 and all(1 <= n <= 2 * 1500 // 81 + 1 for n in found), found
 
 
+def test_match_duel_tool_plays_both_seatings_of_each_match():
+    """tools/match_duel.py (docs/bots.md, the match rows): each match seed twice, the levels'
+    seats swapped; easy against random to 300 is won by easy, the counts add up."""
+    from conftest import tool
+    out = tool("match_duel").duel("klaverjas", {"match_target": 300}, "easy", "random", 2)
+    assert out["matches"] == 4 and out["a_won"] + out["b_won"] + out["level"] == 4
+    assert out["a_won"] >= 3 and out["a_minus_b_per_match"] > 0, out
+
+
 def _plain(value):
     return list(value) if isinstance(value, (list, tuple)) else value
 
