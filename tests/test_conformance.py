@@ -72,3 +72,16 @@ def test_illegal(game, line):
         assert err.value.reason and err.value.reason_id
         if "reason_id" in line:                  # the own lines name the reason they expect
             assert err.value.reason_id == line["reason_id"]
+
+
+def test_conformance_counts_tool_counts_every_own_line():
+    """tools/conformance_counts.py (the per-variant counts of the closing notes): totals are the
+    files' lines, and a variant's line counts under its option."""
+    from pathlib import Path
+
+    from conftest import tool
+    root = Path(__file__).resolve().parent / "conformance" / "sheepshead6"
+    total, by = tool("conformance_counts").counts(root)
+    assert total == [sum(1 for line in (root / f"own-{k}.jsonl").read_text().splitlines() if line.strip())
+                     for k in ("scenarios", "legal", "illegal")]
+    assert by["dealer_sits_out=true"] == [1, 1, 2] and by["(defaults)"][0] >= 1
