@@ -571,6 +571,8 @@ def test_stich_play_in_the_terminal(client):
 def test_stich_play_takes_a_preset_and_every_seat(client, monkeypatch, capsys):
     """`stich play GAME --preset NAME`: the server's named rule set, with --options on top of it;
     an unknown preset names the game's presets; a six-seat game can be played from seat 5."""
+    from stich_client import table_view
+    monkeypatch.setattr(table_view, "_WORDS", dict(table_view._WORDS))   # the words it learns stay here
     made = []
     create = client.create_table
     monkeypatch.setattr(client, "create_table", lambda game, options, *a, **k: made.append(options) or create(game, options, *a, **k))
