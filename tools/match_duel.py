@@ -22,13 +22,7 @@ def play(game, levels: tuple[str, str], seed: int) -> list[int]:
     """One match: seat s played by levels[s % 2]; the final totals."""
     players = [bots.get(game.name, levels[s % 2], seed * game.seats + s, options=game.options.as_dict())
                for s in range(game.seats)]
-    match = Match(game, seed)
-    while not match.is_over():
-        state = match.deal()
-        while not state.is_over():
-            seat = state.to_act()
-            match.apply(players[seat].choose(state.view(seat)))
-    return match.totals
+    return Match(game, seed).play_out(players).totals
 
 
 def duel(game_name: str, options: dict, a: str, b: str, matches: int, first_seed: int = 0) -> dict:

@@ -17,17 +17,8 @@ from engine_core.match import Match
 
 def lengths(game: str, options: dict, level: str, matches: int) -> list[int]:
     g = games.get(game, options)
-    out = []
-    for seed in range(matches):
-        players = [bots.get(game, level, seed * g.seats + s) for s in range(g.seats)]
-        match = Match(g, seed)
-        while not match.is_over():
-            state = match.deal()
-            while not state.is_over():
-                seat = state.to_act()
-                match.apply(players[seat].choose(state.view(seat)))
-        out.append(match.counted)
-    return out
+    return [Match(g, seed).play_out([bots.get(game, level, seed * g.seats + s) for s in range(g.seats)]).counted
+            for seed in range(matches)]
 
 
 def main() -> None:

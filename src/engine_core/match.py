@@ -91,6 +91,16 @@ class Match:
         self.current.apply(action)
         return self._book() if self.current.is_over() else None
 
+    def play_out(self, players) -> "Match":
+        """Play the match to its end, seat s by players[s] (a bot: `choose(view)`) from its own
+        seat's view only; the tools' bot matches (match lengths, match duels)."""
+        while not self.is_over():
+            state = self.deal()
+            while not state.is_over():
+                seat = state.to_act()
+                self.apply(players[seat].choose(state.view(seat)))
+        return self
+
     def apply_code(self, code: int) -> tuple[dict, dict | None]:
         """apply() for an engine action code: (its record form, the result if it ended the deal)."""
         if self.current is None or self.current.is_over():
