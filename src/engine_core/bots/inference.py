@@ -31,6 +31,7 @@ from collections import Counter
 from .. import games
 from .._infer import Sampler
 from .._codes import CALL_BASE, exchange_code, exchange_mask
+from ..state import _seats_of
 from .knowledge import HIDDEN, Order, voids
 
 # placeholder kinds (engine_core._infer)
@@ -50,6 +51,9 @@ def _sub(a: Counter, b: Counter) -> Counter:
 
 class Inference:
     """The worlds consistent with one seat's view."""
+
+    # sample(): rounds of draws that replace the worlds the view rules out
+    ROUNDS = 4
 
     def __init__(self, view: dict, options: dict | None = None, use_voids: bool = True):
         self.view = view
@@ -248,37 +252,54 @@ class Inference:
     # -- the API --
     def sample(self, n: int, seed: int = 0, max_tries: int = 0) -> list[dict]:
         """Up to n worlds {"hands": [[codes]] at the deal, "blind": [codes], "hidden": {action
-        index: the hidden cards}}; deterministic per seed."""
+        index: the hidden cards}}; deterministic per seed. Worlds the compiled check passes but
+        the view rules out (_reaches_view) are replaced by further draws, a few rounds at most."""
         out = []
-        deck = self.deck
-        for hands, blind, hidden in self.sampler.sample(n, seed & (2 ** 64 - 1), max_tries):
-            fill = {}
-            for i, (code, twice) in hidden.items():
-                if self._acts[i][2] == K_PLAY_SLOT:
-                    fill[i] = deck.code(code)
-                else:
-                    faces = exchange_mask(code)
-                    cards = []
-                    for f in range(self.faces):
-                        if faces >> f & 1:
-                            cards += [deck.code(f)] * (2 if twice >> f & 1 else 1)
-                    fill[i] = cards
-            world = {"hands": [deck.codes(h) for h in hands],
-                     "masks": hands, "blind": deck.codes(blind),
-                     "blind_mask": blind, "hidden": fill, "hidden_codes": hidden}
-            if self._reaches_view(world):
-                out.append(world)
+        rng_seed = seed & (2 ** 64 - 1)
+        for round_ in range(self.ROUNDS):
+            wanted = n - len(out)
+            drawn = self.sampler.sample(wanted, rng_seed, max_tries)
+            out += [w for w in map(self._world, drawn) if self._reaches_view(w)]
+            if len(out) >= n or len(drawn) < wanted:   # done, or the draws themselves run out
+                break
+            rng_seed = (rng_seed * 6364136223846793005 + 1442695040888963407 + round_) & (2 ** 64 - 1)
         return out
 
+    def _world(self, drawn) -> dict:
+        hands, blind, hidden = drawn
+        deck = self.deck
+        fill = {}
+        for i, (code, twice) in hidden.items():
+            if self._acts[i][2] == K_PLAY_SLOT:
+                fill[i] = deck.code(code)
+            else:
+                faces = exchange_mask(code)
+                cards = []
+                for f in range(self.faces):
+                    if faces >> f & 1:
+                        cards += [deck.code(f)] * (2 if twice >> f & 1 else 1)
+                fill[i] = cards
+        return {"hands": [deck.codes(h) for h in hands], "masks": hands, "blind": deck.codes(blind),
+                "blind_mask": blind, "hidden": fill, "hidden_codes": hidden}
+
     def _reaches_view(self, world: dict) -> bool:
-        """Whether the world, replayed, has the view's seat to act. The sampler checks every
-        action's seat, but not who acts after the last one: when that action closed a trick,
-        its winner may depend on cards the view does not place (Doppelkopf's Schweinchen rank
-        by who holds both AD), and such a world is not a world of this view."""
+        """Whether the world, replayed, gives this seat its view: the same seat to act and the
+        same public state as the seat sees it. The sampler checks that every action was legal
+        for its seat, which is not all a seat sees: who acts after a trick may depend on cards
+        the view does not place (Doppelkopf's Schweinchen rank by who holds both AD), and an
+        action legal for two parties can reveal which one made it (a no 90 by a seat that
+        holds no club queen is Kontra's, or a silent solo's opponents'; the view shows Re's)."""
         try:
-            return self.state_of(world).to_act() == self.view.get("to_act")
+            state = self.state_of(world)
         except InferenceError:
             return False
+        view = self.view
+        if state.to_act() != view.get("to_act"):
+            return False
+        core = state.core
+        if _seats_of(core.sides(self.me), self.game.seats) != view.get("sides"):
+            return False
+        return all(view.get(k) == v for k, v in core.public(self.me).items())
 
     def state_of(self, world: dict):
         """The world as a State at the view's position: the actions replayed by the engine's
