@@ -30,7 +30,7 @@ def replay(path: str, top: int) -> None:
     profile.enable()
     action = bot.choose(saved["view"])
     profile.disable()
-    print(f"{path}: {time.process_time() - t0:.3f}s CPU, chose {action}")
+    print(f"{path}: {time.process_time() - t0:.3f}s CPU, chose {json.dumps(action)}")
     pstats.Stats(profile).sort_stats("cumulative").print_stats(top)
 
 

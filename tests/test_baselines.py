@@ -169,3 +169,28 @@ def test_worlds_replay_the_view_as_cores():
         assert sorted(w.key_of_code(c) for c in core.legal_list()) == \
             sorted(w.key_of_action(a) for a in state.legal_actions())
     assert relative([3, -1, -1, -1], 0) == 4.0
+
+
+def test_decision_time_bench_lists_saves_and_replays_the_slowest(tmp_path):
+    """bench/baselines_time.py at a tiny size (the bench is a command): the slowest decisions
+    are listed slowest first, saved as views, and a saved view is decided again, the same way."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+    script = Path(__file__).resolve().parent.parent / "bench" / "baselines_time.py"
+    out = subprocess.run([sys.executable, str(script), "--game", "klaverjas", "--bot", "hard", "--deals", "1",
+                          "--slowest", "2", "--save", str(tmp_path), "--preset", "rotterdam"],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    assert out[0].startswith("klaverjas  hard    card ")
+    listed = [float(line.split("s deal")[0]) for line in out if " deal " in line]
+    assert len(listed) == 2 and listed[0] >= listed[1]
+    saved = sorted(tmp_path.glob("klaverjas-0-*.json"))
+    assert len(saved) == 2
+    record = json.loads(saved[0].read_text())
+    assert record["options"] == games.preset("klaverjas", "rotterdam") and record["action"] in record["view"]["legal"]
+    replayed = subprocess.run([sys.executable, str(script), "--replay", str(saved[0])],
+                              capture_output=True, text=True, check=True).stdout
+    assert "cumulative" in replayed
+    # the bot is deterministic per seed: the replay decides as the game did
+    assert json.loads(replayed.splitlines()[0].split("CPU, chose ", 1)[1]) == record["action"]
