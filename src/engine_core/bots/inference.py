@@ -16,7 +16,9 @@ What a world respects:
 - everything the rules imply: each world is replayed through the game's own rules and kept
   only if every public action was legal for its seat in it (a Rufspiel call without the called
   ace and the called-suit rules, Re/Kontra and Hochzeit by the club queens, Armut by the trump
-  count, Klaverjas's obligation to overtrump, the Sheepshead bury and partner calls, ...).
+  count, Klaverjas's obligation to overtrump, the Sheepshead bury and partner calls, ...);
+- the public state the seat sees after the replay (to act, sides, teams, the parties of the
+  announcements): an action legal for two parties reveals which one made it.
 
 Sampling is uniform over those worlds (rejection from a uniform deal of the unseen cards), with
 one documented weighting: a pile that moved between two seats unseen (an Armut gift and
