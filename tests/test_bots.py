@@ -254,6 +254,43 @@ def test_hard_keeps_the_worlds_its_model_of_the_others_bids_finds_likely():
     assert statistics.mean(shares["pooled"]) > statistics.mean(shares["uniform"]) + 0.05, shares
 
 
+def test_play_inference_keeps_the_worlds_the_model_of_the_others_cards_finds_likely():
+    """With play_inference N the hard level also weighs its worlds by the other seats' last N
+    cards: over Klaverjas positions in the second and third tricks, the kept worlds agree with
+    the normal level's card play more often than the worlds weighed by bids only."""
+    import statistics
+    from engine_core.bots.hard import HardBot
+    weighed, bids_only = HardBot("klaverjas", seed=1, play_inference=8), HardBot("klaverjas", seed=1)
+    shares = {"weighed": [], "bids_only": []}
+    game = games.get("klaverjas")
+    for seed in range(10):
+        state = game.deal(seed, 0)
+        normal = [bots.get("klaverjas", "normal", seed=s) for s in range(4)]
+        while sum(a["type"] == "play" for a in state.actions) < 4 + seed % 6:
+            state.apply(normal[state.to_act()].choose(state.view(state.to_act())))
+        view = state.view(state.to_act())
+        for name, bot in (("weighed", weighed), ("bids_only", bids_only)):
+            worlds = bot._states(view, 32)
+            shares[name].append(statistics.mean(_plays_agree_with_normal(w, view["seat"]) for w in worlds))
+    assert statistics.mean(shares["weighed"]) > statistics.mean(shares["bids_only"]) + 0.03, shares
+
+
+def _plays_agree_with_normal(world, me) -> float:
+    """The share of the other seats' cards that the normal level, holding the world's hands,
+    would have played too."""
+    from engine_core import records
+    record = world.record()
+    state = records.new_state({**record, "actions": []})
+    normal = bots.get(record["game"], "normal", seed=1)
+    agree = total = 0
+    for action in record["actions"]:
+        if action["seat"] != me and action["type"] == "play":
+            total += 1
+            agree += state.encode(normal.choose(state.view(action["seat"]))) == state.encode(action)
+        state.apply(action)
+    return agree / total
+
+
 def _agrees_with_normal(world, me) -> bool:
     """Whether the normal level, holding the world's hands, would have made every bid the
     other seats made."""
@@ -385,7 +422,8 @@ def test_hard_expected_lies_within_the_worlds_exact_values():
 def test_hard_budget_knobs_are_checked():
     for bad in ({"playouts": 0}, {"playout_worlds": -1}, {"rollout_worlds": 0}, {"rollout_playouts": -1},
                 {"screen_worlds": 0}, {"playouts": 2.5}, {"worlds": True}, {"inference_pool": 0},
-                {"inference_pool": 17}, {"inference_pool": 1.5}):
+                {"inference_pool": 17}, {"inference_pool": 1.5}, {"play_inference": -1},
+                {"play_inference": 65}, {"play_inference": True}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             bots.get("klaverjas", "hard", **bad)
 

@@ -45,7 +45,7 @@ import time
 from .. import solver
 from . import Bot
 from .inference import Inference
-from .knowledge import rng_for
+from .knowledge import HIDDEN, rng_for
 from .normal import NormalBot
 from .simple import free_call
 
@@ -104,11 +104,16 @@ class HardBot(Bot):
     # seats' bids (see _states); a world in which the normal level would have bid otherwise
     # counts this much per such bid
     inference_miss = 0.35
+    # a card another seat played where the normal level would have played another counts this
+    # much (with `play_inference` > 0): the others' card play says less than their bids, and
+    # the others need not play like the normal level
+    play_miss = 0.5
 
     def __init__(self, game, seed=0, options=None, worlds: int | None = None, rollout_worlds: int | None = None,
                  nodes: int = 20000, playout_worlds: int | None = None, playouts: int | None = None,
                  rollout_playouts: int | None = None, screen_worlds: int | None = None,
-                 seconds: float | None = None, win_weight: int | None = None, inference_pool: int = 2):
+                 seconds: float | None = None, win_weight: int | None = None, inference_pool: int = 2,
+                 play_inference: int = 0):
         super().__init__(game, seed, options)
         given = {"worlds": worlds, "playout_worlds": playout_worlds, "playouts": playouts,
                  "rollout_worlds": rollout_worlds, "rollout_playouts": rollout_playouts,
@@ -127,6 +132,9 @@ class HardBot(Bot):
         if isinstance(inference_pool, bool) or not isinstance(inference_pool, int) or not 1 <= inference_pool <= 16:
             raise ValueError(f"inference_pool must be an integer 1..16, got {inference_pool!r}")
         self.inference_pool = inference_pool
+        if isinstance(play_inference, bool) or not isinstance(play_inference, int) or not 0 <= play_inference <= 64:
+            raise ValueError(f"play_inference must be an integer 0..64, got {play_inference!r}")
+        self.play_inference = play_inference
         if win_weight is not None and (isinstance(win_weight, bool) or not isinstance(win_weight, int) or win_weight < 0):
             raise ValueError(f"win_weight must be an integer >= 0 or None, got {win_weight!r}")
         self.win_weight = win_weight
@@ -151,6 +159,10 @@ class HardBot(Bot):
         me = view["seat"]
         decisions = [i for i, a in enumerate(view["actions"])
                      if a.get("seat") not in (None, me) and a["type"] not in ("play", "exchange")]
+        if self.play_inference:
+            plays = [i for i, a in enumerate(view["actions"])
+                     if a["type"] == "play" and a.get("seat") not in (None, me) and a.get("card") != HIDDEN]
+            decisions = sorted(decisions + plays[-self.play_inference:])
         if not decisions or self.inference_pool == 1:
             return inf.states(n, seed)
         worlds = inf.sample(self.inference_pool * n, seed)
@@ -177,7 +189,7 @@ class HardBot(Bot):
             if state.to_act() != seat:
                 continue        # out of turn (docs/records.md 3): the model acts on its turns only
             if state.encode(self._normal.choose(state.view(seat))) != state.encode(actions[i]):
-                weight *= self.inference_miss
+                weight *= self.play_miss if actions[i]["type"] == "play" else self.inference_miss
         return weight
 
     def _choose(self, view, legal):
