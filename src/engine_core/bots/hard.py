@@ -37,6 +37,8 @@ work of a decision, so a bot is deterministic per seed. Each game declares its d
 (docs/bots.md has the times); a game that declares none gets BUDGET. `seconds`
 (default None) adds a time limit: worlds stop being added once it is spent (at least 2 are
 used), which bounds the worst case on a slow machine at the price of determinism.
+`inference_pool` (2) and `play_inference` (0: bids only) set how the worlds are weighed by what
+the other seats did (_states).
 """
 from __future__ import annotations
 
@@ -152,7 +154,8 @@ class HardBot(Bot):
         each weighed by the likelihood of those actions under a model of their play (the normal
         level: a world in which it would have acted otherwise counts `inference_miss` per such
         action), and n of them are kept by weighted sampling without replacement. A seat that
-        passed a solo probably holds no solo hand; one that called a Rufspiel, trumps."""
+        passed a solo probably holds no solo hand; one that called a Rufspiel, trumps. With
+        `play_inference` N the other seats' last N cards are weighed too (`play_miss` each)."""
         inf = Inference(view, self.options)
         rng = rng_for(self.seed, view, "worlds")
         seed = rng.getrandbits(64)
