@@ -598,3 +598,64 @@ def test_a_farbsolo_needs_seven_trumps_or_six_with_side_tricks():
     # the ace with its small card in the same suit (two voids: three side tricks): 8
     assert judge(["QC", "QS", "JD", "AH", "KH", "9H", "AS", "7S"], "H")
     assert judge(["QC", "QS", "QH", "AH", "KH", "9H", "AS", "7S"], "H")
+
+
+def _leaster_position(seed):
+    """A Sheepshead leaster (every seat passes), played by the normal level to the seat that
+    plays the last card of the fifth trick: after its card every card is forced."""
+    game = games.get("sheepshead")
+    state = game.deal(seed, 0)
+    while state.phase() != "play":
+        state.apply({"seat": state.to_act(), "type": "bid", "call": "pass"})
+    normal = [bots.get("sheepshead", "normal", seed=s) for s in range(5)]
+    while True:
+        view = state.view(state.to_act())
+        if len(view["hand"]) == 2 and len(view["trick"]["cards"]) == 4 and len(view["legal"]) == 2:
+            return state, view
+        if len(view["hand"]) < 2:
+            return None, None
+        state.apply(normal[state.to_act()].choose(view))
+
+
+def test_a_leaster_card_is_worth_its_deal_score_not_its_fewest_points():
+    """In a contract each seat plays for itself, hard judges a card by the seat's deal score
+    (the engine's scoring: a leaster is won with the fewest points among the seats that took a
+    trick) minus the mean of the others', not by its own points: here every card after the
+    seat's is forced, so each card's `expected` is exactly that score averaged over the worlds;
+    and the Hint, best expected first, leads with the card the bot plays."""
+    from engine_core.bots.hard import HardBot
+    from service.reading import hint_of
+    state, view = next((s, v) for s, v in map(_leaster_position, range(40)) if s is not None)
+    assert view["contract"]["type"] == "leaster"
+    seat = view["seat"]
+    bot = HardBot("sheepshead", seed=3, worlds=6, playout_worlds=6, playouts=2)
+    evals = bot._evaluate(view, view["legal"])
+    worlds = bot._states(view, 6)
+    for e in evals:
+        relative = []
+        for world in worlds:
+            after = world.copy()
+            after.apply(e["action"])
+            while not after.is_over():
+                after.apply(after.legal_actions()[0])
+            scores = after.result()["scores"]
+            relative.append(scores[seat] - (sum(scores) - scores[seat]) / 4)
+        assert e["expected"] == pytest.approx(sum(relative) / len(relative)), e
+    hints = hint_of("sheepshead", {}, view, 3)
+    assert hints[0]["action"] == bots.get("sheepshead", "hard", seed=3).choose(view)
+    assert hints[0]["expected"] == max(h["expected"] for h in hints)
+
+
+def test_pass_duel_tool_plays_every_seat_against_the_baseline():
+    """tools/pass_duel.py (docs/bots.md, the leaster rows) at a tiny size: the passed-out deal
+    is the game's own per-seat contract, every seat is played by A once, and a level against
+    itself gains nothing."""
+    from conftest import tool
+    pass_duel = tool("pass_duel")
+    out = pass_duel.duel("sheepshead", {}, "easy", "random", 2, seed=3)
+    assert out["contracts"] == ["leaster"] and out["plays"] == 10
+    same = pass_duel.duel("schafkopf", {"ramsch": True}, "normal", "normal", 2, seed=3)
+    assert same["contracts"] == ["ramsch"] and same["mean"] == 0 and same["plays"] == 8
+    # without Ramsch or leaster a passed-out Schafkopf deal has no card play
+    with pytest.raises(SystemExit, match="no deal"):
+        pass_duel.duel("schafkopf", {}, "normal", "easy", 2)

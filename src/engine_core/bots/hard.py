@@ -2,8 +2,9 @@
 
 Card play: sample `worlds` hidden worlds consistent with the view (bots.inference) and in
 each solve every legal card with engine_core.solver for the seat's side (count "margin": the
-side's total minus the others'; in a Ramsch or a leaster the seat's own points, as few as
-possible), `nodes` per world. Where the budget runs out (the first tricks; the solver then
+side's total minus the others'), `nodes` per world. A contract each seat plays for itself (a
+Ramsch, a leaster) is judged by the seat's deal score in random playouts instead (_score_cards):
+its result is not the seat's own points. Where the budget runs out (the first tricks; the solver then
 proves bounds only) a card is judged by flat Monte Carlo instead: `playouts` random playouts
 after it in each of `playout_worlds` worlds (the engine's C playouts, GIL released), the
 world's mean margin kept within the bounds the solver proved for that world. Once the searches
@@ -102,6 +103,9 @@ class HardBot(Bot):
     announce_cost = 0.05
     announce_worlds = 16
     announce_nodes = 100_000
+    # a contract each seat plays for itself is judged by its score in playouts (_score_cards),
+    # not by the solver's fewest points (False: the solver, as before; for measuring)
+    per_seat_by_score = True
     # the worlds of a decision are drawn from this many times as many and weighed by the other
     # seats' bids (see _states); a world in which the normal level would have bid otherwise
     # counts this much per such bid
@@ -280,6 +284,8 @@ class HardBot(Bot):
         start = time.perf_counter()
         if not states:                 # no consistent world (cannot happen for a real view)
             return [{"action": a, "expected": 0.0, "win": None, "utility": 0.0} for a in plays]
+        if "seat" in objective_for(states[0], seat) and self.per_seat_by_score:
+            return self._score_cards(states[:playout_worlds], plays, seat, seeds, playouts, start)
         minimize = objective_for(states[0], seat).get("maximize") is False
         sign = -1 if minimize else 1
         weight = self._win_weight(states[0]) if win_threshold(states[0], seat) is not None else 0
@@ -328,6 +334,33 @@ class HardBot(Bot):
             utility = sign * mean + (weight * win if finished else 0) - (1e6 if high[a["card"]] < floor else 0)
             out.append({"action": a, "expected": mean, "utility": utility, "finished": finished,
                         "win": None if minimize else win})
+        return out
+
+    def _score_cards(self, states, plays, seat, seeds, playouts, start):
+        """A contract each seat plays for itself (a Ramsch, a leaster): who wins depends on
+        every seat's points and tricks, not on the seat's own points alone (a leaster is won
+        with the fewest points among the seats that took a trick: the fewest of all, no trick,
+        never wins). Each card is worth the seat's deal score, by the engine's own scoring,
+        minus the mean of the others', over `playouts` random playouts after it in each world
+        (the engine's C playouts; the cards of a world share the seed, so their differences
+        are paired). `expected` is that relative score, so the best card has the highest."""
+        per_card = {a["card"]: [] for a in plays}
+        for k, state in enumerate(states):
+            if self.seconds is not None and k >= 2 and time.perf_counter() - start > self.seconds:
+                break
+            seed = seeds.getrandbits(64)
+            for a in plays:
+                after = state.copy()
+                after.apply(a)
+                if after.is_over():
+                    rel = _relative(after.core.scores(), seat)[0]
+                else:
+                    rel = _relative(after.core.playouts(playouts, seed), seat)[0] / playouts
+                per_card[a["card"]].append(rel)
+        out = []
+        for a in plays:
+            mean = sum(per_card[a["card"]]) / len(per_card[a["card"]])
+            out.append({"action": a, "expected": mean, "utility": mean, "finished": False, "win": None})
         return out
 
     def _win_weight(self, state) -> float:
