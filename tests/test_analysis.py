@@ -182,3 +182,26 @@ def test_a_stopped_analysis_stops_between_searches():
     with pytest.raises(analysis.Stopped):
         analysis.analyze(record, stop=stop)
     assert len(calls) == 4
+
+
+def test_the_fair_review_of_a_leaster_names_the_card_the_hard_level_plays():
+    """The review from the seat's own view takes the card with the highest `expected` as best.
+    In a leaster `expected` is the seat's relative deal score (the hard level's own reading of a
+    contract each seat plays for itself), so the best card is the one the bot plays; while it
+    was the seat's points, the review named the card that took the most."""
+    from engine_core import bots
+    record = _all_pass_record("sheepshead", {}, "leaster")
+    seat = next(a["seat"] for a in record["actions"] if a["type"] == "play")
+    out = analysis.analyze(record, seat=seat, fair=True, worlds=4)
+    hard = bots.get("sheepshead", "hard", seed=0, worlds=4, rollout_worlds=2, nodes=20000,
+                    playout_worlds=4, playouts=16)
+    state = records.new_state({**record, "actions": []})
+    steps = {step["index"]: step for step in out["actions"]}
+    checked = 0
+    for i, action in enumerate(record["actions"]):
+        if i in steps and action["type"] == "play":
+            assert steps[i]["best"] == hard.choose(state.view(seat))
+            assert steps[i]["loss"] >= 0
+            checked += 1
+        state.apply(action)
+    assert checked >= 3
