@@ -379,3 +379,39 @@ def test_a_full_disk_is_store_unavailable_and_the_retry_applies_once(tmp_path):
         await m.close()
         await store.close()
     run(main())
+
+
+_OPEN_AT_ONCE = """
+import asyncio, sys, time
+from service.store import SqliteStore
+start = float(sys.argv[2])
+while time.time() < start:
+    pass
+async def main():
+    store = SqliteStore(sys.argv[1], shared=True)
+    try:
+        await store.open()
+        print("opened", await store.count_tables())
+    except Exception as err:
+        print("failed:", type(err).__name__, err)
+    finally:
+        await store.close()
+asyncio.run(main())
+"""
+
+
+def test_processes_opening_a_new_sqlite_file_at_once_all_open_it(tmp_path):
+    """The workers of --workers N open one new file at the same moment. Switching it to WAL
+    needs the file's exclusive lock, and SQLite answered the loser "database is locked" at
+    once (14 of 40 pairs here): that worker exited, and the supervisor stopped the server (a
+    multi-worker test failed so in a fresh clone). The open is now tried again."""
+    import subprocess
+    import sys
+    import time
+    for round_ in range(4):
+        start = time.time() + 1.0
+        children = [subprocess.Popen([sys.executable, "-c", _OPEN_AT_ONCE, str(tmp_path / f"d{round_}"), str(start)],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                    for _ in range(3)]
+        outputs = [child.communicate(timeout=60)[0] for child in children]
+        assert all(out.strip() == "opened 0" for out in outputs), outputs

@@ -36,6 +36,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import random
 import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -394,6 +395,7 @@ class SqliteStore(Store):
     cost more than the statements (tens of microseconds of wake-ups on every action)."""
 
     CHECKPOINT_ROWS = 1000           # rows written between checkpoints (a few MB of WAL)
+    OPEN_SECONDS = 10.0              # how long an open waits out other processes opening the file (_open)
     NOTICES_KEPT = 100_000           # a shared store's notices kept (a process further behind reloads all)
     POLL_SECONDS = 0.01              # a shared store: how often the file's data_version is looked at
 
@@ -453,15 +455,30 @@ class SqliteStore(Store):
 
     # ---- the statements ---------------------------------------------------------------------
     def _open(self) -> None:
-        db = sqlite3.connect(self.path, isolation_level=None)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
-        db.execute("PRAGMA wal_autocheckpoint=0")      # checkpoints run in the store's thread
-        try:
-            self._migrate(db)
-        except BaseException:
-            db.close()
-            raise
+        """Connect, switch to WAL and migrate. Processes opening a new file at once (the workers
+        of --workers N) race for it: switching the journal mode needs the file's exclusive lock,
+        and SQLite answers "database is locked" at once, without its busy wait, where waiting
+        could deadlock. Such an open is tried again (all of it: every migration is its own
+        transaction and skips what another process applied) for up to OPEN_SECONDS."""
+        deadline = time.monotonic() + self.OPEN_SECONDS
+        pause = 0.005
+        while True:
+            db = sqlite3.connect(self.path, isolation_level=None)
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")
+                db.execute("PRAGMA wal_autocheckpoint=0")      # checkpoints run in the store's thread
+                self._migrate(db)
+                break
+            except sqlite3.OperationalError as err:
+                db.close()
+                if "locked" not in str(err) or time.monotonic() + pause > deadline:
+                    raise
+            except BaseException:
+                db.close()
+                raise
+            time.sleep(pause * (0.5 + random.random()))       # apart, not in step with the other
+            pause = min(2 * pause, 0.2)
         self._db = db
         self._checkpointed_at = db.total_changes
 
