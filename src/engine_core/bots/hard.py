@@ -284,9 +284,10 @@ class HardBot(Bot):
         start = time.perf_counter()
         if not states:                 # no consistent world (cannot happen for a real view)
             return [{"action": a, "expected": 0.0, "win": None, "utility": 0.0} for a in plays]
-        if "seat" in objective_for(states[0], seat) and self.per_seat_by_score:
+        objective = objective_for(states[0], seat)
+        if "seat" in objective and self.per_seat_by_score:
             return self._score_cards(states[:playout_worlds], plays, seat, seeds, playouts, start)
-        minimize = objective_for(states[0], seat).get("maximize") is False
+        minimize = objective.get("maximize") is False
         sign = -1 if minimize else 1
         weight = self._win_weight(states[0]) if win_threshold(states[0], seat) is not None else 0
         exact = {a["card"]: [] for a in plays}
