@@ -406,7 +406,7 @@ def test_hard_expected_lies_within_the_worlds_exact_values():
     from engine_core import solver
     from engine_core.bots.hard import HardBot, objective_for
     view = _first_decision("klaverjas", 27, lambda v: len(v["hand"]) == 6 and len(v["legal"]) > 1)
-    bot = HardBot("klaverjas", seed=0, worlds=4, playout_worlds=4, nodes=5000)
+    bot = HardBot("klaverjas", seed=0, worlds=4, playout_worlds=4, nodes=5000, exact_nodes=0)
     exact = {}
     for world in bot._states(view, 4):
         for e in solver.values(world, objective_for(world, view["seat"])):
@@ -419,11 +419,40 @@ def test_hard_expected_lies_within_the_worlds_exact_values():
         assert min(values) <= e["expected"] <= max(values), (e, values)
 
 
+def test_hard_solves_the_first_lead_exactly_in_the_worlds_its_spare_nodes_reach():
+    """Klaverjas's first lead takes about 0.5M nodes a world: with `nodes` alone every world
+    stops with bounds (random playouts decide); with `exact_nodes` spare the first worlds are
+    solved exactly and each card is worth its mean exact value over them."""
+    from engine_core import solver
+    from engine_core.bots.hard import HardBot, objective_for
+    view = _first_decision("klaverjas", 5, lambda v: v["phase"] == "play" and len(v["hand"]) == 8
+                           and not v["trick"]["cards"])
+    shallow = HardBot("klaverjas", seed=0, worlds=6, playout_worlds=3, playouts=8, nodes=2000, exact_nodes=0)
+    assert not any(e["finished"] for e in shallow._evaluate(view, view["legal"]))
+    deep = HardBot("klaverjas", seed=0, worlds=6, playout_worlds=3, playouts=8, nodes=2000,
+                   exact_nodes=60_000_000, exact_worlds=3)
+    evals = deep._evaluate(view, view["legal"])
+    assert all(e["finished"] for e in evals)
+    exact = {}
+    for world in deep._states(view, 6):
+        for e in solver.values(world, objective_for(world, view["seat"])):
+            for card in {e["action"]["card"], *e["equivalent"]}:
+                exact.setdefault(card, []).append(e["value"])
+    for e in evals:
+        values = exact[e["action"]["card"]]
+        assert e["expected"] == pytest.approx(sum(values) / len(values)), (e, values)
+    # too few spare nodes for `exact_worlds` worlds: the playouts decide, as without
+    few = HardBot("klaverjas", seed=0, worlds=6, playout_worlds=3, playouts=8, nodes=2000,
+                  exact_nodes=100_000, exact_worlds=3)
+    assert not any(e["finished"] for e in few._evaluate(view, view["legal"]))
+
+
 def test_hard_budget_knobs_are_checked():
     for bad in ({"playouts": 0}, {"playout_worlds": -1}, {"rollout_worlds": 0}, {"rollout_playouts": -1},
                 {"screen_worlds": 0}, {"playouts": 2.5}, {"worlds": True}, {"inference_pool": 0},
                 {"inference_pool": 17}, {"inference_pool": 1.5}, {"play_inference": -1},
-                {"play_inference": 65}, {"play_inference": True}):
+                {"play_inference": 65}, {"play_inference": True}, {"exact_nodes": -1},
+                {"exact_nodes": 1.5}, {"exact_worlds": 0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             bots.get("klaverjas", "hard", **bad)
 

@@ -89,7 +89,7 @@ def _fair(record: Any, seat: int, budget: int | None, worlds: int, stop=None) ->
     # whatever budget the game's hard level declares, so reviewing a long record stays cheap
     hard = bots.get(game.name, "hard", seed=0, options=game.options.as_dict(), worlds=worlds,
                     rollout_worlds=max(2, worlds // 2), nodes=budget or 20000,
-                    playout_worlds=worlds, playouts=4 * worlds)
+                    playout_worlds=worlds, playouts=4 * worlds, exact_nodes=0)
     steps = []
     for i, action in enumerate(record["actions"]):
         if not state.is_over() and state.to_act() == seat and len(state.legal_actions()) > 1:

@@ -158,11 +158,17 @@ def values(position: Any, objective: Any = None, budget: int | None = None) -> l
     """The value of every legal card: one entry per class of equivalent cards, {"action",
     "value", "equivalent": [the other cards of its class]} (plus "lower"/"upper" when a budget
     ran out). `budget` bounds the nodes of all children together."""
+    return counted_values(position, objective, budget)[0]
+
+
+def counted_values(position: Any, objective: Any = None, budget: int | None = None) -> tuple[list[dict], int]:
+    """`values` and the nodes they took: a caller that shares one budget among several
+    positions (the hard level's worlds) spends what each search left."""
     state = _state(position)
     obj = objective_of(state, objective)
     rules = state.game.rules
     try:
-        found, _nodes = rules.action_values(state.core, _solver_for(rules), obj.mask, COUNTS[obj.count],
+        found, nodes = rules.action_values(state.core, _solver_for(rules), obj.mask, COUNTS[obj.count],
                                             obj.maximize, _budget(budget))
     except ValueError as err:
         raise SolverError("state", str(err)) from None
@@ -174,7 +180,7 @@ def values(position: Any, objective: Any = None, budget: int | None = None) -> l
         if lo != hi:
             entry["lower"], entry["upper"] = lo, hi
         out.append(entry)
-    return out
+    return out, nodes
 
 
 def target_of(state: State, target: Any) -> tuple[int, Objective | None]:

@@ -12,7 +12,9 @@ finish, a card is worth its mean margin plus `win_weight` times its chance of wi
 (the game's declared win target as a margin for the seat's side: win_threshold), since a
 deal's score steps at the target; a card whose upper bound of that worth lies below another card's lower bound is never
 played. (The normal level's heuristics decided the first tricks before: flat Monte Carlo over
-every early card beat them, issue 25.)
+every early card beat them, issue 25.) A game may declare `exact_nodes`, spare nodes that the
+worlds, solved in order, share beyond `nodes` each: when at least `exact_worlds` of them finish,
+their exact values decide (Klaverjas from the first lead), not the playouts.
 
 Every other decision (bids, calls, bury, Armut, Kontra/Re, cracking, trump): each candidate
 is taken in each of `rollout_worlds` sampled worlds, the rest of the auction played by the
@@ -69,8 +71,11 @@ def objective_for(state, seat: int) -> dict:
 # random playouts of the card play (rollout_playouts > 0) only where a game declares it: where
 # contracts differ in kind and stakes (solos, Wenz, going alone) random defenders make every
 # solo look good (docs/bots.md).
-BUDGET = {"worlds": 16, "playout_worlds": 16, "playouts": 64, "rollout_playouts": 0}
-BUDGET_NAMES = ("worlds", "playout_worlds", "playouts", "rollout_worlds", "rollout_playouts", "screen_worlds")
+# `exact_nodes` 0: no search beyond `nodes` a world (see _card_values).
+BUDGET = {"worlds": 16, "playout_worlds": 16, "playouts": 64, "rollout_playouts": 0,
+          "exact_nodes": 0, "exact_worlds": 16}
+BUDGET_NAMES = ("worlds", "playout_worlds", "playouts", "rollout_worlds", "rollout_playouts", "screen_worlds",
+                "exact_nodes", "exact_worlds")
 
 
 def declared_budget(game: str) -> dict:
@@ -119,11 +124,11 @@ class HardBot(Bot):
                  nodes: int = 20000, playout_worlds: int | None = None, playouts: int | None = None,
                  rollout_playouts: int | None = None, screen_worlds: int | None = None,
                  seconds: float | None = None, win_weight: int | None = None, inference_pool: int = 2,
-                 play_inference: int = 0):
+                 play_inference: int = 0, exact_nodes: int | None = None, exact_worlds: int | None = None):
         super().__init__(game, seed, options)
         given = {"worlds": worlds, "playout_worlds": playout_worlds, "playouts": playouts,
                  "rollout_worlds": rollout_worlds, "rollout_playouts": rollout_playouts,
-                 "screen_worlds": screen_worlds}
+                 "screen_worlds": screen_worlds, "exact_nodes": exact_nodes, "exact_worlds": exact_worlds}
         budget = {**declared_budget(game), **{k: v for k, v in given.items() if v is not None}}
         worlds, playout_worlds, playouts = budget["worlds"], budget["playout_worlds"], budget["playouts"]
         rollout_playouts = budget["rollout_playouts"]
@@ -132,7 +137,8 @@ class HardBot(Bot):
         for name, value, low in (("worlds", worlds, 1), ("rollout_worlds", rollout_worlds, 1), ("nodes", nodes, 100),
                                  ("playout_worlds", playout_worlds, 1), ("playouts", playouts, 1),
                                  ("rollout_playouts", rollout_playouts, 0),
-                                 ("screen_worlds", screen_worlds, 1)):
+                                 ("screen_worlds", screen_worlds, 1),
+                                 ("exact_nodes", budget["exact_nodes"], 0), ("exact_worlds", budget["exact_worlds"], 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
         if isinstance(inference_pool, bool) or not isinstance(inference_pool, int) or not 1 <= inference_pool <= 16:
@@ -149,6 +155,7 @@ class HardBot(Bot):
         self.worlds, self.rollout_worlds, self.nodes, self.seconds = worlds, rollout_worlds, nodes, seconds
         self.playout_worlds, self.playouts = playout_worlds, playouts
         self.rollout_playouts, self.screen_worlds = rollout_playouts, screen_worlds
+        self.exact_nodes, self.exact_worlds = budget["exact_nodes"], budget["exact_worlds"]
         self._normal = NormalBot(game, seed, options)
 
     # -- worlds --
@@ -280,7 +287,9 @@ class HardBot(Bot):
         lies within the worlds' values (the Hint shows it); `win` the mean chance of winning
         the deal. Once the searches finish, the card maximizes the mean of margin + win_weight x
         chance of winning: a deal's score is a step at the game's win target, not a line in the
-        card points (before, random playouts' win shares would mislead: the mean margin decides)."""
+        card points (before, random playouts' win shares would mislead: the mean margin decides).
+        With `exact_nodes` spare, each world in order may search with what is left of them;
+        when the first `exact_worlds` or more finish, those worlds' exact values decide."""
         start = time.perf_counter()
         if not states:                 # no consistent world (cannot happen for a real view)
             return [{"action": a, "expected": 0.0, "win": None, "utility": 0.0} for a in plays]
@@ -293,25 +302,41 @@ class HardBot(Bot):
         exact = {a["card"]: [] for a in plays}
         bounds = []                    # per solved world: {card: (lo, hi)}
         thresholds = []                # per world: the margin from which the seat's side wins
+        spare = self.exact_nodes       # nodes the worlds may take beyond `nodes` each
+        prefix = None                  # how many worlds, in order, were solved exactly
         for k, state in enumerate(states[:solve]):
             if self.seconds is not None and k >= 2 and time.perf_counter() - start > self.seconds:
                 break
             at = win_threshold(state, seat)
             thresholds.append(at)
             found = {}
-            for e in solver.values(state, objective_for(state, seat), budget=nodes):
+            cap = nodes if prefix is not None else max(nodes, spare)
+            entries, used = solver.counted_values(state, objective_for(state, seat), budget=cap)
+            for e in entries:
                 lo, hi = (e["value"], e["value"]) if e["value"] is not None else (e["lower"], e["upper"])
                 # two copies of a card share a code (Doppelkopf): each card counts once
                 for card in {e["action"]["card"], *e["equivalent"]}:
                     if card in exact:
                         found[card] = (lo, hi)
             bounds.append(found)
+            if prefix is None:
+                spare -= used
+                if any(hi - lo > self.open_width for lo, hi in found.values()):
+                    prefix = k
+                    if self.exact_nodes and prefix >= self.exact_worlds:
+                        break          # the exact worlds decide; the rest would not count
             for card, (lo, hi) in found.items():
                 value = (lo + hi) / 2
                 exact[card].append((value, _won(value, at)))
         finished = all(hi - lo <= self.open_width for b in bounds for lo, hi in b.values())
         if finished:
             per_card = exact
+        elif prefix is not None and self.exact_nodes and prefix >= self.exact_worlds:
+            # the first `prefix` worlds were solved within the spare nodes: exact values over
+            # fewer worlds beat random playouts over more (a Klaverjas first lead: 0.5M nodes a
+            # world, so 20,000 each left every early trick to the playouts)
+            per_card = {c: v[:prefix] for c, v in exact.items()}
+            bounds, thresholds, finished = bounds[:prefix], thresholds[:prefix], True
         else:
             per_card = self._playout_cards(states[:playout_worlds], plays, seat, bounds, seeds, playouts, start)
 
