@@ -134,5 +134,6 @@ GAME = GameSpec(
     words=WORDS,
     # contracts differ in kind and stakes, so the normal level plays the bid rollouts (random
     # defenders make every solo look good); many worlds for the card play
-    hard_budget={"worlds": 128, "playout_worlds": 48, "playouts": 192, "rollout_worlds": 16},
+    hard_budget={"worlds": 128, "playout_worlds": 48, "playouts": 192, "rollout_worlds": 16,
+                 "exact_nodes": 12_000_000, "exact_worlds": 16},
 )
