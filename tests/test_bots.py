@@ -688,3 +688,16 @@ def test_pass_duel_tool_plays_every_seat_against_the_baseline():
     # without Ramsch or leaster a passed-out Schafkopf deal has no card play
     with pytest.raises(SystemExit, match="no deal"):
         pass_duel.duel("schafkopf", {}, "normal", "easy", 2)
+
+
+def test_exact_by_trick_tool_counts_the_decisions_exact_values_decided():
+    """tools/exact_by_trick.py (docs/bots.md, the spare nodes) at a tiny size: without spare
+    nodes and 2,000 nodes a world the first lead is left to the playouts and the last tricks
+    are exact; with spare nodes for two worlds the first lead is exact too."""
+    from conftest import tool
+    by_trick = tool("exact_by_trick").by_trick
+    small = {"worlds": 2, "playout_worlds": 2, "playouts": 4, "rollout_worlds": 2, "nodes": 2000}
+    without = by_trick("klaverjas", 1, seed=5, budget={**small, "exact_nodes": 0})
+    assert without[0]["exact"] == 0 and without[max(without)]["exact"] == 1
+    with_spare = by_trick("klaverjas", 1, seed=5, budget={**small, "exact_nodes": 20_000_000, "exact_worlds": 2})
+    assert with_spare[0]["exact"] == 1
