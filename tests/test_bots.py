@@ -701,3 +701,43 @@ def test_exact_by_trick_tool_counts_the_decisions_exact_values_decided():
     assert without[0]["exact"] == 0 and without[max(without)]["exact"] == 1
     with_spare = by_trick("klaverjas", 1, seed=5, budget={**small, "exact_nodes": 20_000_000, "exact_worlds": 2})
     assert with_spare[0]["exact"] == 1
+
+
+def test_klaverjas_trump_naming_follows_the_seats_turn():
+    """The free trump choice: a hand worth 40..55 is named by the third seat (eldest's partner,
+    whose pass may leave eldest to name on anything) but passed by eldest, the second seat and
+    the dealer (whose pass makes eldest, an opponent, play); the forced fifth turn names."""
+    from engine_core.bots.simple import KJ_NAMING, kj_strength
+    game = games.get("klaverjas")
+    normal = bots.get("klaverjas", "normal", seed=0)
+    seen = set()
+    for seed in range(400):
+        state = game.deal(seed, seed % 4)
+        for turn in range(5):
+            view = state.view(state.to_act())
+            if view["phase"] != "bidding":
+                break
+            strength = max(kj_strength(view, view["hand"], s) for s in "CSHD")
+            choice = normal.choose(view)
+            if turn == 4:
+                assert choice["call"] == "trump"
+                seen.add(turn)
+            elif 40 <= strength < 56:
+                assert (choice["call"] == "trump") == (turn == 2), (seed, turn, strength)
+                seen.add(turn)
+            elif strength >= KJ_NAMING[turn] and turn < 4:
+                assert choice["call"] == "trump"
+            if choice["call"] == "trump":
+                break
+            state.apply(choice)
+    assert seen == {0, 1, 2, 3, 4}
+
+
+def test_klaverjas_trump_table_tool_weighs_naming_against_passing():
+    """tools/klaverjas_trump_table.py (the thresholds above) at a tiny size: every turn of the
+    free choice is weighed, and a named contract is made or not."""
+    from conftest import tool
+    stats = tool("klaverjas_trump_table").table(12, seed=3)
+    assert {turn for turn, _ in stats} >= {1, 2}
+    for count, made, gain in stats.values():
+        assert count >= 1 and 0 <= made <= count
