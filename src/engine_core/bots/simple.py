@@ -118,6 +118,8 @@ class EasyBot(Bot):
     """Rules of thumb for every phase of every game."""
 
     level = "easy"
+    # Klaverjas: the strength from which a seat names trumps, by its turn (KJ_NAMING)
+    kj_naming = KJ_NAMING
 
     def _choose(self, view, legal):
         plays = legal_cards(legal)
@@ -411,8 +413,8 @@ class EasyBot(Bot):
             return legal[0]
         best = max(calls, key=lambda a: (kj_strength(view, hand, a["suit"]), a["suit"]))
         passing = find(legal, "pass")
-        turn = min(view.get("passes") or 0, len(KJ_NAMING) - 1)
-        if passing is None or kj_strength(view, hand, best["suit"]) >= KJ_NAMING[turn]:
+        turn = min(view.get("passes") or 0, len(self.kj_naming) - 1)
+        if passing is None or kj_strength(view, hand, best["suit"]) >= self.kj_naming[turn]:
             return best
         return passing
 
