@@ -12,8 +12,8 @@ finish, a card is worth its mean margin plus `win_weight` times its chance of wi
 (the game's declared win target as a margin for the seat's side: win_threshold), since a
 deal's score steps at the target; a card whose upper bound of that worth lies below another card's lower bound is never
 played. (The normal level's heuristics decided the first tricks before: flat Monte Carlo over
-every early card beat them, issue 25.) A game may declare `exact_nodes`, spare nodes that the
-worlds, solved in order, share beyond `nodes` each: when at least `exact_worlds` of them finish,
+every early card beat them, issue 25.) A game may declare `exact_nodes`, a pool of spare nodes
+that the worlds, solved in order, draw on (each may still take `nodes`): when at least `exact_worlds` of them finish,
 their exact values decide (Klaverjas from the first lead), not the playouts.
 
 Every other decision (bids, calls, bury, Armut, Kontra/Re, cracking, trump): each candidate
@@ -71,7 +71,7 @@ def objective_for(state, seat: int) -> dict:
 # random playouts of the card play (rollout_playouts > 0) only where a game declares it: where
 # contracts differ in kind and stakes (solos, Wenz, going alone) random defenders make every
 # solo look good (docs/bots.md).
-# `exact_nodes` 0: no search beyond `nodes` a world (see _card_values).
+# `exact_nodes` 0: no pool of spare nodes, `nodes` a world (see _card_values).
 BUDGET = {"worlds": 16, "playout_worlds": 16, "playouts": 64, "rollout_playouts": 0,
           "exact_nodes": 0, "exact_worlds": 16}
 BUDGET_NAMES = ("worlds", "playout_worlds", "playouts", "rollout_worlds", "rollout_playouts", "screen_worlds",
@@ -302,7 +302,7 @@ class HardBot(Bot):
         exact = {a["card"]: [] for a in plays}
         bounds = []                    # per solved world: {card: (lo, hi)}
         thresholds = []                # per world: the margin from which the seat's side wins
-        spare = self.exact_nodes       # nodes the worlds may take beyond `nodes` each
+        spare = self.exact_nodes       # the pool the worlds draw on in order (each at least `nodes`)
         prefix = None                  # how many worlds, in order, were solved exactly
         for k, state in enumerate(states[:solve]):
             if self.seconds is not None and k >= 2 and time.perf_counter() - start > self.seconds:
