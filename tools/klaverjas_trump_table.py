@@ -12,13 +12,14 @@ card play changes the table, and the rule is re-read from it."""
 import argparse
 import collections
 import json
+import statistics
 
 from engine_core import bots, games
 from engine_core.bots.simple import find, kj_strength
 
 
 def finish(state, players):
-    """Play the deal to its end with `players` at every seat; the team score difference."""
+    """Play the deal to its end with `players` at every seat; its result."""
     while not state.is_over():
         s = state.to_act()
         state.apply(players[s].choose(state.view(s)))
@@ -48,10 +49,9 @@ def table(deals: int, seed: int = 0, options: dict | None = None, band: int = 4)
             named.apply(best)
             passed.apply(passing)
             a, b = finish(named, players), finish(passed, players)
-            team = [s for s in range(game.seats) if s % 2 == seat % 2]
-            gain = sum(a["scores"][s] - b["scores"][s] for s in range(game.seats)
-                       if s in team) / len(team) - sum(a["scores"][s] - b["scores"][s] for s in range(game.seats)
-                                                       if s not in team) / (game.seats - len(team))
+            delta = [x - y for x, y in zip(a["scores"], b["scores"])]
+            gain = (statistics.fmean(d for s, d in enumerate(delta) if s % 2 == seat % 2)
+                    - statistics.fmean(d for s, d in enumerate(delta) if s % 2 != seat % 2))
             entry = stats[(turn, strength // band * band)]
             entry[0] += 1
             entry[1] += a["contract"].get("outcome") == "made"
