@@ -216,6 +216,14 @@ def test_views_never_show_hidden_information(seed, dealer, policy):
                     if r["contract"].get(key) is not None:
                         assert (set(r["contract"][key]) == {"??"}) != sees
             claims.append((viewer, v["teams"], c.get("type"), state.is_over()))
+            if c.get("type") == "normal" and not state.is_over():
+                # a club queen in play tells who holds it: Re; with the viewer's own, both located
+                shown = [a["seat"] for a in state.actions if a["type"] == "play" and a["card"] == "QC"]
+                assert set(shown) <= set(v["teams"]["re"])
+                own = 0 if viewer is None else deck.codes(state.core.hand(viewer)).count("QC") + shown.count(viewer)
+                located = own + sum(1 for p in shown if p != viewer)
+                assert v["teams"]["complete"] == (located == 2 or len(v["teams"]["re"]) == 2
+                                                  or len(v["teams"]["kontra"]) == 3), (viewer, shown, v["teams"])
         if state.is_over():
             break
         state.apply(choose(rng, state.legal_actions(), state.phase()))

@@ -269,6 +269,7 @@ cdef int8_t POINTS[48]
 cdef u64 QC_BOTH = 0
 cdef Order ORDERS[N_ORDERS]
 cdef int8_t DISPLAY[N_ORDERS][48]     # per order: every card, trumps first then C S H D, highest first
+cdef int8_t DISPLAY_AT[N_ORDERS][48]  # per order: each card's place in DISPLAY
 # per order and led class (C S H D, TRUMP): how strongly each card bids for the trick, 0 when
 # it cannot win it (a trump: 64 + power; a card of the led suit: its power; else 0)
 cdef uint8_t KEY[N_ORDERS][5][48]
@@ -386,6 +387,7 @@ cdef void _build_tables():
                         -ORDERS[t].power[c], c % FACES, c) for c in range(48))
         for k in range(48):
             DISPLAY[t][k] = keyed[k][3]
+            DISPLAY_AT[t][keyed[k][3]] = k
     for k, f in enumerate(sorted(range(FACES), key=lambda f: DOPPELKOPF.faces[f])):
         ALPHA[k] = f
     for b in range(256):
@@ -666,15 +668,17 @@ cdef int g_legal(const DkState* s, const DkOpts* o, i64* out) noexcept nogil:
         if call >= 0:
             out[n] = CALL_BASE + call
             n += 1
+        # the legal cards as places in the display order, then read back lowest place first
         m = g_legal_cards(s, o)
-        k = 0
+        pool = 0
         while m:
-            c = DISPLAY[s.order][k]
-            k += 1
-            if (m >> c) & 1:
-                out[n] = c
-                n += 1
-                m &= ~bit(c)
+            c = lowest(m)
+            m &= m - 1
+            pool |= bit(DISPLAY_AT[s.order][c])
+        while pool:
+            out[n] = DISPLAY[s.order][lowest(pool)]
+            n += 1
+            pool &= pool - 1
     elif s.phase == P_RESERVATION:
         for call in range(BID_SOLO_ACES + 1):
             if reservation_allowed(s, o, seat, call):
@@ -1551,7 +1555,8 @@ cdef bint known_teams(const DkState* s, int seat, int* re, int* ko) noexcept nog
     (masks) and whether the teams are complete. Club-queen teams (normal game, silent solo) are
     known only from one's own hand, club queens played and re/kontra announcements; declared
     teams are public."""
-    cdef int t, k, p, held, located = 0
+    cdef int k, p, held, located = 0
+    cdef u64 played
     re[0] = ko[0] = 0
     if s.contract == K_NONE or s.redeal:
         return False
@@ -1569,13 +1574,14 @@ cdef bint known_teams(const DkState* s, int seat, int* re, int* ko) noexcept nog
             re[0] |= 1 << seat
         else:
             ko[0] |= 1 << seat
-    for t in range(s.trick_no + 1):
-        for k in range(4 if t < s.trick_no else s.n_in_trick):
-            p = ((s.trick_leader[t] if t < s.trick_no else s.leader) + k) % 4
-            if face(s.trick[t][k]) == FACE_QC:
-                re[0] |= 1 << p
-                if p != seat:
-                    located += 1
+    for p in range(4):
+        # the club queens p played: its dealt cards no longer in hand (no exchange in these
+        # contracts), read from the masks rather than by walking every trick
+        played = s.dealt[p] & ~s.hand[p] & QC_BOTH
+        if played:
+            re[0] |= 1 << p
+            if p != seat:
+                located += popcount(played)
     for k in range(s.n_ann):
         if team_of(s, s.ann_seat[k]) == 0:
             re[0] |= 1 << s.ann_seat[k]
