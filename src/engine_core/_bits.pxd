@@ -6,7 +6,7 @@ ctypedef int64_t i64
 
 cdef extern from *:
     """
-    /* Portable builds (no -mpopcnt) would call libgcc's slow __popcountdi2: use the SWAR
+    /* Portable builds (no -mpopcnt) would call libgcc's slow __popcountdi2: use a byte-table
        count there, the instruction where the target has one (STICH_NATIVE=1, aarch64). */
     #if !(defined(__POPCNT__) || defined(__aarch64__) || defined(_MSC_VER))
     #define STICH_B2(n) n, n + 1, n + 1, n + 2
