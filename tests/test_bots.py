@@ -447,12 +447,38 @@ def test_hard_solves_the_first_lead_exactly_in_the_worlds_its_spare_nodes_reach(
     assert not any(e["finished"] for e in few._evaluate(view, view["legal"]))
 
 
+def test_hard_world_gives_up_at_its_share_of_the_spare_nodes(monkeypatch):
+    """`exact_share` caps what one world may take of the pool: a world that would need more
+    gives up there, the rest search with `nodes` and the playouts decide, so an early
+    Doppelkopf decision does not spend the whole pool on one world it cannot finish."""
+    from engine_core import solver
+    from engine_core.bots.hard import HardBot
+    view = _first_decision("klaverjas", 5, lambda v: v["phase"] == "play" and len(v["hand"]) == 8
+                           and not v["trick"]["cards"])
+    caps = []
+    counted = solver.counted_values
+
+    def recording(position, objective=None, budget=None):
+        caps.append(budget)
+        return counted(position, objective, budget)
+    monkeypatch.setattr(solver, "counted_values", recording)
+    shared = HardBot("klaverjas", seed=0, worlds=6, playout_worlds=3, playouts=8, nodes=2000,
+                     exact_nodes=60_000_000, exact_worlds=3, exact_share=50_000)
+    assert not any(e["finished"] for e in shared._evaluate(view, view["legal"]))
+    assert caps == [50_000] + [2000] * 5
+    caps.clear()        # without a share the first world may take the whole pool
+    whole = HardBot("klaverjas", seed=0, worlds=6, playout_worlds=3, playouts=8, nodes=2000,
+                    exact_nodes=60_000_000, exact_worlds=3)
+    assert all(e["finished"] for e in whole._evaluate(view, view["legal"]))
+    assert caps[0] == 60_000_000
+
+
 def test_hard_budget_knobs_are_checked():
     for bad in ({"playouts": 0}, {"playout_worlds": -1}, {"rollout_worlds": 0}, {"rollout_playouts": -1},
                 {"screen_worlds": 0}, {"playouts": 2.5}, {"worlds": True}, {"inference_pool": 0},
                 {"inference_pool": 17}, {"inference_pool": 1.5}, {"play_inference": -1},
                 {"play_inference": 65}, {"play_inference": True}, {"exact_nodes": -1},
-                {"exact_nodes": 1.5}, {"exact_worlds": 0}):
+                {"exact_nodes": 1.5}, {"exact_worlds": 0}, {"exact_share": -1}, {"exact_share": 2.5}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             bots.get("klaverjas", "hard", **bad)
 

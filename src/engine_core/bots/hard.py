@@ -13,8 +13,9 @@ finish, a card is worth its mean margin plus `win_weight` times its chance of wi
 deal's score steps at the target; a card whose upper bound of that worth lies below another card's lower bound is never
 played. (The normal level's heuristics decided the first tricks before: flat Monte Carlo over
 every early card beat them, issue 25.) A game may declare `exact_nodes`, a pool of spare nodes
-that the worlds, solved in order, draw on (each may still take `nodes`): when at least `exact_worlds` of them finish,
-their exact values decide (Klaverjas from the first lead), not the playouts.
+that the worlds, solved in order, draw on (each may still take `nodes`, and at most `exact_share`
+of the pool where the game declares it): when at least `exact_worlds` of them finish, their exact
+values decide (Klaverjas from the first lead), not the playouts.
 
 Every other decision (bids, calls, bury, Armut, Kontra/Re, cracking, trump): each candidate
 is taken in each of `rollout_worlds` sampled worlds, the rest of the auction played by the
@@ -71,11 +72,12 @@ def objective_for(state, seat: int) -> dict:
 # random playouts of the card play (rollout_playouts > 0) only where a game declares it: where
 # contracts differ in kind and stakes (solos, Wenz, going alone) random defenders make every
 # solo look good (docs/bots.md).
-# `exact_nodes` 0: no pool of spare nodes, `nodes` a world (see _card_values).
+# `exact_nodes` 0: no pool of spare nodes, `nodes` a world; `exact_share` 0: a world may take
+# all that is left of the pool (see _card_values).
 BUDGET = {"worlds": 16, "playout_worlds": 16, "playouts": 64, "rollout_playouts": 0,
-          "exact_nodes": 0, "exact_worlds": 16}
+          "exact_nodes": 0, "exact_worlds": 16, "exact_share": 0}
 BUDGET_NAMES = ("worlds", "playout_worlds", "playouts", "rollout_worlds", "rollout_playouts", "screen_worlds",
-                "exact_nodes", "exact_worlds")
+                "exact_nodes", "exact_worlds", "exact_share")
 
 
 def declared_budget(game: str) -> dict:
@@ -124,11 +126,13 @@ class HardBot(Bot):
                  nodes: int = 20000, playout_worlds: int | None = None, playouts: int | None = None,
                  rollout_playouts: int | None = None, screen_worlds: int | None = None,
                  seconds: float | None = None, win_weight: int | None = None, inference_pool: int = 2,
-                 play_inference: int = 0, exact_nodes: int | None = None, exact_worlds: int | None = None):
+                 play_inference: int = 0, exact_nodes: int | None = None, exact_worlds: int | None = None,
+                 exact_share: int | None = None):
         super().__init__(game, seed, options)
         given = {"worlds": worlds, "playout_worlds": playout_worlds, "playouts": playouts,
                  "rollout_worlds": rollout_worlds, "rollout_playouts": rollout_playouts,
-                 "screen_worlds": screen_worlds, "exact_nodes": exact_nodes, "exact_worlds": exact_worlds}
+                 "screen_worlds": screen_worlds, "exact_nodes": exact_nodes, "exact_worlds": exact_worlds,
+                 "exact_share": exact_share}
         budget = {**declared_budget(game), **{k: v for k, v in given.items() if v is not None}}
         worlds, playout_worlds, playouts = budget["worlds"], budget["playout_worlds"], budget["playouts"]
         rollout_playouts = budget["rollout_playouts"]
@@ -138,7 +142,8 @@ class HardBot(Bot):
                                  ("playout_worlds", playout_worlds, 1), ("playouts", playouts, 1),
                                  ("rollout_playouts", rollout_playouts, 0),
                                  ("screen_worlds", screen_worlds, 1),
-                                 ("exact_nodes", budget["exact_nodes"], 0), ("exact_worlds", budget["exact_worlds"], 1)):
+                                 ("exact_nodes", budget["exact_nodes"], 0), ("exact_worlds", budget["exact_worlds"], 1),
+                                 ("exact_share", budget["exact_share"], 0)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
         if isinstance(inference_pool, bool) or not isinstance(inference_pool, int) or not 1 <= inference_pool <= 16:
@@ -156,6 +161,7 @@ class HardBot(Bot):
         self.playout_worlds, self.playouts = playout_worlds, playouts
         self.rollout_playouts, self.screen_worlds = rollout_playouts, screen_worlds
         self.exact_nodes, self.exact_worlds = budget["exact_nodes"], budget["exact_worlds"]
+        self.exact_share = budget["exact_share"]
         self._normal = NormalBot(game, seed, options)
 
     # -- worlds --
@@ -288,8 +294,10 @@ class HardBot(Bot):
         the deal. Once the searches finish, the card maximizes the mean of margin + win_weight x
         chance of winning: a deal's score is a step at the game's win target, not a line in the
         card points (before, random playouts' win shares would mislead: the mean margin decides).
-        With `exact_nodes` spare, each world in order may search with what is left of them;
-        when the first `exact_worlds` or more finish, those worlds' exact values decide."""
+        With `exact_nodes` spare, each world in order may search with what is left of them
+        (at most `exact_share` of them, where set: a world that will not finish then gives up
+        early, so a Doppelkopf decision in the first tricks does not spend the pool for
+        nothing); when the first `exact_worlds` or more finish, those worlds' exact values decide."""
         start = time.perf_counter()
         if not states:                 # no consistent world (cannot happen for a real view)
             return [{"action": a, "expected": 0.0, "win": None, "utility": 0.0} for a in plays]
@@ -310,7 +318,7 @@ class HardBot(Bot):
             at = win_threshold(state, seat)
             thresholds.append(at)
             found = {}
-            cap = nodes if prefix is not None else max(nodes, spare)
+            cap = nodes if prefix is not None else max(nodes, min(spare, self.exact_share or spare))
             entries, used = solver.counted_values(state, objective_for(state, seat), budget=cap)
             for e in entries:
                 lo, hi = (e["value"], e["value"]) if e["value"] is not None else (e["lower"], e["upper"])
