@@ -759,6 +759,28 @@ def test_klaverjas_trump_naming_follows_the_seats_turn():
     assert seen == {0, 1, 2, 3, 4}
 
 
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_sheepshead_pick_follows_the_seats_turn(level):
+    """Five-handed, the pick needs trumps plus queens 6 at the first three turns and 5 at the
+    last two (SS_PICK, from the pick table): four trumps without a queen (4) and three with two
+    queens (5) pass at the first turn (the old rule picked both at once); as the dealer the
+    second picks and the first passes."""
+    game = games.get("sheepshead")
+    four = "JD AD 9D 8D AC TC"                       # four trumps, no queen
+    two_queens = "QC QS TD KC 9C 8C"                 # three trumps, two queens
+    rest = ["QH JC 7C AS TS KS", "QD JS 9S 8S 7S AH", "JH KD TH KH 9H 8H"]
+    for first in (four, two_queens):
+        dealer = two_queens if first == four else four
+        state = game.new_deal([h.split() for h in [dealer, first, *rest]], 0, ["7D", "7H"])
+        players = [bots.get("sheepshead", level, seed=s) for s in range(5)]
+        for seat in (1, 2, 3, 4):
+            assert state.to_act() == seat
+            choice = players[seat].choose(state.view(seat))
+            assert choice["call"] == "pass", (seat, first)
+            state.apply(choice)
+        assert players[0].choose(state.view(0))["call"] == ("pick" if dealer == two_queens else "pass")
+
+
 def test_klaverjas_trump_table_tool_weighs_naming_against_passing():
     """tools/klaverjas_trump_table.py (the thresholds above) at a tiny size: every turn of the
     free choice is weighed, and a named contract is made or not."""
@@ -767,3 +789,27 @@ def test_klaverjas_trump_table_tool_weighs_naming_against_passing():
     assert {turn for turn, _ in stats} >= {1, 2}
     for count, made, gain in stats.values():
         assert count >= 1 and 0 <= made <= count
+
+
+def test_sheepshead_pick_table_tool_weighs_picking_against_passing():
+    """tools/sheepshead_pick_table.py (SS_PICK) at a tiny size: the turns are counted from the
+    first seat with a choice, and a pick's deal is won or not."""
+    from conftest import tool
+    stats = tool("sheepshead_pick_table").table(10, seed=3)
+    assert {turn for turn, _, _ in stats} >= {1, 2}
+    for (turn, trumps, queens), (count, won, gain) in stats.items():
+        assert 1 <= turn <= 5 and queens <= trumps and count >= 1 and 0 <= won <= count
+
+
+def test_sheepshead_pick_duel_tool_plays_the_former_rule():
+    """tools/sheepshead_pick_duel.py at a tiny size: the former rule picks four trumps without
+    a queen at the first turn, the shipped one passes, and the report is the tournament's."""
+    from conftest import tool
+    duel = tool("sheepshead_pick_duel")
+    hands = ["QC QS TD KC 9C 8C", "JD AD 9D 8D AC TC", "QH JC 7C AS TS KS", "QD JS 9S 8S 7S AH",
+             "JH KD TH KH 9H 8H"]
+    state = games.get("sheepshead").new_deal([h.split() for h in hands], 0, ["7D", "7H"])
+    assert duel.FormerPick("sheepshead", 1).choose(state.view(1))["call"] == "pick"
+    assert bots.get("sheepshead", "normal", seed=1).choose(state.view(1))["call"] == "pass"
+    report = duel.run("sheepshead", "normal", 2, seed=1_000_000)
+    assert report["difference"]["bots"] == "normal - normal@old"

@@ -169,15 +169,16 @@ def test_the_easy_bot_buries_points_and_keeps_trumps():
 
 
 @pytest.mark.parametrize("level", ["easy", "normal"])
-def test_the_pick_rule_counts_the_blind_of_four(level):
-    """Four trumps of seven pick in cutthroat, where the blind of four brings the picker more
-    (docs/bots.md: each blind card beyond two counts 0.4 of a trump); in four-handed Sheepshead
-    with its blind of two the same hand passes (5 trumps of 7 needed)."""
+def test_the_pick_rule_reads_the_shape_of_the_auction(level):
+    """The pick thresholds are per shape of the auction (docs/bots.md, SS_PICK): at the first
+    of four turns, four trumps and a queen (trumps plus queens 5) pick in four-handed
+    Sheepshead, where the picker has a partner, and pass in cutthroat, where the picker plays
+    alone against three (6 needed: the pick table lost 1.7 a pick there)."""
     mine = "QC JD AD 9D AH TH KH"                  # four trumps, one queen
     others = ["QS QH QD JC JH JS TD", mine, "KD 8D 7D TC KC 9C 8C", "AS TS KS 9S 8S 9H 8H"]
     state = deal(hands=others, blind="AC 7C 7S 7H")
     assert state.to_act() == 1
-    assert bots.get("sheepshead4c", level, seed=1).choose(state.view(1))["call"] == "pick"
+    assert bots.get("sheepshead4c", level, seed=1).choose(state.view(1))["call"] == "pass"
     four = games.get("sheepshead4").new_deal([h.split() for h in others], 0, ["AC", "7H"])
     assert four.to_act() == 1
-    assert bots.get("sheepshead4", level, seed=1).choose(four.view(1))["call"] == "pass"
+    assert bots.get("sheepshead4", level, seed=1).choose(four.view(1))["call"] == "pick"

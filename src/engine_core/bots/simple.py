@@ -98,6 +98,21 @@ def default_trumps(view, cards):
 # names only on a strong hand.
 KJ_NAMING = (56, 56, 40, 68)
 
+# Sheepshead: the pick. Per shape of the auction (the seats in it, the blind's size), the
+# hand's trumps plus its queens (a queen counts twice) from which a seat picks, by the seats
+# still to decide after it (0: the last, the dealer, whose pass ends the auction). Read off
+# tools/sheepshead_pick_table.py (the normal level playing each deal both ways, the default
+# options: a leaster when all pass): a class picks where its mean gain is above zero.
+# Five-handed the table was read twice, the second time (20,000 deals) with the first
+# reading's thresholds in force, since a seat's pass is worth what the later seats make of it:
+# picking gains from 6 for the first three seats and 5 for the last two. The rule was four
+# trumps, or three with two queens, at every turn; four trumps without a queen lost 0.3 to 1.0
+# a pick before the dealer's turn. A picker alone (three-handed, 10,000 deals; cutthroat's
+# blind of four, 10,000) or one of six (40,000) needs more; these were read once. Another
+# shape scales the five-handed thresholds by the hand size.
+SS_PICK = {(3, 2): (8, 9, 9), (4, 2): (4, 4, 4, 5), (4, 4): (4, 6, 6, 6), (5, 2): (5, 5, 6, 6, 6),
+           (6, 2): (4, 6, 6, 7, 8, 6)}
+
 
 def kj_strength(view, hand, suit):
     """Klaverjas: trump points of `suit` (the declared trump_points over the view's points)
@@ -120,6 +135,9 @@ class EasyBot(Bot):
     level = "easy"
     # Klaverjas: the strength from which a seat names trumps, by its turn (KJ_NAMING)
     kj_naming = KJ_NAMING
+    # Sheepshead: the trumps plus queens from which a seat picks, per shape of the auction by
+    # the seats after it (SS_PICK)
+    ss_pick = SS_PICK
 
     def _choose(self, view, legal):
         plays = legal_cards(legal)
@@ -308,6 +326,14 @@ class EasyBot(Bot):
                                                  tuple(a["cards"])))
         return legal[0]
 
+    def _pickers_after(self, view) -> tuple[int, int]:
+        """The seats in the auction and how many may still pick after the seat to act: the
+        pick goes once round from the dealer's left to the dealer, past a seat that sits out."""
+        n = spec_of(view).seats
+        idle = self._sits_out(view)
+        order = [(view["dealer"] + i) % n for i in range(1, n + 1) if (view["dealer"] + i) % n != idle]
+        return len(order), len(order) - 1 - order.index(view["seat"])
+
     def _pick_and_call(self, view, legal):
         """Sheepshead's pick, bury, partner call, unknown card, blitzing and cracking."""
         hand = view["hand"]
@@ -318,13 +344,15 @@ class EasyBot(Bot):
         # (the seat variants: 10, 7 or 5 cards) scales them, so a hand picks as often
         scale = lambda n: max(1, round(n * len(hand) / 6 + 0.01))
         if phase == "pick":
-            # pagat: pick with four trumps, or three with two of the queens; a tighter
-            # threshold leaves most deals to the leaster. Each blind card beyond the usual 2
-            # brings the picker about 0.4 of a trump (14 of 32 cards are trumps): the cutthroat
-            # blind of 4 asks one trump fewer
-            extra = 0.4 * (spec_of(view).blind_size - 2)
-            need = lambda n: max(1, round(n * len(hand) / 6 - extra + 0.01))
-            strong = len(trumps) >= need(4) or len(trumps) >= need(3) and queens >= 2
+            # trumps plus queens against the threshold of the seat's turn (SS_PICK)
+            pickers, after = self._pickers_after(view)
+            shape = (pickers, spec_of(view).blind_size)
+            if shape in self.ss_pick:
+                row, size = self.ss_pick[shape], 1.0
+            else:
+                row, size = self.ss_pick[(5, 2)], len(hand) / 6
+            need = max(1, round(row[min(after, len(row) - 1)] * size + 0.01))
+            strong = len(trumps) + queens >= need
             if find(legal, "pick") and (strong or not find(legal, "pass")):
                 return find(legal, "pick")
             return find(legal, "pass") or legal[0]
