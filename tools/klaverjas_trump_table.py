@@ -15,15 +15,8 @@ import json
 import statistics
 
 from engine_core import bots, games
+from engine_core.bots import play_out
 from engine_core.bots.simple import find, kj_strength
-
-
-def finish(state, players):
-    """Play the deal to its end with `players` at every seat; its result."""
-    while not state.is_over():
-        s = state.to_act()
-        state.apply(players[s].choose(state.view(s)))
-    return state.result()
 
 
 def table(deals: int, seed: int = 0, options: dict | None = None, band: int = 4) -> dict:
@@ -48,7 +41,7 @@ def table(deals: int, seed: int = 0, options: dict | None = None, band: int = 4)
             named, passed = state.copy(), state.copy()
             named.apply(best)
             passed.apply(passing)
-            a, b = finish(named, players), finish(passed, players)
+            a, b = play_out(named, players), play_out(passed, players)
             delta = [x - y for x, y in zip(a["scores"], b["scores"])]
             gain = (statistics.fmean(d for s, d in enumerate(delta) if s % 2 == seat % 2)
                     - statistics.fmean(d for s, d in enumerate(delta) if s % 2 != seat % 2))

@@ -14,15 +14,8 @@ import collections
 import json
 
 from engine_core import bots, games
+from engine_core.bots import play_out
 from engine_core.bots.simple import _rank, default_trumps, find
-
-
-def finish(state, players):
-    """Play the deal to its end with `players` at every seat; its result."""
-    while not state.is_over():
-        s = state.to_act()
-        state.apply(players[s].choose(state.view(s)))
-    return state.result()
 
 
 def table(deals: int, seed: int = 0, options: dict | None = None, game_name: str = "sheepshead") -> dict:
@@ -46,7 +39,7 @@ def table(deals: int, seed: int = 0, options: dict | None = None, game_name: str
             picked, passed = state.copy(), state.copy()
             picked.apply(picking)
             passed.apply(passing)
-            a, b = finish(picked, players), finish(passed, players)
+            a, b = play_out(picked, players), play_out(passed, players)
             entry = stats[key]
             entry[0] += 1
             entry[1] += a["scores"][seat] > 0

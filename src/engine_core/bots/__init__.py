@@ -126,6 +126,15 @@ def check_view(view: Any, game: str) -> list[dict]:
     return legal
 
 
+def play_out(state, players) -> dict:
+    """Play `state` to its end, each seat's bot (players[seat]) choosing from its own view; the
+    result. The tools that weigh a decision both ways (a bid, a pick) finish each way here."""
+    while not state.is_over():
+        seat = state.to_act()
+        state.apply(players[seat].choose(state.view(seat)))
+    return state.result()
+
+
 def get(game: str, level: str, seed: int = 0, options: dict | None = None, **budget) -> Bot:
     """The bot of `level` for `game`. `options` are the game's options (defaults filled in;
     the bot needs them to score sampled worlds); `budget` tunes the hard level (worlds,
