@@ -103,8 +103,8 @@ KJ_NAMING = (56, 56, 40, 68)
 # still to decide after it (0: the last, the dealer, whose pass ends the auction). Read off
 # tools/sheepshead_pick_table.py (the normal level playing each deal both ways, the default
 # options: a leaster when all pass): a class picks where its mean gain is above zero.
-# Five-handed the table was read three times, each time (20,000 deals) with the last
-# reading's thresholds in force, since a seat's pass is worth what the later seats make of it:
+# Five-handed the table was read three times (40,000 deals, then twice 20,000 with the last
+# reading's thresholds in force), since a seat's pass is worth what the later seats make of it:
 # picking gains from 6 for the first three seats and 5 for the last two (the first and third
 # seats' 5 or 6 are within the noise). The rule was four
 # trumps, or three with two queens, at every turn; four trumps without a queen lost 0.3 to 1.0
