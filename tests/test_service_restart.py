@@ -136,6 +136,9 @@ def test_sigterm_finishes_in_flight_calls_and_exits_cleanly(tmp_path):
                     assert next(health).status == health_pb2.HealthCheckResponse.NOT_SERVING
                     signalled.set()
             assert len(answers) == 20 and all("result" in a for a in answers)
+        # the SIGTERM above is the stop: wait for the exit (a second SIGTERM from stop() could
+        # land in the interpreter's teardown, after the loop's handlers are gone, on a slow machine)
+        assert srv.proc.wait(20) == 0
         assert srv.stop() == 0
         assert "stopped" in srv.output
     finally:
